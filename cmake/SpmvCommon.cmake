@@ -1,0 +1,9 @@
+# Warnings for our own targets (never for third-party code).
+add_library(spmv_warnings INTERFACE)
+add_library(spmv::warnings ALIAS spmv_warnings)
+target_compile_options(spmv_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>)
+
+# The commit and date end up in every benchmark record. The commit is read at build time
+# (not configure time) so that a stale configure never stamps results with an old commit.
+set(SPMV_BUILD_INFO_IN ${CMAKE_CURRENT_LIST_DIR}/build_info.cmake)

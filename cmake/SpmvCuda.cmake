@@ -1,0 +1,12 @@
+# Decide whether the CUDA backend is built. Only detection happens here; enable_language(CUDA)
+# is called in kernels/CMakeLists.txt (STYLE.md 5.1).
+set(SPMV_HAVE_CUDA OFF)
+if(SPMV_ENABLE_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(SPMV_HAVE_CUDA ON)
+  else()
+    message(STATUS "SpMV Lab: no CUDA compiler found -> kernels built as stubs (spmv::NotCompiled)")
+  endif()
+endif()

@@ -1,0 +1,54 @@
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include <spmv/error.hpp>
+#include <spmv/gpu/device.hpp>
+
+namespace spmv::gpu {
+
+bool is_compiled() noexcept
+{
+    return true;
+}
+
+int device_count() noexcept
+{
+    int n = 0;
+    // Without a driver this returns cudaErrorInsufficientDriver (35) or cudaErrorStubLibrary (34)
+    // and leaves n untouched (TOOLCHAIN.md §4): any failure means "no device".
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+DeviceInfo device_info()
+{
+    int dev = 0;
+    if (auto e = cudaGetDevice(&dev); e != cudaSuccess) {
+        cudaGetLastError();
+        SPMV_THROW(Error, std::string("no CUDA device: ") + cudaGetErrorString(e));
+    }
+    cudaDeviceProp p{};
+    if (auto e = cudaGetDeviceProperties(&p, dev); e != cudaSuccess) {
+        SPMV_THROW(Error, std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e));
+    }
+    DeviceInfo d;
+    d.name = p.name;
+    d.compute_capability_major = p.major;
+    d.compute_capability_minor = p.minor;
+    d.global_memory_bytes = p.totalGlobalMem;
+    d.l2_cache_bytes = static_cast<std::size_t>(p.l2CacheSize);
+    d.multiprocessors = p.multiProcessorCount;
+    d.ecc_enabled = p.ECCEnabled != 0;
+    int mem_clock_khz = 0;
+    int bus_width = 0;
+    cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, dev);
+    cudaDeviceGetAttribute(&bus_width, cudaDevAttrGlobalMemoryBusWidth, dev);
+    d.peak_bandwidth_gbs = 2.0 * mem_clock_khz * 1e3 * (bus_width / 8.0) / 1e9;
+    return d;
+}
+
+}  // namespace spmv::gpu

@@ -1,0 +1,72 @@
+#pragma once
+/// Error types of SpMV Lab (STYLE.md 5.4). Every message carries where it was raised, so
+/// `what()` alone is enough for a user-facing error line.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace spmv {
+
+/// Base class of every error SpMV Lab throws. The message starts with "file:line: ".
+class Error : public std::runtime_error {
+public:
+    Error(const char* file, int line, const std::string& what);
+};
+
+/// Operands of incompatible sizes (x too short, y of the wrong length, ...).
+class DimensionMismatch : public Error {
+public:
+    using Error::Error;
+};
+
+/// Malformed Matrix Market input. `input_line()` is the 1-based line in the input file
+/// (0 when the error is not tied to one line, e.g. "file ends early").
+class MatrixMarketError : public Error {
+public:
+    MatrixMarketError(const char* file, int line, const std::string& source_name,
+                      std::int64_t input_line, const std::string& what);
+    std::int64_t input_line() const noexcept { return input_line_; }
+
+private:
+    std::int64_t input_line_;
+};
+
+/// A format whose arrays break its invariants (raised by validate()).
+class InvalidLayout : public Error {
+public:
+    using Error::Error;
+};
+
+/// An invalid argument from a user (bad option value, unknown format name, ...).
+class InvalidArgument : public Error {
+public:
+    using Error::Error;
+};
+
+/// A capability that this build does not have (e.g. GPU kernels in a build without CUDA).
+class NotCompiled : public Error {
+public:
+    using Error::Error;
+};
+
+}  // namespace spmv
+
+/// Precondition check that stays on in every build type: teaching code fails loudly.
+#define SPMV_EXPECTS(cond, msg)                                                        \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            throw ::spmv::InvalidArgument(__FILE__, __LINE__,                          \
+                                          std::string("precondition failed: ") + (msg)); \
+        }                                                                              \
+    } while (false)
+
+/// Throws `type` (an spmv::Error subclass) with the current location and message.
+#define SPMV_THROW(type, msg) throw type(__FILE__, __LINE__, (msg))
+
+/// Invariant check used by validate(): throws InvalidLayout.
+#define SPMV_ENSURE_LAYOUT(cond, msg)                                                  \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            throw ::spmv::InvalidLayout(__FILE__, __LINE__, (msg));                    \
+        }                                                                              \
+    } while (false)
