@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages SpMV Lab builds with, only those that are missing.
+# CUDA is optional and comes from NVIDIA's toolkit in /usr/local/cuda (never installed here).
+set -euo pipefail
+pkgs=(cmake ninja-build g++ catch2 nlohmann-json3-dev libcli11-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+      libopenmpi-dev openmpi-bin xvfb xauth fonts-dejavu-core)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "spmvlab: installing missing Debian packages: ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "spmvlab: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo_cmd=(sudo)
+  fi
+  for attempt in 1 2 3 4 5; do   # apt's lock may be held briefly by another process
+    if "${sudo_cmd[@]}" apt-get update -qq && \
+       DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"; then
+      break
+    fi
+    [ "$attempt" = 5 ] && { echo "spmvlab: apt-get failed" >&2; exit 1; }
+    sleep 10
+  done
+fi
+# nvcc is usually not on PATH in a fresh shell even when the toolkit is installed.
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "export PATH=/usr/local/cuda/bin:\$PATH"
+fi
