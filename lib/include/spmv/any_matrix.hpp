@@ -8,12 +8,31 @@
 #include <spmv/format.hpp>
 #include <spmv/formats/csr.hpp>
 #include <spmv/formats/ell.hpp>
+#include <spmv/formats/coo.hpp>
+#include <spmv/formats/csc.hpp>
+#include <spmv/formats/ellr.hpp>
+#include <spmv/formats/ellg.hpp>
+#include <spmv/formats/hyb.hpp>
+#include <spmv/formats/jds.hpp>
+#include <spmv/formats/jds_csr.hpp>
+#include <spmv/formats/pjds.hpp>
+#include <spmv/formats/pellr.hpp>
+#include <spmv/formats/biell.hpp>
+#include <spmv/formats/bijad.hpp>
+#include <spmv/formats/sell.hpp>
 // [format includes: keep this marker; add new format headers above it]
 
 namespace spmv {
 
 template <typename ValueType>
 using AnyMatrix = std::variant<Csr<ValueType, std::int32_t>, Ell<ValueType, std::int32_t>
+                               , Coo<ValueType, std::int32_t>, Csc<ValueType, std::int32_t>
+                               , EllR<ValueType, std::int32_t>, EllG<ValueType, std::int32_t>
+                               , Hyb<ValueType, std::int32_t>
+                               , Jds<ValueType, std::int32_t>, JdsCsr<ValueType, std::int32_t>
+                               , Pjds<ValueType, std::int32_t>, Pellr<ValueType, std::int32_t>
+                               , BiEll<ValueType, std::int32_t>, BiJad<ValueType, std::int32_t>
+                               , SellCSigma<ValueType, std::int32_t>
                                // [format alternatives: keep this marker; add ", Xxx<ValueType, std::int32_t>" above it]
                                >;
 

@@ -1,0 +1,116 @@
+#pragma once
+/// Matrix Market I/O (coordinate format), the way every real test matrix enters SpMV Lab.
+///
+/// A file is a banner, optional comment lines, a size line and one line per stored entry:
+///
+///     %%MatrixMarket matrix coordinate real general
+///     % the canonical 4x4 of STYLE.md: A = [1 0 2 3; 0 4 0 0; 5 0 6 7; 0 8 0 9]
+///     4 4 9                      <- rows cols entries
+///     1 1 1                      <- row col value, 1-based, in any order
+///     1 3 2
+///     ...
+///
+/// What the reader does with what it finds:
+/// - `symmetric` files store one triangle; both triangles end up in the CSR (a_ji = a_ij).
+///   `skew-symmetric` files likewise with a_ji = -a_ij; a diagonal entry there is an error.
+///   Entries may sit in either triangle, but not in both (that is a general file mislabelled).
+/// - Duplicate entries are summed (after expansion). An entry whose value is 0 after summing is
+///   kept in the structure (an "explicit zero") and counted in MatrixMarketInfo.
+/// - `pattern` files get values: 1.0, or with PatternValues::random a value in (0, 1] that is a
+///   fixed hash of (row, col) -- independent of entry order, and equal for (i, j) and (j, i).
+/// - `integer` values are read exactly as 64-bit integers and stored as double.
+/// - Blank lines and lines starting with '%' may appear anywhere after the banner; CRLF line
+///   ends are accepted. Everything else that is not exactly one entry per line is an error.
+/// - Not supported (error with a message saying so): array format, complex and hermitian
+///   matrices, dimensions above 2^31-1, more than 2^31-1 (expanded) entries, NaN or infinity.
+///
+/// Every failure throws MatrixMarketError whose what() reads "<file>:<line>: <problem>", where
+/// <line> is the 1-based line of the input (omitted when the problem is not on one line, as in
+/// "file ends at line 7 after 2 of 4 entries"). The reader never trusts the declared entry
+/// count for allocation, so a lying header cannot exhaust memory.
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <spmv/formats/csr.hpp>
+
+namespace spmv::io {
+
+/// The `field` word of the banner (complex is rejected).
+enum class Field { real, integer, pattern };
+
+/// The `symmetry` word of the banner (hermitian is rejected).
+enum class Symmetry { general, symmetric, skew_symmetric };
+
+std::string_view to_string(Field f) noexcept;
+std::string_view to_string(Symmetry s) noexcept;
+
+/// What a file contained, besides the matrix itself.
+struct MatrixMarketInfo {
+    Field field = Field::real;
+    Symmetry symmetry = Symmetry::general;
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+    std::int64_t entries = 0;            ///< entry lines in the file (= the size line's count)
+    std::int64_t diagonal_entries = 0;   ///< entry lines with row == col
+    std::int64_t expanded_entries = 0;   ///< after symmetric expansion: 2*entries - diagonal
+    std::int64_t duplicates_summed = 0;  ///< expanded entries merged into an earlier one
+    std::int64_t explicit_zeros = 0;     ///< stored values equal to 0 (after summing duplicates)
+    std::int64_t nnz = 0;                ///< entries of the resulting CSR
+    std::vector<std::string> comments;   ///< comment lines before the size line, '%' removed
+};
+
+/// How a `pattern` file's entries get values.
+enum class PatternValues {
+    ones,    ///< every entry is 1.0
+    random,  ///< hash of (min(i,j), max(i,j), seed) mapped to (0, 1]
+};
+
+struct ReadOptions {
+    PatternValues pattern_values = PatternValues::ones;
+    std::uint64_t pattern_seed = 0x5eed5eed5eedULL;  ///< only for PatternValues::random
+};
+
+/// Reads a coordinate Matrix Market file. Throws MatrixMarketError (see above).
+/// @param path  the file
+/// @param info  if not null, receives what the file contained
+/// @param options  how pattern entries get values
+Csr<double, std::int32_t> read_matrix_market(const std::filesystem::path& path,
+                                             MatrixMarketInfo* info = nullptr,
+                                             const ReadOptions& options = {});
+
+/// @copydoc read_matrix_market; `source_name` stands for the file name in error messages.
+Csr<double, std::int32_t> read_matrix_market(std::istream& in, std::string source_name,
+                                             MatrixMarketInfo* info = nullptr,
+                                             const ReadOptions& options = {});
+
+/// The value PatternValues::random gives entry (row, col) (0-based), for tests and tools.
+double pattern_value(std::int64_t row, std::int64_t col, std::uint64_t seed) noexcept;
+
+struct WriteOptions {
+    /// Write `symmetric` with the lower triangle only. The matrix must be square and exactly
+    /// symmetric (A(i,j) == A(j,i) bit for bit), else InvalidArgument.
+    bool symmetric = false;
+    /// Write `pattern` (structure only, no values).
+    bool pattern = false;
+    /// Significant digits per value (printf "%.{precision}g"). 17 makes read(write(A)) == A
+    /// exactly; 0 writes the shortest text that reads back exactly (std::to_chars).
+    int precision = 17;
+    /// Written after the banner, one "% " line per '\n'-separated line.
+    std::string comment;
+};
+
+/// Writes A as `matrix coordinate real|pattern general|symmetric`, entries in CSR order.
+/// Throws InvalidArgument for a NaN/infinite value or an invalid option, and spmv::Error when
+/// the file cannot be written.
+void write_matrix_market(const std::filesystem::path& path, const Csr<double, std::int32_t>& a,
+                         const WriteOptions& options = {});
+
+/// @copydoc write_matrix_market
+void write_matrix_market(std::ostream& out, const Csr<double, std::int32_t>& a,
+                         const WriteOptions& options = {});
+
+}  // namespace spmv::io

@@ -1,0 +1,99 @@
+#include <spmv/analysis/summary.hpp>
+
+#include <algorithm>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include <spmv/analysis/warps.hpp>
+#include <spmv/error.hpp>
+
+namespace spmv::analysis {
+
+double data_reduction_percent(const Footprint& fmt, const Footprint& ell)
+{
+    SPMV_EXPECTS(ell.stored_entries > 0,
+                 "data reduction vs ELLPACK is undefined: ELLPACK stores no entries");
+    return 100.0 * (1.0 - static_cast<double>(fmt.stored_entries) /
+                              static_cast<double>(ell.stored_entries));
+}
+
+double data_reduction_bytes_percent(const Footprint& fmt, const Footprint& ell)
+{
+    SPMV_EXPECTS(ell.total_bytes() > 0,
+                 "data reduction vs ELLPACK is undefined: ELLPACK needs 0 bytes");
+    return 100.0 *
+           (1.0 - static_cast<double>(fmt.total_bytes()) / static_cast<double>(ell.total_bytes()));
+}
+
+template <typename ValueType, typename IndexType>
+Footprint ell_footprint(const Csr<ValueType, IndexType>& a)
+{
+    const auto len = row_lengths(a);
+    const std::int64_t width = len.empty() ? 0 : *std::max_element(len.begin(), len.end());
+    Footprint f;
+    f.stored_entries = std::int64_t{a.num_rows} * width;  // stride = num_rows (spmv::Ell)
+    f.padding_entries = f.stored_entries - nnz(a);
+    f.value_bytes = static_cast<std::size_t>(nnz(a)) * sizeof(ValueType);
+    f.index_bytes = static_cast<std::size_t>(nnz(a)) * sizeof(IndexType);
+    f.padding_bytes =
+        static_cast<std::size_t>(f.padding_entries) * (sizeof(ValueType) + sizeof(IndexType));
+    return f;
+}
+
+FormatSummary summarize(const FormatInfo& info, const Csr<double, std::int32_t>& a,
+                        const FormatParams& params)
+{
+    SPMV_EXPECTS(params.warp_size >= 1,
+                 "summarize: warp size must be >= 1, got " + std::to_string(params.warp_size));
+    FormatSummary s;
+    s.name = std::string(info.name);
+    s.title = std::string(info.title);
+    s.warp_size = params.warp_size;
+    AnyMatrix<double> m;
+    WarpAnalysis w;
+    try {
+        m = info.build_double(a, params);
+        w = analyze_warps(m, params.warp_size);
+    } catch (const Error& e) {
+        s.error = e.what();
+        return s;
+    } catch (const std::bad_alloc&) {
+        s.error = s.title + ": out of memory while building the format";
+        return s;
+    } catch (const std::length_error& e) {
+        s.error = s.title + ": too large to build (" + e.what() + ")";
+        return s;
+    }
+    s.footprint = footprint(m);
+    s.stored_entries = s.footprint.stored_entries;
+    s.padding_entries = s.footprint.padding_entries;
+    s.bytes = s.footprint.total_bytes();
+    const auto ell = ell_footprint(a);
+    if (ell.stored_entries > 0) {
+        s.data_reduction_vs_ell_percent = data_reduction_percent(s.footprint, ell);
+    }
+    if (ell.total_bytes() > 0) {
+        s.bytes_reduction_vs_ell_percent = data_reduction_bytes_percent(s.footprint, ell);
+    }
+    s.n_iter = w.n_iter;
+    s.n_p = w.n_p;
+    s.idle_slots = w.idle_slots;
+    s.useful_fraction = w.useful_fraction;
+    return s;
+}
+
+std::vector<FormatSummary> summarize_all(const Csr<double, std::int32_t>& a,
+                                         const FormatParams& params)
+{
+    std::vector<FormatSummary> all;
+    for (const auto& info : formats()) {
+        all.push_back(summarize(info, a, params));
+    }
+    return all;
+}
+
+template Footprint ell_footprint<float, std::int32_t>(const Csr<float, std::int32_t>&);
+template Footprint ell_footprint<double, std::int32_t>(const Csr<double, std::int32_t>&);
+
+}  // namespace spmv::analysis

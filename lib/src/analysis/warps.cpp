@@ -1,0 +1,69 @@
+#include <spmv/analysis/warps.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include <spmv/error.hpp>
+
+namespace spmv::analysis {
+namespace {
+
+double fraction(std::int64_t useful, std::int64_t slots)
+{
+    // No lane slot at all: nothing is wasted (see the header).
+    return slots == 0 ? 1.0 : static_cast<double>(useful) / static_cast<double>(slots);
+}
+
+}  // namespace
+
+WarpAnalysis analyze_warps(const ThreadWork& work, int warp_size)
+{
+    SPMV_EXPECTS(warp_size >= 1,
+                 "analyze_warps: warp size must be >= 1, got " + std::to_string(warp_size));
+    SPMV_EXPECTS(work.iterations.size() == work.useful.size() &&
+                     work.iterations.size() == work.stored.size(),
+                 "analyze_warps: ThreadWork arrays differ in size (iterations " +
+                     std::to_string(work.iterations.size()) + ", useful " +
+                     std::to_string(work.useful.size()) + ", stored " +
+                     std::to_string(work.stored.size()) + ")");
+    WarpAnalysis r;
+    r.warp_size = warp_size;
+    r.threads = static_cast<std::int64_t>(work.iterations.size());
+    const std::int64_t ws = warp_size;
+    for (std::int64_t first = 0; first < r.threads; first += ws) {
+        WarpStats w;
+        w.first_thread = first;
+        w.threads = std::min(ws, r.threads - first);
+        for (std::int64_t t = first; t < first + w.threads; ++t) {
+            const auto k = static_cast<std::size_t>(t);
+            const auto it = work.iterations[k];
+            const auto use = work.useful[k];
+            SPMV_EXPECTS(use >= 0 && it >= use && work.stored[k] >= 0,
+                         "analyze_warps: thread " + std::to_string(t) + " has iterations " +
+                             std::to_string(it) + ", useful " + std::to_string(use) + ", stored " +
+                             std::to_string(work.stored[k]) +
+                             " (need 0 <= useful <= iterations, stored >= 0)");
+            w.max_iterations = std::max(w.max_iterations, it);
+            w.useful += use;
+            w.stored += work.stored[k];
+            w.n_p += use > 0 ? 2 * use - 1 : 0;
+        }
+        w.idle_slots = w.threads * w.max_iterations - w.useful;
+        w.phantom_slots = (ws - w.threads) * w.max_iterations;
+        w.stored_padding = w.stored - w.useful;
+        w.useful_fraction = fraction(w.useful, ws * w.max_iterations);
+
+        r.n_iter += w.max_iterations;
+        r.n_p += w.n_p;
+        r.useful += w.useful;
+        r.idle_slots += w.idle_slots;
+        r.phantom_slots += w.phantom_slots;
+        r.stored += w.stored;
+        r.stored_padding += w.stored_padding;
+        r.warps.push_back(w);
+    }
+    r.useful_fraction = fraction(r.useful, ws * r.n_iter);
+    return r;
+}
+
+}  // namespace spmv::analysis

@@ -1,0 +1,246 @@
+#include <spmv/formats/sell.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include <spmv/detail/slots.hpp>
+#include <spmv/error.hpp>
+
+namespace spmv {
+namespace {
+
+template <typename IndexType>
+std::int64_t num_slices(std::int64_t num_rows, IndexType slice_height)
+{
+    return (num_rows + slice_height - 1) / slice_height;
+}
+
+/// Slot of (stored row k, column j): slice k / C, row k % C inside it.
+template <typename ValueType, typename IndexType>
+std::size_t slot_of(const SellCSigma<ValueType, IndexType>& s, std::int64_t k, std::int64_t j)
+{
+    const std::int64_t c = s.slice_height;
+    return static_cast<std::size_t>(s.slice_ptrs[static_cast<std::size_t>(k / c)] + j * c +
+                                    k % c);
+}
+
+}  // namespace
+
+template <typename ValueType, typename IndexType>
+SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>& a,
+                                                 const SellCSigmaOptions& options)
+{
+    SPMV_EXPECTS(options.slice_height >= 1, "SELL-C-sigma needs C >= 1");
+    SPMV_EXPECTS(options.sort_window >= 1, "SELL-C-sigma needs sigma >= 1");
+    SellCSigma<ValueType, IndexType> s;
+    s.num_rows = a.num_rows;
+    s.num_cols = a.num_cols;
+    s.slice_height = static_cast<IndexType>(options.slice_height);
+    s.sort_window = static_cast<IndexType>(options.sort_window);
+    const std::int64_t n = a.num_rows;
+    const std::int64_t c = s.slice_height;
+    const std::int64_t sigma = s.sort_window;
+    // sort inside each window of sigma consecutive rows, longest first (stable)
+    const auto len = row_lengths(a);
+    for (std::int64_t first = 0; first < n; first += sigma) {
+        const auto count = static_cast<std::size_t>(std::min(sigma, n - first));
+        const auto local = sort_by_length_desc(
+            std::span<const IndexType>(len).subspan(static_cast<std::size_t>(first), count));
+        for (auto r : local) {
+            s.row_perm.push_back(static_cast<IndexType>(first + r));
+        }
+    }
+    // each slice padded to its own longest row
+    std::int64_t slots = 0;
+    for (std::int64_t slice = 0; slice < num_slices(n, s.slice_height); ++slice) {
+        IndexType width = 0;
+        for (auto k = slice * c; k < std::min(n, (slice + 1) * c); ++k) {
+            width = std::max(width, len[static_cast<std::size_t>(s.row_perm[std::size_t(k)])]);
+        }
+        s.slice_widths.push_back(width);
+        slots += c * width;
+        detail::checked_slots(slots, sizeof(ValueType) + sizeof(IndexType), "SELL-C-sigma");
+        s.slice_ptrs.push_back(static_cast<IndexType>(slots));
+    }
+    s.col_idxs.assign(static_cast<std::size_t>(slots), padding_index<IndexType>);
+    s.values.assign(static_cast<std::size_t>(slots), ValueType{0});
+    for (std::int64_t k = 0; k < n; ++k) {
+        const auto src = s.row_perm[static_cast<std::size_t>(k)];
+        for (auto e = a.row_ptrs[src]; e < a.row_ptrs[src + 1]; ++e) {
+            const auto slot = slot_of(s, k, e - a.row_ptrs[src]);
+            s.col_idxs[slot] = a.col_idxs[static_cast<std::size_t>(e)];
+            s.values[slot] = a.values[static_cast<std::size_t>(e)];
+        }
+    }
+    return s;
+}
+
+template <typename ValueType, typename IndexType>
+Csr<ValueType, IndexType> to_csr(const SellCSigma<ValueType, IndexType>& s)
+{
+    std::vector<std::int64_t> stored_as(s.row_perm.size());
+    for (std::size_t k = 0; k < s.row_perm.size(); ++k) {
+        stored_as[static_cast<std::size_t>(s.row_perm[k])] = static_cast<std::int64_t>(k);
+    }
+    Csr<ValueType, IndexType> a;
+    a.num_rows = s.num_rows;
+    a.num_cols = s.num_cols;
+    a.row_ptrs.assign(1, 0);
+    for (auto k : stored_as) {
+        const auto width = s.slice_widths[static_cast<std::size_t>(k / s.slice_height)];
+        for (IndexType j = 0; j < width; ++j) {
+            const auto slot = slot_of(s, k, j);
+            if (s.col_idxs[slot] == padding_index<IndexType>) {
+                break;
+            }
+            a.col_idxs.push_back(s.col_idxs[slot]);
+            a.values.push_back(s.values[slot]);
+        }
+        a.row_ptrs.push_back(static_cast<IndexType>(a.values.size()));
+    }
+    return a;
+}
+
+template <typename ValueType, typename IndexType>
+void validate(const SellCSigma<ValueType, IndexType>& s)
+{
+    SPMV_ENSURE_LAYOUT(s.num_rows >= 0 && s.num_cols >= 0, "sell: negative dimension");
+    SPMV_ENSURE_LAYOUT(s.slice_height >= 1 && s.sort_window >= 1,
+                       "sell: slice_height and sort_window must be >= 1");
+    validate_permutation(std::span<const IndexType>(s.row_perm), s.num_rows, "sell");
+    const std::int64_t c = s.slice_height;
+    const std::int64_t sigma = s.sort_window;
+    const auto slices = num_slices(s.num_rows, s.slice_height);
+    SPMV_ENSURE_LAYOUT(s.slice_ptrs.size() == static_cast<std::size_t>(slices + 1) &&
+                           s.slice_widths.size() == static_cast<std::size_t>(slices),
+                       "sell: slice_ptrs needs num_slices + 1 entries, slice_widths num_slices");
+    SPMV_ENSURE_LAYOUT(s.slice_ptrs.front() == 0, "sell: slice_ptrs[0] must be 0");
+    for (std::size_t k = 0; k < s.slice_widths.size(); ++k) {
+        SPMV_ENSURE_LAYOUT(s.slice_widths[k] >= 0 &&
+                               std::int64_t{s.slice_ptrs[k + 1]} - s.slice_ptrs[k] ==
+                                   c * s.slice_widths[k],
+                           "sell: slice " + std::to_string(k) +
+                               " does not hold slice_height * slice_widths slots");
+    }
+    SPMV_ENSURE_LAYOUT(s.col_idxs.size() == s.values.size() &&
+                           static_cast<std::size_t>(s.slice_ptrs.back()) == s.values.size(),
+                       "sell: arrays must hold slice_ptrs.back() slots");
+    std::vector<std::int64_t> len(static_cast<std::size_t>(slices * c), 0);
+    for (std::int64_t k = 0; k < slices * c; ++k) {
+        bool in_padding = false;
+        IndexType prev = -1;
+        const auto where = " in stored row " + std::to_string(k);
+        for (IndexType j = 0; j < s.slice_widths[static_cast<std::size_t>(k / c)]; ++j) {
+            const auto slot = slot_of(s, k, j);
+            const auto col = s.col_idxs[slot];
+            if (col == padding_index<IndexType>) {
+                in_padding = true;
+                SPMV_ENSURE_LAYOUT(s.values[slot] == ValueType{0},
+                                   "sell: padding slot with a nonzero value" + where);
+                continue;
+            }
+            SPMV_ENSURE_LAYOUT(k < s.num_rows, "sell: real entry in a padding row" + where);
+            SPMV_ENSURE_LAYOUT(!in_padding, "sell: real entry after padding" + where);
+            SPMV_ENSURE_LAYOUT(col >= 0 && col < s.num_cols, "sell: column out of range" + where);
+            SPMV_ENSURE_LAYOUT(col > prev, "sell: columns not increasing" + where);
+            prev = col;
+            ++len[static_cast<std::size_t>(k)];
+        }
+    }
+    for (std::int64_t slice = 0; slice < slices; ++slice) {
+        const auto first = len.begin() + slice * c;
+        const auto longest = *std::max_element(first, first + c);
+        SPMV_ENSURE_LAYOUT(longest == s.slice_widths[static_cast<std::size_t>(slice)],
+                           "sell: slice " + std::to_string(slice) +
+                               " is wider than its longest row");
+    }
+    for (std::int64_t k = 0; k < s.num_rows; ++k) {
+        SPMV_ENSURE_LAYOUT(s.row_perm[static_cast<std::size_t>(k)] / sigma == k / sigma,
+                           "sell: row_perm moves row " + std::to_string(k) +
+                               " out of its sorting window");
+        SPMV_ENSURE_LAYOUT(k + 1 == s.num_rows || (k + 1) % sigma == 0 ||
+                               len[static_cast<std::size_t>(k)] >=
+                                   len[static_cast<std::size_t>(k + 1)],
+                           "sell: rows not sorted by length inside their window at row " +
+                               std::to_string(k));
+    }
+}
+
+template <typename ValueType, typename IndexType>
+std::int64_t nnz(const SellCSigma<ValueType, IndexType>& s)
+{
+    return std::count_if(s.col_idxs.begin(), s.col_idxs.end(),
+                         [](IndexType c) { return c != padding_index<IndexType>; });
+}
+
+template <typename ValueType, typename IndexType>
+Footprint footprint(const SellCSigma<ValueType, IndexType>& s)
+{
+    Footprint f;
+    const auto real = nnz(s);
+    f.stored_entries = static_cast<std::int64_t>(s.values.size());
+    f.padding_entries = f.stored_entries - real;
+    f.value_bytes = std::size_t(real) * sizeof(ValueType);
+    f.index_bytes = std::size_t(real) * sizeof(IndexType);
+    f.aux_bytes =
+        (s.slice_ptrs.size() + s.slice_widths.size() + s.row_perm.size()) * sizeof(IndexType);
+    f.padding_bytes = std::size_t(f.padding_entries) * (sizeof(ValueType) + sizeof(IndexType));
+    return f;
+}
+
+template <typename ValueType, typename IndexType>
+ThreadWork thread_work(const SellCSigma<ValueType, IndexType>& s)
+{
+    ThreadWork w;
+    const std::int64_t c = s.slice_height;
+    for (std::int64_t k = 0; k < num_slices(s.num_rows, s.slice_height) * c; ++k) {
+        const std::int64_t width = s.slice_widths[static_cast<std::size_t>(k / c)];
+        std::int64_t len = 0;
+        while (len < width && s.col_idxs[slot_of(s, k, len)] != padding_index<IndexType>) {
+            ++len;
+        }
+        w.iterations.push_back(width);
+        w.useful.push_back(len);
+        w.stored.push_back(width);
+    }
+    return w;
+}
+
+template <typename ValueType, typename IndexType>
+void spmv_reference(const SellCSigma<ValueType, IndexType>& s, ValueType alpha,
+                    std::span<const ValueType> x, ValueType beta, std::span<ValueType> y,
+                    RowOrder order)
+{
+    check_spmv_dims(s.num_rows, s.num_cols, x.size(), y.size());
+    for (std::int64_t k = 0; k < s.num_rows; ++k) {  // one GPU thread per stored row
+        ValueType sum{0};
+        for (IndexType j = 0; j < s.slice_widths[static_cast<std::size_t>(k / s.slice_height)];
+             ++j) {
+            const auto slot = slot_of(s, k, j);
+            const auto c = s.col_idxs[slot];
+            // padding holds value 0; the host skips the load of x at the invalid index -1
+            sum += s.values[slot] *
+                   (c == padding_index<IndexType> ? ValueType{0} : x[static_cast<std::size_t>(c)]);
+        }
+        const auto row = order == RowOrder::permuted
+                             ? static_cast<std::size_t>(k)
+                             : static_cast<std::size_t>(s.row_perm[static_cast<std::size_t>(k)]);
+        y[row] = beta == ValueType{0} ? alpha * sum : alpha * sum + beta * y[row];
+    }
+}
+
+#define SPMV_INSTANTIATE_SELL(V, I)                                                          \
+    template SellCSigma<V, I> to_sell_c_sigma<V, I>(const Csr<V, I>&,                        \
+                                                    const SellCSigmaOptions&);               \
+    template Csr<V, I> to_csr<V, I>(const SellCSigma<V, I>&);                               \
+    template void validate<V, I>(const SellCSigma<V, I>&);                                  \
+    template std::int64_t nnz<V, I>(const SellCSigma<V, I>&);                               \
+    template Footprint footprint<V, I>(const SellCSigma<V, I>&);                            \
+    template ThreadWork thread_work<V, I>(const SellCSigma<V, I>&);                         \
+    template void spmv_reference<V, I>(const SellCSigma<V, I>&, V, std::span<const V>, V,   \
+                                       std::span<V>, RowOrder);
+
+SPMV_INSTANTIATE_SELL(float, std::int32_t)
+SPMV_INSTANTIATE_SELL(double, std::int32_t)
+
+}  // namespace spmv

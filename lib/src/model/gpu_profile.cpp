@@ -1,0 +1,101 @@
+#include <spmv/model/gpu_profile.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <spmv/error.hpp>
+
+namespace spmv::model {
+namespace {
+
+// Fermi (GF100, Tesla C2050 3 GB / C2070 6 GB): Kreutzer §I.B: 14 MPs x 32 ALUs = 896 SP
+// flops/cycle "above 1 GHz", DP half; the boards run at 1.15 GHz: 1030 SP, 515 DP GF/s.
+constexpr const char* fermi_common =
+    " Peak 515 GF/s DP / 1030 GF/s SP (448 cores x 1.15 GHz x 2 flops; Kreutzer §I.B: 896 SP "
+    "flops/cycle, DP half). Nominal memory bandwidth 144 GB/s. B_PCI = 6 GB/s is an "
+    "ASSUMPTION (PCIe 2.0 x16: 8 GB/s per direction in theory, ~6 GB/s attained); the paper "
+    "gives no PCIe number, only B_GPU/B_PCI ~ 10..20, and 120/6 = 20, 91/6 = 15 lie there.";
+
+std::string fermi_note(const char* board, bool ecc)
+{
+    return std::string(board) +
+           (ecc ? ": B_GPU = 91 GB/s, the streaming bandwidth with ECC enabled that Kreutzer "
+                  "et al. §I.B report (Tesla C2070 used for their Table I)."
+                : ": B_GPU = 120 GB/s, the streaming bandwidth with ECC disabled that Kreutzer "
+                  "et al. §I.B report (Tesla C2070 used for their Table I).") +
+           fermi_common;
+}
+
+const std::vector<GpuProfile>& table()
+{
+    static const std::vector<GpuProfile> t = {
+        {"C2050", 120.0, 6.0, 515.0, 1030.0, fermi_note("Tesla C2050 (Fermi, 3 GB)", false)},
+        {"C2070", 120.0, 6.0, 515.0, 1030.0, fermi_note("Tesla C2070 (Fermi, 6 GB)", false)},
+        {"C2050-ECC", 91.0, 6.0, 515.0, 1030.0, fermi_note("Tesla C2050 (Fermi, 3 GB)", true)},
+        {"C2070-ECC", 91.0, 6.0, 515.0, 1030.0, fermi_note("Tesla C2070 (Fermi, 6 GB)", true)},
+        {"H100", 3000.0, 55.0, 34000.0, 67000.0,
+         "H100 80GB HBM3 SXM5. B_GPU = 3000 GB/s: ASSUMED attainable copy bandwidth (the project "
+         "measured ~3.0 TB/s on its H100); nominal 3.35 TB/s. "
+         "B_PCI = 55 GB/s: ASSUMED attained PCIe Gen5 x16 (~63 GB/s per direction in theory). "
+         "Peak 34 TF/s FP64 (67 with tensor cores) / 67 TF/s FP32: NVIDIA datasheet."},
+        {"H200", 4300.0, 55.0, 34000.0, 67000.0,
+         "H200 141GB HBM3e SXM. B_GPU = 4300 GB/s: ASSUMED, 90 % of the nominal 4.8 TB/s (the "
+         "attained/nominal ratio 3.0/3.35 seen on H100); not measured. B_PCI = 55 GB/s: ASSUMED "
+         "attained PCIe Gen5 x16. Peak 34 TF/s FP64 / 67 TF/s FP32: NVIDIA datasheet."},
+    };
+    return t;
+}
+
+std::string lower(std::string_view s)
+{
+    std::string r(s);
+    std::transform(r.begin(), r.end(), r.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return r;
+}
+
+}  // namespace
+
+std::span<const GpuProfile> profiles()
+{
+    return table();
+}
+
+const GpuProfile& find_profile(std::string_view name)
+{
+    std::string names;
+    for (const auto& p : table()) {
+        if (lower(p.name) == lower(name)) {
+            return p;
+        }
+        names += (names.empty() ? "" : " ") + p.name;
+    }
+    SPMV_THROW(InvalidArgument, "unknown GPU profile '" + std::string(name) + "'; known: " + names);
+}
+
+GpuProfile custom(std::string name, double memory_bandwidth_gbs, double pcie_bandwidth_gbs,
+                  double peak_gflops_dp, double peak_gflops_sp)
+{
+    SPMV_EXPECTS(std::isfinite(memory_bandwidth_gbs) && memory_bandwidth_gbs > 0.0,
+                 "device memory bandwidth must be positive (GB/s), got " +
+                     std::to_string(memory_bandwidth_gbs));
+    SPMV_EXPECTS(
+        std::isfinite(pcie_bandwidth_gbs) && pcie_bandwidth_gbs > 0.0,
+        "PCIe bandwidth must be positive (GB/s), got " + std::to_string(pcie_bandwidth_gbs));
+    SPMV_EXPECTS(peak_gflops_dp >= 0.0 && peak_gflops_sp >= 0.0,
+                 "peak GF/s must be >= 0 (0: unknown)");
+    GpuProfile p;
+    p.name = std::move(name);
+    p.memory_bandwidth_gbs = memory_bandwidth_gbs;
+    p.pcie_bandwidth_gbs = pcie_bandwidth_gbs;
+    p.peak_gflops_dp = peak_gflops_dp;
+    p.peak_gflops_sp = peak_gflops_sp;
+    p.note = "user-supplied bandwidths (custom profile)";
+    return p;
+}
+
+}  // namespace spmv::model
