@@ -142,7 +142,7 @@ TEST_CASE("summarize_all lists every format with footprint and warp work", "[ana
         CHECK(all[k].n_iter > 0);
         REQUIRE(all[k].data_reduction_vs_ell_percent.has_value());
     }
-    const auto& csr = all[0];
+    const auto& csr = *std::find_if(all.begin(), all.end(), [](auto& s) { return s.name == "csr"; });
     REQUIRE(csr.name == "csr");
     CHECK(csr.stored_entries == 9);
     CHECK(csr.padding_entries == 0);
