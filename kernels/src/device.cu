@@ -5,6 +5,8 @@
 #include <spmv/error.hpp>
 #include <spmv/gpu/device.hpp>
 
+#include "cuda_check.cuh"
+
 namespace spmv::gpu {
 
 bool is_compiled() noexcept
@@ -27,14 +29,9 @@ int device_count() noexcept
 DeviceInfo device_info()
 {
     int dev = 0;
-    if (auto e = cudaGetDevice(&dev); e != cudaSuccess) {
-        cudaGetLastError();
-        SPMV_THROW(Error, std::string("no CUDA device: ") + cudaGetErrorString(e));
-    }
+    SPMV_CUDA_CHECK(cudaGetDevice(&dev));  // CudaError when there is no driver or device
     cudaDeviceProp p{};
-    if (auto e = cudaGetDeviceProperties(&p, dev); e != cudaSuccess) {
-        SPMV_THROW(Error, std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e));
-    }
+    SPMV_CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
     DeviceInfo d;
     d.name = p.name;
     d.compute_capability_major = p.major;
@@ -45,8 +42,8 @@ DeviceInfo device_info()
     d.ecc_enabled = p.ECCEnabled != 0;
     int mem_clock_khz = 0;
     int bus_width = 0;
-    cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, dev);
-    cudaDeviceGetAttribute(&bus_width, cudaDevAttrGlobalMemoryBusWidth, dev);
+    SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, dev));
+    SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&bus_width, cudaDevAttrGlobalMemoryBusWidth, dev));
     d.peak_bandwidth_gbs = 2.0 * mem_clock_khz * 1e3 * (bus_width / 8.0) / 1e9;
     return d;
 }

@@ -1,0 +1,49 @@
+#pragma once
+/// BiELL on the device (PELLR §2.3.3 after Zheng et al. 2014; docs/formats/biell_bijad.md): rows
+/// sorted by length inside each warp of W rows (row_perm only moves rows inside their warp); each
+/// warp of rows is split into G = log2(W) + 1 bisection groups, group g giving each of its
+/// h_g = W >> g longest rows W / h_g lanes. bisection_spmv_kernel (shared with BiJAD, in
+/// kernels/src/bisection.cuh) runs W lanes per warp of rows: per group every lane sums its
+/// width_g slots (coalesced over the lanes), the lanes of a row are added with warp shuffles, and
+/// lane p keeps the sum of sorted row p, which it writes once, at y[row_perm[k]]
+/// (RowOrder::original) or y[k] (RowOrder::permuted). W (warp_size of the host format) must be
+/// a power of two <= 32; upload() throws InvalidArgument for any other W.
+#include <cstddef>
+#include <cstdint>
+
+#include <spmv/formats/biell.hpp>
+#include <spmv/gpu/memory.hpp>
+
+namespace spmv::gpu {
+
+template <typename ValueType>
+struct DeviceBiEll {
+    std::int32_t num_rows = 0;
+    std::int32_t num_cols = 0;
+    std::int32_t warp_size = 32;            ///< W
+    std::int32_t log_warp = 5;              ///< log2(W)
+    std::int32_t num_warps = 0;             ///< ceil(num_rows / W)
+    bool identity_perm = true;              ///< row_perm[k] == k for all k: the kernel skips it
+    DeviceBuffer<std::int32_t> row_perm;    ///< num_rows
+    DeviceBuffer<std::int32_t> group_ptrs;  ///< num_warps * G + 1
+    DeviceBuffer<std::int32_t> col_idxs;
+    DeviceBuffer<ValueType> values;
+
+    std::size_t device_bytes() const noexcept
+    {
+        return row_perm.bytes() + group_ptrs.bytes() + col_idxs.bytes() + values.bytes();
+    }
+};
+
+/// Throws InvalidArgument when warp_size is not a power of two in [1, 32], OutOfDeviceMemory
+/// ("biell needs ...") when the arrays do not fit.
+template <typename ValueType>
+DeviceBiEll<ValueType> upload(const BiEll<ValueType, std::int32_t>& a);
+
+/// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[k]] (original)
+/// or y[k] (permuted) for stored row k. x, y are device pointers.
+template <typename ValueType>
+void spmv(const DeviceBiEll<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
+          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+
+}  // namespace spmv::gpu

@@ -1,0 +1,94 @@
+#pragma once
+/// DeviceMatrix: a sparse matrix "assembled" on the device in one of the GPU formats, behind
+/// one type (Barbieri §3: the matrix is built on the host, then assembled into a device format
+/// chosen by a "mold"; the solver code never names the format).
+///
+///   auto host = spmv::build<double>("ell", csr);          // host format (lib/)
+///   auto dev  = spmv::gpu::assemble(host);                 // arrays uploaded once
+///   dev.spmv(1.0, x, 0.0, y);                              // DeviceVector x, y
+///
+/// Permuted formats (JDS, pJDS, PELLR, BiJAD, SELL-C-sigma) can leave y in their permuted basis
+/// (RowOrder::permuted: y[k] is row row_perm[k]) and un-permute later with unpermute(), a
+/// separate kernel whose cost the benchmark reports by itself.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <spmv/any_matrix.hpp>
+#include <spmv/gpu/device_vector.hpp>
+#include <spmv/gpu/memory.hpp>
+#include <spmv/types.hpp>
+
+namespace spmv::gpu {
+
+/// What every device format provides to DeviceMatrix (implemented in kernels/src/<format>.cu).
+template <typename ValueType>
+class DeviceOp {
+public:
+    virtual ~DeviceOp() = default;
+    /// y = alpha A x + beta y on device pointers (x: num_cols, y: num_rows entries).
+    /// beta == 0 must not read y. `order` matters only for permuted formats.
+    virtual void apply(ValueType alpha, const ValueType* x, ValueType beta, ValueType* y,
+                       RowOrder order, StreamRef stream) const = 0;
+    /// Device copy of row_perm (row_perm[k] = original row stored k-th), or nullptr.
+    virtual const std::int32_t* device_row_perm() const noexcept { return nullptr; }
+    /// Bytes this matrix holds on the device (all arrays, padding and scratch included).
+    virtual std::size_t device_bytes() const noexcept = 0;
+};
+
+template <typename ValueType>
+class DeviceMatrix {
+public:
+    using value_type = ValueType;
+
+    DeviceMatrix() = default;
+    /// Wraps an assembled op; `format` is the host registry name, `variant` the GPU variant.
+    DeviceMatrix(std::unique_ptr<DeviceOp<ValueType>> op, std::string format, std::string variant,
+                 std::int32_t num_rows, std::int32_t num_cols, std::int64_t nnz);
+
+    explicit operator bool() const noexcept { return op_ != nullptr; }
+    std::int32_t num_rows() const noexcept { return num_rows_; }
+    std::int32_t num_cols() const noexcept { return num_cols_; }
+    std::int64_t nnz() const noexcept { return nnz_; }
+    const std::string& format() const noexcept { return format_; }
+    const std::string& variant() const noexcept { return variant_; }
+    bool permuted() const noexcept { return op_ && op_->device_row_perm() != nullptr; }
+    std::size_t device_bytes() const noexcept { return op_ ? op_->device_bytes() : 0; }
+    const DeviceOp<ValueType>& op() const;
+
+    /// y = alpha A x + beta y on device pointers. Asynchronous on `stream`.
+    void spmv(ValueType alpha, const ValueType* x, ValueType beta, ValueType* y,
+              RowOrder order = RowOrder::original, StreamRef stream = {}) const;
+    /// Same on DeviceVectors: x is synced to the device if stale; y is synced only when
+    /// beta != 0 (beta == 0 overwrites it), and is marked valid on the device afterwards.
+    /// Throws DimensionMismatch for wrong sizes.
+    void spmv(ValueType alpha, DeviceVector<ValueType>& x, ValueType beta,
+              DeviceVector<ValueType>& y, RowOrder order = RowOrder::original) const;
+
+    /// y[row_perm[k]] = y_permuted[k]: from the permuted basis back to the original one.
+    /// Throws InvalidArgument for a format that does not permute.
+    void unpermute(const ValueType* y_permuted, ValueType* y, StreamRef stream = {}) const;
+    /// y_permuted[k] = y[row_perm[k]]: into the permuted basis (e.g. y before beta != 0).
+    void permute(const ValueType* y, ValueType* y_permuted, StreamRef stream = {}) const;
+    void unpermute(DeviceVector<ValueType>& y_permuted, DeviceVector<ValueType>& y) const;
+
+private:
+    std::unique_ptr<DeviceOp<ValueType>> op_;
+    std::string format_;
+    std::string variant_;
+    std::int32_t num_rows_ = 0;
+    std::int32_t num_cols_ = 0;
+    std::int64_t nnz_ = 0;
+};
+
+/// Uploads a host matrix into its device format. `variant` picks a GPU variant by name
+/// (kernel_variants() in spmv/gpu/variants.hpp; e.g. "csr_vector"); empty picks the first
+/// (default) variant that runs this host format. Throws InvalidArgument when no GPU kernel
+/// exists for the format (or the variant does not run it), OutOfDeviceMemory when the arrays
+/// do not fit, NotCompiled in a build without CUDA.
+template <typename ValueType>
+DeviceMatrix<ValueType> assemble(const AnyMatrix<ValueType>& m, std::string_view variant = {});
+
+}  // namespace spmv::gpu

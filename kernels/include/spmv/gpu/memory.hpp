@@ -1,0 +1,263 @@
+#pragma once
+/// RAII device memory, streams, events and timers (STYLE.md 5.5). Plain C++: CUDA handles are
+/// held as opaque pointers and every CUDA call lives in kernels/src/memory.cu (or throws
+/// spmv::NotCompiled from kernels/src/stubs.cpp in a build without CUDA).
+///
+/// Ownership rules, as in the cutlass shape minus its flaws: buffers are move-only (copies are
+/// explicit: clone()), no destructor throws or exits (a failing cudaFree in a destructor is
+/// ignored, because the context is already broken and the error resurfaces at the next call).
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <spmv/error.hpp>
+#include <spmv/gpu/error.hpp>
+
+namespace spmv::gpu {
+
+/// Non-owning reference to a CUDA stream; the default (nullptr) is the legacy default stream.
+struct StreamRef {
+    void* handle = nullptr;
+};
+
+namespace detail {
+
+enum class CopyKind { host_to_device, device_to_host, device_to_device };
+
+/// cudaMalloc with a readable out-of-memory error (OutOfDeviceMemory naming `what`).
+void* device_malloc(std::size_t bytes, std::string_view what = "buffer");
+void device_free(void* p) noexcept;
+void* pinned_malloc(std::size_t bytes);  ///< page-locked host memory (cudaMallocHost)
+void pinned_free(void* p) noexcept;
+/// Synchronous copy (legacy default stream semantics).
+void copy_bytes(void* dst, const void* src, std::size_t bytes, CopyKind kind);
+/// Asynchronous copy on `stream` (pinned host memory for real overlap).
+void copy_bytes_async(void* dst, const void* src, std::size_t bytes, CopyKind kind,
+                      StreamRef stream);
+void memset_bytes(void* dst, int value, std::size_t bytes, StreamRef stream = {});
+/// Reads `bytes` (a multiple of 16) of device memory with 16-byte loads and discards the result:
+/// evicts other data from L2 while leaving only clean lines behind (unlike a memset, whose dirty
+/// lines would be written back during the next, timed kernel).
+void read_bytes(const void* src, std::size_t bytes, StreamRef stream = {});
+/// Sets `count` elements of `elem_size` bytes (1, 2, 4 or 8) to the bit pattern at `value`.
+void fill_elements(void* dst, const void* value, std::size_t elem_size, std::size_t count,
+                   StreamRef stream = {});
+
+struct CudaFree {
+    void operator()(void* p) const noexcept { device_free(p); }
+};
+struct PinnedFree {
+    void operator()(void* p) const noexcept { pinned_free(p); }
+};
+
+inline std::size_t checked_bytes(std::size_t n, std::size_t elem)
+{
+    if (elem != 0 && n > std::numeric_limits<std::size_t>::max() / elem) {
+        SPMV_THROW(InvalidArgument, "a buffer of " + std::to_string(n) + " elements of " +
+                                        std::to_string(elem) + " bytes overflows size_t");
+    }
+    return n * elem;
+}
+
+}  // namespace detail
+
+/// Blocks the host until all device work has finished (cudaDeviceSynchronize); throws CudaError
+/// for an error raised by an earlier asynchronous launch.
+void synchronize();
+
+struct MemoryInfo {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+};
+/// cudaMemGetInfo.
+MemoryInfo memory_info();
+
+/// Throws OutOfDeviceMemory ("<what> needs 12.3 GiB on the device, 9.1 GiB free") when `bytes`
+/// exceeds the free device memory. Called before a matrix is allocated, so a too-large format
+/// fails with a sentence rather than inside the third of five cudaMalloc calls.
+void ensure_device_memory(std::string_view what, std::size_t bytes);
+
+/// Owning, move-only array in device memory.
+template <typename T>
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    /// Uninitialised storage for n elements; `what` names the owner in an out-of-memory error.
+    explicit DeviceBuffer(std::size_t n, std::string_view what = "buffer")
+        : ptr_(n == 0 ? nullptr
+                      : static_cast<T*>(
+                            detail::device_malloc(detail::checked_bytes(n, sizeof(T)), what))),
+          size_(n)
+    {}
+
+    static DeviceBuffer from_host(std::span<const T> host, std::string_view what = "buffer")
+    {
+        DeviceBuffer b(host.size(), what);
+        b.upload(host);
+        return b;
+    }
+
+    DeviceBuffer(DeviceBuffer&& o) noexcept
+        : ptr_(std::move(o.ptr_)), size_(std::exchange(o.size_, 0))
+    {}
+    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept
+    {
+        ptr_ = std::move(o.ptr_);
+        size_ = std::exchange(o.size_, 0);
+        return *this;
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    ~DeviceBuffer() = default;  // CudaFree is noexcept
+
+    T* data() noexcept { return ptr_.get(); }
+    const T* data() const noexcept { return ptr_.get(); }
+    std::size_t size() const noexcept { return size_; }
+    std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+    bool empty() const noexcept { return size_ == 0; }
+
+    /// Copies host.size() elements to the front of the buffer (host.size() <= size()).
+    void upload(std::span<const T> host)
+    {
+        SPMV_EXPECTS(host.size() <= size_, "DeviceBuffer::upload: host span larger than buffer");
+        if (!host.empty()) {
+            detail::copy_bytes(data(), host.data(), host.size_bytes(),
+                               detail::CopyKind::host_to_device);
+        }
+    }
+    /// Copies the first host.size() elements into host (host.size() <= size()).
+    void download(std::span<T> host) const
+    {
+        SPMV_EXPECTS(host.size() <= size_, "DeviceBuffer::download: host span larger than buffer");
+        if (!host.empty()) {
+            detail::copy_bytes(host.data(), data(), host.size_bytes(),
+                               detail::CopyKind::device_to_host);
+        }
+    }
+    std::vector<T> to_host() const
+    {
+        std::vector<T> h(size_);
+        download(h);
+        return h;
+    }
+    /// Sets every element to `value` (a device-side fill, no host transfer).
+    void fill(const T& value, StreamRef stream = {})
+    {
+        static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+        if (size_ > 0) {
+            detail::fill_elements(data(), &value, sizeof(T), size_, stream);
+        }
+    }
+    /// Explicit deep copy (device to device).
+    DeviceBuffer clone() const
+    {
+        DeviceBuffer c(size_);
+        if (size_ > 0) {
+            detail::copy_bytes(c.data(), data(), bytes(), detail::CopyKind::device_to_device);
+        }
+        return c;
+    }
+
+private:
+    std::unique_ptr<T, detail::CudaFree> ptr_;
+    std::size_t size_ = 0;
+};
+
+/// Owning, move-only page-locked host array (for transfers that run at full PCIe speed and can
+/// be asynchronous: the "xGPU" timings of Barbieri Tables 2-5).
+template <typename T>
+class PinnedBuffer {
+public:
+    PinnedBuffer() = default;
+    explicit PinnedBuffer(std::size_t n)
+        : ptr_(n == 0
+                   ? nullptr
+                   : static_cast<T*>(detail::pinned_malloc(detail::checked_bytes(n, sizeof(T))))),
+          size_(n)
+    {}
+    PinnedBuffer(PinnedBuffer&& o) noexcept
+        : ptr_(std::move(o.ptr_)), size_(std::exchange(o.size_, 0))
+    {}
+    PinnedBuffer& operator=(PinnedBuffer&& o) noexcept
+    {
+        ptr_ = std::move(o.ptr_);
+        size_ = std::exchange(o.size_, 0);
+        return *this;
+    }
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+    T* data() noexcept { return ptr_.get(); }
+    const T* data() const noexcept { return ptr_.get(); }
+    std::size_t size() const noexcept { return size_; }
+    std::span<T> span() noexcept { return {data(), size_}; }
+
+private:
+    std::unique_ptr<T, detail::PinnedFree> ptr_;
+    std::size_t size_ = 0;
+};
+
+/// Owning CUDA stream. Created as a blocking stream, so work on it stays ordered with the
+/// synchronous copies of DeviceBuffer/DeviceVector (legacy default stream semantics).
+class Stream {
+public:
+    Stream();
+    ~Stream();  // never throws
+    Stream(Stream&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
+    Stream& operator=(Stream&& o) noexcept;
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+
+    StreamRef ref() const noexcept { return {handle_}; }
+    operator StreamRef() const noexcept { return ref(); }  // NOLINT: implicit by design
+    void synchronize() const;
+
+private:
+    void* handle_ = nullptr;
+};
+
+/// Owning CUDA event with timing enabled.
+class Event {
+public:
+    Event();
+    ~Event();  // never throws
+    Event(Event&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
+    Event& operator=(Event&& o) noexcept;
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+
+    void record(StreamRef stream = {});
+    void synchronize() const;
+    /// Milliseconds between two recorded events (both must have completed: synchronize first).
+    static float elapsed_ms(const Event& start, const Event& stop);
+    void* native_handle() const noexcept { return handle_; }
+
+private:
+    void* handle_ = nullptr;
+};
+
+/// start() / stop() / elapsed_ms() with CUDA events: the cutlass GpuTimer shape, but its
+/// destructor cannot throw (the events' destructors ignore errors).
+class GpuTimer {
+public:
+    void start(StreamRef stream = {}) { start_.record(stream); }
+    void stop(StreamRef stream = {}) { stop_.record(stream); }
+    /// Waits for the stop event, then returns the time between start and stop.
+    float elapsed_ms() const
+    {
+        stop_.synchronize();
+        return Event::elapsed_ms(start_, stop_);
+    }
+
+private:
+    Event start_;
+    Event stop_;
+};
+
+}  // namespace spmv::gpu

@@ -1,0 +1,50 @@
+#pragma once
+/// SELL-C-σ on the device: the arrays of spmv::SellCSigma (slices of C = slice_height sorted
+/// rows, each an ELLPACK block padded to its own width, column-major inside the slice).
+/// sell_spmv_kernel runs one thread per stored row; with C = 32 one warp is one slice, so each
+/// column of a slice is one fully coalesced 128-byte index load and one 256-byte (double) value
+/// load. Every thread walks its slice's width (the layout stores no row lengths); a padding slot
+/// (index -1) skips the loads of its value and of x, so it costs only its 4-byte index. Any C in
+/// 1..1024 works (C = 32 gets a compile-time fast path). RowOrder::original writes
+/// y[row_perm[k]] in the same store (no separate un-permute pass); with σ = 1 row_perm is the
+/// identity and is not read at all. The variant "sell_split" (kernels/src/split.cuh) runs the
+/// same arrays with T = 2..8 warps on slices wider than 16 columns (C = 32 only).
+#include <cstddef>
+#include <cstdint>
+
+#include <spmv/formats/sell.hpp>
+#include <spmv/gpu/memory.hpp>
+
+namespace spmv::gpu {
+
+template <typename ValueType>
+struct DeviceSell {
+    std::int32_t num_rows = 0;
+    std::int32_t num_cols = 0;
+    std::int32_t slice_height = 32;           ///< C
+    std::int32_t sort_window = 1;             ///< σ
+    bool identity_perm = true;                ///< row_perm[k] == k for all k: the kernel skips it
+    DeviceBuffer<std::int32_t> slice_ptrs;    ///< num_slices + 1
+    DeviceBuffer<std::int32_t> slice_widths;  ///< num_slices
+    DeviceBuffer<std::int32_t> row_perm;      ///< num_rows
+    DeviceBuffer<std::int32_t> col_idxs;      ///< slice_ptrs[num_slices]
+    DeviceBuffer<ValueType> values;
+
+    std::size_t device_bytes() const noexcept
+    {
+        return slice_ptrs.bytes() + slice_widths.bytes() + row_perm.bytes() + col_idxs.bytes() +
+               values.bytes();
+    }
+};
+
+/// Throws OutOfDeviceMemory ("sell needs ...") when the arrays do not fit.
+template <typename ValueType>
+DeviceSell<ValueType> upload(const SellCSigma<ValueType, std::int32_t>& a);
+
+/// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[k]] (original)
+/// or y[k] (permuted) for stored row k. x, y are device pointers.
+template <typename ValueType>
+void spmv(const DeviceSell<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
+          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+
+}  // namespace spmv::gpu

@@ -1,0 +1,80 @@
+#pragma once
+/// The GPU kernel registry: every GPU SpMV available in this build, by name.
+///
+/// A variant runs one host format's layout (`format`, a name of spmv::formats()) with one kernel.
+/// Our own kernels are named after the host format ("csr", "ell", "coo", ...) plus extra
+/// variants of the same layout ("csr_vector"); the cuSPARSE baselines are "cusparse_*".
+/// Each variant is prepared from CSR + FormatParams (the host conversion is never timed) and
+/// yields a DeviceMatrix that can be run, verified (verify.hpp) and timed (bench.hpp).
+///
+/// Recipe: adding the GPU kernel of a host format `xyz` (e.g. jds, jds_csr, pjds, pellr, biell,
+/// bijad, sell) takes three files and one line, no other edit:
+///  1. kernels/include/spmv/gpu/xyz.hpp: `struct DeviceXyz<V>` (DeviceBuffers + sizes +
+///     `std::size_t device_bytes() const`; permuted formats add `DeviceBuffer<int32_t> row_perm`),
+///     `DeviceXyz<V> upload(const Xyz<V, int32_t>&)` and
+///     `void spmv(const DeviceXyz<V>&, V alpha, const V* x, V beta, V* y, RowOrder, StreamRef)`.
+///     Plain C++ only (copy spmv/gpu/ell.hpp).
+///  2. kernels/src/xyz.cu: `xyz_spmv_kernel` (one-line comment naming the thread mapping), the
+///     launcher, upload() (call ensure_device_memory("xyz", bytes) before allocating), and
+///     `template <typename V> std::unique_ptr<DeviceOp<V>> assemble_xyz(const AnyMatrix<V>&)` in
+///     namespace spmv::gpu::detail returning nullptr when the matrix holds another format
+///     (detail::alternative<Xyz<V, int32_t>>(m)), else detail::make_op<V, /*permuted=*/true>(
+///     upload(*f), launcher); end the file with SPMV_INSTANTIATE_ASSEMBLE(xyz). Copy ell.cu.
+///     For RowOrder::original a permuted format writes y[row_perm[k]] itself (or runs
+///     unpermute_rows from spmv/gpu/permutation.hpp); RowOrder::permuted leaves y[k].
+///  3. One line in kernels/src/variant_list.inc, directly ABOVE the line holding
+///     "[gpu variants: keep this marker]":
+///        SPMV_GPU_VARIANT(xyz, "xyz", "xyz", "one-line description naming the thread mapping")
+///     (identifier, variant name, host registry name, description).
+///  4. Stubs for upload() and spmv() in kernels/src/stubs.cpp (SPMV_STUB_FORMAT lines there),
+///     so that the build without CUDA still links.
+///  The .cu is picked up by a glob (re-run cmake); tests/gpu/test_variants_gpu.cpp then checks
+///  the new variant on every test matrix in float and double automatically.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include <spmv/any_matrix.hpp>
+#include <spmv/formats/csr.hpp>
+#include <spmv/gpu/device_matrix.hpp>
+#include <spmv/registry.hpp>
+
+namespace spmv::gpu {
+
+template <typename ValueType>
+using AssembleFn = std::unique_ptr<DeviceOp<ValueType>> (*)(const AnyMatrix<ValueType>&);
+
+struct KernelVariant {
+    std::string_view name;               ///< e.g. "csr", "csr_vector", "cusparse_csr_alg1"
+    std::string_view format;             ///< host registry name of the layout it runs, e.g. "csr"
+    std::string_view description;        ///< one line, names the thread mapping
+    bool baseline;                       ///< a cuSPARSE reference rather than one of our kernels
+    AssembleFn<double> assemble_double;  ///< nullptr in a build without CUDA
+    AssembleFn<float> assemble_float;
+};
+
+/// Every GPU variant whose host format is registered (spmv::formats()), ours first, then the
+/// cuSPARSE baselines. In a build without CUDA the list is the same, but preparing throws
+/// NotCompiled.
+std::span<const KernelVariant> kernel_variants();
+
+/// Looks a variant up by name; throws InvalidArgument listing the valid names.
+const KernelVariant& find_variant(std::string_view name);
+
+/// Uploads an already built host matrix with this variant's kernel. Throws InvalidArgument when
+/// `m` holds another format than v.format.
+template <typename ValueType>
+DeviceMatrix<ValueType> assemble(const KernelVariant& v, const AnyMatrix<ValueType>& m);
+
+/// Builds v.format from CSR on the host (spmv::build), then assembles it on the device.
+template <typename ValueType>
+DeviceMatrix<ValueType> prepare(const KernelVariant& v, const Csr<ValueType, std::int32_t>& a,
+                                const FormatParams& params = {});
+
+/// prepare(find_variant(name), a, params).
+template <typename ValueType>
+DeviceMatrix<ValueType> prepare(std::string_view name, const Csr<ValueType, std::int32_t>& a,
+                                const FormatParams& params = {});
+
+}  // namespace spmv::gpu

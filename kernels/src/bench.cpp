@@ -1,0 +1,233 @@
+// The timing harness (host logic over the public RAII layer: events, streams, buffers).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <spmv/error.hpp>
+#include <spmv/gpu/bench.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/memory.hpp>
+
+namespace spmv::gpu {
+namespace {
+
+constexpr int batch = 32;  // repetitions recorded before the host waits for their events
+
+// Runs `between` (untimed) and `body` (timed by its own pair of events) until the stopping
+// rule of BenchOptions is met.
+template <typename Body, typename Between>
+TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between between)
+{
+    for (int i = 0; i < o.warmup; ++i) {
+        between();
+        body();
+    }
+    s.synchronize();
+    std::vector<Event> start(batch);
+    std::vector<Event> stop(batch);
+    std::vector<double> times;
+    double total_ms = 0.0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const int max_reps = std::max(1, o.max_reps);
+    while (true) {
+        const int n = std::min(batch, max_reps - static_cast<int>(times.size()));
+        for (int i = 0; i < n; ++i) {
+            between();
+            start[i].record(s);
+            body();
+            stop[i].record(s);
+        }
+        stop[n - 1].synchronize();
+        for (int i = 0; i < n; ++i) {
+            const double t = Event::elapsed_ms(start[i], stop[i]);
+            times.push_back(t);
+            total_ms += t;
+        }
+        const auto reps = static_cast<int>(times.size());
+        const double wall_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        if (reps >= max_reps || (reps >= o.min_reps && total_ms >= o.min_time_ms) ||
+            wall_ms >= o.max_wall_ms) {
+            break;
+        }
+    }
+    return timing_stats(std::move(times));
+}
+
+template <typename V>
+std::vector<V> random_values(std::size_t n, std::mt19937& rng)
+{
+    std::uniform_real_distribution<double> d(-1.0, 1.0);
+    std::vector<V> v(n);
+    for (auto& e : v) {
+        e = static_cast<V>(d(rng));
+    }
+    return v;
+}
+
+double cached_copy_bandwidth()
+{
+    static const double gbs = measure_copy_bandwidth().gbs;
+    return gbs;
+}
+
+}  // namespace
+
+TimingStats timing_stats(std::vector<double> t)
+{
+    TimingStats s;
+    s.reps = static_cast<int>(t.size());
+    if (t.empty()) {
+        return s;
+    }
+    std::sort(t.begin(), t.end());
+    const auto quantile = [&](double p) {
+        const double pos = p * static_cast<double>(t.size() - 1);
+        const auto lo = static_cast<std::size_t>(std::floor(pos));
+        const auto hi = std::min(lo + 1, t.size() - 1);
+        return t[lo] + (pos - static_cast<double>(lo)) * (t[hi] - t[lo]);
+    };
+    s.min_ms = t.front();
+    s.max_ms = t.back();
+    s.median_ms = quantile(0.5);
+    s.p10_ms = quantile(0.1);
+    s.p90_ms = quantile(0.9);
+    return s;
+}
+
+std::size_t spmv_min_bytes(std::int32_t num_rows, std::int32_t num_cols, std::int64_t nnz,
+                           std::size_t value_size, bool beta_nonzero)
+{
+    const auto n = static_cast<std::size_t>(num_rows);
+    return static_cast<std::size_t>(nnz) * (value_size + sizeof(std::int32_t)) +
+           (n + 1) * sizeof(std::int32_t) + static_cast<std::size_t>(num_cols) * value_size +
+           n * value_size * (beta_nonzero ? 2 : 1);
+}
+
+CopyBandwidth measure_copy_bandwidth(std::size_t bytes, int reps)
+{
+    if (bytes == 0) {
+        bytes = std::min<std::size_t>(std::size_t{1} << 30, memory_info().free_bytes / 4);
+    }
+    bytes = std::max<std::size_t>(bytes / 256 * 256, 256);
+    DeviceBuffer<std::byte> src(bytes, "copy bandwidth buffer");
+    DeviceBuffer<std::byte> dst(bytes, "copy bandwidth buffer");
+    detail::memset_bytes(src.data(), 1, bytes);
+    const Stream s;
+    BenchOptions o;
+    o.warmup = 2;
+    o.min_reps = reps;
+    o.max_reps = reps;
+    o.min_time_ms = 0.0;
+    const auto t = time_reps(
+        o, s,
+        [&] {
+            detail::copy_bytes_async(dst.data(), src.data(), bytes,
+                                     detail::CopyKind::device_to_device, s);
+        },
+        [] {});
+    CopyBandwidth c;
+    c.bytes = bytes;
+    c.reps = t.reps;
+    c.median_ms = t.median_ms;
+    c.gbs = 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e-3) / 1e9;
+    return c;
+}
+
+template <typename V>
+BenchResult bench(const DeviceMatrix<V>& m, const BenchOptions& o)
+{
+    SPMV_EXPECTS(static_cast<bool>(m), "bench: empty DeviceMatrix");
+    BenchResult r;
+    r.variant = m.variant();
+    r.format = m.format();
+    r.precision = sizeof(V) == 8 ? "double" : "float";
+    r.num_rows = m.num_rows();
+    r.num_cols = m.num_cols();
+    r.nnz = m.nnz();
+    r.alpha = o.alpha;
+    r.beta = o.beta;
+    r.format_bytes = m.device_bytes();
+    r.copy_gbs = o.copy_bandwidth_gbs > 0.0 ? o.copy_bandwidth_gbs : cached_copy_bandwidth();
+
+    const auto rows = static_cast<std::size_t>(m.num_rows());
+    const auto cols = static_cast<std::size_t>(m.num_cols());
+    const auto alpha = static_cast<V>(o.alpha);
+    const auto beta = static_cast<V>(o.beta);
+    std::mt19937 rng(o.seed);
+    const auto x_host = random_values<V>(cols, rng);
+    const auto y_host = random_values<V>(rows, rng);
+    auto x = DeviceBuffer<V>::from_host(x_host, "bench x");
+    auto y = DeviceBuffer<V>::from_host(y_host, "bench y");
+
+    const Stream s;
+    DeviceBuffer<std::byte> flush;
+    if (o.cache == CachePolicy::flush_l2) {
+        const std::size_t l2 = std::max<std::size_t>(device_info().l2_cache_bytes, 1 << 20);
+        flush = DeviceBuffer<std::byte>(2 * l2, "L2 flush buffer");
+        detail::memset_bytes(flush.data(), 0, flush.bytes(), s);
+        // A read pass, not a memset: a memset leaves up to a whole L2 of dirty lines whose
+        // write-back would land inside the next timed kernel (~9 us on an H100).
+        r.cache_policy = "cold: L2 flushed before every repetition by an untimed read of " +
+                         std::to_string(2 * l2 / (1024 * 1024)) + " MiB (2 x L2)";
+    } else {
+        r.cache_policy = "warm: back-to-back repetitions on the same x and y, L2 keeps what fits";
+    }
+    const auto between = [&] {
+        if (!flush.empty()) {
+            detail::read_bytes(flush.data(), flush.bytes(), s);
+        }
+    };
+
+    r.kernel = time_reps(
+        o, s, [&] { m.spmv(alpha, x.data(), beta, y.data(), o.order, s); }, between);
+    const double t = r.kernel.median_ms * 1e-3;
+    r.gflops = t > 0.0 ? 2.0 * static_cast<double>(r.nnz) / t / 1e9 : 0.0;
+    r.min_bytes = spmv_min_bytes(r.num_rows, r.num_cols, r.nnz, sizeof(V), o.beta != 0.0);
+    r.effective_gbs = t > 0.0 ? static_cast<double>(r.min_bytes) / t / 1e9 : 0.0;
+    r.fraction_of_copy = r.copy_gbs > 0.0 ? r.effective_gbs / r.copy_gbs : 0.0;
+
+    if (o.xgpu) {
+        PinnedBuffer<V> x_pinned(cols);
+        PinnedBuffer<V> y_pinned(rows);
+        std::copy(x_host.begin(), x_host.end(), x_pinned.data());
+        std::copy(y_host.begin(), y_host.end(), y_pinned.data());
+        r.xgpu = time_reps(
+            o, s,
+            [&] {
+                if (cols > 0) {
+                    detail::copy_bytes_async(x.data(), x_pinned.data(), cols * sizeof(V),
+                                             detail::CopyKind::host_to_device, s);
+                }
+                if (beta != V{0} && rows > 0) {
+                    detail::copy_bytes_async(y.data(), y_pinned.data(), rows * sizeof(V),
+                                             detail::CopyKind::host_to_device, s);
+                }
+                m.spmv(alpha, x.data(), beta, y.data(), o.order, s);
+                if (rows > 0) {
+                    detail::copy_bytes_async(y_pinned.data(), y.data(), rows * sizeof(V),
+                                             detail::CopyKind::device_to_host, s);
+                }
+            },
+            between);
+        const double tx = r.xgpu.median_ms * 1e-3;
+        r.xgpu_gflops = tx > 0.0 ? 2.0 * static_cast<double>(r.nnz) / tx / 1e9 : 0.0;
+    }
+
+    if (m.permuted()) {
+        DeviceBuffer<V> y_orig(rows, "bench y");
+        r.unpermute = time_reps(
+            o, s, [&] { m.unpermute(y.data(), y_orig.data(), s); }, between);
+    }
+    s.synchronize();
+    return r;
+}
+
+template BenchResult bench<float>(const DeviceMatrix<float>&, const BenchOptions&);
+template BenchResult bench<double>(const DeviceMatrix<double>&, const BenchOptions&);
+
+}  // namespace spmv::gpu

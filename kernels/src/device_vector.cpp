@@ -1,0 +1,98 @@
+// DeviceVector: host logic only; the copies go through DeviceBuffer (memory.cu or stubs.cpp).
+#include <spmv/gpu/device_vector.hpp>
+
+namespace spmv::gpu {
+
+template <typename V>
+DeviceVector<V>::DeviceVector(std::size_t n) : host_(n, V{0}), dev_(n, "vector")
+{}
+
+template <typename V>
+DeviceVector<V>::DeviceVector(std::span<const V> host)
+    : host_(host.begin(), host.end()), dev_(host.size(), "vector")
+{}
+
+template <typename V>
+void DeviceVector<V>::sync_to_host()
+{
+    if (valid_ == Valid::device) {
+        dev_.download(host_);
+        bytes_to_host_ += host_.size() * sizeof(V);
+        ++copies_to_host_;
+        valid_ = Valid::both;
+    }
+}
+
+template <typename V>
+void DeviceVector<V>::sync_to_device()
+{
+    if (valid_ == Valid::host) {
+        dev_.upload(host_);
+        bytes_to_device_ += host_.size() * sizeof(V);
+        ++copies_to_device_;
+        valid_ = Valid::both;
+    }
+}
+
+template <typename V>
+void DeviceVector<V>::sync()
+{
+    sync_to_host();
+    sync_to_device();
+}
+
+template <typename V>
+std::span<const V> DeviceVector<V>::read_host()
+{
+    sync_to_host();
+    return host_;
+}
+
+template <typename V>
+std::span<V> DeviceVector<V>::host()
+{
+    sync_to_host();
+    valid_ = Valid::host;
+    return host_;
+}
+
+template <typename V>
+std::span<V> DeviceVector<V>::host_for_overwrite() noexcept
+{
+    valid_ = Valid::host;
+    return host_;
+}
+
+template <typename V>
+const V* DeviceVector<V>::read_device()
+{
+    sync_to_device();
+    return dev_.data();
+}
+
+template <typename V>
+V* DeviceVector<V>::device()
+{
+    sync_to_device();
+    valid_ = Valid::device;
+    return dev_.data();
+}
+
+template <typename V>
+V* DeviceVector<V>::device_for_overwrite() noexcept
+{
+    valid_ = Valid::device;
+    return dev_.data();
+}
+
+template <typename V>
+void DeviceVector<V>::reset_counters() noexcept
+{
+    bytes_to_device_ = bytes_to_host_ = 0;
+    copies_to_device_ = copies_to_host_ = 0;
+}
+
+template class DeviceVector<float>;
+template class DeviceVector<double>;
+
+}  // namespace spmv::gpu

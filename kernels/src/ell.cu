@@ -1,0 +1,98 @@
+// ELLPACK kernel: one thread per row, column-major slots, padding computed.
+#include <cstdint>
+
+#include <spmv/gpu/ell.hpp>
+
+#include "launch.cuh"
+#include "variant_support.hpp"
+
+namespace spmv::gpu {
+namespace {
+
+constexpr int block_size = 256;
+
+template <typename V>
+struct EllView {
+    std::int32_t num_rows;
+    std::int32_t width;
+    std::int32_t stride;
+    const std::int32_t* col_idxs;
+    const V* values;
+};
+
+// One thread per row; all `width` slots are loaded, a padding slot contributes 0.
+template <typename V>
+__global__ void __launch_bounds__(block_size)
+    ell_spmv_kernel(EllView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
+{
+    const std::int64_t row = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    if (row >= a.num_rows) {
+        return;
+    }
+    const std::int32_t* col = a.col_idxs + row;
+    const V* val = a.values + row;
+    V sum{0};
+#pragma unroll 4
+    for (std::int32_t j = 0; j < a.width; ++j) {
+        const std::int32_t c = detail::ldg(col);
+        const V v = detail::ldg(val);
+        sum += v * (c >= 0 ? detail::ldg(x + c) : V{0});
+        col += a.stride;
+        val += a.stride;
+    }
+    detail::axpby_store(y + row, alpha, sum, beta);
+}
+
+}  // namespace
+
+template <typename V>
+DeviceEll<V> upload(const Ell<V, std::int32_t>& a)
+{
+    ensure_device_memory("ell",
+                         a.col_idxs.size() * sizeof(std::int32_t) + a.values.size() * sizeof(V));
+    DeviceEll<V> d;
+    d.num_rows = a.num_rows;
+    d.num_cols = a.num_cols;
+    d.width = a.width;
+    d.stride = a.stride;
+    d.col_idxs = DeviceBuffer<std::int32_t>::from_host(a.col_idxs, "ell col_idxs");
+    d.values = DeviceBuffer<V>::from_host(a.values, "ell values");
+    return d;
+}
+
+template <typename V>
+void spmv(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream)
+{
+    if (a.num_rows == 0) {
+        return;
+    }
+    const int b = detail::block_size_for(a.num_rows, block_size);
+    const EllView<V> v{a.num_rows, a.width, a.stride, a.col_idxs.data(), a.values.data()};
+    ell_spmv_kernel<<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(v, alpha, x,
+                                                                                       beta, y);
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+template DeviceEll<float> upload<float>(const Ell<float, std::int32_t>&);
+template DeviceEll<double> upload<double>(const Ell<double, std::int32_t>&);
+template void spmv<float>(const DeviceEll<float>&, float, const float*, float, float*, StreamRef);
+template void spmv<double>(const DeviceEll<double>&, double, const double*, double, double*,
+                           StreamRef);
+
+namespace detail {
+
+template <typename V>
+std::unique_ptr<DeviceOp<V>> assemble_ell(const AnyMatrix<V>& m)
+{
+    const auto* f = alternative<Ell<V, std::int32_t>>(m);
+    if (f == nullptr) {
+        return nullptr;
+    }
+    return make_op<V>(upload(*f), [](const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y,
+                                     RowOrder, StreamRef s) { spmv(a, alpha, x, beta, y, s); });
+}
+
+}  // namespace detail
+}  // namespace spmv::gpu
+
+SPMV_INSTANTIATE_ASSEMBLE(ell)

@@ -1,0 +1,88 @@
+#pragma once
+// Device helpers shared by the kernels of the permuted formats (jds, jds_csr, pjds, pellr, biell,
+// bijad, sell): where the result of stored row k goes, and the inner loop over a row whose
+// slots lie `stride` apart (column-major layouts: ELLPACK-R, SELL slices, BiELL groups).
+#include <cstdint>
+#include <span>
+
+#include <spmv/types.hpp>
+
+#include "launch.cuh"
+
+namespace spmv::gpu::detail {
+
+/// True when perm[k] == k for every k (SELL-C-1, or rows that were already sorted): the kernel
+/// then writes y[k] directly and does not read row_perm at all (4 bytes per row saved).
+inline bool is_identity(std::span<const std::int32_t> perm)
+{
+    for (std::size_t k = 0; k < perm.size(); ++k) {
+        if (perm[k] != static_cast<std::int32_t>(k)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The scatter map handed to a kernel: nullptr means "stored row k is y[k]" (RowOrder::permuted,
+/// or an identity row_perm), otherwise y[perm[k]] (RowOrder::original: the un-permute step is
+/// folded into the kernel's single store).
+inline const std::int32_t* output_map(const std::int32_t* perm, bool identity, RowOrder order)
+{
+    return order == RowOrder::permuted || identity ? nullptr : perm;
+}
+
+/// Row of y that stored row k goes to: out_map[k], or k when there is no map. Kernels load it
+/// before their inner loop, so that its latency overlaps the loads of the row.
+__device__ __forceinline__ std::uint32_t output_row(const std::int32_t* __restrict__ map,
+                                                    std::uint32_t k)
+{
+    return map == nullptr ? k : static_cast<std::uint32_t>(ldg(map + k));
+}
+
+/// y[row] = alpha * sum + beta * y[row], never reading y when beta == 0.
+template <typename V>
+__device__ __forceinline__ void store_row(V* __restrict__ y, std::uint32_t row, V alpha, V sum,
+                                          V beta)
+{
+    axpby_store(y + row, alpha, sum, beta);
+}
+
+/// Slots per step of the inner loops: `unroll` index loads are issued together (predicated on
+/// the row length, so there is no serial remainder loop), then the value loads and the gathers
+/// of x of the real ones. 8 covers the 7-point stencil in one step.
+inline constexpr int row_unroll = 8;
+
+/// sum_{j < count} val[j*stride] * x[idx[j*stride]] in steps of `unroll` slots (see above),
+/// into two independent accumulators. A slot holding padding_index (-1) loads neither its value
+/// nor x, so a padding slot costs only its 4-byte index.
+template <int unroll, typename V>
+__device__ __forceinline__ V strided_row_sum(const std::int32_t* __restrict__ idx,
+                                             const V* __restrict__ val, std::int32_t stride,
+                                             std::int32_t count, const V* __restrict__ x)
+{
+    V s0{0};
+    V s1{0};
+    for (std::int32_t j = 0; j < count; j += unroll) {
+        std::int32_t c[unroll];
+#pragma unroll
+        for (int u = 0; u < unroll; ++u) {
+            c[u] = j + u < count ? ldg(idx + u * stride) : padding_index<std::int32_t>;
+        }
+#pragma unroll
+        for (int u = 0; u < unroll; ++u) {
+            const bool real = c[u] >= 0;
+            const V v = real ? ldg(val + u * stride) : V{0};
+            const V xv = real ? ldg(x + c[u]) : V{0};
+            if (u % 2 == 0) {
+                s0 += v * xv;
+            } else {
+                s1 += v * xv;
+            }
+        }
+        idx += unroll * stride;
+        val += unroll * stride;
+    }
+    return s0 + s1;
+}
+
+}  // namespace spmv::gpu::detail

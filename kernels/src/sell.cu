@@ -1,0 +1,193 @@
+// SELL-C-σ kernels. sell: one thread per stored row, C = 32 makes one warp one slice.
+// sell_split: the same for narrow slices, T = 2..8 warps per slice for wide ones (C = 32 only,
+// split.cuh); any other C falls back to the one-thread-per-row kernel.
+//
+// Bytes and floor (METHOD.md "two numbers first"), pde100 in double: N = 1,000,000 rows,
+// nnz = 6,940,000. The project's bandwidth-limit bytes (bench.hpp spmv_min_bytes, beta = 0):
+//   values 8 nnz + column indices 4 nnz + row pointers 4 (N+1) + x 8 N + y 8 N
+//   = 55.52 + 27.76 + 4.00 + 8.00 + 8.00 MB = 103.28 MB per SpMV, and 2 nnz = 13.88 MFLOP.
+// At the H100's measured device copy bandwidth (3.01 TB/s, read + write) that is a floor of
+// 34.3 us, i.e. 405 GF/s; the 90 % target is 38.1 us / 364 GF/s. The flops are nothing
+// (0.4 TFLOP/s at the floor against ~60 TFLOP/s of FP64): SpMV is purely bandwidth bound.
+// What SELL-32-1 itself moves on pde100: 6.96 M slots (0.3 % padding; a padding slot costs its
+// 4-byte index only) x 12 B + slice_ptrs/slice_widths (0.25 MB) + x + y, and no row_perm
+// (σ = 1 is the identity) = 99.8 MB, a little under the limit's bytes (no row pointers).
+// The x gathers of a 7-point stencil hit L2 after their first touch, so x costs ~8 MB.
+// Measured (H100 SXM, 2026-11-22, kernels/bench/permuted_bench.cu, medians of 40 reps, L2
+// cleaned by a read pass before each rep): sell C32 s1 36.3 us = 383 GF/s = 94.7 % of the copy
+// limit (cuSPARSE's best, its SELL, 38.9 us / 88.3 %). Timed by spmv::gpu::bench's memset
+// flush instead, every kernel pays ~9 us more for the dirty L2 lines that the memset leaves
+// (sell 45.2 us / 75.9 %, cusparse_sell 47.3 us / 72.6 %).
+//
+// Mapping (sell): thread k = stored row k; slice s = k / C, row r = k % C inside it; slot (r, j)
+// is slice_ptrs[s] + j*C + r, so the C threads of a slice read C consecutive slots per column.
+// Each thread loops to slice_widths[s] in steps of 8 slots (index loads first, predicated, see
+// permuted.cuh), and loads its output row (row_perm[k]) before the loop.
+#include <cstdint>
+#include <vector>
+
+#include <spmv/gpu/sell.hpp>
+
+#include "launch.cuh"
+#include "permuted.cuh"
+#include "split.cuh"
+#include "variant_support.hpp"
+
+namespace spmv::gpu {
+namespace {
+
+constexpr int block_size = 256;
+
+template <typename V>
+struct SellView {
+    std::int32_t num_rows;
+    std::int32_t slice_height;
+    const std::int32_t* slice_ptrs;
+    const std::int32_t* slice_widths;
+    const std::int32_t* out_map;  ///< nullptr: y[k]; else y[out_map[k]]
+    const std::int32_t* col_idxs;
+    const V* values;
+};
+
+// One thread per stored row (fixed_height > 0: C known at compile time, else a.slice_height).
+template <int fixed_height, typename V>
+__global__ void __launch_bounds__(block_size)
+    sell_spmv_kernel(SellView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
+{
+    const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= static_cast<std::uint32_t>(a.num_rows)) {
+        return;  // padding rows of the last slice: nothing to compute, nothing to write
+    }
+    const std::uint32_t row = detail::output_row(a.out_map, k);
+    const std::uint32_t c = fixed_height > 0 ? fixed_height : a.slice_height;
+    const std::uint32_t slice = k / c;
+    const std::uint32_t r = k - slice * c;
+    const std::int32_t width = detail::ldg(a.slice_widths + slice);
+    const std::int32_t first = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(r);
+    const V sum = detail::strided_row_sum<detail::row_unroll>(
+        a.col_idxs + first, a.values + first, static_cast<std::int32_t>(c), width, x);
+    detail::store_row(y, row, alpha, sum, beta);
+}
+
+/// sell_split: DeviceSell plus the block schedule of the split kernel (C = 32 only).
+template <typename V>
+struct DeviceSellSplit : DeviceSell<V> {
+    DeviceBuffer<std::int32_t> schedule;
+    std::size_t schedule_blocks = 0;
+
+    std::size_t device_bytes() const noexcept
+    {
+        return DeviceSell<V>::device_bytes() + schedule.bytes();
+    }
+};
+
+template <typename V>
+void spmv_split(const DeviceSellSplit<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+                StreamRef stream)
+{
+    if (a.slice_height != 32) {  // the split kernel needs one warp per slice
+        spmv(static_cast<const DeviceSell<V>&>(a), alpha, x, beta, y, order, stream);
+        return;
+    }
+    const detail::SellSplitLayout<V> layout{a.slice_ptrs.data(), a.slice_widths.data(),
+                                            a.col_idxs.data(), a.values.data()};
+    detail::launch_split(layout, a.schedule_blocks > 0 ? a.schedule.data() : nullptr,
+                         a.schedule_blocks, static_cast<std::int32_t>(a.slice_widths.size()),
+                         a.num_rows, detail::output_map(a.row_perm.data(), a.identity_perm, order),
+                         alpha, x, beta, y, stream);
+}
+
+}  // namespace
+
+template <typename V>
+DeviceSell<V> upload(const SellCSigma<V, std::int32_t>& a)
+{
+    SPMV_EXPECTS(a.slice_height >= 1, "sell: slice_height must be at least 1");
+    ensure_device_memory("sell", (a.slice_ptrs.size() + a.slice_widths.size() + a.row_perm.size() +
+                                  a.col_idxs.size()) *
+                                         sizeof(std::int32_t) +
+                                     a.values.size() * sizeof(V));
+    DeviceSell<V> d;
+    d.num_rows = a.num_rows;
+    d.num_cols = a.num_cols;
+    d.slice_height = a.slice_height;
+    d.sort_window = a.sort_window;
+    d.identity_perm = detail::is_identity(a.row_perm);
+    d.slice_ptrs = DeviceBuffer<std::int32_t>::from_host(a.slice_ptrs, "sell slice_ptrs");
+    d.slice_widths = DeviceBuffer<std::int32_t>::from_host(a.slice_widths, "sell slice_widths");
+    d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, "sell row_perm");
+    d.col_idxs = DeviceBuffer<std::int32_t>::from_host(a.col_idxs, "sell col_idxs");
+    d.values = DeviceBuffer<V>::from_host(a.values, "sell values");
+    return d;
+}
+
+template <typename V>
+void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+          StreamRef stream)
+{
+    if (a.num_rows == 0) {
+        return;
+    }
+    const SellView<V> v{a.num_rows,
+                        a.slice_height,
+                        a.slice_ptrs.data(),
+                        a.slice_widths.data(),
+                        detail::output_map(a.row_perm.data(), a.identity_perm, order),
+                        a.col_idxs.data(),
+                        a.values.data()};
+    const int b = detail::block_size_for(a.num_rows, block_size);
+    const auto blocks = static_cast<unsigned>(detail::ceil_div(a.num_rows, b));
+    if (a.slice_height == 32) {
+        sell_spmv_kernel<32><<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
+    } else {
+        sell_spmv_kernel<0><<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
+    }
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+template DeviceSell<float> upload<float>(const SellCSigma<float, std::int32_t>&);
+template DeviceSell<double> upload<double>(const SellCSigma<double, std::int32_t>&);
+template void spmv<float>(const DeviceSell<float>&, float, const float*, float, float*, RowOrder,
+                          StreamRef);
+template void spmv<double>(const DeviceSell<double>&, double, const double*, double, double*,
+                           RowOrder, StreamRef);
+
+namespace detail {
+
+template <typename V>
+std::unique_ptr<DeviceOp<V>> assemble_sell(const AnyMatrix<V>& m)
+{
+    const auto* f = alternative<SellCSigma<V, std::int32_t>>(m);
+    if (f == nullptr) {
+        return nullptr;
+    }
+    return make_op<V, /*permuted=*/true>(
+        upload(*f), [](const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+                       StreamRef s) { spmv(a, alpha, x, beta, y, order, s); });
+}
+
+template <typename V>
+std::unique_ptr<DeviceOp<V>> assemble_sell_split(const AnyMatrix<V>& m)
+{
+    const auto* f = alternative<SellCSigma<V, std::int32_t>>(m);
+    if (f == nullptr) {
+        return nullptr;
+    }
+    DeviceSellSplit<V> d;
+    static_cast<DeviceSell<V>&>(d) = upload(*f);
+    if (f->slice_height == 32) {
+        const auto schedule = split_schedule(f->slice_widths);
+        d.schedule = DeviceBuffer<std::int32_t>::from_host(schedule, "sell_split schedule");
+        d.schedule_blocks = schedule.size();
+    }
+    return make_op<V, /*permuted=*/true>(
+        std::move(d),
+        [](const DeviceSellSplit<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+           StreamRef s) { spmv_split(a, alpha, x, beta, y, order, s); });
+}
+
+}  // namespace detail
+}  // namespace spmv::gpu
+
+SPMV_INSTANTIATE_ASSEMBLE(sell)
+SPMV_INSTANTIATE_ASSEMBLE(sell_split)

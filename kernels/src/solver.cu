@@ -1,0 +1,120 @@
+// solve_gpu: the GPU driver of CG and MPIR-CG. The algorithms are lib's templates
+// (spmv/solvers/cg.hpp) instantiated with the GPU backend (solver_backend.hpp).
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <spmv/error.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/device_vector.hpp>
+#include <spmv/gpu/memory.hpp>
+#include <spmv/gpu/solver.hpp>
+#include <spmv/solvers/cg.hpp>
+#include <spmv/solvers/system.hpp>
+
+#include "solver_backend.hpp"
+
+namespace spmv::gpu {
+namespace {
+
+using solvers::Method;
+using solvers::SolveOptions;
+using solvers::SolveResult;
+using solvers::Status;
+
+double ms_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double> b,
+                      std::span<double> x, Method method, std::string_view format,
+                      const FormatParams& params, const SolveOptions& options,
+                      std::string_view variant)
+{
+    SPMV_EXPECTS(a.num_rows == a.num_cols, "the solvers need a square matrix");
+    check_spmv_dims(a.num_rows, a.num_cols, x.size(), b.size());
+    SPMV_EXPECTS(options.tol >= 0.0, "tol must be >= 0");
+    SPMV_EXPECTS(options.max_iterations >= 0, "max_iterations must be >= 0");
+    if (device_count() == 0) {
+        SPMV_THROW(Error, "no CUDA device is available (driver missing or no GPU)");
+    }
+    const std::string device_name = device_info().name;
+
+    // ---- setup: formats on the host, assembled on the device once ----
+    const auto t_setup = std::chrono::steady_clock::now();
+    solvers::OperatorPlan plan = solvers::plan_operator(a, format, params);
+    SolveResult res;
+    res.format = plan.format;
+    res.permuted_basis = !plan.perm.empty();
+    res.where = device_name;
+    std::vector<double> inv_diag;
+    if (options.jacobi) {
+        std::string problem;
+        inv_diag = solvers::jacobi_inverse_diagonal(a, plan.perm, problem);
+        if (inv_diag.empty()) {
+            res.status = problem.find("NaN") != std::string::npos ? Status::breakdown_nan
+                                                                  : Status::breakdown_indefinite;
+            res.message = problem;
+            res.setup_ms = ms_since(t_setup);
+            res.final_relative_residual = solvers::relative_residual(a, b, x);
+            return res;
+        }
+    }
+    const DeviceMatrix<double> a_double = assemble(plan.matrix, variant);
+    std::optional<DeviceMatrix<float>> a_float;
+    if (method == Method::mpir_cg) {
+        a_float.emplace(assemble(solvers::build_float_operator(plan, a), variant));
+    }
+    detail::PhaseClock clock;
+    detail::GpuBackend<double> outer(a_double, plan.order, clock);
+    std::optional<detail::GpuBackend<float>> inner;
+    if (a_float) {
+        inner.emplace(*a_float, plan.order, clock);
+    }
+    if (options.jacobi) {
+        outer.set_jacobi(inv_diag);
+        if (inner) {
+            const std::vector<float> inv_float(inv_diag.begin(), inv_diag.end());
+            inner->set_jacobi(inv_float);
+        }
+    }
+    synchronize();
+    const double setup_ms = ms_since(t_setup);
+
+    // ---- solve: b and x go up once, x comes down once ----
+    const auto t_solve = std::chrono::steady_clock::now();
+    clock.enter(detail::Phase::vector);  // permuting into the solver's basis (host)
+    const auto b_basis = solvers::to_basis(b, plan.perm);
+    const auto x_basis = solvers::to_basis(x, plan.perm);
+    clock.enter(detail::Phase::transfer);
+    DeviceVector<double> b_dev{std::span<const double>(b_basis)};
+    DeviceVector<double> x_dev{std::span<const double>(x_basis)};
+    b_dev.sync_to_device();
+    x_dev.sync_to_device();
+    const std::string where = res.where;
+    res = method == Method::cg ? solvers::cg(outer, b_dev, x_dev, options)
+                               : solvers::mpir_cg(outer, *inner, b_dev, x_dev, options);
+    clock.enter(detail::Phase::transfer);
+    const auto x_out = x_dev.read_host();
+    clock.enter(detail::Phase::vector);  // un-permuting back to the original basis (host)
+    solvers::from_basis(x_out, plan.perm, x);
+    clock.finish();
+    res.total_ms = ms_since(t_solve);
+
+    res.setup_ms = setup_ms;
+    res.times = clock.times();
+    res.bytes_to_device = b_dev.bytes_to_device() + x_dev.bytes_to_device();
+    res.bytes_to_host = b_dev.bytes_to_host() + x_dev.bytes_to_host();
+    res.format = plan.format;
+    res.permuted_basis = !plan.perm.empty();
+    res.where = where;
+    solvers::check_final_residual(res, a, b, x, options.tol);
+    return res;
+}
+
+}  // namespace spmv::gpu

@@ -1,0 +1,94 @@
+#pragma once
+// The GPU backend of the solvers (lib/include/spmv/solvers/cg.hpp): the vectors are
+// DeviceVectors that stay on the device for the whole solve (Barbieri §3: the GPU is a
+// "magnet"; data stays where it was last written), the matrix is a DeviceMatrix in any format,
+// vector updates are one-thread-per-entry kernels and reductions are cub::DeviceReduce calls
+// whose scalar is the only thing read back per dot product.
+//
+// Plain C++ declarations (the definitions are in solver_backend.cu), so that the CG template is
+// instantiated with it like with the host backend. Internal to spmv::kernels.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/device_vector.hpp>
+#include <spmv/gpu/memory.hpp>
+#include <spmv/solvers/solve.hpp>
+
+namespace spmv::gpu::detail {
+
+enum class Phase { spmv, vector, reduction, transfer };
+
+/// Time per phase from CUDA events recorded at phase boundaries on the (legacy default) stream:
+/// when the solver moves from one kind of work to another, enter() records an event, and the
+/// time between two consecutive events is charged to the phase that was running (launch gaps
+/// included, so the phases add up to the wall-clock time of the solve). Events are resolved
+/// after each synchronising read-back, so the pool stays small.
+class PhaseClock {
+public:
+    void enter(Phase p);
+    /// Accumulates all intervals whose end event has been recorded; call after a host sync.
+    void resolve();
+    /// Records a final event, waits for it and resolves everything.
+    void finish();
+    const solvers::PhaseTimes& times() const noexcept { return times_; }
+
+private:
+    struct Mark {
+        std::size_t event;
+        Phase phase;
+    };
+    std::size_t acquire();
+
+    std::vector<Event> pool_;
+    std::vector<std::size_t> free_;
+    std::vector<Mark> chain_;
+    solvers::PhaseTimes times_;
+};
+
+template <typename ValueType>
+class GpuBackend {
+public:
+    using value_type = ValueType;
+    using Vector = DeviceVector<ValueType>;
+
+    /// `a` and `clock` must outlive the backend. `order`: RowOrder::permuted for a permuted
+    /// format built from A P^T (the operator is then P A P^T, see spmv/solvers/system.hpp).
+    GpuBackend(const DeviceMatrix<ValueType>& a, RowOrder order, PhaseClock& clock);
+
+    /// Jacobi: z = inv_diag .* r (inv_diag in the solver's basis), uploaded once.
+    void set_jacobi(std::span<const ValueType> inv_diag);
+
+    Vector new_vector();
+    void fill_zero(Vector& v);
+    void spmv(const Vector& x, Vector& y);
+    void residual(const Vector& b, const Vector& x, Vector& r);
+    void precondition(const Vector& r, Vector& z);
+    double dot(const Vector& x, const Vector& y);
+    double norm2(const Vector& x);
+    void axpy(double alpha, const Vector& x, Vector& y);
+    void xpay(const Vector& x, double alpha, Vector& y);
+    void copy(const Vector& x, Vector& y);
+    solvers::PhaseTimes times() const { return clock_->times(); }
+
+    /// Mixed precision, on the double backend: dst = float(scale * src).
+    void demote(const Vector& src, double scale, DeviceVector<float>& dst);
+    /// Mixed precision, on the double backend: x = x + scale * double(d).
+    void promote_add(const DeviceVector<float>& d, double scale, Vector& x);
+
+private:
+    double reduce_read_back();
+
+    const DeviceMatrix<ValueType>* a_;
+    RowOrder order_;
+    PhaseClock* clock_;
+    std::size_t n_;
+    DeviceBuffer<ValueType> inv_diag_;
+    DeviceBuffer<std::byte> temp_;  // cub::DeviceReduce temporary storage
+    DeviceBuffer<double> result_;   // the reduced scalar on the device
+    PinnedBuffer<double> host_result_;
+};
+
+}  // namespace spmv::gpu::detail

@@ -1,0 +1,76 @@
+#pragma once
+// Helpers for the per-format .cu files: pick a format out of AnyMatrix, wrap a device format and
+// its launcher into a DeviceOp, instantiate the assemble function that variant_list.inc names.
+// Plain C++ (no CUDA types), so it can be read without knowing CUDA.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include <spmv/any_matrix.hpp>
+#include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/memory.hpp>
+
+namespace spmv::gpu::detail {
+
+/// The alternative F of m, or nullptr when m holds another format. Compiles for any F (also one
+/// that is not, or not yet, an alternative of AnyMatrix).
+template <typename F, typename V>
+const F* alternative(const AnyMatrix<V>& m)
+{
+    return std::visit(
+        [](const auto& f) -> const F* {
+            if constexpr (std::is_same_v<std::decay_t<decltype(f)>, F>) {
+                return &f;
+            } else {
+                return nullptr;
+            }
+        },
+        m);
+}
+
+/// A DeviceOp made of a device format and a launcher `launch(dev, alpha, x, beta, y, order,
+/// stream)`. DeviceFmt must provide device_bytes() and, for permuted formats, row_perm (a
+/// DeviceBuffer<int32_t>) when `permuted` is true.
+template <typename V, typename DeviceFmt, typename Launch, bool permuted = false>
+class FormatOp final : public DeviceOp<V> {
+public:
+    FormatOp(DeviceFmt dev, Launch launch) : dev_(std::move(dev)), launch_(std::move(launch)) {}
+
+    void apply(V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef stream) const override
+    {
+        launch_(dev_, alpha, x, beta, y, order, stream);
+    }
+    const std::int32_t* device_row_perm() const noexcept override
+    {
+        if constexpr (permuted) {
+            return dev_.row_perm.data();
+        } else {
+            return nullptr;
+        }
+    }
+    std::size_t device_bytes() const noexcept override { return dev_.device_bytes(); }
+
+private:
+    DeviceFmt dev_;
+    Launch launch_;
+};
+
+template <typename V, bool permuted = false, typename DeviceFmt, typename Launch>
+std::unique_ptr<DeviceOp<V>> make_op(DeviceFmt dev, Launch launch)
+{
+    return std::make_unique<FormatOp<V, DeviceFmt, Launch, permuted>>(std::move(dev),
+                                                                      std::move(launch));
+}
+
+}  // namespace spmv::gpu::detail
+
+/// Explicit instantiation of `assemble_<id>` for float and double (put it at the end of the .cu).
+#define SPMV_INSTANTIATE_ASSEMBLE(id)                                             \
+    template std::unique_ptr<::spmv::gpu::DeviceOp<float>>                        \
+        spmv::gpu::detail::assemble_##id<float>(const ::spmv::AnyMatrix<float>&); \
+    template std::unique_ptr<::spmv::gpu::DeviceOp<double>>                       \
+        spmv::gpu::detail::assemble_##id<double>(const ::spmv::AnyMatrix<double>&);

@@ -1,0 +1,145 @@
+// [gpu] The timing harness: order statistics, byte counts, bandwidth, xGPU.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <spmv/gpu/bench.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/variants.hpp>
+
+#include "gpu_test_matrices.hpp"
+
+using namespace spmv;
+using namespace spmv::gpu;
+
+TEST_CASE("timing_stats gives median, extremes and interpolated p10/p90", "[gpu][bench]")
+{
+    const auto s = timing_stats({5, 1, 4, 2, 3});
+
+    CHECK(s.reps == 5);
+    CHECK(s.median_ms == 3);
+    CHECK(s.min_ms == 1);
+    CHECK(s.max_ms == 5);
+    CHECK(s.p10_ms == Approx(1.4));
+    CHECK(s.p90_ms == Approx(4.6));
+}
+
+TEST_CASE("minimum bytes: values, column indices, N+1 row pointers, x once, y once", "[gpu][bench]")
+{
+    // canonical 4x4 in double: 9*(8+4) + 5*4 + 4*8 + 4*8 = 192; beta != 0 reads y too: 224
+    CHECK(spmv_min_bytes(4, 4, 9, 8, false) == 192);
+    CHECK(spmv_min_bytes(4, 4, 9, 8, true) == 224);
+    CHECK(spmv_min_bytes(4, 4, 9, 4, false) == 9 * 8 + 20 + 16 + 16);
+}
+
+TEST_CASE("bench times a variant and derives GFLOP/s and bandwidth from the median", "[gpu][bench]")
+{
+    const auto a = test::pde7(40);  // 64000 rows, 438400 nonzeros (Barbieri's pde40)
+    const auto m = prepare<double>("ellg", a);
+    BenchOptions o;
+    o.min_reps = 20;
+    o.min_time_ms = 5.0;
+
+    const auto copy = measure_copy_bandwidth(std::size_t{256} << 20, 5);
+    o.copy_bandwidth_gbs = copy.gbs;
+    const auto cold = bench(m, o);
+    o.cache = CachePolicy::warm;
+    const auto warm = bench(m, o);
+
+    CHECK(copy.gbs > 100.0);
+    REQUIRE(cold.kernel.reps >= 20);
+    CHECK(cold.kernel.min_ms <= cold.kernel.p10_ms);
+    CHECK(cold.kernel.p10_ms <= cold.kernel.median_ms);
+    CHECK(cold.kernel.median_ms <= cold.kernel.p90_ms);
+    CHECK(cold.kernel.p90_ms <= cold.kernel.max_ms);
+    CHECK(cold.nnz == 438400);
+    CHECK(cold.gflops == Approx(2.0 * 438400 / (cold.kernel.median_ms * 1e-3) / 1e9));
+    CHECK(cold.min_bytes == spmv_min_bytes(64000, 64000, 438400, 8, false));
+    CHECK(cold.effective_gbs ==
+          Approx(static_cast<double>(cold.min_bytes) / (cold.kernel.median_ms * 1e-3) / 1e9));
+    CHECK(cold.fraction_of_copy == Approx(cold.effective_gbs / copy.gbs));
+    CHECK(cold.format_bytes == m.device_bytes());
+    CHECK(cold.xgpu.reps > 0);
+    CHECK(cold.xgpu.median_ms > cold.kernel.median_ms);  // PCIe copies of x and y on top
+    CHECK(cold.xgpu_gflops < cold.gflops);
+    CHECK(cold.unpermute.reps == 0);
+    CHECK(cold.cache_policy.find("L2 flushed") != std::string::npos);
+    CHECK(warm.cache_policy.find("warm") != std::string::npos);
+    CHECK(warm.kernel.median_ms <= cold.kernel.median_ms * 1.25);  // 5.4 MB fits in L2
+    WARN("pde40 ELLG double on " << device_info().name << ": cold " << cold.gflops << " GF/s ("
+                                 << cold.effective_gbs << " GB/s, " << 100.0 * cold.fraction_of_copy
+                                 << " % of copy " << copy.gbs << " GB/s), warm " << warm.gflops
+                                 << " GF/s, xGPU " << cold.xgpu_gflops << " GF/s");
+}
+
+TEST_CASE("bench times the un-permute step of permuted formats by itself", "[gpu][bench]")
+{
+    const auto a = test::pde7(12);
+    BenchOptions o;
+    o.min_reps = 5;
+    o.min_time_ms = 0.0;
+    o.xgpu = false;
+    o.cache = CachePolicy::warm;
+    int permuted = 0;
+
+    for (const auto& v : kernel_variants()) {
+        const auto m = prepare<double>(v, a);
+        const auto r = bench(m, o);
+        INFO(v.name);
+        CHECK(r.kernel.reps >= 5);
+        CHECK(r.xgpu.reps == 0);
+        if (m.permuted()) {
+            ++permuted;
+            CHECK(r.unpermute.reps >= 5);
+            CHECK(r.unpermute.median_ms > 0.0);
+        } else {
+            CHECK(r.unpermute.reps == 0);
+        }
+    }
+    if (permuted == 0) {
+        WARN("no permuted GPU variant registered yet: un-permute timing not exercised");
+    }
+}
+
+// Hidden (run by scripts/device_check.sh): one cold timing of every variant on Barbieri's
+// pde100 (N = 1,000,000, NZ = 6,940,000) and on a 1M-row matrix with
+// row lengths uniform in [0, 32] and random columns, printed as a table.
+TEST_CASE("bench table of every variant", "[.][gpu][bench-table]")
+{
+    const auto copy = measure_copy_bandwidth();
+    std::printf("device %s, copy bandwidth %.0f GB/s (%zu MiB, median of %d)\n",
+                device_info().name.c_str(), copy.gbs, copy.bytes >> 20, copy.reps);
+    const std::vector<test::NamedMatrix> mats = {
+        {"pde100", test::pde7(100)},
+        {"irregular 1M", test::random_irregular(1000000, 1000000, 32, 61)}};
+    BenchOptions o;
+    o.min_reps = 30;
+    o.min_time_ms = 20.0;
+    o.copy_bandwidth_gbs = copy.gbs;
+    for (const auto& m : mats) {
+        for (int precision = 0; precision < 2; ++precision) {
+            std::printf("%-16s %-6s %-18s %9s %9s %9s %8s %7s %9s %10s\n", "matrix", "prec",
+                        "variant", "med us", "p10 us", "p90 us", "GF/s", "%copy", "xGPU GF/s",
+                        "fmt MiB");
+            for (const auto& v : kernel_variants()) {
+                BenchResult r;
+                if (precision == 0) {
+                    r = bench(prepare<double>(v, m.a), o);
+                } else {
+                    r = bench(prepare<float>(v, convert_values<float>(m.a)), o);
+                }
+                std::printf("%-16s %-6s %-18s %9.1f %9.1f %9.1f %8.1f %7.1f %9.2f %10.1f\n",
+                            m.name.c_str(), r.precision.c_str(), r.variant.c_str(),
+                            1e3 * r.kernel.median_ms, 1e3 * r.kernel.p10_ms, 1e3 * r.kernel.p90_ms,
+                            r.gflops, 100.0 * r.fraction_of_copy, r.xgpu_gflops,
+                            static_cast<double>(r.format_bytes) / (1 << 20));
+            }
+            std::printf("cache policy: %s\n", o.cache == CachePolicy::flush_l2
+                                                  ? "cold (L2 flushed before every repetition)"
+                                                  : "warm");
+        }
+    }
+    SUCCEED();
+}
