@@ -1,0 +1,274 @@
+// spmvlab bench FILE|DIR [--gpu]: timings of every format, CPU reference or GPU kernels.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+#include <spmv/error.hpp>
+#include <spmv/registry.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "gpu_bridge.hpp"
+
+namespace spmvlab {
+
+nlohmann::json BenchRecord::to_json() const
+{
+    auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+    return {{"matrix", matrix},
+            {"rows", rows},
+            {"cols", cols},
+            {"nnz", nnz},
+            {"format", format},
+            {"precision", precision},
+            {"device", device},
+            {"repetitions", repetitions},
+            {"median_ms", num(median_ms)},
+            {"min_ms", num(min_ms)},
+            {"max_ms", num(max_ms)},
+            {"gflops", num(gflops)},
+            {"min_bytes", num(min_bytes)},
+            {"effective_gbs", num(effective_gbs)},
+            {"fraction_of_copy_bandwidth", num(fraction_of_copy)},
+            {"format_bytes", num(format_bytes)},
+            {"xgpu_ms", num(xgpu_ms)},
+            {"permutation_ms", num(permutation_ms)},
+            {"cache_policy", cache_policy},
+            {"error", error}};
+}
+
+namespace {
+
+struct BenchOptions {
+    std::vector<std::string> inputs;
+    bool gpu = false;
+    std::string precision = "dp";
+    std::string formats;
+    std::string json_out;
+    std::string csv_out;
+    bool json = false;
+    bool warm = false;
+    bool min_time_given = false;
+    int gpu_min_reps = 0;
+    double min_time_ms = 200;
+    int min_reps = 5;
+    ParamOptions params;
+};
+
+template <typename V>
+BenchRecord bench_host(const spmv::FormatInfo& info, const std::string& matrix,
+                       const spmv::Csr<double, std::int32_t>& a, const spmv::FormatParams& params,
+                       const BenchOptions& o)
+{
+    BenchRecord r;
+    r.matrix = matrix;
+    r.rows = a.num_rows;
+    r.cols = a.num_cols;
+    r.nnz = spmv::nnz(a);
+    r.format = info.name;
+    r.precision = sizeof(V) == 8 ? "dp" : "sp";
+    r.device = "CPU (host reference, 1 thread)";
+    r.min_bytes = r.effective_gbs = r.fraction_of_copy = r.xgpu_ms = r.permutation_ms = NAN;
+    try {
+        const auto m = spmv::build(info.name, spmv::convert_values<V>(a), params);
+        r.format_bytes = static_cast<double>(spmv::footprint(m).total_bytes());
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<double> d(-1, 1);
+        std::vector<V> x(static_cast<std::size_t>(a.num_cols));
+        std::vector<V> y(static_cast<std::size_t>(a.num_rows));
+        for (auto& e : x) e = static_cast<V>(d(rng));
+        for (auto& e : y) e = static_cast<V>(d(rng));
+        std::vector<double> times;
+        double total = 0;
+        using clock = std::chrono::steady_clock;
+        spmv::spmv_reference(m, V(1), std::span<const V>(x), V(0.5), std::span<V>(y));  // warm-up
+        while (static_cast<int>(times.size()) < o.min_reps || total < o.min_time_ms) {
+            const auto t0 = clock::now();
+            spmv::spmv_reference(m, V(1), std::span<const V>(x), V(0.5), std::span<V>(y));
+            const double ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+            times.push_back(ms);
+            total += ms;
+            if (times.size() >= 10000) break;
+        }
+        std::sort(times.begin(), times.end());
+        r.repetitions = static_cast<int>(times.size());
+        r.median_ms = times[times.size() / 2];
+        r.min_ms = times.front();
+        r.max_ms = times.back();
+        r.gflops = r.median_ms > 0 ? 2.0 * static_cast<double>(r.nnz) / (r.median_ms * 1e6) : NAN;
+    } catch (const spmv::Error& e) {
+        r.error = e.what();
+        r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;
+    }
+    return r;
+}
+
+void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
+                   const nlohmann::json& meta)
+{
+    if (!o.json_out.empty()) {
+        nlohmann::json j = meta;
+        j["results"] = nlohmann::json::array();
+        for (const auto& r : all) j["results"].push_back(r.to_json());
+        std::ofstream f(o.json_out);
+        if (!f) SPMV_THROW(spmv::InvalidArgument, "cannot write " + o.json_out);
+        f << j.dump(2) << '\n';
+    }
+    if (!o.csv_out.empty()) {
+        std::ofstream f(o.csv_out);
+        if (!f) SPMV_THROW(spmv::InvalidArgument, "cannot write " + o.csv_out);
+        f << "# " << meta.dump() << '\n';
+        f << "matrix,rows,cols,nnz,format,precision,device,repetitions,median_ms,min_ms,max_ms,"
+             "gflops,min_bytes,effective_gbs,fraction_of_copy_bandwidth,format_bytes,xgpu_ms,"
+             "permutation_ms,error\n";
+        for (const auto& r : all) {
+            auto n = [](double v) { return std::isfinite(v) ? std::to_string(v) : std::string(); };
+            std::string err = r.error;
+            std::replace(err.begin(), err.end(), ',', ';');
+            std::replace(err.begin(), err.end(), '\n', ' ');
+            f << r.matrix << ',' << r.rows << ',' << r.cols << ',' << r.nnz << ',' << r.format
+              << ',' << r.precision << ",\"" << r.device << "\"," << r.repetitions << ','
+              << n(r.median_ms) << ',' << n(r.min_ms) << ',' << n(r.max_ms) << ',' << n(r.gflops)
+              << ',' << n(r.min_bytes) << ',' << n(r.effective_gbs) << ','
+              << n(r.fraction_of_copy) << ',' << n(r.format_bytes) << ',' << n(r.xgpu_ms) << ','
+              << n(r.permutation_ms) << ',' << err << '\n';
+        }
+    }
+}
+
+void run(BenchOptions& o)
+{
+    if (o.precision != "sp" && o.precision != "dp" && o.precision != "both") {
+        SPMV_THROW(spmv::InvalidArgument, "--precision must be sp, dp or both");
+    }
+    const auto params = apply_format_params(o.params);
+    const auto files = collect_inputs(o.inputs);
+    const bool sp = o.precision != "dp";
+    const bool dp = o.precision != "sp";
+    GpuContext ctx;
+    nlohmann::json meta = {{"tool", version_string()},
+                           {"commit", git_commit()},
+                           {"date", utc_now()},
+                           {"precision", o.precision}};
+    if (o.gpu) {
+        ctx = gpu_context();
+        meta["device"] = ctx.device;
+        meta["copy_bandwidth_gbs"] = ctx.copy_bandwidth_gbs;
+        meta["cache_policy"] = o.warm ? "warm" : "flush_l2";
+    } else {
+        meta["device"] = "CPU (host reference SpMV, one thread; not a GPU measurement)";
+    }
+    if (!o.json) {
+        std::printf("# %s, commit %s, %s\n# device: %s\n", version_string().c_str(),
+                    git_commit().c_str(), meta["date"].get<std::string>().c_str(),
+                    meta["device"].get<std::string>().c_str());
+        if (o.gpu) {
+            std::printf("# measured copy bandwidth %.0f GB/s; %s\n", ctx.copy_bandwidth_gbs,
+                        o.warm ? "L2 warm (back-to-back repetitions)"
+                               : "L2 flushed before every timed repetition (cold)");
+        }
+    }
+    std::vector<BenchRecord> all;
+    int unreadable = 0;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const auto name = input_name(files[f]);
+        progress(f, files.size(), name);
+        const auto loaded = files.size() > 1 ? load_or_report(files[f]) : load_matrix(files[f]);
+        if (!loaded) {
+            ++unreadable;
+            continue;
+        }
+        const auto& a = *loaded;
+        std::vector<BenchRecord> recs;
+        if (o.gpu) {
+            GpuBenchOptions g;
+            g.formats = o.formats;
+            g.single = sp;
+            g.dp = dp;
+            g.warm = o.warm;
+            if (o.min_time_given) g.min_time_ms = o.min_time_ms;
+            g.min_reps = o.gpu_min_reps;
+            recs = bench_on_gpu(ctx, name, a, params, g);
+        } else {
+            for (const auto* info : select_formats(o.formats)) {
+                if (dp) recs.push_back(bench_host<double>(*info, name, a, params, o));
+                if (sp) recs.push_back(bench_host<float>(*info, name, a, params, o));
+            }
+        }
+        progress_done();
+        if (!o.json) {
+            Table t(o.gpu ? std::vector<std::string>{"format", "prec", "median ms", "min..max ms",
+                                                     "GFLOP/s", "GB/s", "% copy BW", "format bytes",
+                                                     "xGPU ms", "perm ms"}
+                          : std::vector<std::string>{"format", "prec", "median ms", "min..max ms",
+                                                     "GFLOP/s", "format bytes"});
+            for (const auto& r : recs) {
+                if (!r.error.empty()) {
+                    t.add({r.format, r.precision, "error: " + r.error});
+                    continue;
+                }
+                std::vector<std::string> row{r.format, r.precision, fmt(r.median_ms, 4),
+                                             fmt(r.min_ms, 4) + ".." + fmt(r.max_ms, 4),
+                                             fmt(r.gflops, 2)};
+                if (o.gpu) {
+                    row.push_back(fmt(r.effective_gbs, 0));
+                    row.push_back(fmt(100 * r.fraction_of_copy, 1));
+                }
+                row.push_back(fmt_bytes(r.format_bytes));
+                if (o.gpu) {
+                    row.push_back(fmt(r.xgpu_ms, 4));
+                    row.push_back(fmt(r.permutation_ms, 4));
+                }
+                t.add(row);
+            }
+            std::printf("\n%s: %d x %d, %lld entries\n%s", name.c_str(), a.num_rows, a.num_cols,
+                        static_cast<long long>(spmv::nnz(a)), t.str().c_str());
+        }
+        all.insert(all.end(), recs.begin(), recs.end());
+    }
+    write_outputs(o, all, meta);
+    if (o.json) {
+        nlohmann::json j = meta;
+        j["results"] = nlohmann::json::array();
+        for (const auto& r : all) j["results"].push_back(r.to_json());
+        std::printf("%s\n", j.dump(2).c_str());
+    }
+    if (unreadable > 0) {
+        std::fprintf(stderr, "spmvlab bench: %d file(s) could not be read (see above)\n", unreadable);
+        throw ExitCode{1};
+    }
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app)
+{
+    auto o = std::make_shared<BenchOptions>();
+    auto* cmd = app.add_subcommand(
+        "bench", "time every format: CPU reference SpMV by default, GPU kernels and cuSPARSE "
+                 "with --gpu (median of repeated runs, GFLOP/s = 2 nnz / t)");
+    cmd->add_option("inputs", o->inputs,
+                    ".mtx files, directories of .mtx files, or generator specs such as "
+                    "gen:pde:size=100 (see spmvlab generate --help)")
+        ->required();
+    cmd->add_flag("--gpu", o->gpu, "time the CUDA kernels and cuSPARSE baselines");
+    cmd->add_option("--precision", o->precision, "sp, dp or both")->default_val("dp");
+    cmd->add_option("--formats", o->formats, "comma-separated names (default: all)");
+    cmd->add_option("--json-out", o->json_out, "write all results as JSON to this file");
+    cmd->add_option("--csv-out", o->csv_out, "write all results as CSV to this file");
+    cmd->add_flag("--json", o->json, "print JSON instead of tables");
+    cmd->add_flag("--warm", o->warm, "GPU: keep L2 warm between repetitions (default: flush L2)");
+    cmd->add_option("--min-time", o->min_time_ms,
+                    "minimum timed milliseconds per format (default: 200 on the CPU, the GPU "
+                    "harness's 100)")
+        ->default_val(o->min_time_ms)
+        ->each([o](const std::string&) { o->min_time_given = true; });
+    cmd->add_option("--min-reps", o->gpu_min_reps, "GPU: minimum timed repetitions (default 50)");
+    add_format_param_options(cmd, o->params);
+    cmd->callback([o] { run(*o); });
+}
+
+}  // namespace spmvlab

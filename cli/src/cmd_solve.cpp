@@ -1,0 +1,401 @@
+// spmvlab solve FILE [--method cg|jacobi-cg|mpir-cg] [--format NAME] [--gpu] ...: conjugate
+// gradients and mixed-precision iterative refinement CG on the host reference or the GPU.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <spmv/error.hpp>
+#include <spmv/generators.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/solver.hpp>
+#include <spmv/registry.hpp>
+#include <spmv/solvers/solve.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace spmvlab {
+namespace {
+
+using spmv::solvers::Method;
+using spmv::solvers::SolveOptions;
+using spmv::solvers::SolveResult;
+using spmv::solvers::Status;
+
+struct SolveCliOptions {
+    std::string input;
+    std::string method = "cg";
+    bool jacobi = false;
+    std::string format = "csr";
+    std::string variant;
+    bool gpu = false;
+    double tol = 1e-10;
+    int maxit = 10000;
+    int max_outer = 100;
+    double inner_reduction = 1e-4;
+    int inner_maxit = 1000;
+    std::string rhs = "ones";
+    std::uint32_t seed = 1;
+    int every = 0;
+    int repeat = 1;
+    bool json = false;
+    bool history = false;
+    ParamOptions params;
+};
+
+/// "gen:pde:size=150" -> spmv::gen::generate("pde", {{"size", 150}}); anything else is a file.
+spmv::Csr<double, std::int32_t> load_input(const std::string& input, std::string& name)
+{
+    if (input.rfind("gen:", 0) != 0) {
+        name = std::filesystem::path(input).filename().string();
+        return load_matrix(input);
+    }
+    std::string spec = input.substr(4);
+    const auto colon = spec.find(':');
+    const std::string kind = spec.substr(0, colon);
+    spmv::gen::GeneratorParams params;
+    std::uint64_t seed = 1;
+    if (colon != std::string::npos) {
+        std::stringstream ss(spec.substr(colon + 1));
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            const auto eq = item.find('=');
+            if (eq == std::string::npos) {
+                SPMV_THROW(spmv::InvalidArgument, "generator parameter '" + item +
+                                                      "' is not NAME=VALUE (e.g. " +
+                                                      "gen:pde:size=100)");
+            }
+            const std::string key = item.substr(0, eq);
+            const double value = std::stod(item.substr(eq + 1));
+            if (key == "seed") {
+                seed = static_cast<std::uint64_t>(value);
+            } else {
+                params[key] = value;
+            }
+        }
+    }
+    name = input;
+    return spmv::gen::generate(kind, params, seed);
+}
+
+/// ones | random | FILE (Matrix Market array "n 1" + n values, or plain numbers; '%'/'#'
+/// lines are comments).
+std::vector<double> make_rhs(const std::string& rhs, std::size_t n, std::uint32_t seed)
+{
+    if (rhs == "ones") {
+        return std::vector<double>(n, 1.0);
+    }
+    if (rhs == "random") {
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<double> d(-1.0, 1.0);
+        std::vector<double> b(n);
+        for (auto& e : b) {
+            e = d(rng);
+        }
+        return b;
+    }
+    std::ifstream in(rhs);
+    if (!in) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--rhs " + rhs + ": not 'ones', 'random' or a readable file");
+    }
+    std::vector<double> values;
+    std::string line;
+    bool mm_array = false;
+    bool size_line_seen = false;
+    while (std::getline(in, line)) {
+        if (line.rfind("%%MatrixMarket", 0) == 0) {
+            mm_array = line.find("array") != std::string::npos;
+            if (!mm_array) {
+                SPMV_THROW(spmv::InvalidArgument,
+                           "--rhs " + rhs + ": a Matrix Market right-hand side must be 'array'");
+            }
+            continue;
+        }
+        if (line.empty() || line[0] == '%' || line[0] == '#') {
+            continue;
+        }
+        std::stringstream ss(line);
+        if (mm_array && !size_line_seen) {  // "rows cols"
+            long long rows = 0;
+            long long cols = 0;
+            ss >> rows >> cols;
+            if (rows != static_cast<long long>(n) || cols != 1) {
+                SPMV_THROW(spmv::DimensionMismatch,
+                           "--rhs " + rhs + ": array is " + std::to_string(rows) + " x " +
+                               std::to_string(cols) + ", need " + std::to_string(n) + " x 1");
+            }
+            size_line_seen = true;
+            continue;
+        }
+        double v = 0.0;
+        while (ss >> v) {
+            values.push_back(v);
+        }
+    }
+    if (values.size() != n) {
+        SPMV_THROW(spmv::DimensionMismatch, "--rhs " + rhs + ": " + std::to_string(values.size()) +
+                                                " values, the matrix has " + std::to_string(n) +
+                                                " rows");
+    }
+    return values;
+}
+
+nlohmann::json to_json(const SolveResult& r)
+{
+    auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+    nlohmann::json history = nlohmann::json::array();
+    for (double v : r.residual_history) {
+        history.push_back(num(v));
+    }
+    nlohmann::json outer = nlohmann::json::array();
+    for (double v : r.outer_residual_history) {
+        outer.push_back(num(v));
+    }
+    return {{"status", std::string(to_string(r.status))},
+            {"converged", r.status == Status::converged},
+            {"message", r.message},
+            {"iterations", r.iterations},
+            {"inner_iterations", r.inner_iterations},
+            {"outer_iterations", r.outer_iterations},
+            {"inner_iteration_counts", r.inner_iteration_counts},
+            {"restarts", r.restarts},
+            {"inner_breakdowns", r.inner_breakdowns},
+            {"final_relative_residual", num(r.final_relative_residual)},
+            {"residual_history", history},
+            {"outer_residual_history", outer},
+            {"times_ms",
+             {{"total", r.total_ms},
+              {"setup", r.setup_ms},
+              {"spmv", r.times.spmv_ms},
+              {"vector", r.times.vector_ms},
+              {"reduction", r.times.reduction_ms},
+              {"transfer", r.times.transfer_ms}}},
+            {"bytes_to_device", r.bytes_to_device},
+            {"bytes_to_host", r.bytes_to_host},
+            {"format", r.format},
+            {"permuted_basis", r.permuted_basis},
+            {"where", r.where}};
+}
+
+void print_history(const SolveResult& r, int every)
+{
+    const auto& h = r.residual_history;
+    if (h.empty()) {
+        return;
+    }
+    const auto last = h.size() - 1;
+    const std::size_t step =
+        every > 0 ? static_cast<std::size_t>(every) : std::max<std::size_t>(1, (last + 39) / 40);
+    std::printf("%10s  %s\n", "iteration", "relative residual");
+    for (std::size_t k = 0; k <= last; k += step) {
+        std::printf("%10zu  %s\n", k, sci(h[k]).c_str());
+    }
+    if (last % step != 0) {
+        std::printf("%10zu  %s\n", last, sci(h[last]).c_str());
+    }
+    if (!r.outer_residual_history.empty()) {
+        std::printf("\n%10s  %16s  %s\n", "refinement", "inner iterations",
+                    "true relative residual (double)");
+        std::printf("%10d  %16s  %s\n", 0, "-", sci(r.outer_residual_history[0]).c_str());
+        for (std::size_t k = 1; k < r.outer_residual_history.size(); ++k) {
+            const int inner =
+                k - 1 < r.inner_iteration_counts.size() ? r.inner_iteration_counts[k - 1] : 0;
+            std::printf("%10zu  %16d  %s\n", k, inner, sci(r.outer_residual_history[k]).c_str());
+        }
+    }
+    std::printf("\n");
+}
+
+void run(SolveCliOptions& o)
+{
+    Method method = Method::cg;
+    bool jacobi = o.jacobi;
+    if (o.method == "jacobi-cg") {
+        jacobi = true;
+    } else if (o.method == "mpir-cg") {
+        method = Method::mpir_cg;
+    } else if (o.method != "cg") {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--method " + o.method + ": expected cg, jacobi-cg or mpir-cg");
+    }
+    if (o.gpu) {  // fail before loading a large matrix
+        if (!spmv::gpu::is_compiled()) {
+            SPMV_THROW(spmv::NotCompiled,
+                       "--gpu: this spmvlab was built without CUDA; run without --gpu for the "
+                       "host reference");
+        }
+        if (spmv::gpu::device_count() == 0) {
+            SPMV_THROW(spmv::Error, "--gpu: no CUDA device is available on this machine");
+        }
+    }
+    const auto params = apply_format_params(o.params);
+    std::string name;
+    const auto a = load_input(o.input, name);
+    const auto n = static_cast<std::size_t>(a.num_rows);
+    const auto b = make_rhs(o.rhs, n, o.seed);
+    std::vector<double> x(n, 0.0);
+    SolveOptions opt;
+    opt.tol = o.tol;
+    opt.max_iterations = o.maxit;
+    opt.max_outer_iterations = o.max_outer;
+    opt.jacobi = jacobi;
+    opt.inner.reduction = o.inner_reduction;
+    opt.inner.max_iterations = o.inner_maxit;
+
+    const std::string method_label = method == Method::mpir_cg
+                                         ? (jacobi ? "mpir-cg (Jacobi inner)" : "mpir-cg")
+                                         : (jacobi ? "jacobi-cg" : "cg");
+    if (!o.json) {
+        std::printf("%s: %d x %d, %lld entries\n", name.c_str(), a.num_rows, a.num_cols,
+                    static_cast<long long>(spmv::nnz(a)));
+        std::printf("method %s, format %s%s, tol %s, maxit %d, rhs %s, x0 = 0, on %s\n\n",
+                    method_label.c_str(), o.format.c_str(),
+                    o.variant.empty() ? "" : (" (GPU variant " + o.variant + ")").c_str(),
+                    sci(o.tol).c_str(), o.maxit, o.rhs.c_str(),
+                    o.gpu ? "the GPU" : "the host reference");
+        std::fflush(stdout);
+    }
+    SolveResult r;
+    std::vector<double> totals;  // total_ms of every run (--repeat); the rest is the last run's
+    for (int run_index = 0; run_index < std::max(1, o.repeat); ++run_index) {
+        std::fill(x.begin(), x.end(), 0.0);
+        r = o.gpu ? spmv::gpu::solve_gpu(a, b, x, method, o.format, params, opt, o.variant)
+                  : spmv::solvers::solve_host(a, b, x, method, o.format, params, opt);
+        totals.push_back(r.total_ms);
+    }
+    auto sorted = totals;
+    std::sort(sorted.begin(), sorted.end());
+    const double median_ms = sorted[sorted.size() / 2];
+
+    if (o.json) {
+        nlohmann::json j = to_json(r);
+        j["matrix"] = name;
+        j["rows"] = a.num_rows;
+        j["cols"] = a.num_cols;
+        j["nnz"] = spmv::nnz(a);
+        j["method"] = o.method;
+        j["jacobi"] = jacobi;
+        j["variant"] = o.variant;
+        j["gpu"] = o.gpu;
+        j["device"] = o.gpu ? r.where : std::string("CPU (host reference, 1 thread)");
+        j["tol"] = o.tol;
+        j["max_iterations"] = o.maxit;
+        j["inner_reduction"] = o.inner_reduction;
+        j["inner_max_iterations"] = o.inner_maxit;
+        j["rhs"] = o.rhs;
+        j["total_ms_runs"] = totals;
+        j["total_ms_median"] = median_ms;
+        j["total_ms_min"] = sorted.front();
+        j["version"] = version_string();
+        j["commit"] = git_commit();
+        j["timestamp"] = utc_now();
+        if (!o.history) {
+            j.erase("residual_history");
+        }
+        std::printf("%s\n", j.dump(2).c_str());
+    } else {
+        print_history(r, o.every);
+        auto line = [](const char* key, const std::string& value) {
+            std::printf("%-26s %s\n", key, value.c_str());
+        };
+        line("status", std::string(to_string(r.status)));
+        if (!r.message.empty()) {
+            line("why", r.message);
+        }
+        line("where", r.where);
+        line("format", r.format + (r.permuted_basis ? " (solved in its permuted basis)" : ""));
+        line("iterations", std::to_string(r.iterations));
+        if (method == Method::mpir_cg) {
+            line("inner iterations (float)", std::to_string(r.inner_iterations));
+            line("outer iterations (double)", std::to_string(r.outer_iterations));
+        }
+        if (r.restarts > 0) {
+            line("residual replacements", std::to_string(r.restarts));
+        }
+        line("final relative residual",
+             sci(r.final_relative_residual) + "  (||b - A x|| / ||b||, recomputed in double)");
+        line("total time", fmt(r.total_ms, 3) + " ms" +
+                               (totals.size() > 1 ? "  (last of " + std::to_string(totals.size()) +
+                                                        " runs; median " + fmt(median_ms, 3) +
+                                                        ", min " + fmt(sorted.front(), 3) + ")"
+                                                  : ""));
+        line("  spmv", fmt(r.times.spmv_ms, 3) + " ms");
+        line("  vector ops", fmt(r.times.vector_ms, 3) + " ms");
+        line("  reductions", fmt(r.times.reduction_ms, 3) + " ms");
+        line("  transfers",
+             fmt(r.times.transfer_ms, 3) + " ms" +
+                 (o.gpu ? "  (" +
+                              fmt_bytes(static_cast<double>(r.bytes_to_device + r.bytes_to_host)) +
+                              " of vectors)"
+                        : ""));
+        line("setup (not in total)", fmt(r.setup_ms, 3) + " ms");
+    }
+    if (r.status != Status::converged) {
+        std::fprintf(stderr, "spmvlab solve: %s: %s\n", std::string(to_string(r.status)).c_str(),
+                     r.message.c_str());
+        throw ExitCode{2};
+    }
+}
+
+}  // namespace
+
+void add_solve_command(CLI::App& app)
+{
+    auto o = std::make_shared<SolveCliOptions>();
+    auto* cmd = app.add_subcommand(
+        "solve",
+        "solve A x = b (A SPD) by CG, Jacobi CG or mixed-precision iterative refinement CG, on "
+        "the host reference or the GPU; exit status 2 when it does not converge");
+    cmd->add_option("input", o->input,
+                    "Matrix Market file, or a generated matrix gen:KIND[:param=value,...] "
+                    "(e.g. gen:pde:size=100, gen:laplace2d:nx=500,ny=500)")
+        ->required();
+    cmd->add_option("--method", o->method,
+                    "cg | jacobi-cg | mpir-cg (double outer refinement, float inner CG)")
+        ->default_val("cg");
+    cmd->add_flag("--jacobi", o->jacobi, "Jacobi preconditioner (for mpir-cg: in the inner CG)");
+    cmd->add_option("--format", o->format, "storage format (spmvlab formats lists them)")
+        ->default_val("csr");
+    cmd->add_option("--variant", o->variant,
+                    "GPU kernel variant of that format (e.g. csr_vector); default: the first");
+    cmd->add_flag("--gpu", o->gpu, "solve on the GPU (vectors stay on the device)");
+    cmd->add_option("--tol", o->tol, "relative residual ||b - A x|| / ||b|| to reach")
+        ->default_val(1e-10)
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--maxit", o->maxit, "iteration limit (mpir-cg: total inner iterations)")
+        ->default_val(10000)
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--max-outer", o->max_outer, "mpir-cg: refinement step limit")
+        ->default_val(100)
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--inner-reduction", o->inner_reduction,
+                    "mpir-cg: inner CG stops when its residual dropped by this factor (the "
+                    "last step only as far as --tol needs); 0: always --inner-maxit iterations")
+        ->default_val(1e-4)
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--inner-maxit", o->inner_maxit, "mpir-cg: inner iterations per step")
+        ->default_val(1000)
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--rhs", o->rhs,
+                    "right-hand side: ones | random | FILE (Matrix Market array or numbers)")
+        ->default_val("ones");
+    cmd->add_option("--seed", o->seed, "seed of --rhs random")->default_val(1);
+    cmd->add_option("--every", o->every,
+                    "print every k-th iteration (default: about 40 lines in all)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--repeat", o->repeat,
+                    "solve this many times (setup included each time) and report the median "
+                    "total time; the first GPU run also loads the kernels")
+        ->default_val(1)
+        ->check(CLI::PositiveNumber);
+    cmd->add_flag("--json", o->json, "print one JSON record instead of text");
+    cmd->add_flag("--history", o->history, "with --json: include the residual history");
+    add_format_param_options(cmd, o->params);
+    cmd->callback([o] { run(*o); });
+}
+
+}  // namespace spmvlab

@@ -1,0 +1,275 @@
+#include "common.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+#include <spmv/build_info.hpp>
+#include <spmv/error.hpp>
+#include <spmv/generators.hpp>
+#include <spmv/io/matrix_market.hpp>
+
+namespace spmvlab {
+
+std::string git_commit()
+{
+    return SPMV_GIT_COMMIT;
+}
+
+std::string version_string()
+{
+    return std::string("spmvlab 0.1.0 (commit ") + SPMV_GIT_COMMIT + ")";
+}
+
+std::string utc_now()
+{
+    const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+namespace {
+
+bool is_generator_spec(const std::filesystem::path& p)
+{
+    return p.string().rfind("gen:", 0) == 0;
+}
+
+spmv::Csr<double, std::int32_t> generate_spec(const std::string& spec)
+{
+    // gen:NAME[:key=value,key=value]
+    const auto rest = spec.substr(4);
+    const auto colon = rest.find(':');
+    const std::string name = rest.substr(0, colon);
+    spmv::gen::GeneratorParams params;
+    std::uint64_t seed = 1;
+    if (colon != std::string::npos) {
+        std::stringstream ss(rest.substr(colon + 1));
+        std::string kv;
+        while (std::getline(ss, kv, ',')) {
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                SPMV_THROW(spmv::InvalidArgument,
+                           spec + ": expected key=value, got '" + kv + "'");
+            }
+            const auto key = kv.substr(0, eq);
+            double value = 0;
+            try {
+                std::size_t used = 0;
+                value = std::stod(kv.substr(eq + 1), &used);
+                if (used != kv.size() - eq - 1) throw std::invalid_argument(kv);
+            } catch (const std::exception&) {
+                SPMV_THROW(spmv::InvalidArgument, spec + ": '" + kv.substr(eq + 1) +
+                                                      "' is not a number (key " + key + ")");
+            }
+            if (key == "seed") {
+                seed = static_cast<std::uint64_t>(value);
+            } else {
+                params[key] = value;
+            }
+        }
+    }
+    return spmv::gen::generate(name, params, seed);
+}
+
+}  // namespace
+
+std::string input_name(const std::filesystem::path& input)
+{
+    return is_generator_spec(input) ? input.string() : input.filename().string();
+}
+
+std::vector<std::filesystem::path> collect_inputs(const std::vector<std::string>& inputs)
+{
+    std::vector<std::filesystem::path> all;
+    for (const auto& in : inputs) {
+        for (auto& p : collect_inputs(std::filesystem::path(in))) {
+            all.push_back(std::move(p));
+        }
+    }
+    return all;
+}
+
+std::vector<std::filesystem::path> collect_inputs(const std::filesystem::path& p)
+{
+    namespace fs = std::filesystem;
+    if (is_generator_spec(p)) {
+        return {p};
+    }
+    if (!fs::exists(p)) {
+        SPMV_THROW(spmv::InvalidArgument, p.string() + ": no such file or directory");
+    }
+    if (!fs::is_directory(p)) {
+        return {p};
+    }
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(p)) {
+        if (e.is_regular_file() && e.path().extension() == ".mtx") {
+            files.push_back(e.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) {
+        SPMV_THROW(spmv::InvalidArgument, p.string() + ": directory holds no .mtx files");
+    }
+    return files;
+}
+
+spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file)
+{
+    if (is_generator_spec(file)) {
+        return generate_spec(file.string());
+    }
+    return spmv::io::read_matrix_market(file);
+}
+
+std::optional<spmv::Csr<double, std::int32_t>> load_or_report(const std::filesystem::path& file)
+{
+    try {
+        return load_matrix(file);
+    } catch (const spmv::Error& e) {
+        progress_done();
+        std::fprintf(stderr, "spmvlab: skipped %s: %s\n", file.string().c_str(), e.what());
+        return std::nullopt;
+    }
+}
+
+void add_format_param_options(CLI::App* cmd, ParamOptions& opts)
+{
+    const auto params = spmv::parameters();
+    const spmv::FormatParams defaults;
+    opts.values.resize(params.size());
+    opts.given.assign(params.size(), false);
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        opts.values[k] = spmv::get(defaults, params[k].id);
+        auto* o = cmd->add_option("--" + std::string(params[k].name), opts.values[k],
+                                  std::string(params[k].description));
+        o->default_val(opts.values[k]);
+    }
+}
+
+spmv::FormatParams apply_format_params(const ParamOptions& opts)
+{
+    spmv::FormatParams p;
+    const auto params = spmv::parameters();
+    for (std::size_t k = 0; k < params.size() && k < opts.values.size(); ++k) {
+        spmv::set(p, params[k].id, opts.values[k]);
+    }
+    return p;
+}
+
+std::vector<const spmv::FormatInfo*> select_formats(const std::string& list)
+{
+    std::vector<const spmv::FormatInfo*> out;
+    if (list.empty() || list == "all") {
+        for (const auto& f : spmv::formats()) {
+            out.push_back(&f);
+        }
+        return out;
+    }
+    std::stringstream ss(list);
+    std::string name;
+    while (std::getline(ss, name, ',')) {
+        if (!name.empty()) {
+            out.push_back(&spmv::find_format(name));
+        }
+    }
+    return out;
+}
+
+Table::Table(std::vector<std::string> header)
+{
+    rows_.push_back(std::move(header));
+}
+
+void Table::add(std::vector<std::string> row)
+{
+    rows_.push_back(std::move(row));
+}
+
+std::string Table::str() const
+{
+    std::vector<std::size_t> width;
+    for (const auto& r : rows_) {
+        width.resize(std::max(width.size(), r.size()), 0);
+        for (std::size_t c = 0; c < r.size(); ++c) {
+            width[c] = std::max(width[c], r[c].size());
+        }
+    }
+    std::string out;
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        const auto& r = rows_[i];
+        for (std::size_t c = 0; c < r.size(); ++c) {
+            const auto pad = std::string(width[c] - r[c].size(), ' ');
+            // first column left-aligned (names), the rest right-aligned (numbers)
+            out += c == 0 ? r[c] + pad : pad + r[c];
+            out += c + 1 < r.size() ? "  " : "";
+        }
+        out += '\n';
+        if (i == 0) {
+            std::size_t total = 0;
+            for (auto w : width) {
+                total += w + 2;
+            }
+            out += std::string(total > 2 ? total - 2 : total, '-') + '\n';
+        }
+    }
+    return out;
+}
+
+std::string fmt(double v, int precision)
+{
+    if (std::isnan(v)) {
+        return "-";
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", precision, v);
+    return buf;
+}
+
+std::string sci(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2e", v);
+    return buf;
+}
+
+std::string fmt_bytes(double b)
+{
+    const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (b >= 1024.0 && u < 4) {
+        b /= 1024.0;
+        ++u;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", b, unit[u]);
+    return buf;
+}
+
+void progress(std::size_t done, std::size_t total, const std::string& what)
+{
+    if (isatty(STDERR_FILENO)) {
+        std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done + 1, total, what.c_str());
+    } else {
+        std::fprintf(stderr, "[%zu/%zu] %s\n", done + 1, total, what.c_str());
+    }
+    std::fflush(stderr);
+}
+
+void progress_done()
+{
+    if (isatty(STDERR_FILENO)) {
+        std::fprintf(stderr, "\r\033[K");
+    }
+}
+
+}  // namespace spmvlab

@@ -1,0 +1,79 @@
+#pragma once
+/// Helpers shared by the spmvlab subcommands.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <spmv/formats/csr.hpp>
+#include <spmv/registry.hpp>
+
+namespace spmvlab {
+
+/// Thrown by a command to end with a given exit status after it printed its verdict.
+struct ExitCode {
+    int code;
+};
+
+/// "spmvlab 0.1.0 (commit abc123)"
+std::string version_string();
+std::string git_commit();
+/// ISO-8601 UTC timestamp, for benchmark records.
+std::string utc_now();
+
+/// Inputs of the matrix commands: FILE -> {FILE}; DIR -> its *.mtx files sorted by name
+/// (throws if there are none); a generator spec "gen:NAME[:key=value,...]" (e.g.
+/// "gen:pde:size=150", "gen:powerlaw:rows=1000000,min-len=4") is kept as it is and generated
+/// in memory by load_matrix (seed: the key "seed", default 1), so benchmarks need no huge files.
+std::vector<std::filesystem::path> collect_inputs(const std::filesystem::path& file_or_dir);
+std::vector<std::filesystem::path> collect_inputs(const std::vector<std::string>& inputs);
+
+/// Reads a Matrix Market file (symmetric files expanded, pattern values 1.0) or generates a
+/// "gen:" spec.
+spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file);
+
+/// A short display name: the file name, or the generator spec itself.
+std::string input_name(const std::filesystem::path& input);
+
+/// For commands that walk a directory: reads the file, or prints "skipped FILE: why" on stderr
+/// and returns nothing, so one bad file does not hide the results of the others (the caller
+/// still exits non-zero at the end).
+std::optional<spmv::Csr<double, std::int32_t>> load_or_report(const std::filesystem::path& file);
+
+/// Adds --warp, --br, --slice, --sigma, ... from spmv::parameters() to a subcommand;
+/// values are range-checked when the command runs (apply_format_params).
+struct ParamOptions {
+    std::vector<int> values;
+    std::vector<bool> given;
+};
+void add_format_param_options(CLI::App* cmd, ParamOptions& opts);
+spmv::FormatParams apply_format_params(const ParamOptions& opts);
+
+/// "--formats a,b,c" -> registry entries (throws on an unknown name); empty -> all.
+std::vector<const spmv::FormatInfo*> select_formats(const std::string& list);
+
+/// Plain-text table with right-aligned numeric columns.
+class Table {
+public:
+    explicit Table(std::vector<std::string> header);
+    void add(std::vector<std::string> row);
+    std::string str() const;
+
+private:
+    std::vector<std::vector<std::string>> rows_;
+};
+
+std::string fmt(double v, int precision = 2);
+std::string fmt_bytes(double bytes);
+std::string sci(double v);  ///< "1.23e-15"
+
+/// A progress line on stderr ("[3/17] bcsstk13.mtx ...") that overwrites itself on a terminal
+/// and prints one line per step otherwise.
+void progress(std::size_t done, std::size_t total, const std::string& what);
+void progress_done();
+
+}  // namespace spmvlab

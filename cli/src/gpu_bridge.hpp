@@ -1,0 +1,75 @@
+#pragma once
+/// What the CLI needs from the GPU side, in CLI terms (records to print and to write as
+/// JSON/CSV). Implemented over spmv::gpu in gpu_bridge.cpp; in a build without CUDA the calls
+/// throw spmv::NotCompiled, which the CLI prints as a clear error.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <spmv/formats/csr.hpp>
+#include <spmv/registry.hpp>
+
+#include "verify_check.hpp"
+
+namespace spmvlab {
+
+struct GpuVerifyResult {
+    std::string name;       ///< GPU variant (registry name, extra variant or cusparse_*)
+    std::string precision;  ///< "sp" or "dp"
+    Accuracy accuracy;
+    std::string error;  ///< non-empty when the variant could not run (e.g. too large)
+};
+
+std::vector<GpuVerifyResult> verify_on_gpu(const spmv::Csr<double, std::int32_t>& a,
+                                           const spmv::FormatParams& params,
+                                           const std::string& formats, double alpha,
+                                           const std::vector<double>& x, double beta,
+                                           const std::vector<double>& y0,
+                                           const std::vector<double>& ref);
+
+/// One timed (format, precision, matrix) triple. Fields that do not apply are NaN.
+struct BenchRecord {
+    std::string matrix;
+    std::int64_t rows = 0, cols = 0, nnz = 0;
+    std::string format;
+    std::string precision;
+    std::string device;  ///< GPU name, or "CPU (host reference)"
+    int repetitions = 0;
+    double median_ms = 0, min_ms = 0, max_ms = 0;
+    double gflops = 0;
+    double min_bytes = 0;          ///< values + indices + row info + x + y
+    double effective_gbs = 0;      ///< min_bytes / median time
+    double fraction_of_copy = 0;   ///< effective_gbs / measured copy bandwidth
+    double format_bytes = 0;       ///< the format's own footprint, padding included
+    double xgpu_ms = 0;            ///< median + PCIe transfer of x and y
+    double permutation_ms = 0;     ///< un-permuting y (permuted formats), timed separately
+    std::string cache_policy;      ///< GPU: how L2 was treated between repetitions
+    std::string error;
+    nlohmann::json to_json() const;
+};
+
+struct GpuBenchOptions {
+    std::string formats;  ///< comma list of variant names; empty = all
+    bool single = true;
+    bool dp = true;
+    bool warm = false;  ///< back-to-back repetitions (L2 stays warm) instead of flushing L2
+    double min_time_ms = 0;  ///< per timed quantity; 0 keeps the harness default
+    int min_reps = 0;        ///< 0 keeps the harness default
+};
+
+struct GpuContext {
+    std::string device;
+    double copy_bandwidth_gbs = 0;
+};
+
+/// Measures the device's copy bandwidth once and names the device.
+GpuContext gpu_context();
+
+std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& matrix_name,
+                                      const spmv::Csr<double, std::int32_t>& a,
+                                      const spmv::FormatParams& params,
+                                      const GpuBenchOptions& options);
+
+}  // namespace spmvlab

@@ -1,0 +1,42 @@
+// spmvlab: see `spmvlab --help` and README.md (CLI reference).
+#include <cstdio>
+#include <exception>
+
+#include <spmv/error.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"SpMV Lab: sparse matrix storage formats on GPUs (see README.md)", "spmvlab"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", spmvlab::version_string());
+    spmvlab::add_info_command(app);
+    spmvlab::add_formats_command(app);
+    spmvlab::add_generate_command(app);
+    spmvlab::add_convert_command(app);
+    spmvlab::add_model_command(app);
+    spmvlab::add_verify_command(app);
+    spmvlab::add_bench_command(app);
+    spmvlab::add_report_command(app);
+    spmvlab::add_solve_command(app);
+    spmvlab::add_tour_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);  // usage errors: message on stderr, exit 106/109/...
+    } catch (const spmvlab::ExitCode& e) {
+        return e.code;  // a command that finished with a verdict (e.g. verify found a mismatch)
+    } catch (const spmv::Error& e) {
+        std::fprintf(stderr, "spmvlab: error: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "spmvlab: error: out of host memory\n");
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "spmvlab: error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,188 @@
+// The spmvlab CLI end to end: exit codes, error messages and the --json contracts of issue 2.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out;  // stdout and stderr together
+};
+
+Run spmvlab(const std::string& args, bool with_stderr = true)
+{
+    const std::string cmd =
+        std::string(SPMVLAB_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
+        out.append(buf.data(), n);
+    }
+    const int st = pclose(p);
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+nlohmann::json json_of(const std::string& args)
+{
+    const auto r = spmvlab(args, false);  // progress lines go to stderr
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out);
+}
+
+std::string sample(const char* name)
+{
+    return std::string(SPMV_SOURCE_DIR) + "/sample_matrices/" + name;
+}
+
+std::string tmp(const char* name)
+{
+    std::filesystem::create_directories(SPMV_TEST_TMP);
+    return std::string(SPMV_TEST_TMP) + "/" + name;
+}
+
+const nlohmann::json& by_format(const nlohmann::json& rows, const std::string& name)
+{
+    for (const auto& r : rows) {
+        if (r["format"] == name) {
+            return r;
+        }
+    }
+    FAIL("format " << name << " missing");
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("spmvlab info --json reports the canonical 4x4", "[cli]")
+{
+    const auto j = json_of("info " + sample("canonical4.mtx") + " --json");
+
+    CHECK(j["rows"] == 4);
+    CHECK(j["cols"] == 4);
+    CHECK(j["nnz"] == 9);
+    CHECK(j["explicit_zeros"] == 0);
+    CHECK(j["row_length"]["ave"].get<double>() == Approx(2.25));
+    CHECK(j["row_length"]["min"] == 1);
+    CHECK(j["row_length"]["max"] == 3);
+    // lengths 3,1,3,2: mean 2.25, population variance (0.5625+1.5625+0.5625+0.0625)/4
+    CHECK(j["row_length"]["sigma"].get<double>() == Approx(std::sqrt(2.75 / 4)));
+    CHECK(j["histogram"]["counts"] == nlohmann::json::array({0, 1, 1, 2}));
+}
+
+TEST_CASE("spmvlab formats --json lists every format with PELLR's worked example", "[cli]")
+{
+    const auto j = json_of("formats " + sample("pellr_fig5.mtx") + " --warp 8 --br 8 --json");
+
+    const char* order[] = {"coo", "csr",  "csc",  "ell",   "ellr",  "ellg", "jds",
+                           "jds_csr", "pjds", "pellr", "biell", "bijad", "hyb", "sell"};
+    REQUIRE(j.size() == 14);
+    for (std::size_t k = 0; k < 14; ++k) {
+        CHECK(j[k]["format"] == order[k]);
+        for (const char* key : {"stored_entries", "padding_entries", "bytes", "n_iter", "n_p",
+                                "idle_slots"}) {
+            CHECK(j[k].contains(key));
+        }
+    }
+    CHECK(by_format(j, "ellr")["n_iter"] == 18);
+    CHECK(by_format(j, "pellr")["n_iter"] == 15);
+    CHECK(by_format(j, "ellr")["n_p"] == by_format(j, "pellr")["n_p"]);
+    CHECK(by_format(j, "ell")["stored_entries"] == 26 * 7);  // N x max
+    // sorted lengths per block of 8: max 7, 3, 3, 2 (last block has 2 rows) -> 56+24+24+4
+    CHECK(by_format(j, "pjds")["stored_entries"] == 108);
+    CHECK(by_format(j, "csr")["padding_entries"] == 0);
+}
+
+TEST_CASE("spmvlab generate writes the ELLG paper's pde05 and the pJDS worst case", "[cli]")
+{
+    const auto pde = tmp("pde05.mtx");
+    REQUIRE(spmvlab("generate pde --size 5 -o " + pde).status == 0);
+    const auto info = json_of("info " + pde + " --json");
+    CHECK(info["rows"] == 125);
+    CHECK(info["nnz"] == 725);
+
+    const auto of = tmp("onefull64.mtx");
+    REQUIRE(spmvlab("generate onefull --n 64 -o " + of).status == 0);
+    const auto f = json_of("formats " + of + " --br 32 --json");
+    CHECK(by_format(f, "ell")["stored_entries"] == 64 * 64);
+    CHECK(by_format(f, "pjds")["stored_entries"] == 33 * 64 - 32);  // (b_r + 1) N - b_r
+}
+
+TEST_CASE("spmvlab convert round-trips a matrix", "[cli]")
+{
+    const auto out = tmp("fig5_copy.mtx");
+    REQUIRE(spmvlab("convert " + sample("pellr_fig5.mtx") + " " + out).status == 0);
+    CHECK(json_of("info " + out + " --json")["row_length"] ==
+          json_of("info " + sample("pellr_fig5.mtx") + " --json")["row_length"]);
+}
+
+TEST_CASE("spmvlab model --json follows Kreutzer's code balance", "[cli]")
+{
+    const auto j = json_of("model " + sample("pde05.mtx") + " --gpu H100 --alpha 1 --json");
+
+    REQUIRE(j.size() == 1);
+    const double n_nzr = 725.0 / 125.0;
+    CHECK(j[0]["code_balance_bytes_per_flop"].get<double>() ==
+          Approx((8 + 4 + 8 + 16 / n_nzr) / 2));
+    CHECK(j[0]["predicted_gflops"].get<double>() > 0);
+}
+
+TEST_CASE("spmvlab verify passes on the sample matrices", "[cli]")
+{
+    const auto r = spmvlab("verify " + std::string(SPMV_SOURCE_DIR) + "/sample_matrices");
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("all formats agree") != std::string::npos);
+}
+
+TEST_CASE("spmvlab bench prints labelled CPU timings", "[cli]")
+{
+    const auto j = json_of("bench " + sample("canonical4.mtx") +
+                           " --formats csr,sell --precision both --min-time 1 --json");
+
+    CHECK(j["device"].get<std::string>().find("CPU") != std::string::npos);
+    CHECK(j.contains("commit"));
+    CHECK(j.contains("date"));
+    REQUIRE(j["results"].size() == 4);
+    for (const auto& r : j["results"]) {
+        CHECK(r["gflops"].get<double>() > 0);
+        CHECK(r["matrix"] == "canonical4.mtx");
+    }
+}
+
+TEST_CASE("spmvlab reports bad input with file and line and a non-zero exit", "[cli]")
+{
+    const auto bad = tmp("bad.mtx");
+    {
+        FILE* f = std::fopen(bad.c_str(), "w");
+        std::fputs("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n4 1 2.0\n", f);
+        std::fclose(f);
+    }
+    auto r = spmvlab("info " + bad);
+    CHECK(r.status == 1);
+    CHECK(r.out.find("bad.mtx:4") != std::string::npos);
+
+    r = spmvlab("info /nonexistent/file.mtx");
+    CHECK(r.status == 1);
+    CHECK(r.out.find("/nonexistent/file.mtx") != std::string::npos);
+
+    r = spmvlab("formats " + sample("canonical4.mtx") + " --br 0");
+    CHECK(r.status != 0);
+    CHECK(r.out.find("br") != std::string::npos);
+
+    r = spmvlab("verify " + sample("canonical4.mtx") + " --formats nope");
+    CHECK(r.status != 0);
+    CHECK(r.out.find("unknown format 'nope'") != std::string::npos);
+
+    r = spmvlab("bogus");
+    CHECK(r.status != 0);
+}
