@@ -1,0 +1,381 @@
+#pragma once
+/// Conjugate gradients and mixed-precision iterative refinement CG, written ONCE against a
+/// "backend" of vector operations, so the same code runs on host vectors (HostBackend:
+/// std::vector + spmv_reference of any format) and on device vectors (spmv::gpu's backend,
+/// where every vector stays on the GPU for the whole solve: Barbieri et al. §3, "CG runs
+/// unchanged on the GPU, by simply feeding the appropriate data objects").
+///
+/// A backend owns the matrix (in one storage format and one precision) and provides:
+///   Vector new_vector()                       zero vector of the system's size
+///   void   fill_zero(Vector& v)
+///   void   spmv(const Vector& x, Vector& y)   y = A x
+///   void   residual(b, x, Vector& r)          r = b - A x
+///   void   precondition(const Vector& r, Vector& z)   z = D^-1 r (Jacobi; needs set_jacobi)
+///   double dot(x, y), double norm2(x)         reductions, returned to the host
+///   void   axpy(double a, x, Vector& y)       y = y + a x
+///   void   xpay(x, double a, Vector& y)       y = x + a y
+///   void   copy(x, Vector& y)                 y = x
+///   PhaseTimes times()                        time spent so far per phase
+/// Scalars cross the interface as double and are rounded to the backend's value_type.
+/// Mixed precision (mpir_cg) also needs, on the double "outer" backend:
+///   void demote(const Vector& r, double s, InnerVector& rf)       rf = float(s * r)
+///   void promote_add(const InnerVector& d, double s, Vector& x)   x = x + s * double(d)
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include <spmv/solvers/solve.hpp>
+
+namespace spmv::solvers {
+
+template <typename B>
+concept SolverBackend = requires(B& be, const typename B::Vector& cx, typename B::Vector& v,
+                                 double s)
+{
+    typename B::value_type;
+    typename B::Vector;
+    {
+        be.new_vector()
+        } -> std::same_as<typename B::Vector>;
+    be.fill_zero(v);
+    be.spmv(cx, v);
+    be.residual(cx, cx, v);
+    be.precondition(cx, v);
+    {
+        be.dot(cx, cx)
+        } -> std::convertible_to<double>;
+    {
+        be.norm2(cx)
+        } -> std::convertible_to<double>;
+    be.axpy(s, cx, v);
+    be.xpay(cx, s, v);
+    be.copy(cx, v);
+    {
+        be.times()
+        } -> std::convertible_to<PhaseTimes>;
+};
+
+namespace detail {
+
+inline std::string sci(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3e", v);
+    return buf;
+}
+
+inline bool stop(SolveResult& res, Status s, std::string message)
+{
+    res.status = s;
+    res.message = std::move(message);
+    return true;
+}
+
+}  // namespace detail
+
+/// Work vectors of cg(), kept between calls by a caller that solves many systems with the same
+/// backend (MPIR-CG's inner solves), so that device vectors are not reallocated every time.
+template <typename Vector>
+struct CgWorkspace {
+    std::optional<Vector> r, p, q, z;
+};
+
+/// (Jacobi-preconditioned) conjugate gradients, Barbieri §3 / Saad Alg. 9.1:
+///   r = b - A x, z = M^-1 r, p = z, rho = r.z
+///   repeat: q = A p; alpha = rho / p.q; x += alpha p; r -= alpha q;
+///           stop if ||r||/||b|| <= tol; z = M^-1 r; rho' = r.z; p = z + (rho'/rho) p
+/// Breakdowns are detected, never reported as convergence: p.q <= 0 (A not positive definite),
+/// r.z <= 0 with r != 0 (M not positive definite), NaN/Inf anywhere. When the recursive
+/// residual meets tol, the true residual b - A x is recomputed (verify_residual); if it does not
+/// meet tol, r is replaced by it and CG restarts; when a replacement gains less than 10 % on
+/// the previous one (or after 20), the precision is exhausted: stagnated.
+/// x holds the initial guess on entry. The residual history holds ||r||/||b|| per iteration.
+template <SolverBackend Backend>
+SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend::Vector& x,
+               const SolveOptions& opt, CgWorkspace<typename Backend::Vector>* workspace = nullptr)
+{
+    using Vector = typename Backend::Vector;
+    using detail::sci;
+    SolveResult res;
+    res.final_relative_residual = 1.0;
+    const double bnorm = be.norm2(b);
+    if (!std::isfinite(bnorm)) {
+        detail::stop(res, Status::breakdown_nan, "the right-hand side holds NaN or Inf");
+        return res;
+    }
+    if (bnorm == 0.0) {  // A x = 0 is solved by x = 0
+        be.fill_zero(x);
+        res.status = Status::converged;
+        res.final_relative_residual = 0.0;
+        res.residual_history.push_back(0.0);
+        return res;
+    }
+    CgWorkspace<Vector> local;
+    CgWorkspace<Vector>& ws = workspace != nullptr ? *workspace : local;
+    for (auto* v : {&ws.r, &ws.p, &ws.q, &ws.z}) {
+        if (!v->has_value() && (v != &ws.z || opt.jacobi)) {
+            v->emplace(be.new_vector());
+        }
+    }
+    Vector& r = *ws.r;
+    Vector& p = *ws.p;
+    Vector& q = *ws.q;
+    Vector* z = opt.jacobi ? &*ws.z : nullptr;
+    Vector& zr = opt.jacobi ? *z : r;  // the preconditioned residual (r itself without Jacobi)
+
+    // rho = r.z; returns false (and sets the status) on an indefinite preconditioner or NaN.
+    double rho = 0.0;
+    auto precondition = [&](double rnorm) {
+        if (!opt.jacobi) {
+            rho = rnorm * rnorm;
+            return true;
+        }
+        be.precondition(r, *z);
+        rho = be.dot(r, *z);
+        if (!std::isfinite(rho)) {
+            return !detail::stop(res, Status::breakdown_nan, "r^T M^-1 r is NaN or Inf");
+        }
+        if (rho <= 0.0 && rnorm > 0.0) {
+            return !detail::stop(res, Status::breakdown_indefinite,
+                                 "r^T M^-1 r = " + sci(rho) +
+                                     " <= 0: the Jacobi preconditioner is not positive definite");
+        }
+        return true;
+    };
+
+    be.residual(b, x, r);
+    double rel = be.norm2(r) / bnorm;
+    res.residual_history.push_back(rel);
+    res.final_relative_residual = rel;
+    if (!std::isfinite(rel)) {
+        detail::stop(res, Status::breakdown_nan, "the initial residual b - A x is NaN or Inf");
+        return res;
+    }
+    if (rel <= opt.tol) {
+        res.status = Status::converged;
+        return res;
+    }
+    if (!precondition(rel * bnorm)) {
+        return res;
+    }
+    be.copy(zr, p);
+    double last_true = rel;  // true residual at the last check (start or replacement)
+
+    for (int it = 1; it <= opt.max_iterations; ++it) {
+        be.spmv(p, q);
+        const double pq = be.dot(p, q);
+        res.iterations = it;
+        if (!std::isfinite(pq)) {
+            detail::stop(res, Status::breakdown_nan,
+                         "p^T A p is NaN or Inf at iteration " + std::to_string(it));
+            return res;
+        }
+        if (pq <= 0.0) {
+            detail::stop(res, Status::breakdown_indefinite,
+                         "p^T A p = " + sci(pq) + " <= 0 at iteration " + std::to_string(it) +
+                             ": A is not positive definite");
+            return res;
+        }
+        const double alpha = rho / pq;
+        be.axpy(alpha, p, x);
+        be.axpy(-alpha, q, r);
+        double rnorm = be.norm2(r);
+        rel = rnorm / bnorm;
+        res.residual_history.push_back(rel);
+        res.final_relative_residual = rel;
+        if (!std::isfinite(rel)) {
+            detail::stop(res, Status::breakdown_nan,
+                         "the residual became NaN or Inf at iteration " + std::to_string(it));
+            return res;
+        }
+        if (rel > opt.divergence_limit) {
+            detail::stop(res, Status::diverged,
+                         "relative residual " + sci(rel) + " at iteration " + std::to_string(it) +
+                             " exceeds the divergence limit " + sci(opt.divergence_limit));
+            return res;
+        }
+        if (rel <= opt.tol) {
+            if (!opt.verify_residual) {
+                res.status = Status::converged;
+                return res;
+            }
+            be.residual(b, x, r);  // the recursive residual may have drifted from b - A x
+            rnorm = be.norm2(r);
+            const double true_rel = rnorm / bnorm;
+            res.final_relative_residual = true_rel;
+            if (true_rel <= opt.tol) {
+                res.status = Status::converged;
+                return res;
+            }
+            if (!std::isfinite(true_rel)) {
+                detail::stop(res, Status::breakdown_nan, "the true residual is NaN or Inf");
+                return res;
+            }
+            // Each replacement restarts CG from the true residual, which costs only the few
+            // iterations needed to get below tol again; stop when that no longer helps.
+            constexpr int max_restarts = 20;
+            if ((res.restarts > 0 && true_rel > 0.9 * last_true) || res.restarts >= max_restarts) {
+                detail::stop(res, Status::stagnated,
+                             "the recursive residual reached " + sci(rel) +
+                                 " but the true residual b - A x stays at " + sci(true_rel) +
+                                 " (precision limit of this arithmetic)");
+                return res;
+            }
+            last_true = true_rel;
+            ++res.restarts;  // residual replacement: restart CG from the true residual
+            if (!precondition(rnorm)) {
+                return res;
+            }
+            be.copy(zr, p);
+            continue;
+        }
+        const double rho_old = rho;
+        if (!precondition(rnorm)) {
+            return res;
+        }
+        be.xpay(zr, rho / rho_old, p);
+    }
+    detail::stop(res, Status::max_iterations,
+                 "no convergence in " + std::to_string(opt.max_iterations) +
+                     " iterations (relative residual " + sci(rel) + ")");
+    return res;
+}
+
+/// Mixed-precision iterative refinement CG (Cevahir et al. §2.2 and §3, after Buttari et al.):
+///   r = b - A x                                   (double SpMV)
+///   repeat until ||r||/||b|| <= tol:
+///     solve A d = r approximately by CG in single precision, from d = 0, until the inner
+///       residual dropped by max(inner.reduction, 0.1 tol / (||r||/||b||)) or after
+///       inner.max_iterations (the inner system is scaled: it solves A d' = r/||r||, so that
+///       float never under- or overflows)
+///     x = x + ||r|| d'                             (double)
+///     r = b - A x                                  (double SpMV: the TRUE residual)
+/// Each refinement step gains roughly a factor inner.reduction as long as the inner solve is
+/// that accurate, i.e. while cond(A) * eps_float stays well below 1; the residual that decides
+/// convergence is always recomputed in double, so float can never fake convergence.
+template <SolverBackend Outer, SolverBackend Inner>
+SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
+                    typename Outer::Vector& x, const SolveOptions& opt)
+{
+    using detail::sci;
+    SolveResult res;
+    res.final_relative_residual = 1.0;
+    const double bnorm = outer.norm2(b);
+    if (!std::isfinite(bnorm)) {
+        detail::stop(res, Status::breakdown_nan, "the right-hand side holds NaN or Inf");
+        return res;
+    }
+    if (bnorm == 0.0) {
+        outer.fill_zero(x);
+        res.status = Status::converged;
+        res.final_relative_residual = 0.0;
+        res.residual_history.push_back(0.0);
+        res.outer_residual_history.push_back(0.0);
+        return res;
+    }
+    auto r = outer.new_vector();
+    outer.residual(b, x, r);
+    double rel = outer.norm2(r) / bnorm;
+    res.residual_history.push_back(rel);
+    res.outer_residual_history.push_back(rel);
+    res.final_relative_residual = rel;
+    if (!std::isfinite(rel)) {
+        detail::stop(res, Status::breakdown_nan, "the initial residual b - A x is NaN or Inf");
+        return res;
+    }
+    auto rf = inner.new_vector();
+    auto df = inner.new_vector();
+    CgWorkspace<typename Inner::Vector> inner_ws;  // reused by every inner solve
+    SolveOptions in;
+    in.jacobi = opt.jacobi;
+    in.verify_residual = false;
+    in.divergence_limit = opt.divergence_limit;
+    int slow_steps = 0;
+    while (rel > opt.tol) {
+        if (res.outer_iterations >= opt.max_outer_iterations) {
+            detail::stop(res, Status::max_iterations,
+                         "no convergence in " + std::to_string(opt.max_outer_iterations) +
+                             " refinement steps (relative residual " + sci(rel) + ")");
+            return res;
+        }
+        const int budget = opt.max_iterations - res.inner_iterations;
+        if (budget <= 0) {
+            detail::stop(res, Status::max_iterations,
+                         "no convergence in " + std::to_string(opt.max_iterations) +
+                             " inner iterations (relative residual " + sci(rel) + ")");
+            return res;
+        }
+        in.max_iterations = std::min(opt.inner.max_iterations, budget);
+        // Adaptive: the last step needs only tol/rel (with a safety factor 10), not the full
+        // inner.reduction; a fixed count (reduction == 0) is left alone.
+        in.tol = opt.inner.reduction > 0.0
+                     ? std::max(opt.inner.reduction, std::min(0.1 * opt.tol / rel, 0.1))
+                     : 0.0;
+        const double rnorm = rel * bnorm;
+        outer.demote(r, 1.0 / rnorm, rf);
+        inner.fill_zero(df);
+        const SolveResult ir = cg(inner, rf, df, in, &inner_ws);
+        res.inner_iterations += ir.iterations;
+        res.inner_iteration_counts.push_back(ir.iterations);
+        res.iterations = res.inner_iterations;
+        for (std::size_t k = 1; k < ir.residual_history.size(); ++k) {
+            res.residual_history.push_back(rel * ir.residual_history[k]);
+        }
+        const bool broke = ir.status == Status::breakdown_indefinite ||
+                           ir.status == Status::breakdown_nan || ir.status == Status::diverged;
+        if (broke && (ir.iterations <= 1 || ir.status != Status::breakdown_indefinite)) {
+            // No usable correction: the first inner step already failed, or NaN/divergence.
+            detail::stop(res, ir.status,
+                         "inner single-precision CG, refinement step " +
+                             std::to_string(res.outer_iterations + 1) + ": " + ir.message);
+            return res;
+        }
+        if (broke) {
+            // p^T A p <= 0 after progress: in float, A rounded to single precision can be
+            // numerically indefinite. Keep the correction built so far; the outer residual
+            // (double) decides whether that helped.
+            ++res.inner_breakdowns;
+        }
+        outer.promote_add(df, rnorm, x);
+        outer.residual(b, x, r);
+        const double new_rel = outer.norm2(r) / bnorm;
+        ++res.outer_iterations;
+        res.outer_residual_history.push_back(new_rel);
+        res.final_relative_residual = new_rel;
+        if (!std::isfinite(new_rel)) {
+            detail::stop(res, Status::breakdown_nan,
+                         "the refined residual became NaN or Inf at refinement step " +
+                             std::to_string(res.outer_iterations));
+            return res;
+        }
+        if (new_rel > opt.divergence_limit) {
+            detail::stop(res, Status::diverged,
+                         "relative residual " + sci(new_rel) + " after refinement step " +
+                             std::to_string(res.outer_iterations));
+            return res;
+        }
+        slow_steps = new_rel > 0.5 * rel ? slow_steps + 1 : 0;
+        rel = new_rel;
+        if (rel > opt.tol && slow_steps >= 3) {
+            detail::stop(res, Status::stagnated,
+                         "three refinement steps in a row gained less than a factor 2 "
+                         "(relative residual " +
+                             sci(rel) +
+                             "): the single-precision inner solve is too inaccurate for this "
+                             "matrix (cond(A) * eps_float too large?)");
+            return res;
+        }
+    }
+    res.status = Status::converged;
+    if (res.inner_breakdowns > 0) {
+        res.message = std::to_string(res.inner_breakdowns) +
+                      " inner solve(s) stopped early on p^T A p <= 0 in single precision";
+    }
+    return res;
+}
+
+}  // namespace spmv::solvers

@@ -1,0 +1,164 @@
+#pragma once
+/// The host backend of the solvers (see spmv/solvers/cg.hpp): std::vector vectors and the
+/// readable reference SpMV of any storage format. It is the CPU reference the GPU backend is
+/// tested against, and shows the algorithm without any device code.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <spmv/any_matrix.hpp>
+#include <spmv/error.hpp>
+#include <spmv/solvers/solve.hpp>
+
+namespace spmv::solvers {
+
+/// Vector operations on the host for a square matrix in any format. `order` is the RowOrder
+/// passed to the format's SpMV: RowOrder::permuted for a permuted format built from A P^T, so
+/// that the operator is P A P^T and every vector lives in the permuted basis.
+/// The matrix is referenced, not copied: it must outlive the backend.
+template <typename ValueType>
+class HostBackend {
+public:
+    using value_type = ValueType;
+    using Vector = std::vector<ValueType>;
+
+    HostBackend(const AnyMatrix<ValueType>& a, RowOrder order = RowOrder::original)
+        : a_(&a), order_(order), n_(static_cast<std::size_t>(num_rows(a)))
+    {
+        SPMV_EXPECTS(num_rows(a) == num_cols(a), "the solvers need a square matrix");
+    }
+
+    std::size_t size() const noexcept { return n_; }
+    const PhaseTimes& times() const noexcept { return times_; }
+
+    /// Jacobi: z = inv_diag .* r (inv_diag in the solver's basis).
+    void set_jacobi(std::vector<ValueType> inv_diag)
+    {
+        SPMV_EXPECTS(inv_diag.size() == n_, "Jacobi diagonal of the wrong size");
+        inv_diag_ = std::move(inv_diag);
+    }
+
+    Vector new_vector() const { return Vector(n_, ValueType{0}); }
+
+    void fill_zero(Vector& v)
+    {
+        Clock c(times_.vector_ms);
+        std::fill(v.begin(), v.end(), ValueType{0});
+    }
+
+    void spmv(const Vector& x, Vector& y)
+    {
+        Clock c(times_.spmv_ms);
+        spmv_reference(*a_, ValueType{1}, std::span<const ValueType>(x), ValueType{0},
+                       std::span<ValueType>(y), order_);
+    }
+
+    void residual(const Vector& b, const Vector& x, Vector& r)
+    {
+        {
+            Clock c(times_.vector_ms);
+            r = b;
+        }
+        Clock c(times_.spmv_ms);
+        spmv_reference(*a_, ValueType{-1}, std::span<const ValueType>(x), ValueType{1},
+                       std::span<ValueType>(r), order_);
+    }
+
+    void precondition(const Vector& r, Vector& z)
+    {
+        SPMV_EXPECTS(inv_diag_.size() == n_, "precondition() needs set_jacobi() first");
+        Clock c(times_.vector_ms);
+        for (std::size_t i = 0; i < n_; ++i) {
+            z[i] = inv_diag_[i] * r[i];
+        }
+    }
+
+    /// Accumulated in double: a sequential float sum of n terms loses up to n * eps_float
+    /// (a GPU tree reduction only about log2(n) * eps_float).
+    double dot(const Vector& x, const Vector& y)
+    {
+        Clock c(times_.reduction_ms);
+        double s = 0.0;
+        for (std::size_t i = 0; i < n_; ++i) {
+            s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+        }
+        return s;
+    }
+
+    double norm2(const Vector& x) { return std::sqrt(dot(x, x)); }
+
+    void axpy(double alpha, const Vector& x, Vector& y)
+    {
+        Clock c(times_.vector_ms);
+        const auto a = static_cast<ValueType>(alpha);
+        for (std::size_t i = 0; i < n_; ++i) {
+            y[i] += a * x[i];
+        }
+    }
+
+    void xpay(const Vector& x, double alpha, Vector& y)
+    {
+        Clock c(times_.vector_ms);
+        const auto a = static_cast<ValueType>(alpha);
+        for (std::size_t i = 0; i < n_; ++i) {
+            y[i] = x[i] + a * y[i];
+        }
+    }
+
+    void copy(const Vector& x, Vector& y)
+    {
+        Clock c(times_.vector_ms);
+        y = x;
+    }
+
+    /// Mixed precision, outer side: dst = (Low) (scale * src).
+    template <typename Low>
+    void demote(const Vector& src, double scale, std::vector<Low>& dst)
+    {
+        Clock c(times_.vector_ms);
+        dst.resize(n_);
+        for (std::size_t i = 0; i < n_; ++i) {
+            dst[i] = static_cast<Low>(scale * static_cast<double>(src[i]));
+        }
+    }
+
+    /// Mixed precision, outer side: x = x + scale * d.
+    template <typename Low>
+    void promote_add(const std::vector<Low>& d, double scale, Vector& x)
+    {
+        Clock c(times_.vector_ms);
+        for (std::size_t i = 0; i < n_; ++i) {
+            x[i] += static_cast<ValueType>(scale * static_cast<double>(d[i]));
+        }
+    }
+
+private:
+    /// Adds the lifetime of the object to a phase counter (milliseconds).
+    class Clock {
+    public:
+        explicit Clock(double& acc) : acc_(acc), t0_(std::chrono::steady_clock::now()) {}
+        ~Clock()
+        {
+            acc_ +=
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_)
+                    .count();
+        }
+        Clock(const Clock&) = delete;
+        Clock& operator=(const Clock&) = delete;
+
+    private:
+        double& acc_;
+        std::chrono::steady_clock::time_point t0_;
+    };
+
+    const AnyMatrix<ValueType>* a_;
+    RowOrder order_;
+    std::size_t n_;
+    std::vector<ValueType> inv_diag_;
+    PhaseTimes times_;
+};
+
+}  // namespace spmv::solvers

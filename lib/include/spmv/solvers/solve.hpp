@@ -1,0 +1,125 @@
+#pragma once
+/// Solvers for A x = b with a symmetric positive definite A, in any storage format:
+/// conjugate gradients (CG, optionally Jacobi-preconditioned) and mixed-precision iterative
+/// refinement CG (MPIR-CG: outer refinement in double, inner CG in single precision; Cevahir
+/// et al. 2009 §2.2 after Buttari et al.).
+///
+/// The algorithms are written once (spmv/solvers/cg.hpp) against a small "backend" of vector
+/// operations; this header has the vocabulary (options, status, result) and the host driver.
+/// The GPU driver with the same shape is spmv::gpu::solve_gpu
+/// (kernels/include/spmv/gpu/solver.hpp).
+///
+/// Stopping test: the relative residual ||b - A x||_2 / ||b||_2 <= tol. A solve reports
+/// `converged` only when the TRUE residual (recomputed as b - A x, not the recursively updated
+/// one) meets the tolerance; final_relative_residual is that true residual, recomputed in double
+/// on the host from the original CSR matrix by the drivers.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <spmv/formats/csr.hpp>
+#include <spmv/registry.hpp>
+
+namespace spmv::solvers {
+
+/// How a solve ended. Only `converged` means "x solves A x = b to the tolerance".
+enum class Status {
+    converged,             ///< true relative residual <= tol
+    max_iterations,        ///< iteration limit reached first
+    stagnated,             ///< the true residual stopped decreasing above tol (precision limit)
+    breakdown_indefinite,  ///< p^T A p <= 0 (or r^T M^-1 r <= 0): A (or M) is not SPD
+    breakdown_nan,         ///< NaN or Inf appeared (in b, A, or during the iteration)
+    diverged,              ///< the residual grew beyond SolveOptions::divergence_limit
+};
+std::string_view to_string(Status s);
+
+enum class Method {
+    cg,       ///< conjugate gradients in double (Jacobi-preconditioned with SolveOptions::jacobi)
+    mpir_cg,  ///< mixed-precision iterative refinement: double outer loop, float inner CG
+};
+std::string_view to_string(Method m);
+
+/// The inner solve of MPIR-CG (single precision). It stops when its own relative residual has
+/// dropped by `reduction` (adaptive; the last refinement step asks only for the reduction that
+/// reaches tol, with a safety factor 10) or after `max_iterations` (a fixed count when
+/// reduction == 0, as in Cevahir §2.2).
+struct InnerOptions {
+    double reduction = 1e-4;
+    int max_iterations = 1000;
+};
+
+struct SolveOptions {
+    double tol = 1e-10;              ///< relative residual ||b - A x|| / ||b|| to reach
+    int max_iterations = 10000;      ///< CG iterations; for MPIR-CG the total of inner iterations
+    int max_outer_iterations = 100;  ///< MPIR-CG refinement steps
+    bool jacobi = false;  ///< Jacobi (diagonal) preconditioner; for MPIR-CG in the inner CG
+    InnerOptions inner;   ///< MPIR-CG only
+    /// diverged when the relative residual exceeds this (CG residuals on an SPD matrix may grow
+    /// temporarily, but not by many orders of magnitude).
+    double divergence_limit = 1e8;
+    /// When the recursive residual meets tol, recompute b - A x; if it does not meet tol, replace
+    /// the residual and restart (counted in SolveResult::restarts). Off for MPIR's inner solves.
+    bool verify_residual = true;
+};
+
+/// Milliseconds spent per kind of work. On the GPU they are measured with CUDA events around
+/// each operation; on the host with std::chrono::steady_clock.
+struct PhaseTimes {
+    double spmv_ms = 0.0;       ///< sparse matrix-vector products (residuals included)
+    double vector_ms = 0.0;     ///< axpy, xpay, copies, Jacobi scaling, precision conversions
+    double reduction_ms = 0.0;  ///< dot products and norms (including reading the scalar back)
+    double transfer_ms = 0.0;   ///< host <-> device copies of b and x (0 on the host)
+
+    PhaseTimes& operator+=(const PhaseTimes& o)
+    {
+        spmv_ms += o.spmv_ms;
+        vector_ms += o.vector_ms;
+        reduction_ms += o.reduction_ms;
+        transfer_ms += o.transfer_ms;
+        return *this;
+    }
+};
+
+struct SolveResult {
+    Status status = Status::max_iterations;
+    std::string message;       ///< why it stopped, in words (empty when converged cleanly)
+    int iterations = 0;        ///< SpMV iterations: CG iterations, or MPIR's inner total
+    int inner_iterations = 0;  ///< MPIR-CG: total inner (float) CG iterations
+    int outer_iterations = 0;  ///< MPIR-CG: refinement steps (double residual + correction)
+    int restarts = 0;          ///< CG: residual replacements after a false convergence
+    int inner_breakdowns = 0;  ///< MPIR-CG: inner solves cut short by p^T A p <= 0 in float
+    double final_relative_residual = 0.0;  ///< true ||b - A x|| / ||b||, in double
+    /// Relative residual after every iteration, entry 0 = initial. For MPIR-CG: the inner CG's
+    /// residual scaled by the outer residual it started from (an estimate of the global one).
+    std::vector<double> residual_history;
+    /// MPIR-CG: true double relative residual before the first and after every refinement step.
+    std::vector<double> outer_residual_history;
+    /// MPIR-CG: iterations of every inner solve (one per refinement step, plus the failed one
+    /// when an inner solve broke down without a usable correction).
+    std::vector<int> inner_iteration_counts;
+    PhaseTimes times;
+    double total_ms = 0.0;  ///< the whole solve: b in, iterations, x out (no matrix setup)
+    double setup_ms = 0.0;  ///< building the format(s), permuting, uploading the matrix
+    std::size_t bytes_to_device = 0;  ///< GPU: vector bytes copied host -> device (b, x0)
+    std::size_t bytes_to_host = 0;    ///< GPU: vector bytes copied device -> host (x)
+    std::string format;               ///< registry name of the storage format used
+    bool permuted_basis = false;      ///< the solve ran in the format's permuted basis
+    std::string where;                ///< "host reference", or the GPU's name
+};
+
+/// Solves A x = b on the host with the reference SpMV of `format` (any registered format; a
+/// permuted one runs in its permuted basis). x holds the initial guess on entry and the
+/// solution on return. For Method::mpir_cg the inner CG runs in float on the host (slow, but
+/// shows the algorithm). Throws InvalidArgument/DimensionMismatch for bad arguments; numerical
+/// failures are reported in SolveResult::status, never thrown.
+SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const double> b,
+                       std::span<double> x, Method method, std::string_view format = "csr",
+                       const FormatParams& params = {}, const SolveOptions& options = {});
+
+/// ||b - A x||_2 / ||b||_2 in double with the CSR reference (0 when b = 0 and A x = 0).
+double relative_residual(const Csr<double, std::int32_t>& a, std::span<const double> b,
+                         std::span<const double> x);
+
+}  // namespace spmv::solvers

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# GPU solver benchmark: double-precision CG against mixed-precision iterative refinement CG
+# (Cevahir et al. §2.2/§3) on Barbieri's 7-point Laplacians pde100 (N = 1,000,000) and pde150
+# (N = 3,375,000), generated in memory (gen:pde:size=K), b = ones, x0 = 0, tol 1e-10.
+# Every configuration is one `spmvlab solve --gpu --json --repeat R` record; the summary table
+# compares the median solve times (matrix setup excluded; b/x transfers included).
+#
+# usage: scripts/bench_solvers.sh [OUTDIR]
+#   OUTDIR   where the JSON records and summary go (default: $OUT if set, else
+#            docs/benchmarks/solvers)
+# environment:
+#   SPMVLAB  the spmvlab binary (default: build/cli/spmvlab, built with CUDA if missing)
+#   SIZES    grid sizes k of pde<k> (default "100 150")
+#   FORMATS  storage formats (default "csr sell"; sell runs with sigma = 32, permuted basis)
+#   METHODS  solve methods (default "cg mpir-cg")
+#   REPEAT   solves per configuration, median reported (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-${OUT:-docs/benchmarks/solvers}}
+sizes=${SIZES:-"100 150"}
+formats=${FORMATS:-"csr sell"}
+methods=${METHODS:-"cg mpir-cg"}
+repeat=${REPEAT:-3}
+spmvlab=${SPMVLAB:-build/cli/spmvlab}
+
+if [ ! -x "$spmvlab" ]; then
+  echo "== building spmvlab (CUDA, Release) into build/"
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DSPMV_BUILD_GUI=OFF -DSPMV_BUILD_TESTS=OFF -DSPMV_BUILD_TUTORIALS=OFF >/dev/null
+  cmake --build build -j"$(nproc)" --target spmvlab
+  spmvlab=build/cli/spmvlab
+fi
+mkdir -p "$out"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem \
+  --format=csv > "$out/gpu.csv" || true
+
+status=0
+for k in $sizes; do
+  for f in $formats; do
+    extra=()
+    [ "$f" = sell ] && extra=(--sigma 32)
+    for m in $methods; do
+      rec="$out/pde${k}_${f}_${m}.json"
+      echo "== pde$k  $f  $m"
+      # exit status 2 = did not converge: keep the record, report it, go on
+      if ! "$spmvlab" solve "gen:pde:size=$k" --gpu --json --method "$m" --format "$f" \
+             "${extra[@]}" --tol 1e-10 --maxit 20000 --repeat "$repeat" > "$rec"; then
+        echo "   !! $f $m on pde$k did not converge or failed (see $rec)"
+        status=1
+      fi
+    done
+  done
+done
+
+summary="$out/summary.md"
+python3 - "$out" > "$summary" <<'PY'
+import glob, json, os, sys
+out = sys.argv[1]
+rows = []
+for p in sorted(glob.glob(os.path.join(out, "pde*_*.json"))):
+    try:
+        r = json.load(open(p))
+    except Exception as e:  # an empty record from a failed run
+        rows.append((os.path.basename(p), None)); continue
+    rows.append((os.path.basename(p), r))
+dev = next((r["device"] for _, r in rows if r), "?")
+print(f"# Solver benchmark: CG (double) vs MPIR-CG (double outer, float inner) on {dev}\n")
+print("b = ones, x0 = 0, tol 1e-10 (relative residual, recomputed in double on the host); "
+      "times = median of repeated solves, matrix setup excluded, b/x transfers included.\n")
+print("| matrix | N | nnz | format | method | status | iterations | outer | final rel. residual "
+      "| median ms | spmv ms | vector ms | reduction ms | transfer ms | ms/iteration |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+best = {}
+for name, r in rows:
+    if r is None:
+        print(f"| {name} | failed: empty record |" + " |" * 13); continue
+    t = r["times_ms"]
+    it = r["iterations"]
+    med = r["total_ms_median"]
+    mat = r["matrix"].replace("gen:pde:size=", "pde")
+    print(f"| {mat} | {r['rows']} | {r['nnz']} | {r['format']} | {r['method']} | {r['status']} "
+          f"| {it} | {r['outer_iterations'] or '-'} | {r['final_relative_residual']:.2e} "
+          f"| {med:.2f} | {t['spmv']:.2f} | {t['vector']:.2f} | {t['reduction']:.2f} "
+          f"| {t['transfer']:.2f} | {med / max(it, 1):.4f} |")
+    best[(mat, r["format"], r["method"])] = (med, r["status"])
+print("\n## MPIR-CG speed-up over double CG (median solve time)\n")
+print("| matrix | format | CG ms | MPIR-CG ms | speed-up |")
+print("|---|---|---|---|---|")
+for (mat, fmt, m), (ms, st) in sorted(best.items()):
+    if m != "cg" or (mat, fmt, "mpir-cg") not in best:
+        continue
+    mp, mst = best[(mat, fmt, "mpir-cg")]
+    note = "" if st == mst == "converged" else f" (status {st} / {mst})"
+    print(f"| {mat} | {fmt} | {ms:.2f} | {mp:.2f} | {ms / mp:.2f}x{note} |")
+PY
+cat "$summary"
+exit $status

@@ -1,0 +1,135 @@
+// Mixed-precision iterative refinement CG on the host (inner CG in float): it reaches double
+// accuracy where float CG alone cannot, with adaptive or fixed inner iteration counts.
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <spmv/solvers/cg.hpp>
+#include <spmv/solvers/host_backend.hpp>
+#include <spmv/solvers/solve.hpp>
+
+#include "solver_matrices.hpp"
+
+using namespace spmv;
+using namespace spmv::solvers;
+using spmv::test::CsrD;
+
+TEST_CASE("MPIR-CG reaches 1e-10 on a 2-D Laplacian where float CG stalls near 1e-7", "[solvers]")
+{
+    const CsrD a = test::laplace2d(40, 40);
+    const auto xs = test::smooth_solution(a.num_rows);
+    const auto b = test::multiply(a, xs);
+
+    // float CG alone (same generic template, float host backend)
+    const AnyMatrix<float> af = convert_values<float>(a);
+    HostBackend<float> fbe(af);
+    std::vector<float> bf(b.begin(), b.end()), xf(b.size(), 0.0f);
+    SolveOptions fopt;
+    fopt.max_iterations = 5000;
+    const auto single = cg(fbe, bf, xf, fopt);
+    const double single_rel = relative_residual(a, b, std::vector<double>(xf.begin(), xf.end()));
+
+    std::vector<double> x(b.size(), 0.0), xd(b.size(), 0.0);
+    const auto mp = solve_host(a, b, x, Method::mpir_cg);
+    const auto dp = solve_host(a, b, xd, Method::cg);
+
+    CHECK(single.status != Status::converged);
+    CHECK(single_rel > 1e-9);
+    REQUIRE(mp.status == Status::converged);
+    CHECK(mp.final_relative_residual <= 1e-10);
+    CHECK(mp.final_relative_residual < single_rel / 100.0);
+    CHECK(dp.final_relative_residual <= 1e-10);
+    CHECK(test::rel_diff(x, xd) < 1e-9);
+    CHECK(test::rel_diff(x, xs) < 1e-9);
+    // every refinement step gains about inner.reduction = 1e-4: three steps from 1 to 1e-10
+    CHECK(mp.outer_iterations >= 2);
+    CHECK(mp.outer_iterations <= 4);
+    REQUIRE(mp.outer_residual_history.size() == static_cast<std::size_t>(mp.outer_iterations) + 1);
+    // every step but the last gains >= 1e3 (inner.reduction = 1e-4); the last one is asked for
+    // just enough (0.1 tol / residual): the adaptive inner target
+    const auto& outer = mp.outer_residual_history;
+    for (std::size_t k = 1; k + 1 < outer.size(); ++k) {
+        CHECK(outer[k] < 1e-3 * outer[k - 1]);
+    }
+    CHECK(outer.back() <= 1e-10);
+    CHECK(outer.back() > 1e-14);  // not solved far beyond the tolerance
+    CHECK(mp.iterations == mp.inner_iterations);
+    CHECK(mp.residual_history.size() == static_cast<std::size_t>(mp.inner_iterations) + 1);
+    CHECK(mp.where.find("float") != std::string::npos);
+}
+
+TEST_CASE("MPIR-CG with a fixed inner count runs exactly that many inner iterations", "[solvers]")
+{
+    const CsrD a = test::laplace2d(20, 20);
+    const auto xs = test::smooth_solution(a.num_rows);
+    const auto b = test::multiply(a, xs);
+    std::vector<double> x(b.size(), 0.0);
+    SolveOptions opt;
+    opt.inner.reduction = 0.0;  // fixed count, as in Cevahir §2.2
+    opt.inner.max_iterations = 25;
+
+    const auto res = solve_host(a, b, x, Method::mpir_cg, "csr", {}, opt);
+
+    REQUIRE(res.status == Status::converged);
+    CHECK(res.final_relative_residual <= 1e-10);
+    CHECK(res.inner_iterations == 25 * res.outer_iterations);
+    CHECK(test::rel_diff(x, xs) < 1e-9);
+}
+
+TEST_CASE("MPIR-CG stops at the refinement or inner iteration limit", "[solvers]")
+{
+    const CsrD a = test::laplace2d(20, 20);
+    const auto b = test::multiply(a, test::smooth_solution(a.num_rows));
+
+    SECTION("refinement steps")
+    {
+        std::vector<double> x(b.size(), 0.0);
+        SolveOptions opt;
+        opt.max_outer_iterations = 1;
+        const auto res = solve_host(a, b, x, Method::mpir_cg, "csr", {}, opt);
+        CHECK(res.status == Status::max_iterations);
+        CHECK(res.outer_iterations == 1);
+        CHECK(res.final_relative_residual > 1e-10);
+    }
+    SECTION("total inner iterations")
+    {
+        std::vector<double> x(b.size(), 0.0);
+        SolveOptions opt;
+        opt.max_iterations = 3;
+        const auto res = solve_host(a, b, x, Method::mpir_cg, "csr", {}, opt);
+        CHECK(res.status == Status::max_iterations);
+        CHECK(res.inner_iterations == 3);
+    }
+}
+
+TEST_CASE("MPIR-CG with a Jacobi inner solve handles a badly scaled matrix", "[solvers]")
+{
+    const CsrD a = test::badly_scaled(test::laplace2d(16, 16), 2.0, 11);
+    const auto xs = test::smooth_solution(a.num_rows);
+    const auto b = test::multiply(a, xs);
+    std::vector<double> x(b.size(), 0.0);
+    SolveOptions opt;
+    opt.jacobi = true;
+
+    const auto res = solve_host(a, b, x, Method::mpir_cg, "csr", {}, opt);
+
+    REQUIRE(res.status == Status::converged);
+    CHECK(res.final_relative_residual <= 1e-10);
+    CHECK(test::rel_diff(x, xs) < 1e-6);
+}
+
+TEST_CASE("MPIR-CG honours a looser user tolerance with fewer refinement steps", "[solvers]")
+{
+    const CsrD a = test::laplace2d(20, 20);
+    const auto b = test::multiply(a, test::smooth_solution(a.num_rows));
+    std::vector<double> x1(b.size(), 0.0), x2(b.size(), 0.0);
+    SolveOptions loose;
+    loose.tol = 1e-6;
+
+    const auto l = solve_host(a, b, x1, Method::mpir_cg, "csr", {}, loose);
+    const auto t = solve_host(a, b, x2, Method::mpir_cg);
+
+    REQUIRE(l.status == Status::converged);
+    CHECK(l.final_relative_residual <= 1e-6);
+    CHECK(l.outer_iterations < t.outer_iterations);
+}
