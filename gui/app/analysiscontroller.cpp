@@ -1,0 +1,312 @@
+#include "analysiscontroller.hpp"
+
+#include <new>
+#include <optional>
+
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <spmv/any_matrix.hpp>
+#include <spmv/error.hpp>
+
+namespace {
+
+QThreadPool* analysisPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(qMax(2, QThread::idealThreadCount()));
+        return p;
+    }();
+    return pool;
+}
+
+QString describeException(const std::exception& e)
+{
+    return QString::fromStdString(e.what());
+}
+
+constexpr int histogramMaxBars = 160;
+
+}  // namespace
+
+AnalysisController::AnalysisController(QObject* parent) : QObject(parent)
+{
+    m_params.block_rows = 4;
+    m_params.warp_size = 4;
+    m_params.slice_height = 4;
+    m_params.sort_window = 8;
+}
+
+AnalysisController::~AnalysisController()
+{
+    // the workers only touch what they captured by value; wait so none outlives the process
+    for (auto& f : m_futures) {
+        f.waitForFinished();
+    }
+}
+
+template <typename T>
+void AnalysisController::runJob(const QString& what, quint64& generation, std::function<T()> work,
+                                std::function<void(T)> done, std::function<void()> finally)
+{
+    struct Outcome {
+        std::optional<T> value;
+        QString error;
+    };
+    const quint64 gen = ++generation;
+    quint64* counter = &generation;
+    jobStarted();
+    QFuture<Outcome> running = QtConcurrent::run(analysisPool(), [work = std::move(work)]() {
+        Outcome o;
+        try {
+            o.value = work();
+        } catch (const std::bad_alloc&) {
+            o.error = tr("Out of memory: the matrix is too large for this computation.");
+        } catch (const std::exception& e) {
+            o.error = describeException(e);
+        }
+        return o;
+    });
+    running.then(this, [this, what, gen, counter, done = std::move(done),
+                        finally = std::move(finally)](Outcome o) mutable {
+        // then() runs the continuation at once when the job already finished, i.e. possibly
+        // inside the setter that started it: hop through the event loop so that a result
+        // always arrives after the caller returned (and a newer request can make it stale).
+        QMetaObject::invokeMethod(
+            this,
+            [this, what, gen, counter, done = std::move(done), finally = std::move(finally),
+             o = std::move(o)]() mutable {
+                if (gen == *counter) {
+                    if (o.value) {
+                        done(std::move(*o.value));
+                    } else {
+                        emit analysisFailed(what, o.error);
+                        emit errorOccurred(o.error);
+                    }
+                    if (finally) finally();
+                }
+                jobFinished();
+            },
+            Qt::QueuedConnection);
+    });
+    std::erase_if(m_futures, [](const QFuture<void>& f) { return f.isFinished(); });
+    m_futures.push_back(QFuture<void>(running));
+}
+
+void AnalysisController::jobStarted()
+{
+    if (m_pending++ == 0) {
+        emit busyChanged(true);
+    }
+}
+
+void AnalysisController::jobFinished()
+{
+    if (--m_pending == 0) {
+        emit busyChanged(false);
+    }
+}
+
+void AnalysisController::openFile(const QString& path)
+{
+    emit loadingStarted(tr("Reading %1 ...").arg(path));
+    runJob<MatrixDocumentPtr>(
+        QStringLiteral("load"), m_loadGeneration, [path] { return loadMatrixMarket(path); },
+        [this](MatrixDocumentPtr doc) { setDocument(std::move(doc)); });
+}
+
+void AnalysisController::generate(const QString& generator,
+                                  const spmv::gen::GeneratorParams& params, quint64 seed)
+{
+    emit loadingStarted(tr("Generating %1 ...").arg(generator));
+    runJob<MatrixDocumentPtr>(
+        QStringLiteral("load"), m_loadGeneration,
+        [generator, params, seed] { return generateMatrix(generator, params, seed); },
+        [this](MatrixDocumentPtr doc) { setDocument(std::move(doc)); });
+}
+
+void AnalysisController::setDocument(MatrixDocumentPtr document)
+{
+    if (!document) {
+        return;
+    }
+    ++m_loadGeneration;  // a load still running would replace this document: drop it
+    m_document = std::move(document);
+    emit documentAvailable(m_document);
+    startAllAnalyses();
+}
+
+void AnalysisController::startAllAnalyses()
+{
+    if (!m_document) {
+        return;
+    }
+    // Stage 1, what the user sees first: the histogram, the construction steps, the row order
+    // (the pattern raster runs in SparsityView's own thread meanwhile). Stage 2 (warp waste,
+    // every format's footprint: the heavy part for large matrices) starts once the histogram
+    // is in, so it does not compete with the first picture for the CPU.
+    m_backgroundDue = true;
+    startHistogram();
+    startConstruction();
+    startRowOrder();
+}
+
+void AnalysisController::startBackgroundAnalyses()
+{
+    if (!m_backgroundDue) {
+        return;
+    }
+    m_backgroundDue = false;
+    startWaste(0);
+    startWaste(1);
+    startSummaries();
+}
+
+void AnalysisController::setParams(const spmv::FormatParams& params)
+{
+    m_params = params;
+    emit paramsChanged(m_params);
+    startAllAnalyses();
+}
+
+void AnalysisController::setWarpSize(int warpSize)
+{
+    if (warpSize == m_params.warp_size) return;
+    m_params.warp_size = warpSize;
+    emit paramsChanged(m_params);
+    if (!m_document) return;
+    startWaste(0);
+    startWaste(1);
+    startSummaries();
+}
+
+void AnalysisController::setBlockRows(int blockRows)
+{
+    if (blockRows == m_params.block_rows) return;
+    m_params.block_rows = blockRows;
+    emit paramsChanged(m_params);
+    startAllAnalyses();
+}
+
+void AnalysisController::setSliceHeight(int sliceHeight)
+{
+    if (sliceHeight == m_params.slice_height) return;
+    m_params.slice_height = sliceHeight;
+    emit paramsChanged(m_params);
+    startAllAnalyses();
+}
+
+void AnalysisController::setSortWindow(int sortWindow)
+{
+    if (sortWindow == m_params.sort_window) return;
+    m_params.sort_window = sortWindow;
+    emit paramsChanged(m_params);
+    startAllAnalyses();
+}
+
+void AnalysisController::setConstructionFormat(const QString& format)
+{
+    if (format == m_constructionFormat) return;
+    m_constructionFormat = format;
+    startConstruction();
+}
+
+void AnalysisController::setWasteFormat(int side, const QString& format)
+{
+    auto& current = m_wasteFormats.at(static_cast<std::size_t>(side));
+    if (format == current) return;
+    current = format;
+    startWaste(side);
+}
+
+void AnalysisController::setWasteFirstWarp(int firstWarp)
+{
+    if (firstWarp == m_wasteFirstWarp) return;
+    m_wasteFirstWarp = firstWarp;
+    startWaste(0);
+    startWaste(1);
+}
+
+void AnalysisController::setRowOrderFormat(const QString& format)
+{
+    if (format == m_rowOrderFormat) return;
+    m_rowOrderFormat = format;
+    startRowOrder();
+}
+
+void AnalysisController::startHistogram()
+{
+    if (!m_document) return;
+    runJob<HistogramChartPtr>(
+        QStringLiteral("histogram"), m_histogramGeneration,
+        [doc = m_document, params = m_params] {
+            return std::make_shared<const spmv::viz::HistogramChart>(
+                spmv::viz::row_length_chart(doc->csr, doc->rowLengths, params, histogramMaxBars));
+        },
+        [this](HistogramChartPtr c) { emit histogramAvailable(std::move(c)); },
+        [this] { startBackgroundAnalyses(); });
+}
+
+void AnalysisController::startSummaries()
+{
+    if (!m_document) return;
+    runJob<SummariesPtr>(
+        QStringLiteral("summaries"), m_summaryGeneration,
+        [doc = m_document, params = m_params] {
+            return std::make_shared<const std::vector<spmv::analysis::FormatSummary>>(
+                spmv::analysis::summarize_all(doc->csr, params));
+        },
+        [this](SummariesPtr s) { emit summariesAvailable(std::move(s)); });
+}
+
+void AnalysisController::startConstruction()
+{
+    if (!m_document) return;
+    runJob<ConstructionPtr>(
+        QStringLiteral("construction"), m_constructionGeneration,
+        [doc = m_document, params = m_params, format = m_constructionFormat.toStdString()] {
+            return std::make_shared<const spmv::viz::Construction>(
+                spmv::viz::construction(doc->csr, format, params));
+        },
+        [this](ConstructionPtr c) { emit constructionAvailable(std::move(c)); });
+}
+
+void AnalysisController::startWaste(int side)
+{
+    if (!m_document) return;
+    runJob<WarpWastePtr>(
+        QStringLiteral("waste%1").arg(side), m_wasteGeneration.at(static_cast<std::size_t>(side)),
+        [doc = m_document, params = m_params, first = m_wasteFirstWarp,
+         format = wasteFormat(side).toStdString()] {
+            const auto m = spmv::build<double>(format, doc->csr, params);
+            return std::make_shared<const spmv::viz::WarpWaste>(
+                spmv::viz::warp_waste(m, params.warp_size, first, maxWarpPictures));
+        },
+        [this, side](WarpWastePtr w) { emit wasteAvailable(side, std::move(w)); });
+}
+
+void AnalysisController::startRowOrder()
+{
+    if (!m_document) return;
+    if (m_rowOrderFormat.isEmpty()) {
+        ++m_orderGeneration;
+        emit rowOrderAvailable(nullptr);
+        return;
+    }
+    runJob<RowOrderPtr>(
+        QStringLiteral("order"), m_orderGeneration,
+        [doc = m_document, params = m_params, format = m_rowOrderFormat.toStdString()] {
+            const auto m = spmv::build<double>(format, doc->csr, params);
+            const auto perm = spmv::row_permutation(m);
+            if (perm.empty()) {
+                return RowOrderPtr{};
+            }
+            // SELL-C-sigma and pJDS may list padding rows past num_rows: keep real rows only
+            auto order = std::make_shared<std::vector<std::int32_t>>(
+                perm.begin(),
+                perm.begin() + std::min<std::ptrdiff_t>(std::ssize(perm), doc->csr.num_rows));
+            return RowOrderPtr(std::move(order));
+        },
+        [this](RowOrderPtr o) { emit rowOrderAvailable(std::move(o)); });
+}

@@ -1,0 +1,116 @@
+#pragma once
+// Runs every computation the views show off the GUI thread (QtConcurrent::run(...).then) and
+// hands the results out as staged signals. Each kind of job has a generation counter: a result
+// that arrives after the user changed the matrix or a parameter is dropped (hotspot's
+// JobTracker idea). Exceptions stop at the worker boundary and become errorOccurred(QString).
+#include <array>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <QFuture>
+#include <QObject>
+#include <QString>
+
+#include <spmv/analysis/summary.hpp>
+#include <spmv/registry.hpp>
+#include <spmv/viz/construction.hpp>
+#include <spmv/viz/histogram.hpp>
+#include <spmv/viz/warp_grid.hpp>
+
+#include "matrixdocument.hpp"
+
+using ConstructionPtr = std::shared_ptr<const spmv::viz::Construction>;
+using HistogramChartPtr = std::shared_ptr<const spmv::viz::HistogramChart>;
+using WarpWastePtr = std::shared_ptr<const spmv::viz::WarpWaste>;
+using SummariesPtr = std::shared_ptr<const std::vector<spmv::analysis::FormatSummary>>;
+using RowOrderPtr = std::shared_ptr<const std::vector<std::int32_t>>;
+
+class AnalysisController : public QObject {
+    Q_OBJECT
+public:
+    explicit AnalysisController(QObject* parent = nullptr);
+    ~AnalysisController() override;
+
+    MatrixDocumentPtr document() const { return m_document; }
+    const spmv::FormatParams& params() const { return m_params; }
+    QString constructionFormat() const { return m_constructionFormat; }
+    QString wasteFormat(int side) const
+    {
+        return m_wasteFormats.at(static_cast<std::size_t>(side));
+    }
+    QString rowOrderFormat() const { return m_rowOrderFormat; }
+    int wasteFirstWarp() const { return m_wasteFirstWarp; }
+
+    /// Jobs started and not yet finished (stale ones included).
+    int pendingJobs() const { return m_pending; }
+    bool isBusy() const { return m_pending > 0; }
+
+    /// Maximum number of warps drawn per format in the waste view.
+    static constexpr int maxWarpPictures = 48;
+
+public slots:
+    void openFile(const QString& path);
+    void generate(const QString& generator, const spmv::gen::GeneratorParams& params, quint64 seed);
+    void setDocument(MatrixDocumentPtr document);
+
+    void setParams(const spmv::FormatParams& params);
+    void setWarpSize(int warpSize);
+    void setBlockRows(int blockRows);
+    void setSliceHeight(int sliceHeight);
+    void setSortWindow(int sortWindow);
+    void setConstructionFormat(const QString& format);
+    void setWasteFormat(int side, const QString& format);
+    void setWasteFirstWarp(int firstWarp);
+    /// Registry name whose row_perm the pattern view uses; empty: original order.
+    void setRowOrderFormat(const QString& format);
+
+signals:
+    void loadingStarted(const QString& what);
+    void documentAvailable(MatrixDocumentPtr document);
+    void histogramAvailable(HistogramChartPtr chart);
+    void summariesAvailable(SummariesPtr summaries);
+    void constructionAvailable(ConstructionPtr construction);
+    void wasteAvailable(int side, WarpWastePtr waste);
+    void rowOrderAvailable(RowOrderPtr order);  ///< nullptr: original order
+    void paramsChanged(const spmv::FormatParams& params);
+    void errorOccurred(const QString& message);
+    /// A job failed: what = load, histogram, construction, waste0, waste1, summaries or order.
+    void analysisFailed(const QString& what, const QString& message);
+    void busyChanged(bool busy);
+
+private:
+    /// Runs `work` on the analysis pool; `done` gets its result unless a newer job of the same
+    /// kind (generation) was started meanwhile. An exception becomes errorOccurred and
+    /// analysisFailed(what, message). `finally` runs after either, for fresh jobs only.
+    template <typename T>
+    void runJob(const QString& what, quint64& generation, std::function<T()> work,
+                std::function<void(T)> done, std::function<void()> finally = {});
+    void jobStarted();
+    void jobFinished();
+
+    void startHistogram();
+    void startSummaries();
+    void startConstruction();
+    void startWaste(int side);
+    void startRowOrder();
+    void startAllAnalyses();
+    void startBackgroundAnalyses();
+
+    MatrixDocumentPtr m_document;
+    spmv::FormatParams m_params;
+    QString m_constructionFormat = QStringLiteral("pjds");
+    std::array<QString, 2> m_wasteFormats{QStringLiteral("ellr"), QStringLiteral("pjds")};
+    QString m_rowOrderFormat;
+    int m_wasteFirstWarp = 0;
+
+    quint64 m_loadGeneration = 0;
+    quint64 m_histogramGeneration = 0;
+    quint64 m_summaryGeneration = 0;
+    quint64 m_constructionGeneration = 0;
+    std::array<quint64, 2> m_wasteGeneration{0, 0};
+    quint64 m_orderGeneration = 0;
+    int m_pending = 0;
+    bool m_backgroundDue = false;  ///< waste + summaries wait for the first picture
+    std::vector<QFuture<void>> m_futures;
+};

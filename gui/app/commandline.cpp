@@ -1,0 +1,310 @@
+#include "commandline.hpp"
+
+#include <cstdio>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QSpinBox>
+#include <QTimer>
+
+#include <spmv/error.hpp>
+#include <spmv/generators.hpp>
+#include <spmv/model/gpu_profile.hpp>
+#include <spmv/registry.hpp>
+#include <spmv/viz/construction.hpp>
+
+#include "mainwindow.hpp"
+#include "widgets/constructionpanel.hpp"
+#include "widgets/layoutview.hpp"
+#include "widgets/modelpanel.hpp"
+#include "widgets/rowhistogramview.hpp"
+#include "widgets/timingpanel.hpp"
+#include "widgets/warpwastepanel.hpp"
+
+namespace {
+
+void fail(const QString& message)
+{
+    std::fprintf(stderr, "spmvlab-gui: %s\n", message.toLocal8Bit().constData());
+}
+
+bool parseInt(const QCommandLineParser& p, const QString& name, int lo, int hi, int* value)
+{
+    if (!p.isSet(name)) return true;
+    bool ok = false;
+    const int v = p.value(name).toInt(&ok);
+    if (!ok || v < lo || v > hi) {
+        fail(QStringLiteral("--%1 must be an integer in [%2, %3], got '%4'")
+                 .arg(name)
+                 .arg(lo)
+                 .arg(hi)
+                 .arg(p.value(name)));
+        return false;
+    }
+    *value = v;
+    return true;
+}
+
+bool selectData(QComboBox* box, const QString& data)
+{
+    const int i = box->findData(data);
+    if (i < 0) return false;
+    box->setCurrentIndex(i);
+    return true;
+}
+
+}  // namespace
+
+int runSpmvLab(QApplication& app, const QStringList& arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "SpMV Lab explorer: sparse matrix formats built step by step, their padding, warp waste, "
+        "memory and speed."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("matrix"), QStringLiteral("Matrix Market file to open"),
+                            QStringLiteral("[matrix.mtx]"));
+    const QList<QCommandLineOption> options = {
+        {QStringLiteral("screenshot"),
+         QStringLiteral("Render a view to FILE (.png or .svg) and exit."), QStringLiteral("FILE")},
+        {QStringLiteral("view"),
+         QStringLiteral("View: %1.").arg(MainWindow::viewNames().join(QStringLiteral(", "))),
+         QStringLiteral("NAME"), QStringLiteral("pattern")},
+        {QStringLiteral("matrix"),
+         QStringLiteral("Matrix Market file (default: the built-in example)."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("generate"),
+         QStringLiteral("Generate the matrix instead: NAME[:param=value,...][@seed], e.g. "
+                        "powerlaw:rows=2000,max-len=200@3."),
+         QStringLiteral("SPEC")},
+        {QStringLiteral("format"),
+         QStringLiteral("Format of the construction / waste / permuted pattern view."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("warp"), QStringLiteral("Warp size (2..64)."), QStringLiteral("W")},
+        {QStringLiteral("br"), QStringLiteral("pJDS b_r (2..64)."), QStringLiteral("B")},
+        {QStringLiteral("slice"), QStringLiteral("SELL-C-sigma C (2..64)."), QStringLiteral("C")},
+        {QStringLiteral("sigma"), QStringLiteral("SELL-C-sigma sigma (1..2^20)."),
+         QStringLiteral("S")},
+        {QStringLiteral("step"),
+         QStringLiteral("Construction step to show, 1-based (default: last)."),
+         QStringLiteral("K")},
+        {QStringLiteral("profile"), QStringLiteral("GPU profile of the model (e.g. H100, C2050)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("size"), QStringLiteral("Window size WxH (default 1200x800)."),
+         QStringLiteral("WxH")},
+        {QStringLiteral("presentation"),
+         QStringLiteral("Presentation mode: large fonts, thick lines.")},
+        {QStringLiteral("log"), QStringLiteral("Histogram: logarithmic counts.")},
+        {QStringLiteral("select"),
+         QStringLiteral("Construction: select grid cell ROW,COL of the shown step."),
+         QStringLiteral("ROW,COL")},
+        {QStringLiteral("quit-after"), QStringLiteral("Close the window after MS milliseconds."),
+         QStringLiteral("MS")},
+    };
+    p.addOptions(options);
+    p.process(arguments);
+
+    const bool screenshot = p.isSet(QStringLiteral("screenshot"));
+    const QString view = p.value(QStringLiteral("view"));
+    if (!MainWindow::viewNames().contains(view)) {
+        fail(QStringLiteral("unknown view '%1'; known: %2")
+                 .arg(view, MainWindow::viewNames().join(QStringLiteral(" "))));
+        return 2;
+    }
+    QString format = p.value(QStringLiteral("format"));
+    if (!format.isEmpty()) {
+        try {
+            spmv::find_format(format.toStdString());
+        } catch (const spmv::Error& e) {
+            fail(QString::fromStdString(e.what()));
+            return 2;
+        }
+        if (view == QLatin1String("construction")) {
+            QStringList known;
+            for (auto n : spmv::viz::construction_formats()) {
+                known << QString::fromUtf8(n.data(), static_cast<int>(n.size()));
+            }
+            if (!known.contains(format)) {
+                fail(QStringLiteral("the construction view shows %1, not '%2'")
+                         .arg(known.join(QStringLiteral(", ")), format));
+                return 2;
+            }
+        }
+    }
+    int warp = -1, br = -1, slice = -1, sigma = -1, step = 0, quitAfter = -1;
+    if (!parseInt(p, QStringLiteral("warp"), 2, 64, &warp) ||
+        !parseInt(p, QStringLiteral("br"), 2, 64, &br) ||
+        !parseInt(p, QStringLiteral("slice"), 2, 64, &slice) ||
+        !parseInt(p, QStringLiteral("sigma"), 1, 1 << 20, &sigma) ||
+        !parseInt(p, QStringLiteral("step"), 1, 16, &step) ||
+        !parseInt(p, QStringLiteral("quit-after"), 0, 1 << 30, &quitAfter)) {
+        return 2;
+    }
+    const QString profile = p.value(QStringLiteral("profile"));
+    if (!profile.isEmpty()) {
+        try {
+            spmv::model::find_profile(profile.toStdString());
+        } catch (const spmv::Error& e) {
+            fail(QString::fromStdString(e.what()));
+            return 2;
+        }
+    }
+    QSize size(1200, 800);
+    if (p.isSet(QStringLiteral("size"))) {
+        const QStringList wh = p.value(QStringLiteral("size")).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2) size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || size.width() < 200 || size.height() < 150 || size.width() > 8000 ||
+            size.height() > 8000) {
+            fail(QStringLiteral("--size must be WxH between 200x150 and 8000x8000"));
+            return 2;
+        }
+    }
+    // --generate NAME[:k=v,...][@seed], checked against the generator's schema before starting
+    QString generator;
+    spmv::gen::GeneratorParams generatorParams;
+    quint64 seed = 1;
+    if (p.isSet(QStringLiteral("generate"))) {
+        QString spec = p.value(QStringLiteral("generate"));
+        if (const auto at = spec.lastIndexOf(QLatin1Char('@')); at >= 0) {
+            bool ok = false;
+            seed = spec.mid(at + 1).toULongLong(&ok);
+            if (!ok) {
+                fail(QStringLiteral("bad seed in --generate '%1'").arg(spec));
+                return 2;
+            }
+            spec.truncate(at);
+        }
+        const auto colon = spec.indexOf(QLatin1Char(':'));
+        generator = colon < 0 ? spec : spec.left(colon);
+        if (colon >= 0) {
+            for (const QString& kv :
+                 spec.mid(colon + 1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                const auto eq = kv.indexOf(QLatin1Char('='));
+                bool ok = false;
+                const double v = eq < 0 ? 0.0 : kv.mid(eq + 1).toDouble(&ok);
+                if (!ok) {
+                    fail(QStringLiteral("bad parameter '%1' in --generate (want name=value)")
+                             .arg(kv));
+                    return 2;
+                }
+                generatorParams[kv.left(eq).toStdString()] = v;
+            }
+        }
+        try {
+            spmv::gen::find_generator(generator.toStdString());
+        } catch (const spmv::Error& e) {
+            fail(QString::fromStdString(e.what()));
+            return 2;
+        }
+    }
+    QString matrix = p.value(QStringLiteral("matrix"));
+    if (matrix.isEmpty() && !p.positionalArguments().isEmpty()) {
+        matrix = p.positionalArguments().first();
+    }
+
+    MainWindow window(!screenshot);
+    window.resize(size);
+    if (p.isSet(QStringLiteral("presentation"))) {
+        window.setPresentationMode(true);
+    }
+    auto* controller = window.controller();
+    // parameters first, so the analyses of the loaded matrix use them
+    spmv::FormatParams params = controller->params();
+    if (warp > 0) params.warp_size = warp;
+    if (br > 0) params.block_rows = br;
+    if (slice > 0) params.slice_height = slice;
+    if (sigma > 0) params.sort_window = sigma;
+    controller->setParams(params);
+    if (!format.isEmpty()) {
+        if (view == QLatin1String("construction")) {
+            selectData(window.constructionPanel()->formatBox(), format);
+        } else if (view == QLatin1String("waste")) {
+            selectData(window.wastePanel()->formatBox(0), format);
+        } else if (view == QLatin1String("pattern") && !selectData(window.rowOrderBox(), format)) {
+            fail(QStringLiteral("format '%1' keeps the row order; the pattern is unchanged")
+                     .arg(format));
+        }
+    }
+    if (!profile.isEmpty()) {
+        window.timingPanel()->selectProfile(profile);
+        window.modelPanel()->selectProfile(profile);
+    }
+    if (!generator.isEmpty()) {
+        controller->generate(generator, generatorParams, seed);
+    } else if (!matrix.isEmpty()) {
+        window.openFile(matrix);
+    } else {
+        window.openBuiltInExample();
+    }
+    window.setCurrentView(view);
+
+    if (!screenshot) {
+        window.show();
+        if (quitAfter >= 0) {
+            QTimer::singleShot(quitAfter, &window, &QWidget::close);
+        }
+        return app.exec();
+    }
+
+    // screenshot mode: lay the window out, wait for every job, render, exit
+    window.show();
+    if (!window.waitUntilIdle()) {
+        fail(QStringLiteral("timed out waiting for the analyses"));
+        return 3;
+    }
+    if (!controller->document()) {
+        fail(window.errors().isEmpty() ? QStringLiteral("no matrix loaded")
+                                       : window.errors().last());
+        return 3;
+    }
+    if (view == QLatin1String("timing")) {
+        window.timingPanel()->start();
+        if (!window.waitUntilIdle(300000)) {
+            fail(QStringLiteral("timed out waiting for the timing run"));
+            return 3;
+        }
+    }
+    if (view == QLatin1String("construction")) {
+        auto* layout = window.constructionPanel()->layoutView();
+        layout->setStep(step > 0 ? step - 1 : layout->stepCount() - 1);
+        if (p.isSet(QStringLiteral("select"))) {
+            const QStringList rc = p.value(QStringLiteral("select")).split(QLatin1Char(','));
+            bool okR = false, okC = false;
+            const int r = rc.value(0).toInt(&okR);
+            const int c = rc.value(1).toInt(&okC);
+            const auto* shown = layout->step();
+            if (rc.size() != 2 || !okR || !okC || !shown || r < 0 || c < 0 || r >= shown->rows ||
+                c >= shown->cols) {
+                fail(QStringLiteral("--select wants ROW,COL inside the %1 x %2 grid of the step")
+                         .arg(shown ? shown->rows : 0)
+                         .arg(shown ? shown->cols : 0));
+                return 2;
+            }
+            layout->selectCell(r, c);
+        }
+    }
+    if (p.isSet(QStringLiteral("log"))) {
+        window.histogramView()->setLogScale(true);
+        window.logScaleBox()->setChecked(true);
+    }
+    window.waitUntilIdle();
+    // the matrix is in: a failed analysis (e.g. a format too large for this machine) is shown
+    // in its view; report it, but still write the picture
+    for (const QString& e : window.errors()) {
+        fail(QStringLiteral("warning: %1").arg(e));
+    }
+    const QString out = p.value(QStringLiteral("screenshot"));
+    QString error;
+    if (!MainWindow::exportWidget(window.viewPage(view), out, &error)) {
+        fail(error);
+        return 4;
+    }
+    std::fprintf(stdout, "%s: view '%s' of %s\n", out.toLocal8Bit().constData(),
+                 view.toLocal8Bit().constData(),
+                 controller->document()->name.toLocal8Bit().constData());
+    return 0;
+}

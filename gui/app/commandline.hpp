@@ -1,0 +1,16 @@
+#pragma once
+// Command line of spmvlab-gui:
+//   spmvlab-gui [FILE.mtx]                         the window, on FILE or the built-in example
+//   spmvlab-gui --screenshot OUT.png|OUT.svg [--view NAME] [--matrix FILE] [--format NAME]
+//               [--warp W] [--br B] [--slice C] [--sigma S] [--step K] [--profile NAME]
+//               [--size WxH] [--presentation] [--generate NAME[:param=value,...][@seed]]
+//       renders one view offscreen and exits: 0 on success, 2 for a bad option (unknown view,
+//       format, profile, out-of-range number), 3 when the matrix cannot be loaded or a view
+//       fails, 4 when the image cannot be written. Messages go to stderr.
+//   --quit-after MS                                closes the window after MS (smoke tests)
+#include <QStringList>
+
+class QApplication;
+
+/// Runs the application as the arguments say; returns the process exit code.
+int runSpmvLab(QApplication& app, const QStringList& arguments);

@@ -1,0 +1,375 @@
+#include "mainwindow.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QSvgGenerator>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <spmv/registry.hpp>
+
+#include "generatedialog.hpp"
+#include "models/matrixstatsmodel.hpp"
+#include "widgets/appearance.hpp"
+#include "widgets/constructionpanel.hpp"
+#include "widgets/layoutview.hpp"
+#include "widgets/memoryview.hpp"
+#include "widgets/modelpanel.hpp"
+#include "widgets/rowhistogramview.hpp"
+#include "widgets/sparsityview.hpp"
+#include "widgets/timingpanel.hpp"
+#include "widgets/warpwastepanel.hpp"
+#include "widgets/warpwasteview.hpp"
+
+namespace {
+
+QString fromView(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
+}
+
+QWidget* withToolbar(QWidget* view, QLayout* toolbar)
+{
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(toolbar);
+    layout->addWidget(view, 1);
+    return page;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(bool interactive, QWidget* parent)
+    : QMainWindow(parent), m_interactive(interactive), m_controller(new AnalysisController(this))
+{
+    setAcceptDrops(true);
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+
+    // matrix statistics
+    m_statsModel = new MatrixStatsModel(this);
+    m_statsTable = new QTableView;
+    m_statsTable->setModel(m_statsModel);
+    m_statsTable->verticalHeader()->hide();
+    m_statsTable->horizontalHeader()->setStretchLastSection(true);
+    m_statsTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_statsTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_statsTable->setAlternatingRowColors(true);
+    m_tabs->addTab(m_statsTable, tr("Matrix"));
+
+    // sparsity pattern
+    m_sparsity = new SparsityView;
+    m_rowOrder = new QComboBox;
+    m_rowOrder->addItem(tr("original row order"), QString());
+    for (const auto& f : spmv::formats()) {
+        if (f.permuted) {
+            m_rowOrder->addItem(tr("row order of %1").arg(fromView(f.title)), fromView(f.name));
+        }
+    }
+    auto* patternBar = new QHBoxLayout;
+    patternBar->addWidget(new QLabel(tr("Rows in")));
+    patternBar->addWidget(m_rowOrder);
+    patternBar->addWidget(new QLabel(tr("Wheel: zoom, drag: pan, double-click: whole matrix")), 1,
+                          Qt::AlignRight);
+    m_tabs->addTab(withToolbar(m_sparsity, patternBar), tr("Pattern"));
+
+    // histogram
+    m_histogram = new RowHistogramView;
+    m_logScale = new QCheckBox(tr("logarithmic counts"));
+    auto* histBar = new QHBoxLayout;
+    histBar->addWidget(m_logScale);
+    histBar->addStretch(1);
+    m_tabs->addTab(withToolbar(m_histogram, histBar), tr("Histogram"));
+
+    m_construction = new ConstructionPanel(m_controller);
+    m_tabs->addTab(m_construction, tr("Construction"));
+    m_waste = new WarpWastePanel(m_controller);
+    m_tabs->addTab(m_waste, tr("Warp waste"));
+    m_memory = new MemoryView;
+    m_tabs->addTab(m_memory, tr("Memory"));
+    m_timing = new TimingPanel(m_controller);
+    m_tabs->addTab(m_timing, tr("Timing"));
+    m_model = new ModelPanel;
+    m_tabs->addTab(m_model, tr("Model"));
+    setCentralWidget(m_tabs);
+
+    m_busyLabel = new QLabel;
+    m_busyBar = new QProgressBar;
+    m_busyBar->setRange(0, 0);
+    m_busyBar->setMaximumWidth(120);
+    m_busyBar->setVisible(false);
+    statusBar()->addPermanentWidget(m_busyLabel);
+    statusBar()->addPermanentWidget(m_busyBar);
+
+    buildMenus();
+
+    // wiring: staged results from the controller to the views
+    connect(m_controller, &AnalysisController::loadingStarted, this,
+            [this](const QString& what) { statusBar()->showMessage(what); });
+    connect(m_controller, &AnalysisController::documentAvailable, this,
+            [this](MatrixDocumentPtr doc) {
+                m_statsModel->resetData(doc);
+                m_sparsity->setDocument(doc);
+                m_model->setDocument(doc);
+                m_memory->setSummaries(nullptr);
+                m_histogram->setChartData(nullptr, m_controller->params().block_rows);
+                m_construction->layoutView()->setConstruction(nullptr);
+                for (int side = 0; side < 2; ++side)
+                    m_waste->view(side)->setWaste(nullptr, QString());
+                updateTitle();
+                statusBar()->showMessage(
+                    tr("Loaded %1 (%2 s)").arg(doc->name).arg(doc->loadSeconds, 0, 'f', 2), 5000);
+            });
+    connect(m_controller, &AnalysisController::histogramAvailable, this,
+            [this](HistogramChartPtr c) {
+                m_histogram->setChartData(std::move(c), m_controller->params().block_rows);
+            });
+    connect(m_controller, &AnalysisController::summariesAvailable, this, [this](SummariesPtr s) {
+        m_memory->setSummaries(std::move(s), m_controller->params());
+    });
+    connect(m_controller, &AnalysisController::rowOrderAvailable, this, [this](RowOrderPtr order) {
+        const QString name = m_rowOrder->currentData().toString();
+        m_sparsity->setRowOrder(
+            std::move(order),
+            name.isEmpty() ? QString() : fromView(spmv::find_format(name.toStdString()).title));
+    });
+    connect(m_controller, &AnalysisController::errorOccurred, this, &MainWindow::reportError);
+    connect(m_controller, &AnalysisController::analysisFailed, this,
+            [this](const QString& what, const QString& message) {
+                if (what == QLatin1String("histogram")) m_histogram->setError(message);
+                if (what == QLatin1String("construction"))
+                    m_construction->layoutView()->setError(message);
+                if (what == QLatin1String("waste0")) m_waste->view(0)->setError(message);
+                if (what == QLatin1String("waste1")) m_waste->view(1)->setError(message);
+                if (what == QLatin1String("summaries")) m_memory->setError(message);
+            });
+    connect(m_controller, &AnalysisController::busyChanged, this, [this](bool busy) {
+        m_busyBar->setVisible(busy);
+        m_busyLabel->setText(busy ? tr("computing ...") : QString());
+    });
+    connect(m_rowOrder, &QComboBox::currentIndexChanged, this,
+            [this] { m_controller->setRowOrderFormat(m_rowOrder->currentData().toString()); });
+    connect(m_logScale, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogScale);
+    for (auto* source : {static_cast<QObject*>(m_sparsity), static_cast<QObject*>(m_waste),
+                         static_cast<QObject*>(m_timing)}) {
+        connect(source, SIGNAL(statusMessage(QString)), statusBar(), SLOT(showMessage(QString)));
+    }
+    resize(1200, 800);
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+QStringList MainWindow::viewNames()
+{
+    return {QStringLiteral("matrix"),       QStringLiteral("pattern"), QStringLiteral("histogram"),
+            QStringLiteral("construction"), QStringLiteral("waste"),   QStringLiteral("memory"),
+            QStringLiteral("timing"),       QStringLiteral("model")};
+}
+
+QWidget* MainWindow::viewPage(const QString& name) const
+{
+    const int i = static_cast<int>(viewNames().indexOf(name));
+    return i < 0 ? nullptr : m_tabs->widget(i);
+}
+
+bool MainWindow::setCurrentView(const QString& name)
+{
+    const int i = static_cast<int>(viewNames().indexOf(name));
+    if (i < 0) return false;
+    m_tabs->setCurrentIndex(i);
+    return true;
+}
+
+QString MainWindow::currentViewName() const
+{
+    return viewNames().value(m_tabs->currentIndex());
+}
+
+void MainWindow::buildMenus()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Matrix Market file ..."), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open matrix"), QString(), tr("Matrix Market (*.mtx);;All files (*)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    auto* samples = file->addMenu(tr("Open &sample"));
+    for (const auto& [label, path] : sampleMatrices()) {
+        const QString p = path;
+        samples->addAction(label, this, [this, p] { openFile(p); });
+    }
+    file->addAction(tr("&Generate ..."), QKeySequence(Qt::CTRL | Qt::Key_G), this,
+                    &MainWindow::showGenerateDialog);
+    file->addSeparator();
+    file->addAction(tr("Export view as &PNG ..."), this,
+                    [this] { exportCurrentView(QStringLiteral("png")); });
+    file->addAction(tr("Export view as S&VG ..."), this,
+                    [this] { exportCurrentView(QStringLiteral("svg")); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    auto* presentation = view->addAction(tr("&Presentation mode (large fonts, thick lines)"));
+    presentation->setCheckable(true);
+    presentation->setShortcut(QKeySequence(Qt::Key_F5));
+    connect(presentation, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    view->addSeparator();
+    const QStringList names = viewNames();
+    for (int i = 0; i < names.size(); ++i) {
+        view->addAction(m_tabs->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)),
+                        this, [this, i] { m_tabs->setCurrentIndex(i); });
+    }
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About SpMV Lab"), this, [this] {
+        QMessageBox::about(this, tr("About SpMV Lab"),
+                           tr("<p><b>SpMV Lab explorer</b></p><p>Sparse matrix formats on GPUs: "
+                              "ELLPACK, pJDS, SELL-C-\u03c3 and friends, built step by step, with "
+                              "their padding, warp waste, memory and speed.</p>"));
+    });
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    m_controller->openFile(path);
+}
+
+void MainWindow::openBuiltInExample()
+{
+    m_controller->openFile(builtInExamplePath());
+}
+
+void MainWindow::showGenerateDialog()
+{
+    GenerateDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) {
+        m_controller->generate(dialog.generator(), dialog.params(), dialog.seed());
+    }
+}
+
+bool MainWindow::exportWidget(QWidget* widget, const QString& path, QString* error)
+{
+    if (!widget) {
+        if (error) *error = tr("nothing to export");
+        return false;
+    }
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setResolution(96);  // without it the SVG's physical size assumes 72 dpi (4/3 too big)
+        svg.setSize(widget->size());
+        svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
+        svg.setTitle(widget->windowTitle());
+        QPainter painter;
+        if (!painter.begin(&svg)) {
+            if (error) *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        widget->render(&painter);
+        painter.end();
+        return true;
+    }
+    const QPixmap pixmap = widget->grab();
+    if (!pixmap.save(path)) {
+        if (error) *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::exportCurrentView(const QString& format)
+{
+    const QString suggested = QStringLiteral("spmvlab-%1.%2").arg(currentViewName(), format);
+    const QString filter = format == QLatin1String("svg") ? tr("SVG (*.svg)") : tr("PNG (*.png)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export view"), suggested, filter);
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive)) {
+        path += QLatin1Char('.') + format;
+    }
+    QString error;
+    if (exportWidget(m_tabs->currentWidget(), path, &error)) {
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    } else {
+        reportError(error);
+    }
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    Appearance::instance().setPresentationMode(on);
+}
+
+bool MainWindow::isBusy() const
+{
+    return m_controller->isBusy() || m_sparsity->isRendering() || m_timing->isRunning();
+}
+
+bool MainWindow::waitUntilIdle(int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    // let queued work start first, then wait for the pipeline to drain
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    while (isBusy()) {
+        if (timer.elapsed() > timeoutMs) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+    }
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls()) {
+        for (const QUrl& url : event->mimeData()->urls()) {
+            if (url.isLocalFile()) {
+                event->acceptProposedAction();
+                return;
+            }
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            openFile(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::reportError(const QString& message)
+{
+    m_errors.append(message);
+    statusBar()->showMessage(tr("Error: %1").arg(message), 15000);
+    if (m_interactive) {
+        QMessageBox::warning(this, tr("SpMV Lab"), message);
+    }
+}
+
+void MainWindow::updateTitle()
+{
+    const auto doc = m_controller->document();
+    setWindowTitle(doc ? tr("SpMV Lab \u2014 %1").arg(doc->name) : tr("SpMV Lab"));
+}

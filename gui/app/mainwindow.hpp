@@ -1,0 +1,96 @@
+#pragma once
+// The SpMV Lab explorer window: one tab per view (matrix statistics, sparsity pattern,
+// row-length histogram, format construction, per-warp waste, memory per format, timing, model),
+// File menu (open, samples, generate, export PNG / SVG), presentation mode, drag and drop.
+#include <QMainWindow>
+#include <QStringList>
+
+#include "analysiscontroller.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QTabWidget;
+class QTableView;
+class ConstructionPanel;
+class MatrixStatsModel;
+class MemoryView;
+class ModelPanel;
+class RowHistogramView;
+class SparsityView;
+class TimingPanel;
+class WarpWastePanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    /// interactive = false: errors go to lastError() and the status bar, never a message box
+    /// (screenshot mode and tests).
+    explicit MainWindow(bool interactive = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// View names for --view: matrix pattern histogram construction waste memory timing model.
+    static QStringList viewNames();
+    /// Shows the named view; false for an unknown name.
+    bool setCurrentView(const QString& name);
+    QString currentViewName() const;
+    QWidget* viewPage(const QString& name) const;
+
+    AnalysisController* controller() const { return m_controller; }
+    SparsityView* sparsityView() const { return m_sparsity; }
+    RowHistogramView* histogramView() const { return m_histogram; }
+    ConstructionPanel* constructionPanel() const { return m_construction; }
+    WarpWastePanel* wastePanel() const { return m_waste; }
+    MemoryView* memoryView() const { return m_memory; }
+    TimingPanel* timingPanel() const { return m_timing; }
+    ModelPanel* modelPanel() const { return m_model; }
+    MatrixStatsModel* statsModel() const { return m_statsModel; }
+    QComboBox* rowOrderBox() const { return m_rowOrder; }
+    QCheckBox* logScaleBox() const { return m_logScale; }
+
+    /// True while an analysis, a raster or a timing run is in progress.
+    bool isBusy() const;
+    /// Processes events until nothing is busy (or timeoutMs passed); false on timeout.
+    bool waitUntilIdle(int timeoutMs = 120000);
+    /// Errors since the last clearErrors() (all of them, newest last).
+    const QStringList& errors() const { return m_errors; }
+    void clearErrors() { m_errors.clear(); }
+
+    /// Exports a widget (e.g. the current view) to PNG or SVG, chosen by the file suffix.
+    static bool exportWidget(QWidget* widget, const QString& path, QString* error = nullptr);
+
+public slots:
+    void openFile(const QString& path);
+    void openBuiltInExample();
+    void showGenerateDialog();
+    void exportCurrentView(const QString& format);
+    void setPresentationMode(bool on);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void reportError(const QString& message);
+    void updateTitle();
+
+    bool m_interactive;
+    AnalysisController* m_controller;
+    QTabWidget* m_tabs;
+    QTableView* m_statsTable;
+    MatrixStatsModel* m_statsModel;
+    SparsityView* m_sparsity;
+    QComboBox* m_rowOrder;
+    RowHistogramView* m_histogram;
+    QCheckBox* m_logScale;
+    ConstructionPanel* m_construction;
+    WarpWastePanel* m_waste;
+    MemoryView* m_memory;
+    TimingPanel* m_timing;
+    ModelPanel* m_model;
+    QLabel* m_busyLabel;
+    QProgressBar* m_busyBar;
+    QStringList m_errors;
+};

@@ -1,0 +1,45 @@
+#pragma once
+// A loaded or generated matrix with what every view needs about it; shared read-only between
+// the GUI thread and the workers (std::shared_ptr<const MatrixDocument>).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <QString>
+
+#include <spmv/analysis/row_stats.hpp>
+#include <spmv/formats/csr.hpp>
+#include <spmv/generators.hpp>
+#include <spmv/io/matrix_market.hpp>
+
+struct MatrixDocument {
+    QString name;    ///< short display name, e.g. "pjds_fig1.mtx"
+    QString source;  ///< file path, resource path or "generated: pde size=10 seed=1"
+    spmv::Csr<double, std::int32_t> csr;
+    std::vector<std::int32_t> rowLengths;
+    spmv::analysis::RowLengthStats stats;
+    std::optional<spmv::io::MatrixMarketInfo> fileInfo;  ///< for files only
+    double loadSeconds = 0.0;                            ///< reading / generating
+};
+
+using MatrixDocumentPtr = std::shared_ptr<const MatrixDocument>;
+
+/// Wraps a matrix (computes its row lengths and statistics). Throws spmv::Error.
+std::shared_ptr<MatrixDocument> makeDocument(spmv::Csr<double, std::int32_t> csr, QString name,
+                                             QString source);
+
+/// Reads a Matrix Market file; ":/..." paths are read from the Qt resources. Throws
+/// spmv::MatrixMarketError ("file:line: problem") or spmv::Error.
+MatrixDocumentPtr loadMatrixMarket(const QString& path);
+
+/// Runs a core generator (spmv::gen::generate). Throws spmv::InvalidArgument.
+MatrixDocumentPtr generateMatrix(const QString& generator, const spmv::gen::GeneratorParams& params,
+                                 std::uint64_t seed);
+
+/// The built-in example shown at start-up (a resource, so it works from any directory).
+QString builtInExamplePath();
+
+/// Sample matrices: the built-in examples plus every .mtx in the source tree's
+/// sample_matrices/ directory (if it exists), as (display name, path) pairs.
+QList<QPair<QString, QString>> sampleMatrices();

@@ -1,0 +1,12 @@
+#pragma once
+// Keeps a matrix that is too large for the machine from taking the whole app down: caps the
+// process's data segment (RLIMIT_DATA: heap and private writable mappings) at a fraction of
+// the memory available at start-up, so that building e.g. a 24 GB ELLPACK makes its allocation
+// throw std::bad_alloc (reported in the view and the status bar as "out of memory") instead of
+// the kernel's OOM killer ending the process. Device memory is not affected (the GPU layer
+// reports OutOfDeviceMemory itself). SPMVLAB_MEMORY_GUARD=0 disables it.
+#include <cstdint>
+
+/// Installs the cap; returns it in bytes (0 when none was set: disabled, unknown memory size,
+/// or a lower limit already in place).
+std::uint64_t installMemoryGuard(double fraction = 0.8);

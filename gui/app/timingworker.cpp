@@ -1,0 +1,150 @@
+#include "timingworker.hpp"
+
+#include <chrono>
+#include <new>
+#include <random>
+
+#include <spmv/any_matrix.hpp>
+#include <spmv/error.hpp>
+#include <spmv/gpu/bench.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/variants.hpp>
+
+namespace {
+
+template <typename V>
+spmv::Csr<V, std::int32_t> converted(const spmv::Csr<double, std::int32_t>& a)
+{
+    if constexpr (std::is_same_v<V, double>) {
+        return a;
+    } else {
+        return spmv::convert_values<V>(a);
+    }
+}
+
+}  // namespace
+
+void TimingWorker::run(const TimingRequest& request, quint64 generation)
+{
+    m_cancel.store(false);
+    if (!request.document) {
+        emit finished(false, generation);
+        return;
+    }
+    try {
+        const bool dp = request.precision == spmv::model::Precision::double_precision;
+        if (request.useGpu) {
+            dp ? runGpu<double>(request, generation) : runGpu<float>(request, generation);
+        } else {
+            dp ? runCpu<double>(request, generation) : runCpu<float>(request, generation);
+        }
+    } catch (const std::exception& e) {
+        emit errorOccurred(QString::fromStdString(e.what()), generation);
+    }
+    emit finished(m_cancel.load(), generation);
+}
+
+template <typename V>
+void TimingWorker::runGpu(const TimingRequest& request, quint64 generation)
+{
+    const auto& doc = *request.document;
+    const auto variants = spmv::gpu::kernel_variants();
+    const int total = static_cast<int>(variants.size());
+    emit started(total, generation);
+    const auto a = converted<V>(doc.csr);
+    const auto prediction =
+        spmv::model::predict(doc.stats, request.profile, request.precision, request.alpha);
+    const std::string device = spmv::gpu::device_info().name;
+    spmv::gpu::BenchOptions options;
+    options.min_time_ms = request.minTimeMs;
+    options.min_reps = 10;
+    options.max_wall_ms = 3000;
+    options.xgpu = false;
+    int done = 0;
+    for (const auto& v : variants) {
+        if (m_cancel.load()) break;
+        emit progressChanged(done, total,
+                             QString::fromUtf8(v.name.data(), static_cast<int>(v.name.size())),
+                             generation);
+        TimingRow row;
+        row.variant = std::string(v.name);
+        row.format = std::string(v.format);
+        row.precision = sizeof(V) == 8 ? "double" : "float";
+        row.device = device;
+        row.baseline = v.baseline;
+        row.gpu = true;
+        try {
+            const auto m = spmv::gpu::prepare<V>(v, a, request.params);
+            const auto r = spmv::gpu::bench(m, options);
+            row.median_ms = r.kernel.median_ms;
+            row.gflops = r.gflops;
+            row.effective_gbs = r.effective_gbs;
+            row.fraction_of_copy = r.fraction_of_copy;
+            attach_prediction(row, prediction);
+        } catch (const std::bad_alloc&) {
+            row.error = "out of host memory";
+        } catch (const std::exception& e) {
+            row.error =
+                e.what();  // e.g. OutOfDeviceMemory: "pjds needs 12.3 GiB on the device ..."
+        }
+        emit timingAvailable(row, generation);
+        emit progressChanged(++done, total, QString(), generation);
+    }
+}
+
+template <typename V>
+void TimingWorker::runCpu(const TimingRequest& request, quint64 generation)
+{
+    using clock = std::chrono::steady_clock;
+    const auto& doc = *request.document;
+    const auto all = spmv::formats();
+    const int total = static_cast<int>(all.size());
+    emit started(total, generation);
+    const auto a = converted<V>(doc.csr);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    std::vector<V> x(static_cast<std::size_t>(a.num_cols));
+    std::vector<V> y(static_cast<std::size_t>(a.num_rows));
+    for (auto& e : x) e = static_cast<V>(dist(rng));
+    std::optional<spmv::model::Prediction> prediction;
+    if (doc.stats.rows > 0 && doc.stats.nnz > 0) {
+        prediction =
+            spmv::model::predict(doc.stats, request.profile, request.precision, request.alpha);
+    }
+    int done = 0;
+    for (const auto& info : all) {
+        if (m_cancel.load()) break;
+        const QString name =
+            QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size()));
+        emit progressChanged(done, total, name, generation);
+        TimingRow row;
+        row.variant = std::string(info.name);
+        row.format = std::string(info.name);
+        row.precision = sizeof(V) == 8 ? "double" : "float";
+        row.device = "CPU reference (1 thread)";
+        try {
+            const auto m = spmv::build<V>(info.name, a, request.params);
+            std::vector<double> times;
+            double spent = 0.0;
+            while ((spent < request.minTimeMs || times.size() < 3) && times.size() < 200 &&
+                   !m_cancel.load()) {
+                const auto t0 = clock::now();
+                spmv::spmv_reference(m, V{1}, std::span<const V>(x), V{0}, std::span<V>(y));
+                const double ms =
+                    std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+                times.push_back(ms);
+                spent += ms;
+            }
+            row.median_ms = median_ms(times);
+            row.gflops = gflops_of(doc.stats.nnz, row.median_ms);
+            // the prediction is for a GPU: shown next to the CPU number, not divided by it
+            if (prediction) row.predicted_gflops = prediction->gflops;
+        } catch (const std::bad_alloc&) {
+            row.error = "out of memory";
+        } catch (const std::exception& e) {
+            row.error = e.what();
+        }
+        emit timingAvailable(row, generation);
+        emit progressChanged(++done, total, QString(), generation);
+    }
+}

@@ -1,0 +1,166 @@
+#include "constructionpanel.hpp"
+
+#include <algorithm>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <spmv/registry.hpp>
+
+#include "layoutview.hpp"
+
+ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller)
+{
+    m_format = new QComboBox;
+    for (auto name : spmv::viz::construction_formats()) {
+        const auto& info = spmv::find_format(name);
+        m_format->addItem(QString::fromUtf8(info.title.data(), static_cast<int>(info.title.size())),
+                          QString::fromUtf8(name.data(), static_cast<int>(name.size())));
+    }
+    m_format->setCurrentIndex(qMax(0, m_format->findData(controller->constructionFormat())));
+    m_format->setToolTip(tr("Format whose construction is shown"));
+
+    auto spin = [](int lo, int hi, int value, const QString& tip) {
+        auto* s = new QSpinBox;
+        s->setRange(lo, hi);
+        s->setValue(value);
+        s->setToolTip(tip);
+        s->setKeyboardTracking(false);
+        return s;
+    };
+    const auto& p = controller->params();
+    m_blockRows = spin(2, 64, p.block_rows, tr("b_r: rows padded together after sorting (pJDS)"));
+    m_sliceHeight = spin(2, 64, p.slice_height, tr("C: rows per slice (SELL-C-sigma)"));
+    m_sortWindow =
+        spin(1, 1 << 20, p.sort_window, tr("sigma: rows sorted inside windows of sigma rows"));
+    m_warpSize =
+        spin(2, 64, p.warp_size, tr("Threads per warp: 4 for the blackboard, 32 for the hardware"));
+    m_blockRowsLabel = new QLabel(tr("b_r"));
+    m_sliceLabel = new QLabel(tr("C"));
+    m_sigmaLabel = new QLabel(tr("\u03c3"));
+
+    m_previous = new QPushButton(tr("\u25c0 Previous"));
+    m_next = new QPushButton(tr("Next \u25b6"));
+    m_play = new QPushButton(tr("Play"));
+    m_play->setCheckable(true);
+    m_stepLabel = new QLabel;
+    m_selection = new QLabel;
+    m_selection->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Format")));
+    controls->addWidget(m_format);
+    controls->addSpacing(8);
+    controls->addWidget(m_blockRowsLabel);
+    controls->addWidget(m_blockRows);
+    controls->addWidget(m_sliceLabel);
+    controls->addWidget(m_sliceHeight);
+    controls->addWidget(m_sigmaLabel);
+    controls->addWidget(m_sortWindow);
+    controls->addSpacing(8);
+    controls->addWidget(new QLabel(tr("warp")));
+    controls->addWidget(m_warpSize);
+    controls->addSpacing(12);
+    controls->addWidget(m_previous);
+    controls->addWidget(m_next);
+    controls->addWidget(m_play);
+    controls->addWidget(m_stepLabel);
+    controls->addStretch(1);
+
+    m_view = new LayoutView;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_view);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(m_selection);
+
+    connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
+        m_controller->setConstructionFormat(m_format->currentData().toString());
+        updateParamVisibility();
+    });
+    connect(m_blockRows, &QSpinBox::valueChanged, controller, &AnalysisController::setBlockRows);
+    connect(m_sliceHeight, &QSpinBox::valueChanged, controller,
+            &AnalysisController::setSliceHeight);
+    connect(m_sortWindow, &QSpinBox::valueChanged, controller, &AnalysisController::setSortWindow);
+    connect(m_warpSize, &QSpinBox::valueChanged, controller, &AnalysisController::setWarpSize);
+    connect(controller, &AnalysisController::paramsChanged, this, &ConstructionPanel::syncParams);
+    connect(controller, &AnalysisController::constructionAvailable, m_view,
+            &LayoutView::setConstruction);
+    connect(m_previous, &QPushButton::clicked, m_view, &LayoutView::previousStep);
+    connect(m_next, &QPushButton::clicked, m_view, &LayoutView::nextStep);
+    connect(m_play, &QPushButton::toggled, this, &ConstructionPanel::setPlaying);
+    connect(m_view, &LayoutView::stepChanged, this, &ConstructionPanel::updateStepLabel);
+    connect(m_view, &LayoutView::selectionDescribed, m_selection, &QLabel::setText);
+    m_playTimer.setInterval(1400);
+    connect(&m_playTimer, &QTimer::timeout, this, [this] {
+        if (m_view->currentStep() + 1 >= m_view->stepCount()) {
+            m_play->setChecked(false);
+        } else {
+            m_view->nextStep();
+        }
+    });
+    updateParamVisibility();
+    updateStepLabel(0, 0);
+}
+
+void ConstructionPanel::setPlaying(bool on)
+{
+    if (on) {
+        if (m_view->currentStep() + 1 >= m_view->stepCount()) {
+            m_view->setStep(0);
+        }
+        m_playTimer.start();
+        m_play->setText(tr("Pause"));
+    } else {
+        m_playTimer.stop();
+        m_play->setText(tr("Play"));
+    }
+    if (m_play->isChecked() != on) {
+        m_play->setChecked(on);
+    }
+}
+
+void ConstructionPanel::updateStepLabel(int step, int count)
+{
+    m_stepLabel->setText(count > 0 ? tr("Step %1 of %2").arg(step + 1).arg(count) : QString());
+    m_previous->setEnabled(step > 0);
+    m_next->setEnabled(step + 1 < count);
+}
+
+void ConstructionPanel::syncParams(const spmv::FormatParams& params)
+{
+    const QSignalBlocker b1(m_blockRows), b2(m_sliceHeight), b3(m_sortWindow), b4(m_warpSize);
+    m_blockRows->setValue(params.block_rows);
+    m_sliceHeight->setValue(params.slice_height);
+    m_sortWindow->setValue(params.sort_window);
+    m_warpSize->setValue(params.warp_size);
+}
+
+void ConstructionPanel::updateParamVisibility()
+{
+    // show the spin boxes of the parameters the chosen format reads (registry schema)
+    const auto& info = spmv::find_format(m_format->currentData().toString().toStdString());
+    auto reads = [&info](spmv::Param id) {
+        return std::find(info.params.begin(), info.params.end(), id) != info.params.end();
+    };
+    const bool br = reads(spmv::Param::block_rows);
+    const bool slice = reads(spmv::Param::slice_height);
+    const bool sigma = reads(spmv::Param::sort_window);
+    m_blockRowsLabel->setVisible(br);
+    m_blockRows->setVisible(br);
+    m_sliceLabel->setVisible(slice);
+    m_sliceHeight->setVisible(slice);
+    m_sigmaLabel->setVisible(sigma);
+    m_sortWindow->setVisible(sigma);
+}

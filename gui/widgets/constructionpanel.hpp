@@ -1,0 +1,51 @@
+#pragma once
+// The construction view: format, b_r / C / sigma / warp-size spin boxes, previous / next / play,
+// and the LayoutView of the current step in a scroll area.
+#include <QTimer>
+#include <QWidget>
+
+#include "app/analysiscontroller.hpp"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class LayoutView;
+
+class ConstructionPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConstructionPanel(AnalysisController* controller, QWidget* parent = nullptr);
+
+    LayoutView* layoutView() const { return m_view; }
+    QComboBox* formatBox() const { return m_format; }
+    QSpinBox* blockRowsBox() const { return m_blockRows; }
+    QPushButton* nextButton() const { return m_next; }
+    QPushButton* previousButton() const { return m_previous; }
+    QPushButton* playButton() const { return m_play; }
+
+public slots:
+    void setPlaying(bool on);
+
+private:
+    void updateStepLabel(int step, int count);
+    void syncParams(const spmv::FormatParams& params);
+    void updateParamVisibility();
+
+    AnalysisController* m_controller;
+    QComboBox* m_format;
+    QSpinBox* m_blockRows;
+    QSpinBox* m_sliceHeight;
+    QSpinBox* m_sortWindow;
+    QSpinBox* m_warpSize;
+    QLabel* m_blockRowsLabel;
+    QLabel* m_sliceLabel;
+    QLabel* m_sigmaLabel;
+    QPushButton* m_previous;
+    QPushButton* m_next;
+    QPushButton* m_play;
+    QLabel* m_stepLabel;
+    QLabel* m_selection;
+    LayoutView* m_view;
+    QTimer m_playTimer;
+};

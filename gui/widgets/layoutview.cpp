@@ -1,0 +1,421 @@
+#include "layoutview.hpp"
+
+#include <cmath>
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QTextLayout>
+
+#include "appearance.hpp"
+
+using spmv::viz::CellKind;
+
+namespace {
+
+QString entryText(double v)
+{
+    if (v == std::floor(v) && std::abs(v) < 1e9) {
+        return QString::number(static_cast<qint64>(v));
+    }
+    return QString::number(v, 'g', 3);
+}
+
+int digitsOf(const spmv::viz::StorageArray& a)
+{
+    int d = 1;
+    for (double v : a.entries) {
+        d = qMax(d, static_cast<int>(entryText(v).size()));
+    }
+    return d;
+}
+
+constexpr std::size_t maxEntriesShown = 600;
+
+}  // namespace
+
+LayoutView::LayoutView(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(false);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    connect(&Appearance::instance(), &Appearance::changed, this, [this] {
+        relayout();
+        update();
+    });
+}
+
+void LayoutView::setError(const QString& message)
+{
+    m_error = message;
+    setConstruction(nullptr);
+}
+
+void LayoutView::setConstruction(ConstructionPtr construction)
+{
+    if (construction) {
+        m_error.clear();
+    }
+    m_construction = std::move(construction);
+    m_step = qBound(0, m_step, qMax(0, stepCount() - 1));
+    relayout();
+    // keep the selected nonzero if the new construction still shows it
+    const auto* s = step();
+    m_selected = {-1, -1};
+    if (s && m_selectedNonzero >= 0) {
+        if (const auto pos = s->find_nonzero(m_selectedNonzero)) {
+            m_selected = {pos->first, pos->second};
+        }
+    }
+    describeSelection();
+    emit stepChanged(m_step, stepCount());
+    update();
+}
+
+int LayoutView::stepCount() const
+{
+    return m_construction ? static_cast<int>(m_construction->steps.size()) : 0;
+}
+
+const spmv::viz::ConstructionStep* LayoutView::step() const
+{
+    if (!m_construction || m_step < 0 || m_step >= stepCount()) {
+        return nullptr;
+    }
+    return &m_construction->steps[static_cast<std::size_t>(m_step)];
+}
+
+void LayoutView::setStep(int newStep)
+{
+    newStep = qBound(0, newStep, qMax(0, stepCount() - 1));
+    m_step = newStep;
+    relayout();
+    m_selected = {-1, -1};
+    if (const auto* s = step(); s && m_selectedNonzero >= 0) {
+        if (const auto pos = s->find_nonzero(m_selectedNonzero)) {
+            m_selected = {pos->first, pos->second};
+        }
+    }
+    describeSelection();
+    emit stepChanged(m_step, stepCount());
+    update();
+}
+
+void LayoutView::nextStep()
+{
+    setStep(m_step + 1);
+}
+
+void LayoutView::previousStep()
+{
+    setStep(m_step - 1);
+}
+
+void LayoutView::selectCell(int row, int col)
+{
+    const auto* s = step();
+    if (!s || row < 0 || col < 0 || row >= s->rows || col >= s->cols) {
+        m_selected = {-1, -1};
+        m_selectedNonzero = -1;
+    } else {
+        m_selected = {row, col};
+        const auto& c = s->at(row, col);
+        if (c.kind == CellKind::nonzero) {
+            m_selectedNonzero = c.nz;
+        }
+    }
+    describeSelection();
+    update();
+}
+
+void LayoutView::describeSelection()
+{
+    const auto* s = step();
+    if (!s || m_selected.first < 0) {
+        emit selectionDescribed(tr("Click a cell to follow it through the storage arrays."));
+        return;
+    }
+    const auto& c = s->at(m_selected.first, m_selected.second);
+    QString text;
+    switch (c.kind) {
+        case CellKind::nonzero:
+            text = tr("Nonzero %1: A(%2, %3)").arg(c.nz).arg(c.row).arg(c.col);
+            break;
+        case CellKind::padding:
+            text = c.row >= 0 ? tr("Padding slot of row %1").arg(c.row)
+                              : tr("Padding slot of an empty padding row");
+            break;
+        case CellKind::empty:
+            text = tr("Not stored");
+            break;
+    }
+    if (c.slot >= 0) {
+        text += tr(", storage slot %1").arg(c.slot);
+    }
+    emit selectionDescribed(text);
+}
+
+LayoutMetrics LayoutView::metrics() const
+{
+    const QFontMetricsF fm(Appearance::instance().font());
+    LayoutMetrics m;
+    m.lineHeight = fm.height();
+    m.charWidth = fm.horizontalAdvance(QLatin1Char('0'));
+    m.rowLabelWidth = fm.horizontalAdvance(QStringLiteral("row 0000")) + 6;
+    m.arrayLabelWidth = fm.horizontalAdvance(QStringLiteral("slice_widths")) + 12;
+    m.preferredCell = std::round(fm.height() * 2.0);
+    m.minCell = 3;
+    m.groupGap = m.charWidth;
+    return m;
+}
+
+double LayoutView::headerHeight() const
+{
+    const QFontMetricsF fm(Appearance::instance().font());
+    const QFontMetricsF bold(Appearance::instance().font(1.15, true));
+    // title line + up to three caption lines + legend line
+    return bold.height() + 3 * fm.height() + fm.height() + 14;
+}
+
+void LayoutView::relayout()
+{
+    const auto* s = step();
+    std::vector<ArrayShape> shapes;
+    if (s) {
+        for (const auto& a : s->arrays) {
+            shapes.push_back({a.entries.size(), a.group_starts, digitsOf(a)});
+        }
+    }
+    m_geometry = layoutGeometry(s ? s->rows : 0, s ? s->cols : 0, shapes, headerHeight(),
+                                qMax(width(), 300), metrics(), maxEntriesShown);
+    setMinimumHeight(static_cast<int>(std::ceil(m_geometry.height)));
+    updateGeometry();
+}
+
+QSize LayoutView::sizeHint() const
+{
+    return {qMax(600, static_cast<int>(m_geometry.width)), static_cast<int>(m_geometry.height)};
+}
+
+void LayoutView::resizeEvent(QResizeEvent*)
+{
+    relayout();
+}
+
+QRectF LayoutView::cellRect(int row, int col) const
+{
+    const auto r = m_geometry.cellRect(row, col);
+    return {r.x, r.y, r.w, r.h};
+}
+
+QRectF LayoutView::entryRect(const QString& arrayName, int entry) const
+{
+    const auto* s = step();
+    if (!s) return {};
+    for (std::size_t a = 0; a < s->arrays.size() && a < m_geometry.arrays.size(); ++a) {
+        if (QString::fromStdString(s->arrays[a].name) == arrayName) {
+            const auto& e = m_geometry.arrays[a].entries;
+            if (entry >= 0 && static_cast<std::size_t>(entry) < e.size()) {
+                const auto& r = e[static_cast<std::size_t>(entry)];
+                return {r.x, r.y, r.w, r.h};
+            }
+        }
+    }
+    return {};
+}
+
+void LayoutView::mousePressEvent(QMouseEvent* event)
+{
+    const auto* s = step();
+    if (!s || event->button() != Qt::LeftButton) return;
+    const QPointF p = event->position();
+    if (const auto cell = m_geometry.cellAt(p.x(), p.y())) {
+        selectCell(cell->first, cell->second);
+        return;
+    }
+    if (const auto hit = m_geometry.entryAt(p.x(), p.y())) {
+        // an entry of a slot array selects the cell stored there
+        const auto& a = s->arrays[hit->first];
+        if (a.key == spmv::viz::ArrayKey::slot) {
+            for (int r = 0; r < s->rows; ++r) {
+                for (int c = 0; c < s->cols; ++c) {
+                    if (s->at(r, c).slot == static_cast<std::int64_t>(hit->second)) {
+                        selectCell(r, c);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+void LayoutView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const auto& app = Appearance::instance();
+    const auto& pal = Appearance::palette();
+    p.fillRect(rect(), toQColor(pal.background));
+    const auto* s = step();
+    const QFont font = app.font();
+    const QFont bold = app.font(1.15, true);
+    const QFontMetricsF fm(font);
+    const double margin = 8;
+    if (!s) {
+        p.setFont(font);
+        p.setPen(toQColor(pal.text));
+        p.drawText(rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap,
+                   m_error.isEmpty() ? tr("Computing the construction ...")
+                                     : tr("No construction: %1").arg(m_error));
+        return;
+    }
+    // title and caption
+    double y = margin;
+    p.setPen(toQColor(pal.text));
+    p.setFont(bold);
+    const QString title =
+        QStringLiteral("%1 \u2014 %2")
+            .arg(QString::fromStdString(m_construction->title), QString::fromStdString(s->title));
+    p.drawText(QRectF(margin, y, width() - 2 * margin, QFontMetricsF(bold).height()),
+               Qt::AlignLeft | Qt::AlignVCenter, title);
+    y += QFontMetricsF(bold).height() + 4;
+    p.setFont(font);
+    p.drawText(QRectF(margin, y, width() - 2 * margin, 3 * fm.height()),
+               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, QString::fromStdString(s->caption));
+    y += 3 * fm.height() + 4;
+    // legend
+    double lx = margin;
+    auto legend = [&](QColor fill, const QString& label, bool outline = false) {
+        const double box = fm.height() - 4;
+        p.setPen(outline ? QPen(toQColor(pal.selection), 3) : QPen(toQColor(pal.grid)));
+        p.setBrush(fill);
+        p.drawRect(QRectF(lx, y + 2, box, box));
+        p.setPen(toQColor(pal.text));
+        lx += box + 4;
+        p.drawText(QPointF(lx, y + fm.ascent()), label);
+        lx += fm.horizontalAdvance(label) + 14;
+    };
+    legend(toQColor(pal.nonzero), tr("nonzero (value)"));
+    legend(toQColor(pal.padding), tr("stored padding (value 0, index -1)"));
+    legend(toQColor(pal.empty), tr("not stored"));
+    legend(QColor(Qt::transparent), tr("selected"), true);
+
+    const auto& g = m_geometry;
+    const double cell = g.cell;
+    const bool showText = cell >= fm.height() * 1.1;
+    // column header
+    p.setPen(toQColor(pal.text));
+    if (showText) {
+        for (int c = 0; c < s->cols; ++c) {
+            const auto r = g.cellRect(0, c);
+            p.drawText(QRectF(r.x, g.grid.y - fm.height(), r.w, fm.height()), Qt::AlignCenter,
+                       QString::number(c));
+        }
+    } else {
+        p.drawText(QPointF(g.grid.x, g.grid.y - 3),
+                   tr("%1 \u00d7 %2 cells").arg(s->rows).arg(s->cols));
+    }
+    // cells
+    const QColor nonzero = toQColor(pal.nonzero);
+    const QColor padding = toQColor(pal.padding);
+    const QColor empty = toQColor(pal.empty);
+    const QColor onNonzero = toQColor(spmv::viz::text_colour_on(pal.nonzero));
+    QPen border(toQColor(pal.grid));
+    border.setWidthF(cell >= 6 ? 1.0 : 0.0);
+    for (int r = 0; r < s->rows; ++r) {
+        const auto row = s->row_source[static_cast<std::size_t>(r)];
+        if (showText || cell >= 8) {
+            p.setPen(toQColor(pal.text));
+            const auto rr = g.cellRect(r, 0);
+            p.drawText(QRectF(margin, rr.y, g.grid.x - margin - 4, rr.h),
+                       Qt::AlignRight | Qt::AlignVCenter,
+                       row >= 0 ? tr("row %1").arg(row) : tr("(pad)"));
+        }
+        for (int c = 0; c < s->cols; ++c) {
+            const auto& x = s->at(r, c);
+            const auto rc = g.cellRect(r, c);
+            const QRectF q(rc.x, rc.y, rc.w, rc.h);
+            const QColor fill = x.kind == CellKind::nonzero   ? nonzero
+                                : x.kind == CellKind::padding ? padding
+                                                              : empty;
+            if (cell >= 6) {
+                p.setPen(border);
+            } else {
+                p.setPen(Qt::NoPen);
+            }
+            p.setBrush(fill);
+            p.drawRect(q);
+        }
+    }
+    // values in the cells: read from the matrix step's values array (CSR order, index = nz)
+    if (showText) {
+        const auto& first = m_construction->steps.front();
+        const spmv::viz::StorageArray* values = nullptr;
+        for (const auto& a : first.arrays) {
+            if (a.name == "values") values = &a;
+        }
+        if (values) {
+            p.setPen(onNonzero);
+            for (int r = 0; r < s->rows; ++r) {
+                for (int c = 0; c < s->cols; ++c) {
+                    const auto& x = s->at(r, c);
+                    if (x.kind != CellKind::nonzero) continue;
+                    const auto rc = g.cellRect(r, c);
+                    p.drawText(QRectF(rc.x, rc.y, rc.w, rc.h), Qt::AlignCenter,
+                               entryText(values->entries[static_cast<std::size_t>(x.nz)]));
+                }
+            }
+        }
+    }
+    // block / slice / window boundaries
+    if (s->block_rows > 0) {
+        QPen thick(toQColor(pal.block_line));
+        thick.setWidthF(app.lineWidth(2.5));
+        p.setPen(thick);
+        for (int r = s->block_rows; r < s->rows; r += s->block_rows) {
+            const double yy = g.grid.y + r * cell;
+            p.drawLine(QPointF(g.grid.x - 4, yy), QPointF(g.grid.right() + 4, yy));
+        }
+    }
+    // selection
+    if (m_selected.first >= 0) {
+        const auto rc = g.cellRect(m_selected.first, m_selected.second);
+        QPen sel(toQColor(pal.selection));
+        sel.setWidthF(qMax(2.0, qMin(4.0, cell / 6)) * app.scale());
+        p.setPen(sel);
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(rc.x, rc.y, rc.w, rc.h).adjusted(-1, -1, 1, 1));
+    }
+    // arrays
+    const QColor selFill = toQColor(pal.selection);
+    const QColor padFill = toQColor(spmv::viz::mix(pal.padding, pal.background, 0.6));
+    for (std::size_t a = 0; a < s->arrays.size() && a < g.arrays.size(); ++a) {
+        const auto& arr = s->arrays[a];
+        const auto& row = g.arrays[a];
+        p.setPen(toQColor(pal.text));
+        p.setFont(app.font(1.0, true));
+        p.drawText(QRectF(row.label.x, row.label.y, row.label.w, row.label.h),
+                   Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(arr.name));
+        p.setFont(font);
+        std::vector<bool> related(arr.entries.size(), false);
+        if (m_selected.first >= 0) {
+            for (auto i : s->related_entries(arr, m_selected.first, m_selected.second)) {
+                related[i] = true;
+            }
+        }
+        for (std::size_t i = 0; i < row.entries.size(); ++i) {
+            const auto& e = row.entries[i];
+            const QRectF q(e.x, e.y, e.w, e.h);
+            const bool pad = !arr.padding.empty() && arr.padding[i];
+            p.setPen(QPen(toQColor(pal.grid)));
+            p.setBrush(related[i] ? selFill : pad ? padFill : toQColor(pal.background));
+            p.drawRect(q);
+            p.setPen(related[i] ? toQColor(spmv::viz::text_colour_on(pal.selection))
+                                : toQColor(pal.text));
+            p.drawText(q, Qt::AlignCenter, entryText(arr.entries[i]));
+        }
+        if (row.truncated && !row.entries.empty()) {
+            const auto& e = row.entries.back();
+            p.setPen(toQColor(pal.text));
+            p.drawText(QPointF(e.right() + 4, e.y + fm.ascent()),
+                       tr("\u2026 (%1 entries)").arg(arr.entries.size()));
+        }
+    }
+}

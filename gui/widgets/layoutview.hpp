@@ -1,0 +1,62 @@
+#pragma once
+// One step of a format's construction (Kreutzer Fig. 1): the grid of cells (nonzero / padding /
+// empty) with the original row of every grid row, b_r-block or slice boundaries as thick lines,
+// and below it the step's storage arrays. Clicking a cell (or an array entry) selects it; the
+// entries of every array that belong to the selection are highlighted. The selection is kept
+// as the CSR nonzero index, so it follows the nonzero from step to step.
+#include <QWidget>
+
+#include "app/analysiscontroller.hpp"
+#include "layout_geometry.hpp"
+
+class LayoutView : public QWidget {
+    Q_OBJECT
+public:
+    explicit LayoutView(QWidget* parent = nullptr);
+
+    void setConstruction(ConstructionPtr construction);
+    /// Shows why there is no construction (clears the current one).
+    void setError(const QString& message);
+    ConstructionPtr construction() const { return m_construction; }
+    int stepCount() const;
+    int currentStep() const { return m_step; }
+    const spmv::viz::ConstructionStep* step() const;
+
+    /// Selected grid cell of the current step (-1, -1: none).
+    QPair<int, int> selectedCell() const { return m_selected; }
+    void selectCell(int row, int col);
+    /// Widget rectangle of grid cell (r, c) of the current step (for tests).
+    QRectF cellRect(int row, int col) const;
+    /// Widget rectangle of entry i of the current step's array `name` (empty if not shown).
+    QRectF entryRect(const QString& arrayName, int entry) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override { return {200, 150}; }
+
+public slots:
+    void setStep(int step);
+    void nextStep();
+    void previousStep();
+
+signals:
+    void stepChanged(int step, int count);
+    void selectionDescribed(const QString& text);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void relayout();
+    LayoutMetrics metrics() const;
+    double headerHeight() const;
+    void describeSelection();
+
+    ConstructionPtr m_construction;
+    QString m_error;
+    int m_step = 0;
+    QPair<int, int> m_selected{-1, -1};
+    std::int64_t m_selectedNonzero = -1;
+    LayoutGeometry m_geometry;
+};

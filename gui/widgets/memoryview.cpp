@@ -1,0 +1,130 @@
+#include "memoryview.hpp"
+
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+
+#include <spmv/viz/units.hpp>
+
+#include "appearance.hpp"
+#include "models/formatsummarymodel.hpp"
+
+MemoryView::MemoryView(QWidget* parent) : QWidget(parent)
+{
+    m_chartView = new QChartView;
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(260);
+    m_model = new FormatSummaryModel(this);
+    m_table = new QTableView;
+    m_table->setModel(m_model);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setAlternatingRowColors(true);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_chartView);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    connect(&Appearance::instance(), &Appearance::changed, this, &MemoryView::rebuild);
+    rebuild();
+}
+
+void MemoryView::setError(const QString& message)
+{
+    m_error = message;
+    setSummaries(nullptr, m_params);
+}
+
+void MemoryView::setSummaries(SummariesPtr summaries, const spmv::FormatParams& params)
+{
+    if (summaries) {
+        m_error.clear();
+    }
+    m_summaries = std::move(summaries);
+    m_params = params;
+    m_model->resetData(m_summaries);
+    rebuild();
+}
+
+void MemoryView::rebuild()
+{
+    const auto& app = Appearance::instance();
+    const auto& pal = Appearance::palette();
+    auto* chart = new QChart;
+    chart->setTitleFont(app.font(1.15, true));
+    chart->legend()->setFont(app.font());
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    if (!m_summaries || m_summaries->empty()) {
+        chart->setTitle(m_error.isEmpty() ? tr("Memory per format (computing ...)")
+                                          : tr("No memory summary: %1").arg(m_error));
+    } else {
+        double maxBytes = 0;
+        for (const auto& s : *m_summaries) {
+            if (s.ok()) maxBytes = qMax(maxBytes, static_cast<double>(s.bytes));
+        }
+        const auto unit = spmv::viz::byte_unit(maxBytes);
+        const QString unitName =
+            QString::fromLatin1(unit.name.data(), static_cast<int>(unit.name.size()));
+        chart->setTitle(tr("Memory per format: double values, 32-bit indices; pJDS b_r = %1, "
+                           "SELL-%2-%3, ELLG pitch %4 B")
+                            .arg(m_params.block_rows)
+                            .arg(m_params.slice_height)
+                            .arg(m_params.sort_window)
+                            .arg(m_params.pitch_bytes));
+        auto* values = new QBarSet(tr("values"));
+        auto* indices = new QBarSet(tr("indices"));
+        auto* aux = new QBarSet(tr("auxiliary arrays"));
+        auto* padding = new QBarSet(tr("padding"));
+        values->setColor(toQColor(pal.values));
+        indices->setColor(toQColor(pal.indices));
+        aux->setColor(toQColor(pal.aux));
+        padding->setColor(toQColor(pal.padding));
+        QStringList categories;
+        for (const auto& s : *m_summaries) {
+            categories << QString::fromUtf8(s.title.data(), static_cast<int>(s.title.size())) +
+                              (s.ok() ? QString() : tr(" (not built)"));
+            const auto& f = s.footprint;
+            *values << static_cast<double>(f.value_bytes) / unit.divisor;
+            *indices << static_cast<double>(f.index_bytes) / unit.divisor;
+            *aux << static_cast<double>(f.aux_bytes) / unit.divisor;
+            *padding << static_cast<double>(f.padding_bytes) / unit.divisor;
+        }
+        auto* series = new QStackedBarSeries;
+        for (auto* set : {values, indices, aux, padding}) {
+            set->setBorderColor(set->color().darker(140));
+            series->append(set);
+        }
+        series->setBarWidth(0.7);
+        chart->addSeries(series);
+        auto* x = new QBarCategoryAxis;
+        x->append(categories);
+        x->setLabelsFont(app.font(0.85));
+        x->setLabelsAngle(categories.size() > 8 ? -45 : 0);
+        auto* y = new QValueAxis;
+        y->setTitleText(unitName);
+        y->setTitleFont(app.font());
+        y->setLabelsFont(app.font(0.9));
+        y->setMin(0);
+        y->setMax(maxBytes / unit.divisor * 1.05);
+        y->applyNiceNumbers();
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    QChart* old = m_chartView->chart();
+    m_chartView->setChart(chart);
+    delete old;
+}

@@ -1,0 +1,40 @@
+#pragma once
+// The performance model of Kreutzer §II.B with editable inputs: code balance, T_MVM, T_PCI,
+// predicted GFLOP/s and the PCIe share for the loaded matrix, and the PCIe share as a function
+// of N_nzr with the thresholds of eq. 3 (50 %) and eq. 4 / exact 10 % drawn as vertical lines.
+#include <QWidget>
+
+#include "app/matrixdocument.hpp"
+
+class QChartView;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+
+class ModelPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModelPanel(QWidget* parent = nullptr);
+
+    void setDocument(MatrixDocumentPtr document);
+    QLabel* resultsLabel() const { return m_results; }
+    QDoubleSpinBox* memoryBandwidthBox() const { return m_bGpu; }
+    QDoubleSpinBox* pcieBandwidthBox() const { return m_bPci; }
+    QDoubleSpinBox* nnzPerRowBox() const { return m_nnzr; }
+    bool selectProfile(const QString& name);
+
+private:
+    void applyProfile();
+    void recompute();
+
+    MatrixDocumentPtr m_document;
+    QComboBox* m_profile;
+    QComboBox* m_precision;
+    QDoubleSpinBox* m_bGpu;
+    QDoubleSpinBox* m_bPci;
+    QDoubleSpinBox* m_alpha;
+    QDoubleSpinBox* m_nnzr;
+    QDoubleSpinBox* m_rows;
+    QLabel* m_results;
+    QChartView* m_chartView;
+};

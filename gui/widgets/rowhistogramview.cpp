@@ -1,0 +1,174 @@
+#include "rowhistogramview.hpp"
+
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+
+#include <spmv/viz/units.hpp>
+
+#include "appearance.hpp"
+
+namespace {
+
+QLineSeries* outlineSeries(const std::vector<spmv::viz::ChartPoint>& pts, double floor)
+{
+    auto* s = new QLineSeries;
+    for (const auto& p : pts) {
+        s->append(p.x, qMax(p.y, floor));
+    }
+    return s;
+}
+
+}  // namespace
+
+RowHistogramView::RowHistogramView(QWidget* parent) : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 240);
+    auto* c = new QChart;
+    c->setTitle(tr("Row-length histogram"));
+    setChart(c);
+    connect(&Appearance::instance(), &Appearance::changed, this, &RowHistogramView::rebuild);
+}
+
+void RowHistogramView::setError(const QString& message)
+{
+    m_error = message;
+    m_data.reset();
+    rebuild();
+}
+
+void RowHistogramView::setChartData(HistogramChartPtr chartData, int blockRows)
+{
+    m_error.clear();
+    m_data = std::move(chartData);
+    m_blockRows = blockRows;
+    rebuild();
+}
+
+void RowHistogramView::setLogScale(bool on)
+{
+    m_logScale = on;
+    rebuild();
+}
+
+void RowHistogramView::rebuild()
+{
+    auto* c = new QChart;
+    const auto& app = Appearance::instance();
+    const auto& pal = Appearance::palette();
+    c->setTitleFont(app.font(1.15, true));
+    c->legend()->setFont(app.font());
+    c->legend()->setAlignment(Qt::AlignBottom);
+    c->setMargins(QMargins(4, 4, 4, 4));
+    if (!m_data || m_data->bins.count == 0) {
+        c->setTitle(!m_error.isEmpty() ? tr("No histogram: %1").arg(m_error)
+                    : m_data           ? tr("Row-length histogram (no rows)")
+                                       : tr("Row-length histogram (computing ...)"));
+        replaceChart(c);
+        return;
+    }
+    const auto& d = *m_data;
+    const bool unitBins = d.bins.width == 1;
+    c->setTitle(unitBins ? tr("Row-length histogram (bin size 1)")
+                         : tr("Row-length histogram (bins of %1 lengths)").arg(d.bins.width));
+
+    auto* xAxis = new QValueAxis;
+    const auto range = spmv::viz::x_range(d.bins);
+    xAxis->setRange(range.x, range.y);
+    xAxis->setTitleText(tr("nonzeros per row"));
+    xAxis->setLabelFormat(QStringLiteral("%.0f"));
+    xAxis->setTickType(QValueAxis::TicksDynamic);
+    const double step = spmv::viz::nice_step(range.y - range.x, 12);
+    xAxis->setTickAnchor(0);
+    xAxis->setTickInterval(step);
+    QAbstractAxis* yAxis = nullptr;
+    const double floor = m_logScale ? 0.5 : 0.0;
+    if (m_logScale) {
+        auto* log = new QLogValueAxis;
+        log->setBase(10);
+        log->setRange(0.5, qMax<double>(10.0, static_cast<double>(d.max_count) * 2));
+        log->setLabelFormat(QStringLiteral("%g"));
+        yAxis = log;
+    } else {
+        auto* lin = new QValueAxis;
+        lin->setRange(0, qMax<double>(1.0, static_cast<double>(d.max_count) * 1.08));
+        lin->setLabelFormat(QStringLiteral("%.0f"));
+        lin->applyNiceNumbers();
+        yAxis = lin;
+    }
+    yAxis->setTitleText(tr("rows / blocks"));
+    for (auto* axis : {static_cast<QAbstractAxis*>(xAxis), yAxis}) {
+        axis->setLabelsFont(app.font(0.9));
+        axis->setTitleFont(app.font());
+        c->addAxis(axis, axis == xAxis ? Qt::AlignBottom : Qt::AlignLeft);
+    }
+
+    const bool padded = !d.padded_counts.empty();
+    const double share = padded ? 0.45 : 0.9;
+    auto addBars = [&](const std::vector<std::int64_t>& counts, double offset,
+                       spmv::viz::Rgb colour, const QString& name) {
+        auto* upper = outlineSeries(spmv::viz::bar_outline(d.bins, counts, offset, share), floor);
+        auto* area = new QAreaSeries(upper);
+        area->setName(name);
+        area->setColor(toQColor(colour));
+        QPen pen(toQColor(colour).darker(130));
+        pen.setWidthF(app.lineWidth(0.8));
+        area->setPen(pen);
+        c->addSeries(area);
+        area->attachAxis(xAxis);
+        area->attachAxis(yAxis);
+    };
+    addBars(d.row_counts, 0.05, pal.nonzero, tr("rows with this many nonzeros"));
+    if (padded) {
+        addBars(d.padded_counts, 0.5, pal.padding,
+                tr("rows after pJDS padding (b_r = %1)").arg(m_blockRows));
+    }
+    if (!d.block_maxima.empty()) {
+        auto* dots = new QScatterSeries;
+        dots->setName(tr("b_r-blocks with this longest row"));
+        dots->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        dots->setMarkerSize(11 * app.scale());
+        dots->setColor(toQColor(pal.selection));
+        dots->setBorderColor(toQColor(pal.background));
+        for (std::size_t b = 0; b < d.block_maxima.size(); ++b) {
+            if (d.block_maxima[b] > 0) {
+                dots->append(spmv::viz::bin_centre(d.bins, static_cast<std::int64_t>(b)),
+                             static_cast<double>(d.block_maxima[b]));
+            }
+        }
+        c->addSeries(dots);
+        dots->attachAxis(xAxis);
+        dots->attachAxis(yAxis);
+    }
+    const double top = m_logScale ? qMax<double>(10.0, static_cast<double>(d.max_count) * 2)
+                                  : static_cast<QValueAxis*>(yAxis)->max();
+    for (const auto& m : d.markers) {
+        auto* line = new QLineSeries;
+        const double x = spmv::viz::bin_centre(d.bins, d.bins.bin_of(m.value));
+        line->append(x, floor > 0 ? floor : 0.0);
+        line->append(x, top);
+        const bool ell = m.label == "ELLPACK width";
+        QPen pen(toQColor(ell ? pal.marker_ell : pal.marker_hyb));
+        pen.setWidthF(app.lineWidth(2.0));
+        pen.setStyle(ell ? Qt::DashLine : Qt::DotLine);
+        line->setPen(pen);
+        line->setName(QStringLiteral("%1 = %2").arg(QString::fromStdString(m.label)).arg(m.value));
+        c->addSeries(line);
+        line->attachAxis(xAxis);
+        line->attachAxis(yAxis);
+    }
+    replaceChart(c);
+}
+
+void RowHistogramView::replaceChart(QChart* c)
+{
+    QChart* old = chart();
+    setChart(c);  // takes ownership of c, releases (does not delete) the old chart
+    delete old;
+}

@@ -1,0 +1,31 @@
+#pragma once
+// Row-length histogram (Kreutzer Fig. 3) with Qt Charts: bars of the row lengths (bin size 1
+// while the lengths fit), next to them the lengths the rows are padded to by pJDS with the
+// current b_r, the number of b_r-blocks per block maximum (dots, right axis), and vertical
+// markers at the ELLPACK width and the HYB split K. All positions come from spmv::viz.
+#include <QtCharts/QChartView>
+
+#include "app/analysiscontroller.hpp"
+
+class QChart;
+
+class RowHistogramView : public QChartView {
+    Q_OBJECT
+public:
+    explicit RowHistogramView(QWidget* parent = nullptr);
+
+    void setChartData(HistogramChartPtr chartData, int blockRows);
+    void setLogScale(bool on);
+    void setError(const QString& message);
+    bool logScale() const { return m_logScale; }
+    HistogramChartPtr chartData() const { return m_data; }
+
+private:
+    void rebuild();
+    void replaceChart(QChart* c);
+
+    HistogramChartPtr m_data;
+    int m_blockRows = 32;
+    bool m_logScale = false;
+    QString m_error;
+};

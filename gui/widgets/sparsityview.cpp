@@ -1,0 +1,350 @@
+#include "sparsityview.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include <QElapsedTimer>
+#include <QLinearGradient>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QThreadPool>
+#include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <spmv/viz/colour.hpp>
+#include <spmv/viz/density.hpp>
+
+#include "appearance.hpp"
+
+namespace {
+
+QThreadPool* rasterPool()
+{
+    // one dedicated thread: a raster never waits behind long analyses
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(1);
+        return p;
+    }();
+    return pool;
+}
+
+struct RasterResult {
+    QImage image;
+    spmv::viz::ViewTransform view;
+    qint64 maxCount = 0;
+    double seconds = 0.0;
+    QString error;
+};
+
+constexpr int plotMargin = 8;
+
+QString groupDigits(qint64 v)
+{
+    return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
+}
+
+}  // namespace
+
+SparsityView::SparsityView(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setMinimumSize(160, 160);
+    setAutoFillBackground(false);
+    m_renderDelay.setSingleShot(true);
+    m_renderDelay.setInterval(30);
+    connect(&m_renderDelay, &QTimer::timeout, this, &SparsityView::startRender);
+    connect(&Appearance::instance(), &Appearance::changed, this, [this] { resetView(); });
+}
+
+QRect SparsityView::plotRect() const
+{
+    return QRect(0, 0, width(), qMax(0, height() - legendHeight()));
+}
+
+int SparsityView::legendHeight() const
+{
+    return QFontMetrics(Appearance::instance().font()).height() * 2 + 12;
+}
+
+void SparsityView::setDocument(MatrixDocumentPtr document)
+{
+    m_document = std::move(document);
+    m_order.reset();
+    m_orderName.clear();
+    m_image = QImage();
+    resetView();
+}
+
+void SparsityView::setRowOrder(RowOrderPtr order, const QString& orderName)
+{
+    m_order = std::move(order);
+    m_orderName = m_order ? orderName : QString();
+    scheduleRender();
+    update();
+}
+
+void SparsityView::resetView()
+{
+    const QRect r = plotRect();
+    const auto rows = m_document ? m_document->csr.num_rows : 0;
+    const auto cols = m_document ? m_document->csr.num_cols : 0;
+    m_view = spmv::viz::ViewTransform::fit(rows, cols, r.width(), r.height(), plotMargin);
+    m_fitted = true;
+    scheduleRender();
+    update();
+}
+
+void SparsityView::zoomAt(double factor, QPointF pos)
+{
+    m_view = m_view.zoomed(factor, pos.x(), pos.y());
+    m_fitted = false;
+    scheduleRender();
+    update();
+}
+
+void SparsityView::scheduleRender()
+{
+    ++m_renderGeneration;  // anything in flight is stale now
+    m_renderDelay.start();
+}
+
+void SparsityView::startRender()
+{
+    if (!m_document || m_view.width <= 0 || m_view.height <= 0) {
+        m_image = QImage();
+        update();
+        emit renderFinished();
+        return;
+    }
+    const quint64 generation = ++m_renderGeneration;
+    ++m_rendering;
+    const QRgb outside = palette().color(QPalette::Window).rgb();
+    auto job = [doc = m_document, order = m_order, view = m_view, outside] {
+        RasterResult r;
+        r.view = view;
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            std::span<const std::int32_t> rowOrder;
+            if (order) rowOrder = *order;
+            const auto raster = spmv::viz::rasterize(doc->csr, view, rowOrder);
+            const auto px = spmv::viz::to_argb(raster, view, outside);
+            QImage img(raster.width, raster.height, QImage::Format_RGB32);
+            for (int y = 0; y < raster.height; ++y) {
+                std::memcpy(img.scanLine(y), px.data() + static_cast<std::size_t>(y) * raster.width,
+                            static_cast<std::size_t>(raster.width) * 4);
+            }
+            r.image = std::move(img);
+            r.maxCount = raster.max_count;
+        } catch (const std::exception& e) {
+            r.error = QString::fromStdString(e.what());
+        }
+        r.seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
+        return r;
+    };
+    QtConcurrent::run(rasterPool(), std::move(job)).then(this, [this, generation](RasterResult r) {
+        --m_rendering;
+        if (generation == m_renderGeneration) {
+            if (!r.error.isEmpty()) {
+                emit statusMessage(tr("Could not draw the pattern: %1").arg(r.error));
+            }
+            m_image = std::move(r.image);
+            m_imageView = r.view;
+            m_imageMaxCount = r.maxCount;
+            m_lastRenderSeconds = r.seconds;
+            update();
+        }
+        if (!isRendering()) {
+            emit renderFinished();
+        }
+    });
+}
+
+void SparsityView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Window));
+    const QRect area = plotRect();
+    if (!m_document) {
+        p.setFont(Appearance::instance().font());
+        p.drawText(area, Qt::AlignCenter, tr("No matrix loaded"));
+        return;
+    }
+    p.save();
+    p.setClipRect(area);
+    if (!m_image.isNull()) {
+        if (m_imageView.scale == m_view.scale && m_imageView.origin_x == m_view.origin_x &&
+            m_imageView.origin_y == m_view.origin_y) {
+            p.drawImage(0, 0, m_image);
+        } else {
+            // stretch the last raster to the new transform until the new one arrives
+            const double k = m_view.scale / m_imageView.scale;
+            p.translate(m_view.origin_x - m_imageView.origin_x * k,
+                        m_view.origin_y - m_imageView.origin_y * k);
+            p.scale(k, k);
+            p.drawImage(0, 0, m_image);
+            p.resetTransform();
+        }
+    }
+    drawGrid(p);
+    // matrix frame
+    const auto& pal = Appearance::palette();
+    QPen frame(toQColor(pal.text));
+    frame.setWidthF(Appearance::instance().lineWidth());
+    p.setPen(frame);
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(m_view.x_of_col(0), m_view.y_of_row(0),
+                      static_cast<double>(m_view.num_cols) * m_view.scale,
+                      static_cast<double>(m_view.num_rows) * m_view.scale));
+    p.restore();
+    drawLegend(p);
+}
+
+void SparsityView::drawGrid(QPainter& p)
+{
+    // cell borders once cells are large enough to read
+    if (m_view.scale < 8.0) {
+        return;
+    }
+    const auto v = m_view.visible();
+    QPen pen(toQColor(Appearance::palette().grid));
+    pen.setWidthF(1.0);
+    p.setPen(pen);
+    for (auto c = v.col_begin; c <= v.col_end; ++c) {
+        const double x = m_view.x_of_col(static_cast<double>(c));
+        p.drawLine(QPointF(x, m_view.y_of_row(static_cast<double>(v.row_begin))),
+                   QPointF(x, m_view.y_of_row(static_cast<double>(v.row_end))));
+    }
+    for (auto r = v.row_begin; r <= v.row_end; ++r) {
+        const double y = m_view.y_of_row(static_cast<double>(r));
+        p.drawLine(QPointF(m_view.x_of_col(static_cast<double>(v.col_begin)), y),
+                   QPointF(m_view.x_of_col(static_cast<double>(v.col_end)), y));
+    }
+}
+
+void SparsityView::drawLegend(QPainter& p)
+{
+    const auto& pal = Appearance::palette();
+    const QRect strip(0, height() - legendHeight(), width(), legendHeight());
+    const QFont font = Appearance::instance().font();
+    p.setFont(font);
+    const QFontMetrics fm(font);
+    p.setPen(toQColor(pal.text));
+    const auto& s = m_document->stats;
+    QString line1 = tr("%1 \u00d7 %2, %3 nonzeros")
+                        .arg(groupDigits(s.rows), groupDigits(s.cols), groupDigits(s.nnz));
+    if (m_order) {
+        line1 += tr("  \u2014  rows in %1 order (row_perm)").arg(m_orderName);
+    }
+    p.drawText(QPoint(plotMargin, strip.top() + fm.ascent() + 2), line1);
+
+    const int y = strip.top() + fm.height() + 6;
+    const int box = fm.height() - 2;
+    int x = plotMargin;
+    if (m_imageMaxCount > 1) {
+        const QString label = tr("nonzeros per pixel: 1");
+        p.drawText(QPoint(x, y + fm.ascent()), label);
+        x += fm.horizontalAdvance(label) + 6;
+        const int rampWidth = 160;
+        const auto ramp = spmv::viz::density_ramp(m_imageMaxCount, rampWidth);
+        for (int i = 0; i < rampWidth; ++i) {
+            p.fillRect(QRect(x + i, y, 1, box), toQColor(ramp[static_cast<std::size_t>(i)]));
+        }
+        p.setPen(toQColor(pal.grid));
+        p.drawRect(QRect(x, y, rampWidth, box));
+        p.setPen(toQColor(pal.text));
+        x += rampWidth + 6;
+        p.drawText(QPoint(x, y + fm.ascent()),
+                   tr("%1 (log scale)").arg(groupDigits(m_imageMaxCount)));
+    } else {
+        p.fillRect(QRect(x, y, box, box), toQColor(pal.nonzero));
+        x += box + 6;
+        p.drawText(QPoint(x, y + fm.ascent()),
+                   tr("nonzero (exact: one cell = %1 px)").arg(m_view.scale, 0, 'f', 1));
+    }
+}
+
+void SparsityView::resizeEvent(QResizeEvent*)
+{
+    const QRect r = plotRect();
+    if (m_fitted) {
+        resetView();
+    } else {
+        m_view = m_view.resized(r.width(), r.height());
+        scheduleRender();
+    }
+}
+
+void SparsityView::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0.0) {
+        zoomAt(std::pow(1.25, steps), event->position());
+    }
+    event->accept();
+}
+
+void SparsityView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) {
+        m_dragging = true;
+        m_dragStart = event->position();
+        m_dragView = m_view;
+        setCursor(Qt::ClosedHandCursor);
+    }
+}
+
+void SparsityView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_dragging) {
+        const QPointF d = event->position() - m_dragStart;
+        m_view = m_dragView.panned(d.x(), d.y());
+        m_fitted = false;
+        scheduleRender();
+        update();
+    }
+    describePosition(event->position());
+}
+
+void SparsityView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && m_dragging) {
+        m_dragging = false;
+        unsetCursor();
+    }
+}
+
+void SparsityView::mouseDoubleClickEvent(QMouseEvent*)
+{
+    resetView();
+}
+
+void SparsityView::describePosition(QPointF pos)
+{
+    if (!m_document) {
+        return;
+    }
+    const auto cell = m_view.cell_at(pos.x(), pos.y());
+    if (!cell) {
+        emit statusMessage(QString());
+        return;
+    }
+    const qint64 row = m_order ? (*m_order)[static_cast<std::size_t>(cell->row)] : cell->row;
+    QString text =
+        m_order ? tr("Position %1 = row %2, column %3").arg(cell->row).arg(row).arg(cell->col)
+                : tr("Row %1, column %2").arg(row).arg(cell->col);
+    if (m_view.exact()) {
+        if (const auto k = spmv::viz::find_entry(m_document->csr, row, cell->col)) {
+            text += tr(": value %1 (nonzero %2)")
+                        .arg(m_document->csr.values[static_cast<std::size_t>(*k)])
+                        .arg(*k);
+        } else {
+            text += tr(": zero");
+        }
+    } else {
+        text += tr(" (one pixel = %1 \u00d7 %1 cells)").arg(1.0 / m_view.scale, 0, 'g', 3);
+    }
+    emit statusMessage(text);
+}

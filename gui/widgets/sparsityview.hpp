@@ -1,0 +1,77 @@
+#pragma once
+// The sparsity pattern: exact cells when zoomed in, a density raster (nonzeros per pixel, log
+// colour scale) when zoomed out. The raster is computed off the GUI thread into a QImage
+// (spmv::viz::rasterize, one pass over the CSR); paintEvent only blits it (Qt's Mandelbrot
+// example), stretched while a newer raster is on its way. Wheel zooms around the cursor, drag
+// pans, double-click fits the whole matrix.
+#include <QImage>
+#include <QPoint>
+#include <QTimer>
+#include <QWidget>
+
+#include <spmv/viz/geometry.hpp>
+
+#include "app/analysiscontroller.hpp"
+
+class SparsityView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SparsityView(QWidget* parent = nullptr);
+
+    void setDocument(MatrixDocumentPtr document);
+    /// Display row k shows matrix row (*order)[k]; nullptr: original order.
+    void setRowOrder(RowOrderPtr order, const QString& orderName = QString());
+
+    const spmv::viz::ViewTransform& viewTransform() const { return m_view; }
+    /// True while a raster job is queued or running.
+    bool isRendering() const { return m_rendering > 0 || m_renderDelay.isActive(); }
+    /// Seconds the last raster took (rasterise + colour), for the benchmark.
+    double lastRenderSeconds() const { return m_lastRenderSeconds; }
+    /// Zoom by `factor` around widget position `pos` (as the mouse wheel does).
+    void zoomAt(double factor, QPointF pos);
+    /// Fit the whole matrix into the view.
+    void resetView();
+    /// The drawing area (widget minus the legend strip).
+    QRect plotRect() const;
+
+    QSize sizeHint() const override { return {640, 560}; }
+
+signals:
+    void statusMessage(const QString& text);
+    void renderFinished();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+private:
+    void scheduleRender();
+    void startRender();
+    void describePosition(QPointF pos);
+    int legendHeight() const;
+    void drawLegend(QPainter& p);
+    void drawGrid(QPainter& p);
+
+    MatrixDocumentPtr m_document;
+    RowOrderPtr m_order;
+    QString m_orderName;
+    spmv::viz::ViewTransform m_view;
+    bool m_fitted = true;
+
+    QImage m_image;
+    spmv::viz::ViewTransform m_imageView;
+    qint64 m_imageMaxCount = 0;
+    double m_lastRenderSeconds = 0.0;
+    quint64 m_renderGeneration = 0;
+    int m_rendering = 0;
+    QTimer m_renderDelay;
+
+    bool m_dragging = false;
+    QPointF m_dragStart;
+    spmv::viz::ViewTransform m_dragView;
+};

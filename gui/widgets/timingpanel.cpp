@@ -1,0 +1,306 @@
+#include "timingpanel.hpp"
+
+#include <cmath>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
+#include <QtMath>
+
+#include <spmv/gpu/device.hpp>
+#include <spmv/model/gpu_profile.hpp>
+#include <spmv/viz/units.hpp>
+
+#include "app/analysiscontroller.hpp"
+#include "appearance.hpp"
+#include "models/timingmodel.hpp"
+
+TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller)
+{
+    qRegisterMetaType<TimingRequest>();
+    qRegisterMetaType<TimingRow>();
+    m_gpu = spmv::gpu::is_available();
+
+    m_device = new QLabel;
+    m_device->setWordWrap(true);
+    if (m_gpu) {
+        try {
+            const auto info = spmv::gpu::device_info();
+            m_device->setText(
+                tr("CUDA device: %1 (%2 SMs, %3 GiB). Every GPU kernel variant and "
+                   "the cuSPARSE baselines are timed with the kernels' harness "
+                   "(median of many runs, L2 flushed).")
+                    .arg(QString::fromStdString(info.name))
+                    .arg(info.multiprocessors)
+                    .arg(static_cast<double>(info.global_memory_bytes) / (1 << 30), 0, 'f', 1));
+        } catch (const std::exception& e) {
+            m_gpu = false;
+            m_device->setText(QString::fromStdString(e.what()));
+        }
+    }
+    if (!m_gpu) {
+        m_device->setText(
+            spmv::gpu::is_compiled()
+                ? tr("No CUDA device found: GPU timing is not possible on this machine. Shown "
+                     "instead: the CPU reference SpMV of every format (one thread), and what the "
+                     "performance model predicts for the GPU profile chosen below.")
+                : tr("This build has no CUDA kernels (built without CUDA): GPU timing is not "
+                     "possible. Shown instead: the CPU reference SpMV of every format (one "
+                     "thread), and what the performance model predicts for the GPU profile chosen "
+                     "below."));
+    }
+    m_precision = new QComboBox;
+    m_precision->addItem(tr("double"), 0);
+    m_precision->addItem(tr("single"), 1);
+    m_profile = new QComboBox;
+    for (const auto& p : spmv::model::profiles()) {
+        m_profile->addItem(QString::fromStdString(p.name));
+        m_profile->setItemData(m_profile->count() - 1, QString::fromStdString(p.note),
+                               Qt::ToolTipRole);
+    }
+    m_profile->setCurrentIndex(qMax(0, m_profile->findText(QStringLiteral("H100"))));
+    m_alpha = new QDoubleSpinBox;
+    m_alpha->setRange(0.0, 1.0);
+    m_alpha->setSingleStep(0.05);
+    m_alpha->setDecimals(3);
+    m_alpha->setValue(1.0);
+    m_alpha->setToolTip(
+        tr("Model: fraction of x loads that go to memory (1: no reuse). "
+           "Clamped to at least 1/N_nzr."));
+    m_start = new QPushButton(m_gpu ? tr("Time on the GPU") : tr("Time on the CPU"));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setEnabled(false);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v of %m"));
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Precision")));
+    controls->addWidget(m_precision);
+    controls->addSpacing(8);
+    controls->addWidget(new QLabel(tr("Model GPU profile")));
+    controls->addWidget(m_profile);
+    controls->addWidget(new QLabel(tr("\u03b1")));
+    controls->addWidget(m_alpha);
+    controls->addSpacing(8);
+    controls->addWidget(m_start);
+    controls->addWidget(m_cancel);
+    controls->addWidget(m_progress, 1);
+
+    m_model = new TimingModel(this);
+    m_table = new QTableView;
+    m_table->setModel(m_model);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_chartView = new QChartView;
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(220);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_chartView);
+    split->addWidget(m_table);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_device);
+    layout->addLayout(controls);
+    layout->addWidget(split, 1);
+
+    m_worker = new TimingWorker;
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(this, &TimingPanel::runRequested, m_worker, &TimingWorker::run);
+    connect(m_worker, &TimingWorker::started, this, [this](int total, quint64 gen) {
+        if (gen != m_generation) return;
+        m_progress->setRange(0, qMax(1, total));
+        m_progress->setValue(0);
+    });
+    connect(m_worker, &TimingWorker::timingAvailable, this,
+            [this](const TimingRow& row, quint64 gen) {
+                if (gen != m_generation) return;
+                m_model->appendRow(row);
+                rebuildChart();
+            });
+    connect(m_worker, &TimingWorker::progressChanged, this,
+            [this](int done, int, const QString& current, quint64 gen) {
+                if (gen != m_generation) return;
+                m_progress->setValue(done);
+                if (!current.isEmpty()) emit statusMessage(tr("Timing %1 ...").arg(current));
+            });
+    connect(m_worker, &TimingWorker::errorOccurred, this, [this](const QString& msg, quint64 gen) {
+        if (gen == m_generation) emit statusMessage(tr("Timing failed: %1").arg(msg));
+    });
+    connect(m_worker, &TimingWorker::finished, this, [this](bool cancelled, quint64 gen) {
+        if (gen != m_generation) return;
+        m_running = false;
+        m_start->setEnabled(true);
+        m_cancel->setEnabled(false);
+        emit statusMessage(cancelled ? tr("Timing cancelled.") : tr("Timing finished."));
+        emit runFinished();
+    });
+    connect(m_start, &QPushButton::clicked, this, &TimingPanel::start);
+    connect(m_cancel, &QPushButton::clicked, this, &TimingPanel::cancel);
+    connect(m_profile, &QComboBox::currentIndexChanged, this, &TimingPanel::rebuildChart);
+    connect(controller, &AnalysisController::documentAvailable, this, [this] {
+        cancel();
+        ++m_generation;  // rows of the previous matrix are stale
+        m_model->resetData();
+        rebuildChart();
+    });
+    connect(&Appearance::instance(), &Appearance::changed, this, &TimingPanel::rebuildChart);
+    m_thread.setObjectName(QStringLiteral("timing"));
+    m_thread.start();
+    rebuildChart();
+}
+
+TimingPanel::~TimingPanel()
+{
+    m_worker->cancel();
+    m_thread.quit();
+    m_thread.wait();
+}
+
+bool TimingPanel::selectProfile(const QString& name)
+{
+    const int i = m_profile->findText(name, Qt::MatchFixedString);
+    if (i < 0) return false;
+    m_profile->setCurrentIndex(i);
+    return true;
+}
+
+spmv::model::GpuProfile TimingPanel::currentProfile() const
+{
+    return spmv::model::find_profile(m_profile->currentText().toStdString());
+}
+
+void TimingPanel::start()
+{
+    const auto doc = m_controller->document();
+    if (!doc || m_running) return;
+    TimingRequest r;
+    r.document = doc;
+    r.params = m_controller->params();
+    r.precision = m_precision->currentData().toInt() == 0
+                      ? spmv::model::Precision::double_precision
+                      : spmv::model::Precision::single_precision;
+    r.profile = currentProfile();
+    r.alpha =
+        doc->stats.ave > 0 ? qMax(m_alpha->value(), spmv::model::min_alpha(doc->stats.ave)) : 1.0;
+    r.useGpu = m_gpu;
+    m_model->resetData();
+    m_running = true;
+    m_start->setEnabled(false);
+    m_cancel->setEnabled(true);
+    emit runRequested(r, ++m_generation);
+}
+
+void TimingPanel::cancel()
+{
+    if (m_running) {
+        m_worker->cancel();
+    }
+}
+
+void TimingPanel::rebuildChart()
+{
+    const auto& app = Appearance::instance();
+    const auto& pal = Appearance::palette();
+    auto* chart = new QChart;
+    chart->setTitleFont(app.font(1.15, true));
+    chart->legend()->setFont(app.font());
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    const auto& rows = m_model->rows();
+    if (rows.isEmpty()) {
+        chart->setTitle(
+            m_running ? tr("Timing ...")
+                      : tr("Press \u201c%1\u201d to time every variant").arg(m_start->text()));
+    } else {
+        const bool gpu = rows.front().gpu;
+        chart->setTitle(gpu ? tr("GPU SpMV: measured vs model (%1)")
+                                  .arg(QString::fromStdString(rows.front().device))
+                            : tr("CPU reference SpMV (measured) vs model prediction for %1")
+                                  .arg(m_profile->currentText()));
+        auto* measured = new QBarSet(gpu ? tr("measured GFLOP/s") : tr("CPU reference GFLOP/s"));
+        measured->setColor(toQColor(pal.measured));
+        QStringList categories;
+        double top = 0;
+        double bottom = 0;
+        double predicted = 0;
+        for (const auto& r : rows) {
+            categories << QString::fromStdString(r.variant);
+            *measured << r.gflops;
+            top = qMax(top, qMax(r.gflops, r.predicted_gflops));
+            if (r.gflops > 0) bottom = bottom > 0 ? qMin(bottom, r.gflops) : r.gflops;
+            predicted = qMax(predicted, r.predicted_gflops);
+        }
+        auto* series = new QBarSeries;
+        series->append(measured);
+        chart->addSeries(series);
+        auto* x = new QBarCategoryAxis;
+        x->append(categories);
+        x->setLabelsFont(app.font(0.85));
+        x->setLabelsAngle(categories.size() > 8 ? -45 : 0);
+        chart->addAxis(x, Qt::AlignBottom);
+        // the CPU is orders of magnitude below a GPU prediction: a log axis keeps both readable
+        const bool logScale = bottom > 0 && top / bottom > 30;
+        QAbstractAxis* y = nullptr;
+        if (logScale) {
+            auto* log = new QLogValueAxis;
+            log->setBase(10);
+            const auto range = spmv::viz::decades(bottom, top * 1.2);
+            log->setRange(range.lo, range.hi);
+            log->setLabelFormat(QStringLiteral("%g"));
+            log->setMinorTickCount(8);
+            y = log;
+        } else {
+            auto* lin = new QValueAxis;
+            lin->setRange(0, qMax(1e-3, top * 1.08));
+            lin->applyNiceNumbers();
+            y = lin;
+        }
+        y->setTitleText(logScale ? tr("GFLOP/s (log scale)") : tr("GFLOP/s"));
+        y->setTitleFont(app.font());
+        y->setLabelsFont(app.font(0.9));
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        if (predicted > 0) {
+            // the model predicts one rate for every ELLPACK-like kernel: one line across
+            auto* line = new QLineSeries;
+            line->setName(tr("model prediction for %1: %2 GFLOP/s")
+                              .arg(m_profile->currentText())
+                              .arg(predicted, 0, 'f', 1));
+            line->append(-0.5, predicted);
+            line->append(static_cast<double>(categories.size()) - 0.5, predicted);
+            QPen pen(toQColor(pal.predicted));
+            pen.setWidthF(app.lineWidth(2.5));
+            pen.setStyle(Qt::DashLine);
+            line->setPen(pen);
+            chart->addSeries(line);
+            line->attachAxis(x);
+            line->attachAxis(y);
+        }
+    }
+    QChart* old = m_chartView->chart();
+    m_chartView->setChart(chart);
+    delete old;
+}

@@ -1,0 +1,66 @@
+#pragma once
+// Live timing of every variant next to the performance model: on a CUDA device every GPU kernel
+// variant and the cuSPARSE baselines (spmv::gpu::bench); without one, the view says so and
+// times the CPU reference SpMV of every format, with the model's prediction for a chosen GPU
+// profile. The work runs on one dedicated QThread; rows stream in; Cancel stops after the
+// running variant.
+#include <QThread>
+#include <QWidget>
+
+#include "app/matrixdocument.hpp"
+#include "app/timingworker.hpp"
+
+class AnalysisController;
+class QChartView;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class TimingModel;
+
+class TimingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimingPanel(AnalysisController* controller, QWidget* parent = nullptr);
+    ~TimingPanel() override;
+
+    bool isRunning() const { return m_running; }
+    bool gpuAvailable() const { return m_gpu; }
+    TimingModel* model() const { return m_model; }
+    QLabel* deviceLabel() const { return m_device; }
+    /// Select a GPU profile for the prediction by name (e.g. "H100"); false if unknown.
+    bool selectProfile(const QString& name);
+
+public slots:
+    void start();
+    void cancel();
+
+signals:
+    void runRequested(const TimingRequest& request, quint64 generation);
+    void statusMessage(const QString& text);
+    void runFinished();
+
+private:
+    void rebuildChart();
+    spmv::model::GpuProfile currentProfile() const;
+
+    AnalysisController* m_controller;
+    QThread m_thread;
+    TimingWorker* m_worker;
+    quint64 m_generation = 0;
+    bool m_running = false;
+    bool m_gpu = false;
+
+    QLabel* m_device;
+    QComboBox* m_precision;
+    QComboBox* m_profile;
+    QDoubleSpinBox* m_alpha;
+    QPushButton* m_start;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QTableView* m_table;
+    QChartView* m_chartView;
+    TimingModel* m_model;
+};

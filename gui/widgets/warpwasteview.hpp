@@ -1,0 +1,41 @@
+#pragma once
+// Kreutzer Fig. 2 for one format: every warp as lanes x loop slots, coloured useful (nonzero
+// multiplied), idle (lane reserved while the warp's longest row finishes), stored padding, and
+// idle on stored padding (hatched: both at once), plus the totals N_iter, N_p, idle %, padding.
+#include <QWidget>
+
+#include "app/analysiscontroller.hpp"
+#include "layout_geometry.hpp"
+
+class WarpWasteView : public QWidget {
+    Q_OBJECT
+public:
+    explicit WarpWasteView(QWidget* parent = nullptr);
+
+    void setWaste(WarpWastePtr waste, const QString& formatTitle);
+    /// Shows why there is no analysis (clears the current one).
+    void setError(const QString& message);
+    WarpWastePtr waste() const { return m_waste; }
+    /// Widget rectangle of (picture, lane, slot), for tests.
+    QRectF slotRect(int picture, int lane, int column) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override { return {200, 160}; }
+
+signals:
+    void statusMessage(const QString& text);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+    void relayout();
+    double headerHeight() const;
+
+    WarpWastePtr m_waste;
+    QString m_title;
+    QString m_error;
+    WarpLayout m_layout;
+};

@@ -1,0 +1,241 @@
+// Widgets rendered offscreen on tiny matrices, with pixels checked against the palette.
+#include <QSignalSpy>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include <spmv/registry.hpp>
+#include <spmv/viz/construction.hpp>
+#include <spmv/viz/warp_grid.hpp>
+
+#include "app/matrixdocument.hpp"
+#include "gui_test_support.hpp"
+#include "test_matrices.hpp"
+#include "widgets/appearance.hpp"
+#include "widgets/layoutview.hpp"
+#include "widgets/sparsityview.hpp"
+#include "widgets/warpwasteview.hpp"
+
+using spmv::viz::palette;
+using spmv::viz::Rgb;
+
+namespace {
+
+QPointF centre(QRectF r)
+{
+    return r.center();
+}
+
+/// A point inside the box but away from its centre (where a value's digits are drawn) and
+/// from its border and the selection outline.
+QPointF corner(QRectF r, double inset = 4)
+{
+    return r.topLeft() + QPointF(inset, inset);
+}
+
+}  // namespace
+
+TEST_CASE("The sparsity view draws nonzeros in the nonzero colour and zeros white",
+          "[gui][widgets]")
+{
+    guitest::app();
+    SparsityView view;
+    view.resize(300, 300);
+    QSignalSpy rendered(&view, &SparsityView::renderFinished);
+    const auto doc =
+        makeDocument(spmv::test::canonical4(), QStringLiteral("canonical"), QStringLiteral("test"));
+
+    view.setDocument(doc);
+    REQUIRE(rendered.wait(5000));
+    const QImage img = guitest::render(view);
+
+    const auto& t = view.viewTransform();
+    REQUIRE(t.exact());
+    auto at = [&](double row, double col) {
+        return guitest::pixel(img, QPointF(t.x_of_col(col + 0.5), t.y_of_row(row + 0.5)));
+    };
+    CHECK(at(0, 0) == palette().nonzero);     // A(0,0) = 1
+    CHECK(at(0, 1) == palette().background);  // A(0,1) = 0
+    CHECK(at(3, 3) == palette().nonzero);     // A(3,3) = 9
+    CHECK(at(1, 0) == palette().background);
+
+    // permuted order of pJDS / SELL: display row 1 is row 2 = [5 0 6 7]
+    rendered.clear();
+    view.setRowOrder(
+        std::make_shared<const std::vector<std::int32_t>>(std::vector<std::int32_t>{0, 2, 3, 1}),
+        QStringLiteral("pJDS"));
+    REQUIRE(rendered.wait(5000));
+    const QImage perm = guitest::render(view);
+    CHECK(guitest::pixel(perm, QPointF(t.x_of_col(0.5), t.y_of_row(1.5))) == palette().nonzero);
+    CHECK(guitest::pixel(perm, QPointF(t.x_of_col(1.5), t.y_of_row(1.5))) == palette().background);
+    CHECK(guitest::pixel(perm, QPointF(t.x_of_col(1.5), t.y_of_row(3.5))) == palette().nonzero);
+}
+
+TEST_CASE("A large matrix is drawn as a density raster", "[gui][widgets]")
+{
+    guitest::app();
+    SparsityView view;
+    view.resize(220, 220);
+    QSignalSpy rendered(&view, &SparsityView::renderFinished);
+    // 200 random nonzeros in each of 2000 rows: about 16 per pixel at this size
+    const auto doc = makeDocument(spmv::test::random_csr(2000, 2000, 200, 200, 9),
+                                  QStringLiteral("random"), QStringLiteral("test"));
+
+    view.setDocument(doc);
+    REQUIRE(rendered.wait(5000));
+    const QImage img = guitest::render(view);
+
+    const auto& t = view.viewTransform();
+    CHECK_FALSE(t.exact());
+    const Rgb mid = guitest::pixel(img, QPointF(t.x_of_col(1000), t.y_of_row(1000)));
+    CHECK(mid != palette().background);
+    CHECK(mid != palette().nonzero);  // a density colour, not the exact-mode colour
+}
+
+TEST_CASE("The construction view colours padding and highlights the selection in the arrays",
+          "[gui][widgets]")
+{
+    guitest::app();
+    LayoutView view;
+    view.resize(900, 700);
+    spmv::FormatParams p;
+    p.block_rows = 2;
+    const auto c = std::make_shared<const spmv::viz::Construction>(
+        spmv::viz::construction(spmv::test::canonical4(), "pjds", p));
+
+    view.setConstruction(c);
+    view.setStep(3);  // pad: blocks {0,2} | {3,1}; grid row 3 = matrix row 1 = [4 P .]
+    view.selectCell(3, 0);
+    view.resize(900, qMax(700, view.minimumHeight()));
+    const QImage img = guitest::render(view);
+
+    REQUIRE(view.step()->name == "pad");
+    CHECK(guitest::pixel(img, corner(view.cellRect(3, 1))) == palette().padding);
+    CHECK(guitest::pixel(img, corner(view.cellRect(3, 0))) == palette().nonzero);
+    CHECK(guitest::pixel(img, corner(view.cellRect(3, 2))) == palette().empty);
+    // the value 4 sits in slot col_start[0] + 3 = 3 of values and col_idxs: highlighted
+    const QRectF v3 = view.entryRect(QStringLiteral("values"), 3);
+    const QRectF v2 = view.entryRect(QStringLiteral("values"), 2);
+    REQUIRE_FALSE(v3.isEmpty());
+    CHECK(guitest::pixel(img, corner(v3, 2)) == palette().selection);
+    CHECK(guitest::pixel(img, corner(v2, 2)) == palette().background);
+    CHECK(guitest::pixel(img, corner(view.entryRect(QStringLiteral("col_start"), 0), 2)) ==
+          palette().selection);
+    CHECK(guitest::pixel(img, corner(view.entryRect(QStringLiteral("row_perm"), 3), 2)) ==
+          palette().selection);
+    // the padding slot 7 is drawn as padding in the values array
+    CHECK(guitest::pixel(img, corner(view.entryRect(QStringLiteral("values"), 7), 2)) !=
+          palette().background);
+}
+
+TEST_CASE("The selection follows its nonzero from step to step", "[gui][widgets]")
+{
+    guitest::app();
+    LayoutView view;
+    view.resize(900, 700);
+    spmv::FormatParams p;
+    p.block_rows = 2;
+    view.setConstruction(std::make_shared<const spmv::viz::Construction>(
+        spmv::viz::construction(spmv::test::canonical4(), "pjds", p)));
+    view.setStep(0);
+
+    view.selectCell(1, 1);  // A(1,1) = 4, nonzero 3
+    view.setStep(1);        // ELLPACK: row 1 = [4 P P]
+    const auto inEll = view.selectedCell();
+    view.setStep(3);
+
+    CHECK(inEll == QPair<int, int>{1, 0});
+    CHECK(view.selectedCell() == QPair<int, int>{3, 0});
+}
+
+TEST_CASE("The warp view shows useful, idle and padding slots in their colours", "[gui][widgets]")
+{
+    guitest::app();
+    // rows of lengths 1, 1, 3, 3 (ELLPACK-R width 3), warp size 2:
+    // warp 0 runs 1 trip but stores 3 slots per lane -> slots 1, 2 are pure stored padding
+    auto a = spmv::test::canonical4();
+    a.row_ptrs = {0, 1, 2, 5, 8};
+    a.col_idxs = {0, 1, 0, 1, 2, 1, 2, 3};
+    a.values = {1, 2, 3, 4, 5, 6, 7, 8};
+    WarpWasteView view;
+    view.resize(700, 500);
+
+    view.setWaste(std::make_shared<const spmv::viz::WarpWaste>(
+                      spmv::viz::warp_waste(spmv::build<double>("ellr", a), 2)),
+                  QStringLiteral("ELLPACK-R"));
+    const QImage ellr = guitest::render(view);
+
+    CHECK(guitest::pixel(ellr, centre(view.slotRect(0, 0, 0))) == palette().useful);
+    CHECK(guitest::pixel(ellr, centre(view.slotRect(0, 0, 1))) == palette().padding);
+    CHECK(guitest::pixel(ellr, centre(view.slotRect(0, 1, 2))) == palette().padding);
+    CHECK(guitest::pixel(ellr, centre(view.slotRect(1, 1, 2))) == palette().useful);
+
+    // CSR scalar, one warp of 4: rows 0 and 1 wait 2 trips for rows 2 and 3 (nothing stored)
+    view.setWaste(std::make_shared<const spmv::viz::WarpWaste>(
+                      spmv::viz::warp_waste(spmv::build<double>("csr", a), 4)),
+                  QStringLiteral("CSR"));
+    const QImage csr = guitest::render(view);
+
+    CHECK(guitest::pixel(csr, centre(view.slotRect(0, 0, 1))) == palette().idle);
+    CHECK(guitest::pixel(csr, centre(view.slotRect(0, 2, 1))) == palette().useful);
+}
+
+TEST_CASE("Clicking a cell of the construction view selects it", "[gui][widgets]")
+{
+    guitest::app();
+    LayoutView view;
+    view.resize(900, 700);
+    spmv::FormatParams p;
+    p.block_rows = 2;
+    view.setConstruction(std::make_shared<const spmv::viz::Construction>(
+        spmv::viz::construction(spmv::test::canonical4(), "pjds", p)));
+    view.setStep(3);
+    QSignalSpy described(&view, &LayoutView::selectionDescribed);
+
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.cellRect(3, 1).center().toPoint());
+
+    CHECK(view.selectedCell() == QPair<int, int>{3, 1});
+    REQUIRE(described.count() == 1);
+    CHECK(described.first().at(0).toString() ==
+          QStringLiteral("Padding slot of row 1, storage slot 7"));
+    // clicking an entry of values selects the cell stored there (slot 3 = the value 4)
+    QTest::mouseClick(&view, Qt::LeftButton, {},
+                      view.entryRect(QStringLiteral("values"), 3).center().toPoint());
+    CHECK(view.selectedCell() == QPair<int, int>{3, 0});
+}
+
+TEST_CASE("The mouse wheel zooms the pattern around the cursor", "[gui][widgets]")
+{
+    guitest::app();
+    SparsityView view;
+    view.resize(300, 300);
+    view.setDocument(makeDocument(spmv::test::random_csr(500, 500, 1, 5, 3), QStringLiteral("r"),
+                                  QStringLiteral("test")));
+    const auto before = view.viewTransform();
+    const QPointF at(150, 120);
+
+    view.zoomAt(2.0, at);
+
+    const auto& after = view.viewTransform();
+    CHECK(after.scale == Approx(before.scale * 2));
+    CHECK(after.col_at(at.x()) == Approx(before.col_at(at.x())));
+    CHECK(after.row_at(at.y()) == Approx(before.row_at(at.y())));
+    view.resetView();
+    CHECK(view.viewTransform().scale == Approx(before.scale));
+}
+
+TEST_CASE("Presentation mode enlarges the fonts and lines of the views", "[gui][widgets]")
+{
+    guitest::app();
+    auto& a = Appearance::instance();
+    const double normal = a.font().pointSizeF();
+    const double line = a.lineWidth(2.0);
+
+    a.setPresentationMode(true);
+    const double large = a.font().pointSizeF();
+    const double thick = a.lineWidth(2.0);
+    a.setPresentationMode(false);
+
+    CHECK(large == Approx(normal * 1.6));
+    CHECK(thick > line);
+    CHECK(a.font().pointSizeF() == Approx(normal));
+}

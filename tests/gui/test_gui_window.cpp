@@ -1,0 +1,194 @@
+// The whole window offscreen: opening the built-in example, staged results reaching every view,
+// stale results dropped, errors reported (never a crash), export to PNG and SVG.
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <catch2/catch.hpp>
+
+#include <spmv/generators.hpp>
+#include <spmv/registry.hpp>
+#include <spmv/viz/construction.hpp>
+
+#include "app/generatedialog.hpp"
+#include "app/mainwindow.hpp"
+#include "gui_test_support.hpp"
+#include "models/formatsummarymodel.hpp"
+#include "models/matrixstatsmodel.hpp"
+#include "models/timingmodel.hpp"
+#include "widgets/constructionpanel.hpp"
+#include "widgets/layoutview.hpp"
+#include "widgets/memoryview.hpp"
+#include "widgets/rowhistogramview.hpp"
+#include "widgets/sparsityview.hpp"
+#include "widgets/timingpanel.hpp"
+
+TEST_CASE("The window opens the built-in example and fills every view", "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.resize(1000, 700);
+    w.show();
+
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+
+    REQUIRE(w.controller()->document());
+    CHECK(w.errors().isEmpty());
+    const auto& s = w.controller()->document()->stats;
+    CHECK(s.rows == 8);
+    CHECK(s.nnz == 24);
+    CHECK(s.max == 6);
+    CHECK(w.statsModel()->rowCount() > 8);
+    REQUIRE(w.histogramView()->chartData());
+    CHECK(w.histogramView()->chartData()->row_counts ==
+          std::vector<std::int64_t>{0, 2, 2, 1, 1, 1, 1});  // lengths 2 5 1 3 4 1 6 2
+    CHECK(w.memoryView()->model()->rowCount() > 10);
+    auto* layout = w.constructionPanel()->layoutView();
+    REQUIRE(layout->construction());
+    CHECK(layout->construction()->format == "pjds");
+    // pJDS b_r = 4 (the window's blackboard default): 32 slots, 8 padding (pjds_fig1.mtx header)
+    const auto& pad = layout->construction()->steps.back();
+    CHECK(pad.stored == 32);
+    CHECK(pad.padding == 8);
+}
+
+TEST_CASE("A parameter changed twice in a row yields only the newest result", "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    QSignalSpy spy(w.controller(), &AnalysisController::constructionAvailable);
+
+    w.controller()->setBlockRows(2);
+    w.controller()->setBlockRows(8);  // before the first job could report back
+    REQUIRE(w.waitUntilIdle(60000));
+
+    REQUIRE(spy.count() == 1);
+    const auto c = spy.takeFirst().at(0).value<ConstructionPtr>();
+    CHECK(c->title == "pJDS (b_r = 8)");
+}
+
+TEST_CASE("A bad Matrix Market file is reported with its file and line", "[gui][window]")
+{
+    guitest::app();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.mtx"));
+    QFile f(path);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.write("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.0\n9 1 2.0\n");
+    f.close();
+    MainWindow w(false);
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+
+    w.openFile(path);
+    REQUIRE(w.waitUntilIdle(60000));
+
+    REQUIRE(w.errors().size() == 1);
+    CHECK(w.errors().first().contains(QStringLiteral("broken.mtx:4")));
+    CHECK(w.controller()->document()->stats.rows == 8);  // the example stays loaded
+    w.openFile(dir.filePath(QStringLiteral("missing.mtx")));
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(w.errors().size() == 2);
+}
+
+TEST_CASE("Views export to PNG and to SVG at 96 dpi", "[gui][window]")
+{
+    guitest::app();
+    QTemporaryDir dir;
+    MainWindow w(false);
+    w.resize(900, 600);
+    w.show();
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    w.setCurrentView(QStringLiteral("construction"));
+    QWidget* page = w.viewPage(QStringLiteral("construction"));
+
+    const QString png = dir.filePath(QStringLiteral("c.png"));
+    const QString svg = dir.filePath(QStringLiteral("c.svg"));
+    REQUIRE(MainWindow::exportWidget(page, png));
+    REQUIRE(MainWindow::exportWidget(page, svg));
+
+    const QImage img(png);
+    CHECK(img.size() == page->size());
+    QFile s(svg);
+    REQUIRE(s.open(QIODevice::ReadOnly));
+    const QByteArray text = s.readAll();
+    CHECK(text.contains("<svg"));
+    // 96 dpi: the physical size equals the pixel size (width in mm = px * 25.4 / 96)
+    const QRegularExpression width(QStringLiteral("<svg width=\"([0-9.]+)mm\""));
+    const auto match = width.match(QString::fromUtf8(text));
+    REQUIRE(match.hasMatch());
+    CHECK(match.captured(1).toDouble() == Approx(page->width() * 25.4 / 96.0));
+    QString error;
+    CHECK_FALSE(MainWindow::exportWidget(page, QStringLiteral("/nonexistent/dir/x.png"), &error));
+    CHECK_FALSE(error.isEmpty());
+}
+
+TEST_CASE("Every view name maps to a page", "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+
+    for (const auto& name : MainWindow::viewNames()) {
+        INFO(name.toStdString());
+        CHECK(w.viewPage(name) != nullptr);
+        CHECK(w.setCurrentView(name));
+        CHECK(w.currentViewName() == name);
+    }
+    CHECK_FALSE(w.setCurrentView(QStringLiteral("spiral")));
+}
+
+TEST_CASE("Without a CUDA device the timing view says so and times the CPU reference",
+          "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    auto* timing = w.timingPanel();
+    if (timing->gpuAvailable()) {
+        WARN("a CUDA device is present: the CPU fallback is not exercised");
+        return;
+    }
+    CHECK(timing->deviceLabel()->text().contains(QStringLiteral("GPU timing is not possible")));
+    REQUIRE(timing->selectProfile(QStringLiteral("C2050")));
+
+    timing->start();
+    REQUIRE(w.waitUntilIdle(120000));
+
+    const auto& rows = timing->model()->rows();
+    REQUIRE(rows.size() == static_cast<int>(spmv::formats().size()));
+    for (const auto& r : rows) {
+        INFO(r.variant);
+        CHECK(r.error.empty());
+        CHECK_FALSE(r.gpu);
+        CHECK(r.gflops > 0);
+        // C2050, DP, alpha = 1, N_nzr = 3: 120 GB/s / ((8 + 4 + 8 + 16/3) / 2 B/flop)
+        CHECK(r.predicted_gflops == Approx(120.0 / ((8 + 4 + 8 + 16.0 / 3) / 2)));
+    }
+}
+
+TEST_CASE("The generate dialog offers every generator with its schema defaults", "[gui][window]")
+{
+    guitest::app();
+    GenerateDialog dialog;
+
+    const auto params = dialog.params();
+
+    CHECK(dialog.generator() ==
+          QString::fromUtf8(spmv::gen::generators().front().name.data(),
+                            static_cast<int>(spmv::gen::generators().front().name.size())));
+    const auto& info = spmv::gen::generators().front();
+    REQUIRE(params.size() == info.params.size());
+    for (const auto& p : info.params) {
+        CHECK(params.at(std::string(p.name)) == p.default_value);
+    }
+    // what the dialog returns is accepted by the generator
+    CHECK_NOTHROW(spmv::gen::generate(dialog.generator().toStdString(), params, dialog.seed()));
+}
