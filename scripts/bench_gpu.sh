@@ -6,7 +6,8 @@
 #
 #   scripts/bench_gpu.sh [build-dir] [matrix-dir]     results go to $OUT (or build-dir/bench)
 #
-# Writes bench_large_{cold,warm}.json, bench_collection.json (+ .csv) and report.md
+# LARGE=0 skips the generated large matrices; a matrix-dir that does not exist skips the
+# collection. Writes bench_large_{cold,warm}.json, bench_collection.json (+ .csv) and report.md
 # (`spmvlab report`). Large matrices: pde100, pde150 (ELLG paper's 7-point Laplacian), blocks5
 # with 500k rows (DLR2-like), a 1M-row power law, onefull 200k (the pJDS worst case).
 set -uo pipefail
@@ -31,6 +32,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,ecc.mode.current,clocks.
 # SELL-C-sigma with a sorting window of 256 rows (C = 32): the registry's default sigma = 1 is the
 # unsorted sliced ELLPACK, kept for teaching; the benchmark uses the sorted variant.
 common=(--precision both --sigma 256)
+if [ "${LARGE:-1}" = 1 ]; then
 echo "== large matrices, L2 flushed before every repetition"
 "$S" bench --gpu "${common[@]}" "${large[@]}" --json-out "$out/bench_large_cold.json" \
     --csv-out "$out/bench_large_cold.csv" >"$out/bench_large_cold.txt" 2>"$out/bench_large_cold.err"
@@ -39,6 +41,7 @@ echo "== large matrices, warm L2 (back-to-back repetitions)"
 "$S" bench --gpu --warm "${common[@]}" "${large[@]}" --json-out "$out/bench_large_warm.json" \
     >"$out/bench_large_warm.txt" 2>"$out/bench_large_warm.err"
 echo "rc=$?"
+fi
 if [ -d "$dir" ]; then
     echo "== collection $dir"
     "$S" bench --gpu "${common[@]}" --min-time 20 --min-reps 20 "$dir" \
@@ -46,6 +49,9 @@ if [ -d "$dir" ]; then
         >"$out/bench_collection.txt" 2>"$out/bench_collection.err"
     echo "rc=$? (non-zero when some files could not be read; see bench_collection.err)"
 fi
-"$S" report "$out"/bench_large_cold.json "$out"/bench_large_warm.json \
-    $( [ -f "$out/bench_collection.json" ] && echo "$out/bench_collection.json") >"$out/report.md"
+reports=()
+for f in bench_large_cold bench_large_warm bench_collection; do
+    [ -f "$out/$f.json" ] && reports+=("$out/$f.json")
+done
+"$S" report "${reports[@]}" >"$out/report.md"
 grep -E "^- |^## |^### " "$out/report.md"
