@@ -28,7 +28,7 @@ if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
         "$bin" "[gpu]~[bench]~[.]~[oom]~[solvers]" >"$logs/memcheck.log" 2>&1
     echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY|LEAK SUMMARY' "$logs/memcheck.log" | tr '\n' ' ')"
     timeout 200 compute-sanitizer --tool racecheck --error-exitcode 42 \
-        "$bin" "[csr],[coo],[ell],[ellr],[ellg],[hyb],[permutation],[permuted]" >"$logs/racecheck.log" 2>&1
+        "$bin" "[csr],[coo],[ell],[ellr],[ellg],[hyb],[permutation],[permuted],[xs]" >"$logs/racecheck.log" 2>&1
     echo "racecheck rc=$?: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$logs/racecheck.log" | tr '\n' ' ')"
 fi
 echo "total $((SECONDS - t0)) s"

@@ -53,6 +53,7 @@ struct BenchOptions {
     bool warm = false;
     bool min_time_given = false;
     int gpu_min_reps = 0;
+    double max_format_mib = 0;
     double min_time_ms = 200;
     int min_reps = 5;
     ParamOptions params;
@@ -152,7 +153,11 @@ void run(BenchOptions& o)
     nlohmann::json meta = {{"tool", version_string()},
                            {"commit", git_commit()},
                            {"date", utc_now()},
-                           {"precision", o.precision}};
+                           {"precision", o.precision},
+                           {"sigma", params.sort_window > 0 ? std::to_string(params.sort_window)
+                                                             : std::string("auto")},
+                           {"slice_height", params.slice_height},
+                           {"block_rows", params.block_rows}};
     if (o.gpu) {
         ctx = gpu_context();
         meta["device"] = ctx.device;
@@ -191,6 +196,7 @@ void run(BenchOptions& o)
             g.warm = o.warm;
             if (o.min_time_given) g.min_time_ms = o.min_time_ms;
             g.min_reps = o.gpu_min_reps;
+            g.max_format_bytes = o.max_format_mib * (1 << 20);
             recs = bench_on_gpu(ctx, name, a, params, g);
         } else {
             for (const auto* info : select_formats(o.formats)) {
@@ -228,7 +234,13 @@ void run(BenchOptions& o)
                         static_cast<long long>(spmv::nnz(a)), t.str().c_str());
         }
         all.insert(all.end(), recs.begin(), recs.end());
+        // after every matrix: a run stopped half-way (time limit) still leaves its results
+        meta["complete"] = f + 1 == files.size();
+        meta["matrices_done"] = f + 1;
+        meta["matrices_total"] = files.size();
+        write_outputs(o, all, meta);
     }
+    meta["complete"] = true;
     write_outputs(o, all, meta);
     if (o.json) {
         nlohmann::json j = meta;
@@ -267,6 +279,10 @@ void add_bench_command(CLI::App& app)
         ->default_val(o->min_time_ms)
         ->each([o](const std::string&) { o->min_time_given = true; });
     cmd->add_option("--min-reps", o->gpu_min_reps, "GPU: minimum timed repetitions (default 50)");
+    cmd->add_option("--max-format-mib", o->max_format_mib,
+                    "GPU: do not build a format whose footprint (estimated from the row lengths, "
+                    "in double) exceeds this many MiB; its row says so (default: no limit)")
+        ->check(CLI::NonNegativeNumber);
     add_format_param_options(cmd, o->params);
     cmd->callback([o] { run(*o); });
 }

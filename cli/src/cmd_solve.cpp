@@ -37,6 +37,7 @@ struct SolveCliOptions {
     int max_outer = 100;
     double inner_reduction = 1e-4;
     int inner_maxit = 1000;
+    bool inner_restart = false;
     std::string rhs = "ones";
     std::uint32_t seed = 1;
     int every = 0;
@@ -245,10 +246,14 @@ void run(SolveCliOptions& o)
     opt.jacobi = jacobi;
     opt.inner.reduction = o.inner_reduction;
     opt.inner.max_iterations = o.inner_maxit;
+    opt.inner.keep_direction = !o.inner_restart;
 
-    const std::string method_label = method == Method::mpir_cg
-                                         ? (jacobi ? "mpir-cg (Jacobi inner)" : "mpir-cg")
-                                         : (jacobi ? "jacobi-cg" : "cg");
+    const std::string method_label =
+        method == Method::mpir_cg
+            ? std::string(jacobi ? "mpir-cg (Jacobi inner" : "mpir-cg (") +
+                  (jacobi ? ", " : "") +
+                  (o.inner_restart ? "inner CG restarted each step)" : "inner CG continued)")
+            : std::string(jacobi ? "jacobi-cg" : "cg");
     if (!o.json) {
         std::printf("%s: %d x %d, %lld entries\n", name.c_str(), a.num_rows, a.num_cols,
                     static_cast<long long>(spmv::nnz(a)));
@@ -286,6 +291,7 @@ void run(SolveCliOptions& o)
         j["max_iterations"] = o.maxit;
         j["inner_reduction"] = o.inner_reduction;
         j["inner_max_iterations"] = o.inner_maxit;
+        j["inner_keep_direction"] = !o.inner_restart;
         j["rhs"] = o.rhs;
         j["total_ms_runs"] = totals;
         j["total_ms_median"] = median_ms;
@@ -380,6 +386,9 @@ void add_solve_command(CLI::App& app)
     cmd->add_option("--inner-maxit", o->inner_maxit, "mpir-cg: inner iterations per step")
         ->default_val(1000)
         ->check(CLI::PositiveNumber);
+    cmd->add_flag("--inner-restart", o->inner_restart,
+                  "mpir-cg: restart every inner CG from p = r (classic iterative refinement, "
+                  "Cevahir 2.2) instead of continuing the previous inner search direction");
     cmd->add_option("--rhs", o->rhs,
                     "right-hand side: ones | random | FILE (Matrix Market array or numbers)")
         ->default_val("ones");

@@ -153,6 +153,16 @@ void add_format_param_options(CLI::App* cmd, ParamOptions& opts)
         auto* o = cmd->add_option("--" + std::string(params[k].name), opts.values[k],
                                   std::string(params[k].description));
         o->default_val(opts.values[k]);
+        if (params[k].id == spmv::Param::sort_window) {  // --sigma auto = 0
+            o->transform(CLI::Validator(
+                [](std::string& v) {
+                    if (v == "auto") {
+                        v = "0";
+                    }
+                    return std::string();
+                },
+                "INT|auto"));
+        }
     }
 }
 

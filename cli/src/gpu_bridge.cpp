@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include <spmv/analysis/estimate.hpp>
 #include <spmv/error.hpp>
 #include <spmv/gpu/bench.hpp>
 #include <spmv/gpu/device.hpp>
@@ -44,7 +45,36 @@ std::vector<const spmv::gpu::KernelVariant*> select_variants(const std::string& 
     return out;
 }
 
+/// Empty, or why variant v is not built: its host format would need more than `limit` bytes
+/// (estimated in double from the row lengths; formats without an estimate are always built).
+std::string too_large(const spmv::gpu::KernelVariant& v, const spmv::Csr<double, std::int32_t>& a,
+                      const spmv::FormatParams& params, double limit)
+{
+    if (limit <= 0 || !spmv::analysis::has_footprint_estimate(v.format)) {
+        return {};
+    }
+    double need = 0;
+    try {
+        const auto fp = spmv::analysis::estimate_footprint(a, v.format, params);
+        need = static_cast<double>(fp.value_bytes + fp.index_bytes + fp.aux_bytes +
+                                   fp.padding_bytes);
+    } catch (const spmv::Error&) {
+        return {};  // no closed form for these parameters: build it
+    }
+    if (need <= limit) {
+        return {};
+    }
+    const auto mib = [](double b) { return std::to_string(static_cast<long long>(b / (1 << 20))); };
+    return "skipped: " + std::string(v.format) + " would need " + mib(need) +
+           " MiB in double (limit --max-format-mib " + mib(limit) + ")";
+}
+
 }  // namespace
+
+std::string gpu_variant_format(const std::string& name)
+{
+    return std::string(spmv::gpu::find_variant(name).format);
+}
 
 std::vector<GpuVerifyResult> verify_on_gpu(const spmv::Csr<double, std::int32_t>& a,
                                            const spmv::FormatParams& params,
@@ -109,6 +139,7 @@ std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& 
     if (options.min_time_ms > 0) bo.min_time_ms = options.min_time_ms;
     if (options.min_reps > 0) bo.min_reps = options.min_reps;
     for (const auto* v : select_variants(options.formats)) {
+        const std::string skip = too_large(*v, a, params, options.max_format_bytes);
         for (int p = 0; p < 2; ++p) {
             const bool dp = p == 0;
             if ((dp && !options.dp) || (!dp && !options.single)) {
@@ -122,6 +153,14 @@ std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& 
             r.format = std::string(v->name);
             r.precision = dp ? "dp" : "sp";
             r.device = ctx.device;
+            if (!skip.empty()) {
+                r.error = skip;
+                r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;
+                r.min_bytes = r.effective_gbs = r.fraction_of_copy = r.format_bytes = NAN;
+                r.xgpu_ms = r.permutation_ms = NAN;
+                out.push_back(std::move(r));
+                continue;
+            }
             try {
                 const auto res = dp ? spmv::gpu::bench(spmv::gpu::prepare(*v, a, params), bo)
                                     : spmv::gpu::bench(spmv::gpu::prepare(*v, af, params), bo);

@@ -22,6 +22,10 @@ struct GpuVerifyResult {
     std::string error;  ///< non-empty when the variant could not run (e.g. too large)
 };
 
+/// The host format a GPU kernel variant runs ("csr_vector" -> "csr"); throws InvalidArgument
+/// naming the known variants when `name` is none of them. Works without CUDA (names only).
+std::string gpu_variant_format(const std::string& name);
+
 std::vector<GpuVerifyResult> verify_on_gpu(const spmv::Csr<double, std::int32_t>& a,
                                            const spmv::FormatParams& params,
                                            const std::string& formats, double alpha,
@@ -57,6 +61,10 @@ struct GpuBenchOptions {
     bool warm = false;  ///< back-to-back repetitions (L2 stays warm) instead of flushing L2
     double min_time_ms = 0;  ///< per timed quantity; 0 keeps the harness default
     int min_reps = 0;        ///< 0 keeps the harness default
+    /// > 0: a variant whose host format would need more bytes than this (estimated in double
+    /// from the row lengths, spmv::analysis::estimate_footprint) is not built; its record
+    /// says so with the size.
+    double max_format_bytes = 0;
 };
 
 struct GpuContext {

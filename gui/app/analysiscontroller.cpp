@@ -6,8 +6,11 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <spmv/analysis/estimate.hpp>
 #include <spmv/any_matrix.hpp>
 #include <spmv/error.hpp>
+
+#include "memoryguard.hpp"
 
 namespace {
 
@@ -28,6 +31,26 @@ QString describeException(const std::exception& e)
 
 constexpr int histogramMaxBars = 160;
 
+/// spmv::build, refused with a message (before any allocation) when the format would take
+/// more than `limit` bytes: e.g. ELLPACK-R of a power-law matrix in the waste view.
+spmv::AnyMatrix<double> buildWithinLimit(const std::string& format,
+                                         const spmv::Csr<double, std::int32_t>& a,
+                                         const spmv::FormatParams& params, quint64 limit)
+{
+    if (spmv::analysis::has_footprint_estimate(format)) {
+        const auto need = spmv::analysis::estimate_footprint(a, format, params).total_bytes();
+        if (need > limit) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       std::string(spmv::find_format(format).title) +
+                           " of this matrix would need " +
+                           spmv::analysis::format_bytes(static_cast<double>(need)) +
+                           " (limit " + spmv::analysis::format_bytes(static_cast<double>(limit)) +
+                           "): not built");
+        }
+    }
+    return spmv::build<double>(format, a, params);
+}
+
 }  // namespace
 
 AnalysisController::AnalysisController(QObject* parent) : QObject(parent)
@@ -36,6 +59,7 @@ AnalysisController::AnalysisController(QObject* parent) : QObject(parent)
     m_params.warp_size = 4;
     m_params.slice_height = 4;
     m_params.sort_window = 8;
+    m_formatLimit = ::formatMemoryLimit();
 }
 
 AnalysisController::~AnalysisController()
@@ -133,6 +157,8 @@ void AnalysisController::setDocument(MatrixDocumentPtr document)
     }
     ++m_loadGeneration;  // a load still running would replace this document: drop it
     m_document = std::move(document);
+    m_window.first_row = 0;
+    m_window.first_col = 0;
     emit documentAvailable(m_document);
     startAllAnalyses();
 }
@@ -253,9 +279,9 @@ void AnalysisController::startSummaries()
     if (!m_document) return;
     runJob<SummariesPtr>(
         QStringLiteral("summaries"), m_summaryGeneration,
-        [doc = m_document, params = m_params] {
+        [doc = m_document, params = m_params, limit = m_formatLimit] {
             return std::make_shared<const std::vector<spmv::analysis::FormatSummary>>(
-                spmv::analysis::summarize_all(doc->csr, params));
+                spmv::analysis::summarize_all(doc->csr, params, static_cast<std::size_t>(limit)));
         },
         [this](SummariesPtr s) { emit summariesAvailable(std::move(s)); });
 }
@@ -263,11 +289,40 @@ void AnalysisController::startSummaries()
 void AnalysisController::startConstruction()
 {
     if (!m_document) return;
-    runJob<ConstructionPtr>(
+    // build the format once for the whole matrix (the heavy part) ...
+    ++m_windowGeneration;  // a window of the previous layout must not arrive after this one
+    m_constructionSource.reset();
+    runJob<ConstructionSourcePtr>(
         QStringLiteral("construction"), m_constructionGeneration,
-        [doc = m_document, params = m_params, format = m_constructionFormat.toStdString()] {
+        [doc = m_document, params = m_params, format = m_constructionFormat.toStdString(),
+         limit = m_formatLimit] {
+            const auto csr = std::shared_ptr<const spmv::Csr<double, std::int32_t>>(doc, &doc->csr);
+            return spmv::viz::prepare_construction(csr, format, params,
+                                                   static_cast<std::size_t>(limit));
+        },
+        [this](ConstructionSourcePtr src) {
+            m_constructionSource = std::move(src);
+            startConstructionWindow();
+        });
+}
+
+void AnalysisController::setConstructionWindow(qint64 firstRow, qint64 firstCol)
+{
+    if (firstRow == m_window.first_row && firstCol == m_window.first_col) return;
+    m_window.first_row = qMax<qint64>(0, firstRow);
+    m_window.first_col = qMax<qint64>(0, firstCol);
+    startConstructionWindow();
+}
+
+void AnalysisController::startConstructionWindow()
+{
+    // ... then cut the window shown out of it (cheap, but still off the UI thread)
+    if (!m_constructionSource) return;
+    runJob<ConstructionPtr>(
+        QStringLiteral("construction"), m_windowGeneration,
+        [src = m_constructionSource, window = m_window] {
             return std::make_shared<const spmv::viz::Construction>(
-                spmv::viz::construction(doc->csr, format, params));
+                spmv::viz::construction(*src, window));
         },
         [this](ConstructionPtr c) { emit constructionAvailable(std::move(c)); });
 }
@@ -278,8 +333,8 @@ void AnalysisController::startWaste(int side)
     runJob<WarpWastePtr>(
         QStringLiteral("waste%1").arg(side), m_wasteGeneration.at(static_cast<std::size_t>(side)),
         [doc = m_document, params = m_params, first = m_wasteFirstWarp,
-         format = wasteFormat(side).toStdString()] {
-            const auto m = spmv::build<double>(format, doc->csr, params);
+         format = wasteFormat(side).toStdString(), limit = m_formatLimit] {
+            const auto m = buildWithinLimit(format, doc->csr, params, limit);
             return std::make_shared<const spmv::viz::WarpWaste>(
                 spmv::viz::warp_waste(m, params.warp_size, first, maxWarpPictures));
         },
@@ -296,8 +351,9 @@ void AnalysisController::startRowOrder()
     }
     runJob<RowOrderPtr>(
         QStringLiteral("order"), m_orderGeneration,
-        [doc = m_document, params = m_params, format = m_rowOrderFormat.toStdString()] {
-            const auto m = spmv::build<double>(format, doc->csr, params);
+        [doc = m_document, params = m_params, format = m_rowOrderFormat.toStdString(),
+         limit = m_formatLimit] {
+            const auto m = buildWithinLimit(format, doc->csr, params, limit);
             const auto perm = spmv::row_permutation(m);
             if (perm.empty()) {
                 return RowOrderPtr{};

@@ -21,6 +21,7 @@
 #include "matrixdocument.hpp"
 
 using ConstructionPtr = std::shared_ptr<const spmv::viz::Construction>;
+using ConstructionSourcePtr = std::shared_ptr<const spmv::viz::ConstructionSource>;
 using HistogramChartPtr = std::shared_ptr<const spmv::viz::HistogramChart>;
 using WarpWastePtr = std::shared_ptr<const spmv::viz::WarpWaste>;
 using SummariesPtr = std::shared_ptr<const std::vector<spmv::analysis::FormatSummary>>;
@@ -41,6 +42,11 @@ public:
     }
     QString rowOrderFormat() const { return m_rowOrderFormat; }
     int wasteFirstWarp() const { return m_wasteFirstWarp; }
+    const spmv::viz::ConstructionWindow& constructionWindow() const { return m_window; }
+    /// Bytes one format may take: larger ones are not built (the memory view shows their
+    /// estimate, the other views say why). Default: formatMemoryLimit() (memoryguard.hpp).
+    quint64 formatMemoryLimit() const { return m_formatLimit; }
+    void setFormatMemoryLimit(quint64 bytes) { m_formatLimit = bytes; }
 
     /// Jobs started and not yet finished (stale ones included).
     int pendingJobs() const { return m_pending; }
@@ -60,6 +66,8 @@ public slots:
     void setSliceHeight(int sliceHeight);
     void setSortWindow(int sortWindow);
     void setConstructionFormat(const QString& format);
+    /// First grid row / column of the construction view's window (64 x 64 cells).
+    void setConstructionWindow(qint64 firstRow, qint64 firstCol);
     void setWasteFormat(int side, const QString& format);
     void setWasteFirstWarp(int firstWarp);
     /// Registry name whose row_perm the pattern view uses; empty: original order.
@@ -92,6 +100,7 @@ private:
     void startHistogram();
     void startSummaries();
     void startConstruction();
+    void startConstructionWindow();
     void startWaste(int side);
     void startRowOrder();
     void startAllAnalyses();
@@ -108,6 +117,10 @@ private:
     quint64 m_histogramGeneration = 0;
     quint64 m_summaryGeneration = 0;
     quint64 m_constructionGeneration = 0;
+    quint64 m_windowGeneration = 0;
+    ConstructionSourcePtr m_constructionSource;
+    spmv::viz::ConstructionWindow m_window;
+    quint64 m_formatLimit = 0;
     std::array<quint64, 2> m_wasteGeneration{0, 0};
     quint64 m_orderGeneration = 0;
     int m_pending = 0;

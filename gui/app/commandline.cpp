@@ -21,6 +21,7 @@
 #include "widgets/layoutview.hpp"
 #include "widgets/modelpanel.hpp"
 #include "widgets/rowhistogramview.hpp"
+#include "widgets/solverpanel.hpp"
 #include "widgets/timingpanel.hpp"
 #include "widgets/warpwastepanel.hpp"
 
@@ -224,6 +225,8 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             selectData(window.constructionPanel()->formatBox(), format);
         } else if (view == QLatin1String("waste")) {
             selectData(window.wastePanel()->formatBox(0), format);
+        } else if (view == QLatin1String("solver")) {
+            selectData(window.solverPanel()->formatBox(), format);
         } else if (view == QLatin1String("pattern") && !selectData(window.rowOrderBox(), format)) {
             fail(QStringLiteral("format '%1' keeps the row order; the pattern is unchanged")
                      .arg(format));
@@ -265,6 +268,14 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         window.timingPanel()->start();
         if (!window.waitUntilIdle(300000)) {
             fail(QStringLiteral("timed out waiting for the timing run"));
+            return 3;
+        }
+    }
+    if (view == QLatin1String("solver")) {
+        // CG and MPIR-CG on the loaded matrix (a failed solve is shown in the view)
+        window.solverPanel()->start();
+        if (!window.waitUntilIdle(300000)) {
+            fail(QStringLiteral("timed out waiting for the solves"));
             return 3;
         }
     }

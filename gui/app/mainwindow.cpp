@@ -33,6 +33,7 @@
 #include "widgets/memoryview.hpp"
 #include "widgets/modelpanel.hpp"
 #include "widgets/rowhistogramview.hpp"
+#include "widgets/solverpanel.hpp"
 #include "widgets/sparsityview.hpp"
 #include "widgets/timingpanel.hpp"
 #include "widgets/warpwastepanel.hpp"
@@ -109,6 +110,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     m_tabs->addTab(m_timing, tr("Timing"));
     m_model = new ModelPanel;
     m_tabs->addTab(m_model, tr("Model"));
+    m_solver = new SolverPanel(m_controller);
+    m_tabs->addTab(m_solver, tr("Solver"));
     setCentralWidget(m_tabs);
 
     m_busyLabel = new QLabel;
@@ -143,7 +146,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
                 m_histogram->setChartData(std::move(c), m_controller->params().block_rows);
             });
     connect(m_controller, &AnalysisController::summariesAvailable, this, [this](SummariesPtr s) {
-        m_memory->setSummaries(std::move(s), m_controller->params());
+        m_memory->setSummaries(std::move(s), m_controller->params(),
+                               m_controller->formatMemoryLimit());
     });
     connect(m_controller, &AnalysisController::rowOrderAvailable, this, [this](RowOrderPtr order) {
         const QString name = m_rowOrder->currentData().toString();
@@ -169,7 +173,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
             [this] { m_controller->setRowOrderFormat(m_rowOrder->currentData().toString()); });
     connect(m_logScale, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogScale);
     for (auto* source : {static_cast<QObject*>(m_sparsity), static_cast<QObject*>(m_waste),
-                         static_cast<QObject*>(m_timing)}) {
+                         static_cast<QObject*>(m_timing), static_cast<QObject*>(m_solver)}) {
         connect(source, SIGNAL(statusMessage(QString)), statusBar(), SLOT(showMessage(QString)));
     }
     resize(1200, 800);
@@ -182,7 +186,7 @@ QStringList MainWindow::viewNames()
 {
     return {QStringLiteral("matrix"),       QStringLiteral("pattern"), QStringLiteral("histogram"),
             QStringLiteral("construction"), QStringLiteral("waste"),   QStringLiteral("memory"),
-            QStringLiteral("timing"),       QStringLiteral("model")};
+            QStringLiteral("timing"),       QStringLiteral("model"),   QStringLiteral("solver")};
 }
 
 QWidget* MainWindow::viewPage(const QString& name) const
@@ -319,7 +323,8 @@ void MainWindow::setPresentationMode(bool on)
 
 bool MainWindow::isBusy() const
 {
-    return m_controller->isBusy() || m_sparsity->isRendering() || m_timing->isRunning();
+    return m_controller->isBusy() || m_sparsity->isRendering() || m_timing->isRunning() ||
+           m_solver->isRunning();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs)

@@ -1,6 +1,7 @@
 #pragma once
 // The SpMV Lab explorer window: one tab per view (matrix statistics, sparsity pattern,
-// row-length histogram, format construction, per-warp waste, memory per format, timing, model),
+// row-length histogram, format construction, per-warp waste, memory per format, timing, model,
+// solver residual histories),
 // File menu (open, samples, generate, export PNG / SVG), presentation mode, drag and drop.
 #include <QMainWindow>
 #include <QStringList>
@@ -18,6 +19,7 @@ class MatrixStatsModel;
 class MemoryView;
 class ModelPanel;
 class RowHistogramView;
+class SolverPanel;
 class SparsityView;
 class TimingPanel;
 class WarpWastePanel;
@@ -30,7 +32,8 @@ public:
     explicit MainWindow(bool interactive = true, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// View names for --view: matrix pattern histogram construction waste memory timing model.
+    /// View names for --view: matrix pattern histogram construction waste memory timing model
+    /// solver.
     static QStringList viewNames();
     /// Shows the named view; false for an unknown name.
     bool setCurrentView(const QString& name);
@@ -45,11 +48,12 @@ public:
     MemoryView* memoryView() const { return m_memory; }
     TimingPanel* timingPanel() const { return m_timing; }
     ModelPanel* modelPanel() const { return m_model; }
+    SolverPanel* solverPanel() const { return m_solver; }
     MatrixStatsModel* statsModel() const { return m_statsModel; }
     QComboBox* rowOrderBox() const { return m_rowOrder; }
     QCheckBox* logScaleBox() const { return m_logScale; }
 
-    /// True while an analysis, a raster or a timing run is in progress.
+    /// True while an analysis, a raster, a timing run or a solve is in progress.
     bool isBusy() const;
     /// Processes events until nothing is busy (or timeoutMs passed); false on timeout.
     bool waitUntilIdle(int timeoutMs = 120000);
@@ -90,6 +94,7 @@ private:
     MemoryView* m_memory;
     TimingPanel* m_timing;
     ModelPanel* m_model;
+    SolverPanel* m_solver;
     QLabel* m_busyLabel;
     QProgressBar* m_busyBar;
     QStringList m_errors;

@@ -1,5 +1,6 @@
 #include "memoryguard.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,7 +38,23 @@ std::uint64_t dataInUse()
     return 0;
 }
 
+std::uint64_t installedCap = 0;
+
 }  // namespace
+
+std::uint64_t formatMemoryLimit()
+{
+    if (const char* env = std::getenv("SPMVLAB_FORMAT_LIMIT_MB"); env && *env) {
+        return std::strtoull(env, nullptr, 10) << 20;
+    }
+    std::uint64_t limit = availableMemory() / 2;
+    if (installedCap > 0) {
+        const auto used = dataInUse();
+        const auto room = installedCap > used ? installedCap - used : 0;
+        limit = limit == 0 ? room / 2 : std::min(limit, room / 2);
+    }
+    return limit > 0 ? limit : std::uint64_t{4} << 30;
+}
 
 std::uint64_t installMemoryGuard(double fraction)
 {
@@ -62,5 +79,7 @@ std::uint64_t installMemoryGuard(double fraction)
     if (current.rlim_max != RLIM_INFINITY && wanted.rlim_cur > current.rlim_max) {
         wanted.rlim_cur = current.rlim_max;
     }
-    return setrlimit(RLIMIT_DATA, &wanted) == 0 ? static_cast<std::uint64_t>(wanted.rlim_cur) : 0;
+    installedCap =
+        setrlimit(RLIMIT_DATA, &wanted) == 0 ? static_cast<std::uint64_t>(wanted.rlim_cur) : 0;
+    return installedCap;
 }

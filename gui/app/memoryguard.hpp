@@ -10,3 +10,9 @@
 /// Installs the cap; returns it in bytes (0 when none was set: disabled, unknown memory size,
 /// or a lower limit already in place).
 std::uint64_t installMemoryGuard(double fraction = 0.8);
+
+/// How many bytes one storage format may take before the views refuse to build it (they show
+/// the exact estimate instead, spmv::analysis::estimate_footprint): half of the memory
+/// available now (MemAvailable), at most the installed guard's cap; 4 GiB when unknown.
+/// SPMVLAB_FORMAT_LIMIT_MB overrides it (tests, small machines).
+std::uint64_t formatMemoryLimit();

@@ -1,5 +1,6 @@
 #include "formatsummarymodel.hpp"
 
+#include <QColor>
 #include <QLocale>
 
 FormatSummaryModel::FormatSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -30,7 +31,13 @@ QVariant FormatSummaryModel::data(const QModelIndex& index, int role) const
     const auto& s = (*m_summaries)[static_cast<std::size_t>(index.row())];
     const QLocale loc = QLocale::c();
     if (role == Qt::ToolTipRole) {
-        return s.ok() ? QString::fromStdString(s.name) : QString::fromStdString(s.error);
+        return s.ok() ? QString::fromStdString(s.name)
+                      : QString::fromStdString(s.error) +
+                            (s.estimated ? tr(" (the footprint shown is the exact estimate)")
+                                         : QString());
+    }
+    if (role == Qt::ForegroundRole && s.estimated) {
+        return QColor(Qt::gray);
     }
     if (role == Qt::TextAlignmentRole) {
         return QVariant::fromValue(Qt::Alignment(
@@ -50,9 +57,15 @@ QVariant FormatSummaryModel::data(const QModelIndex& index, int role) const
         return {};
     }
     if (index.column() == Format) {
-        return QString::fromUtf8(s.title.data(), static_cast<int>(s.title.size()));
+        const auto title = QString::fromUtf8(s.title.data(), static_cast<int>(s.title.size()));
+        return s.estimated ? tr("%1 (not built)").arg(title) : title;
     }
-    if (!s.ok()) {
+    if (s.estimated && (index.column() == NIter || index.column() == NP ||
+                        index.column() == UsefulPercent)) {
+        // warp work needs the layout; the footprint columns hold the estimate
+        return index.column() == NIter ? QString::fromStdString(s.error) : QStringLiteral("\u2014");
+    }
+    if (!s.ok() && !s.estimated) {
         return index.column() == Stored ? tr("not built: %1").arg(QString::fromStdString(s.error))
                                         : QVariant();
     }

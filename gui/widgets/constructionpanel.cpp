@@ -1,6 +1,7 @@
 #include "constructionpanel.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -50,6 +51,14 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     m_play = new QPushButton(tr("Play"));
     m_play->setCheckable(true);
     m_stepLabel = new QLabel;
+    const auto& window = controller->constructionWindow();
+    m_firstRow = spin(0, 0, 0, tr("First grid row shown: the view shows %1 rows at a time")
+                                   .arg(window.rows));
+    m_firstRow->setSingleStep(window.rows / 2);
+    m_firstCol = spin(0, 0, 0, tr("First grid column shown: the view shows %1 columns at a time")
+                                   .arg(window.cols));
+    m_firstCol->setSingleStep(window.cols / 2);
+    m_windowLabel = new QLabel;
     m_selection = new QLabel;
     m_selection->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -79,9 +88,19 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
 
+    auto* windowRow = new QHBoxLayout;
+    windowRow->addWidget(new QLabel(tr("First row")));
+    windowRow->addWidget(m_firstRow);
+    windowRow->addWidget(new QLabel(tr("first column")));
+    windowRow->addWidget(m_firstCol);
+    windowRow->addSpacing(8);
+    windowRow->addWidget(m_windowLabel);
+    windowRow->addStretch(1);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addLayout(windowRow);
     layout->addWidget(scroll, 1);
     layout->addWidget(m_selection);
 
@@ -101,6 +120,12 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     connect(m_next, &QPushButton::clicked, m_view, &LayoutView::nextStep);
     connect(m_play, &QPushButton::toggled, this, &ConstructionPanel::setPlaying);
     connect(m_view, &LayoutView::stepChanged, this, &ConstructionPanel::updateStepLabel);
+    connect(m_view, &LayoutView::stepChanged, this, &ConstructionPanel::updateWindowControls);
+    auto moveWindow = [this] {
+        m_controller->setConstructionWindow(m_firstRow->value(), m_firstCol->value());
+    };
+    connect(m_firstRow, &QSpinBox::valueChanged, this, moveWindow);
+    connect(m_firstCol, &QSpinBox::valueChanged, this, moveWindow);
     connect(m_view, &LayoutView::selectionDescribed, m_selection, &QLabel::setText);
     m_playTimer.setInterval(1400);
     connect(&m_playTimer, &QTimer::timeout, this, [this] {
@@ -136,6 +161,29 @@ void ConstructionPanel::updateStepLabel(int step, int count)
     m_stepLabel->setText(count > 0 ? tr("Step %1 of %2").arg(step + 1).arg(count) : QString());
     m_previous->setEnabled(step > 0);
     m_next->setEnabled(step + 1 < count);
+}
+
+void ConstructionPanel::updateWindowControls()
+{
+    // ranges from the construction shown (the largest grid of its steps), label from the step
+    const auto c = m_view->construction();
+    const auto* s = m_view->step();
+    const QSignalBlocker b1(m_firstRow), b2(m_firstCol);
+    const auto clampInt = [](std::int64_t v) {
+        return static_cast<int>(std::min<std::int64_t>(v, std::numeric_limits<int>::max()));
+    };
+    m_firstRow->setRange(0, c ? clampInt(std::max<std::int64_t>(0, c->max_total_rows - 1)) : 0);
+    m_firstCol->setRange(0, c ? clampInt(std::max<std::int64_t>(0, c->max_total_cols - 1)) : 0);
+    if (c) {
+        m_firstRow->setValue(clampInt(c->window.first_row));
+        m_firstCol->setValue(clampInt(c->window.first_col));
+    }
+    const bool windowed = c && c->windowed;
+    m_firstRow->setEnabled(windowed);
+    m_firstCol->setEnabled(windowed);
+    m_windowLabel->setText(s ? (windowed ? tr("showing %1").arg(QString::fromStdString(s->window_label()))
+                                         : tr("whole matrix: %1").arg(QString::fromStdString(s->window_label())))
+                             : QString());
 }
 
 void ConstructionPanel::syncParams(const spmv::FormatParams& params)

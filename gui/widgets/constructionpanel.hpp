@@ -1,6 +1,7 @@
 #pragma once
 // The construction view: format, b_r / C / sigma / warp-size spin boxes, previous / next / play,
-// and the LayoutView of the current step in a scroll area.
+// the window of a large matrix (first row / first column, "rows a–b of N"), and the LayoutView
+// of the current step in a scroll area.
 #include <QTimer>
 #include <QWidget>
 
@@ -23,6 +24,9 @@ public:
     QPushButton* nextButton() const { return m_next; }
     QPushButton* previousButton() const { return m_previous; }
     QPushButton* playButton() const { return m_play; }
+    QSpinBox* firstRowBox() const { return m_firstRow; }
+    QSpinBox* firstColumnBox() const { return m_firstCol; }
+    QLabel* windowLabel() const { return m_windowLabel; }
 
 public slots:
     void setPlaying(bool on);
@@ -31,6 +35,7 @@ private:
     void updateStepLabel(int step, int count);
     void syncParams(const spmv::FormatParams& params);
     void updateParamVisibility();
+    void updateWindowControls();
 
     AnalysisController* m_controller;
     QComboBox* m_format;
@@ -45,6 +50,9 @@ private:
     QPushButton* m_next;
     QPushButton* m_play;
     QLabel* m_stepLabel;
+    QSpinBox* m_firstRow;
+    QSpinBox* m_firstCol;
+    QLabel* m_windowLabel;
     QLabel* m_selection;
     LayoutView* m_view;
     QTimer m_playTimer;

@@ -148,7 +148,7 @@ void LayoutView::describeSelection()
             break;
     }
     if (c.slot >= 0) {
-        text += tr(", storage slot %1").arg(c.slot);
+        text += c.part == 1 ? tr(", COO entry %1").arg(c.slot) : tr(", storage slot %1").arg(c.slot);
     }
     emit selectionDescribed(text);
 }
@@ -234,10 +234,11 @@ void LayoutView::mousePressEvent(QMouseEvent* event)
     if (const auto hit = m_geometry.entryAt(p.x(), p.y())) {
         // an entry of a slot array selects the cell stored there
         const auto& a = s->arrays[hit->first];
-        if (a.key == spmv::viz::ArrayKey::slot) {
+        if (a.key == spmv::viz::ArrayKey::slot && hit->second < a.index.size()) {
+            const auto slot = a.index[hit->second];
             for (int r = 0; r < s->rows; ++r) {
                 for (int c = 0; c < s->cols; ++c) {
-                    if (s->at(r, c).slot == static_cast<std::int64_t>(hit->second)) {
+                    if (s->at(r, c).slot == slot && s->at(r, c).part == a.part) {
                         selectCell(r, c);
                         return;
                     }
@@ -306,11 +307,14 @@ void LayoutView::paintEvent(QPaintEvent*)
         for (int c = 0; c < s->cols; ++c) {
             const auto r = g.cellRect(0, c);
             p.drawText(QRectF(r.x, g.grid.y - fm.height(), r.w, fm.height()), Qt::AlignCenter,
-                       QString::number(c));
+                       QString::number(s->col_offset + c));
         }
     } else {
         p.drawText(QPointF(g.grid.x, g.grid.y - 3),
-                   tr("%1 \u00d7 %2 cells").arg(s->rows).arg(s->cols));
+                   tr("%1 \u00d7 %2 cells (%3)")
+                       .arg(s->rows)
+                       .arg(s->cols)
+                       .arg(QString::fromStdString(s->window_label())));
     }
     // cells
     const QColor nonzero = toQColor(pal.nonzero);
@@ -324,9 +328,15 @@ void LayoutView::paintEvent(QPaintEvent*)
         if (showText || cell >= 8) {
             p.setPen(toQColor(pal.text));
             const auto rr = g.cellRect(r, 0);
+            const QString label =
+                !s->row_axis.empty()
+                    ? QStringLiteral("%1 %2")
+                          .arg(QString::fromStdString(s->row_axis))
+                          .arg(s->row_offset + r)
+                    : row >= 0 ? tr("row %1").arg(row)
+                               : tr("(pad)");
             p.drawText(QRectF(margin, rr.y, g.grid.x - margin - 4, rr.h),
-                       Qt::AlignRight | Qt::AlignVCenter,
-                       row >= 0 ? tr("row %1").arg(row) : tr("(pad)"));
+                       Qt::AlignRight | Qt::AlignVCenter, label);
         }
         for (int c = 0; c < s->cols; ++c) {
             const auto& x = s->at(r, c);
@@ -344,34 +354,31 @@ void LayoutView::paintEvent(QPaintEvent*)
             p.drawRect(q);
         }
     }
-    // values in the cells: read from the matrix step's values array (CSR order, index = nz)
+    // values in the cells (each cell carries its nonzero's value)
     if (showText) {
-        const auto& first = m_construction->steps.front();
-        const spmv::viz::StorageArray* values = nullptr;
-        for (const auto& a : first.arrays) {
-            if (a.name == "values") values = &a;
-        }
-        if (values) {
-            p.setPen(onNonzero);
-            for (int r = 0; r < s->rows; ++r) {
-                for (int c = 0; c < s->cols; ++c) {
-                    const auto& x = s->at(r, c);
-                    if (x.kind != CellKind::nonzero) continue;
-                    const auto rc = g.cellRect(r, c);
-                    p.drawText(QRectF(rc.x, rc.y, rc.w, rc.h), Qt::AlignCenter,
-                               entryText(values->entries[static_cast<std::size_t>(x.nz)]));
-                }
+        p.setPen(onNonzero);
+        for (int r = 0; r < s->rows; ++r) {
+            for (int c = 0; c < s->cols; ++c) {
+                const auto& x = s->at(r, c);
+                if (x.kind != CellKind::nonzero) continue;
+                const auto rc = g.cellRect(r, c);
+                p.drawText(QRectF(rc.x, rc.y, rc.w, rc.h), Qt::AlignCenter, entryText(x.value));
             }
         }
     }
-    // block / slice / window boundaries
-    if (s->block_rows > 0) {
+    // block / slice / window boundaries (rows) and group boundaries (columns)
+    {
         QPen thick(toQColor(pal.block_line));
         thick.setWidthF(app.lineWidth(2.5));
         p.setPen(thick);
-        for (int r = s->block_rows; r < s->rows; r += s->block_rows) {
+        for (int r : s->boundary_rows()) {
             const double yy = g.grid.y + r * cell;
             p.drawLine(QPointF(g.grid.x - 4, yy), QPointF(g.grid.right() + 4, yy));
+        }
+        for (const auto& m : s->column_marks) {
+            const auto top = g.cellRect(m.first_row, m.col);
+            const double yy = g.grid.y + m.last_row * cell;
+            p.drawLine(QPointF(top.x, top.y - 3), QPointF(top.x, yy + 3));
         }
     }
     // selection
@@ -411,11 +418,19 @@ void LayoutView::paintEvent(QPaintEvent*)
                                 : toQColor(pal.text));
             p.drawText(q, Qt::AlignCenter, entryText(arr.entries[i]));
         }
-        if (row.truncated && !row.entries.empty()) {
+        if ((row.truncated || !arr.complete()) && !row.entries.empty()) {
             const auto& e = row.entries.back();
             p.setPen(toQColor(pal.text));
+            const auto first = arr.index.empty() ? 0 : arr.index.front();
+            const auto last = arr.index.empty() ? 0 : arr.index.back();
             p.drawText(QPointF(e.right() + 4, e.y + fm.ascent()),
-                       tr("\u2026 (%1 entries)").arg(arr.entries.size()));
+                       row.truncated ? tr("\u2026 (%1 of %2 entries)")
+                                           .arg(row.entries.size())
+                                           .arg(arr.total)
+                                     : tr("[%1 \u2026 %2] of %3 entries")
+                                           .arg(first)
+                                           .arg(last)
+                                           .arg(arr.total));
         }
     }
 }

@@ -1,7 +1,9 @@
 #pragma once
 // One step of a format's construction (Kreutzer Fig. 1): the grid of cells (nonzero / padding /
 // empty) with the original row of every grid row, b_r-block or slice boundaries as thick lines,
-// and below it the step's storage arrays. Clicking a cell (or an array entry) selects it; the
+// and below it the step's storage arrays. Large matrices arrive as a window of the grid
+// (spmv::viz::ConstructionWindow): rows, columns and array entries keep their whole-matrix
+// numbers; the panel moves the window. Clicking a cell (or an array entry) selects it; the
 // entries of every array that belong to the selection are highlighted. The selection is kept
 // as the CSR nonzero index, so it follows the nonzero from step to step.
 #include <QWidget>

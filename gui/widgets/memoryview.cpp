@@ -1,10 +1,14 @@
 #include "memoryview.hpp"
 
+#include <algorithm>
+#include <array>
+
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarLegendMarker>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -12,6 +16,7 @@
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
+#include <spmv/analysis/summary.hpp>
 #include <spmv/viz/units.hpp>
 
 #include "appearance.hpp"
@@ -46,8 +51,10 @@ void MemoryView::setError(const QString& message)
     setSummaries(nullptr, m_params);
 }
 
-void MemoryView::setSummaries(SummariesPtr summaries, const spmv::FormatParams& params)
+void MemoryView::setSummaries(SummariesPtr summaries, const spmv::FormatParams& params,
+                              quint64 limit)
 {
+    m_limit = limit;
     if (summaries) {
         m_error.clear();
     }
@@ -70,10 +77,17 @@ void MemoryView::rebuild()
         chart->setTitle(m_error.isEmpty() ? tr("Memory per format (computing ...)")
                                           : tr("No memory summary: %1").arg(m_error));
     } else {
-        double maxBytes = 0;
+        // Formats too large to build (FormatSummary::estimated) get their exact estimated
+        // footprint as hatched bars; the axis follows the formats that were built, so a
+        // 24 GiB ELLPACK does not flatten the others (its bar runs off the top, its label says
+        // how much it would need).
+        double maxBuilt = 0;
+        double maxAll = 0;
         for (const auto& s : *m_summaries) {
-            if (s.ok()) maxBytes = qMax(maxBytes, static_cast<double>(s.bytes));
+            if (s.ok()) maxBuilt = qMax(maxBuilt, static_cast<double>(s.bytes));
+            if (s.ok() || s.estimated) maxAll = qMax(maxAll, static_cast<double>(s.bytes));
         }
+        const double maxBytes = maxBuilt > 0 ? qMin(maxAll, 1.5 * maxBuilt) : maxAll;
         const auto unit = spmv::viz::byte_unit(maxBytes);
         const QString unitName =
             QString::fromLatin1(unit.name.data(), static_cast<int>(unit.name.size()));
@@ -91,19 +105,53 @@ void MemoryView::rebuild()
         indices->setColor(toQColor(pal.indices));
         aux->setColor(toQColor(pal.aux));
         padding->setColor(toQColor(pal.padding));
+        std::array<QBarSet*, 4> estimates{};
+        const std::array<spmv::viz::Rgb, 4> colours{pal.values, pal.indices, pal.aux, pal.padding};
+        for (std::size_t i = 0; i < estimates.size(); ++i) {
+            estimates[i] = new QBarSet(tr("not built (estimate)"));
+            const QColor c = toQColor(colours[i]);
+            estimates[i]->setBrush(QBrush(c, Qt::BDiagPattern));
+            estimates[i]->setBorderColor(c);
+        }
         QStringList categories;
+        QStringList notBuilt;
+        bool anyEstimate = false;
         for (const auto& s : *m_summaries) {
-            categories << QString::fromUtf8(s.title.data(), static_cast<int>(s.title.size())) +
-                              (s.ok() ? QString() : tr(" (not built)"));
+            const QString title = QString::fromUtf8(s.title.data(), static_cast<int>(s.title.size()));
+            categories << (s.ok() ? title : s.estimated ? title + QLatin1Char('*')
+                                                        : tr("%1 (not built)").arg(title));
+            if (s.estimated) {
+                notBuilt << tr("%1 would need %2")
+                                .arg(title, QString::fromStdString(spmv::analysis::format_bytes(
+                                                static_cast<double>(s.bytes))));
+            }
             const auto& f = s.footprint;
-            *values << static_cast<double>(f.value_bytes) / unit.divisor;
-            *indices << static_cast<double>(f.index_bytes) / unit.divisor;
-            *aux << static_cast<double>(f.aux_bytes) / unit.divisor;
-            *padding << static_cast<double>(f.padding_bytes) / unit.divisor;
+            const std::array<double, 4> parts{static_cast<double>(f.value_bytes) / unit.divisor,
+                                              static_cast<double>(f.index_bytes) / unit.divisor,
+                                              static_cast<double>(f.aux_bytes) / unit.divisor,
+                                              static_cast<double>(f.padding_bytes) / unit.divisor};
+            const std::array<QBarSet*, 4> real{values, indices, aux, padding};
+            for (std::size_t i = 0; i < 4; ++i) {
+                *real[i] << (s.estimated ? 0.0 : parts[i]);
+                *estimates[i] << (s.estimated ? parts[i] : 0.0);
+            }
+            anyEstimate = anyEstimate || s.estimated;
+        }
+        if (anyEstimate) {
+            // the reason under the title (rotated category labels would be cut)
+            chart->setTitle(chart->title() + QStringLiteral("<br><span style=\"font-weight:normal\">") +
+                            tr("* not built (limit %2), hatched = exact estimate: %1")
+                                .arg(notBuilt.join(QStringLiteral(", ")),
+                                     QString::fromStdString(spmv::analysis::format_bytes(
+                                         static_cast<double>(m_limit)))) +
+                            QStringLiteral("</span>"));
         }
         auto* series = new QStackedBarSeries;
         for (auto* set : {values, indices, aux, padding}) {
             set->setBorderColor(set->color().darker(140));
+            series->append(set);
+        }
+        for (auto* set : estimates) {
             series->append(set);
         }
         series->setBarWidth(0.7);
@@ -123,6 +171,14 @@ void MemoryView::rebuild()
         chart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
         series->attachAxis(y);
+        // one legend entry for the four hatched sets (none when every format was built)
+        for (auto* marker : chart->legend()->markers(series)) {
+            auto* bar = qobject_cast<QBarLegendMarker*>(marker);
+            if (bar && std::find(estimates.begin(), estimates.end(), bar->barset()) !=
+                           estimates.end()) {
+                marker->setVisible(anyEstimate && bar->barset() == estimates[3]);
+            }
+        }
     }
     QChart* old = m_chartView->chart();
     m_chartView->setChart(chart);

@@ -14,7 +14,10 @@ class MemoryView : public QWidget {
 public:
     explicit MemoryView(QWidget* parent = nullptr);
 
-    void setSummaries(SummariesPtr summaries, const spmv::FormatParams& params = {});
+    /// `limit`: the memory limit the summaries were computed with (formats above it carry
+    /// estimates, FormatSummary::estimated), named in the chart's note.
+    void setSummaries(SummariesPtr summaries, const spmv::FormatParams& params = {},
+                      quint64 limit = 0);
     FormatSummaryModel* model() const { return m_model; }
     void setError(const QString& message);
     QChartView* chartView() const { return m_chartView; }
@@ -24,6 +27,7 @@ private:
 
     SummariesPtr m_summaries;
     spmv::FormatParams m_params;
+    quint64 m_limit = 0;
     QString m_error;
     QChartView* m_chartView;
     QTableView* m_table;

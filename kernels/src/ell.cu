@@ -4,6 +4,7 @@
 #include <spmv/gpu/ell.hpp>
 
 #include "launch.cuh"
+#include "permuted.cuh"
 #include "variant_support.hpp"
 
 namespace spmv::gpu {
@@ -43,6 +44,33 @@ __global__ void __launch_bounds__(block_size)
     detail::axpby_store(y + row, alpha, sum, beta);
 }
 
+// ell_xs: the same one thread per row, but the block first stages all of x in shared memory,
+// with the row's first 8 slots already requested: for a small matrix (a few thousand rows,
+// cold in DRAM) the time is latency, and the x gather no longer waits for its own DRAM round
+// trip after the index load. Needs num_cols * sizeof(V) <= 48 KiB (detail::xs_max_cols).
+constexpr int xs_block_size = 128;
+
+template <typename V>
+__global__ void __launch_bounds__(xs_block_size)
+    ell_xs_spmv_kernel(EllView<V> a, std::int32_t num_cols, V alpha, const V* __restrict__ x,
+                       V beta, V* __restrict__ y)
+{
+    extern __shared__ __align__(16) unsigned char xs_raw[];
+    V* xs = reinterpret_cast<V*>(xs_raw);
+    const std::int64_t row = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    const bool active = row < a.num_rows;
+    detail::SlotPrefetch<detail::row_unroll, V> first;
+    first.load(a.col_idxs + row, a.values + row, a.stride, active ? a.width : 0);
+    detail::stage_x(x, xs, num_cols);
+    __syncthreads();  // every thread reaches it: no early return above
+    if (!active) {
+        return;
+    }
+    const V sum = detail::strided_row_sum_xs(first, a.col_idxs + row, a.values + row, a.stride,
+                                             a.width, xs);
+    detail::axpby_store(y + row, alpha, sum, beta);
+}
+
 }  // namespace
 
 template <typename V>
@@ -79,7 +107,35 @@ template void spmv<float>(const DeviceEll<float>&, float, const float*, float, f
 template void spmv<double>(const DeviceEll<double>&, double, const double*, double, double*,
                            StreamRef);
 
+template <typename V>
+void spmv_xs(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream)
+{
+    if (a.num_rows == 0) {
+        return;
+    }
+    if (a.num_cols > detail::xs_max_cols<V>) {  // x does not fit: the plain kernel
+        spmv(a, alpha, x, beta, y, stream);
+        return;
+    }
+    const EllView<V> v{a.num_rows, a.width, a.stride, a.col_idxs.data(), a.values.data()};
+    const auto smem = static_cast<std::size_t>(a.num_cols) * sizeof(V);
+    ell_xs_spmv_kernel<<<detail::ceil_div(a.num_rows, xs_block_size), xs_block_size, smem,
+                         detail::native(stream)>>>(v, a.num_cols, alpha, x, beta, y);
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
 namespace detail {
+
+template <typename V>
+std::unique_ptr<DeviceOp<V>> assemble_ell_xs(const AnyMatrix<V>& m)
+{
+    const auto* f = alternative<Ell<V, std::int32_t>>(m);
+    if (f == nullptr) {
+        return nullptr;
+    }
+    return make_op<V>(upload(*f), [](const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y,
+                                     RowOrder, StreamRef s) { spmv_xs(a, alpha, x, beta, y, s); });
+}
 
 template <typename V>
 std::unique_ptr<DeviceOp<V>> assemble_ell(const AnyMatrix<V>& m)
@@ -96,3 +152,4 @@ std::unique_ptr<DeviceOp<V>> assemble_ell(const AnyMatrix<V>& m)
 }  // namespace spmv::gpu
 
 SPMV_INSTANTIATE_ASSEMBLE(ell)
+SPMV_INSTANTIATE_ASSEMBLE(ell_xs)

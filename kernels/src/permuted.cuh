@@ -53,8 +53,11 @@ __device__ __forceinline__ void store_row(V* __restrict__ y, std::uint32_t row, 
 inline constexpr int row_unroll = 8;
 
 /// sum_{j < count} val[j*stride] * x[idx[j*stride]] in steps of `unroll` slots (see above),
-/// into two independent accumulators. A slot holding padding_index (-1) loads neither its value
-/// nor x, so a padding slot costs only its 4-byte index.
+/// into two independent accumulators. Index and value of a slot are loaded together (the value
+/// load does not wait for the index: one DRAM round trip less per step than predicating it on
+/// the index); a slot holding padding_index (-1) skips only the gather of x. Padding slots
+/// inside `count` exist only where a neighbouring lane of the warp has a real slot (SELL pads a
+/// slice to its longest row), so their values lie in sectors the warp loads anyway.
 template <int unroll, typename V>
 __device__ __forceinline__ V strided_row_sum(const std::int32_t* __restrict__ idx,
                                              const V* __restrict__ val, std::int32_t stride,
@@ -64,23 +67,104 @@ __device__ __forceinline__ V strided_row_sum(const std::int32_t* __restrict__ id
     V s1{0};
     for (std::int32_t j = 0; j < count; j += unroll) {
         std::int32_t c[unroll];
+        V v[unroll];
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
-            c[u] = j + u < count ? ldg(idx + u * stride) : padding_index<std::int32_t>;
+            const bool in = j + u < count;
+            c[u] = in ? ldg(idx + u * stride) : padding_index<std::int32_t>;
+            v[u] = in ? ldg(val + u * stride) : V{0};
         }
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const bool real = c[u] >= 0;
-            const V v = real ? ldg(val + u * stride) : V{0};
             const V xv = real ? ldg(x + c[u]) : V{0};
             if (u % 2 == 0) {
-                s0 += v * xv;
+                s0 += v[u] * xv;
             } else {
-                s1 += v * xv;
+                s1 += v[u] * xv;
             }
         }
         idx += unroll * stride;
         val += unroll * stride;
+    }
+    return s0 + s1;
+}
+
+}  // namespace spmv::gpu::detail
+
+namespace spmv::gpu::detail {
+
+/// x staged in shared memory ("_xs" kernels, for small latency-bound matrices): the largest
+/// number of columns whose x fits the 48 KiB of static shared memory every block may use.
+template <typename V>
+inline constexpr std::int32_t xs_max_cols = static_cast<std::int32_t>(48 * 1024 / sizeof(V));
+
+/// The first `unroll` slots of a strided row (idx and val of slot j at j*stride), loaded into
+/// registers BEFORE the block stages x, so that the DRAM latency of the matrix and of x overlap
+/// instead of adding up. Slots past `count` hold padding (-1, 0). A padding slot inside the row
+/// loads its 0 value too: no load depends on another one.
+template <int unroll, typename V>
+struct SlotPrefetch {
+    std::int32_t c[unroll];
+    V v[unroll];
+
+    __device__ __forceinline__ void load(const std::int32_t* __restrict__ idx,
+                                         const V* __restrict__ val, std::int32_t stride,
+                                         std::int32_t count)
+    {
+#pragma unroll
+        for (int u = 0; u < unroll; ++u) {
+            const bool in = u < count;
+            c[u] = in ? ldg(idx + u * stride) : padding_index<std::int32_t>;
+            v[u] = in ? ldg(val + u * stride) : V{0};
+        }
+    }
+};
+
+/// Every thread of the block copies part of x (n entries) into shared memory; the caller
+/// synchronises the block before reading xs.
+template <typename V>
+__device__ __forceinline__ void stage_x(const V* __restrict__ x, V* xs, std::int32_t n)
+{
+    for (std::int32_t i = static_cast<std::int32_t>(threadIdx.x); i < n;
+         i += static_cast<std::int32_t>(blockDim.x)) {
+        xs[i] = ldg(x + i);
+    }
+}
+
+/// strided_row_sum with x in shared memory, the first `unroll` slots already in registers
+/// (SlotPrefetch). Index and value loads of a step are independent of each other.
+template <int unroll, typename V>
+__device__ __forceinline__ V strided_row_sum_xs(const SlotPrefetch<unroll, V>& first,
+                                                const std::int32_t* __restrict__ idx,
+                                                const V* __restrict__ val, std::int32_t stride,
+                                                std::int32_t count, const V* xs)
+{
+    V s0{0};
+    V s1{0};
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+        const V xv = first.c[u] >= 0 ? xs[first.c[u]] : V{0};
+        if (u % 2 == 0) {
+            s0 += first.v[u] * xv;
+        } else {
+            s1 += first.v[u] * xv;
+        }
+    }
+    for (std::int32_t j = unroll; j < count; j += unroll) {
+        idx += unroll * stride;
+        val += unroll * stride;
+        SlotPrefetch<unroll, V> next;
+        next.load(idx, val, stride, count - j);
+#pragma unroll
+        for (int u = 0; u < unroll; ++u) {
+            const V xv = next.c[u] >= 0 ? xs[next.c[u]] : V{0};
+            if (u % 2 == 0) {
+                s0 += next.v[u] * xv;
+            } else {
+                s1 += next.v[u] * xv;
+            }
+        }
     }
     return s0 + s1;
 }

@@ -69,6 +69,44 @@ __global__ void __launch_bounds__(block_size)
     detail::store_row(y, row, alpha, sum, beta);
 }
 
+// sell_xs: sell with x staged in shared memory by every block (small, latency-bound matrices;
+// see ell.cu's ell_xs). The slice's pointer and width are requested first, x is staged while
+// they travel, then the row's first 8 slots are requested before the barrier.
+constexpr int xs_block_size = 128;
+
+template <typename V>
+__global__ void __launch_bounds__(xs_block_size)
+    sell_xs_spmv_kernel(SellView<V> a, std::int32_t num_cols, V alpha, const V* __restrict__ x,
+                        V beta, V* __restrict__ y)
+{
+    extern __shared__ __align__(16) unsigned char xs_raw[];
+    V* xs = reinterpret_cast<V*>(xs_raw);
+    const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool active = k < static_cast<std::uint32_t>(a.num_rows);
+    const auto c = static_cast<std::uint32_t>(a.slice_height);
+    std::uint32_t row = 0;
+    std::int32_t width = 0;
+    std::int32_t first_slot = 0;
+    if (active) {
+        row = detail::output_row(a.out_map, k);
+        const std::uint32_t slice = k / c;
+        width = detail::ldg(a.slice_widths + slice);
+        first_slot = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(k - slice * c);
+    }
+    detail::SlotPrefetch<detail::row_unroll, V> first;
+    first.load(a.col_idxs + first_slot, a.values + first_slot, static_cast<std::int32_t>(c),
+               width);
+    detail::stage_x(x, xs, num_cols);
+    __syncthreads();  // every thread reaches it: no early return above
+    if (!active) {
+        return;
+    }
+    const V sum = detail::strided_row_sum_xs(first, a.col_idxs + first_slot,
+                                             a.values + first_slot, static_cast<std::int32_t>(c),
+                                             width, xs);
+    detail::store_row(y, row, alpha, sum, beta);
+}
+
 /// sell_split: DeviceSell plus the block schedule of the split kernel (C = 32 only).
 template <typename V>
 struct DeviceSellSplit : DeviceSell<V> {
@@ -152,7 +190,48 @@ template void spmv<float>(const DeviceSell<float>&, float, const float*, float, 
 template void spmv<double>(const DeviceSell<double>&, double, const double*, double, double*,
                            RowOrder, StreamRef);
 
+namespace {
+
+template <typename V>
+void spmv_xs(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+             StreamRef stream)
+{
+    if (a.num_rows == 0) {
+        return;
+    }
+    if (a.num_cols > detail::xs_max_cols<V>) {  // x does not fit: the plain kernel
+        spmv(a, alpha, x, beta, y, order, stream);
+        return;
+    }
+    const SellView<V> v{a.num_rows,
+                        a.slice_height,
+                        a.slice_ptrs.data(),
+                        a.slice_widths.data(),
+                        detail::output_map(a.row_perm.data(), a.identity_perm, order),
+                        a.col_idxs.data(),
+                        a.values.data()};
+    const auto smem = static_cast<std::size_t>(a.num_cols) * sizeof(V);
+    sell_xs_spmv_kernel<<<static_cast<unsigned>(detail::ceil_div(a.num_rows, xs_block_size)),
+                          xs_block_size, smem, detail::native(stream)>>>(v, a.num_cols, alpha, x,
+                                                                         beta, y);
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
 namespace detail {
+
+template <typename V>
+std::unique_ptr<DeviceOp<V>> assemble_sell_xs(const AnyMatrix<V>& m)
+{
+    const auto* f = alternative<SellCSigma<V, std::int32_t>>(m);
+    if (f == nullptr) {
+        return nullptr;
+    }
+    return make_op<V, /*permuted=*/true>(
+        upload(*f), [](const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+                       StreamRef s) { spmv_xs(a, alpha, x, beta, y, order, s); });
+}
 
 template <typename V>
 std::unique_ptr<DeviceOp<V>> assemble_sell(const AnyMatrix<V>& m)
@@ -190,4 +269,5 @@ std::unique_ptr<DeviceOp<V>> assemble_sell_split(const AnyMatrix<V>& m)
 }  // namespace spmv::gpu
 
 SPMV_INSTANTIATE_ASSEMBLE(sell)
+SPMV_INSTANTIATE_ASSEMBLE(sell_xs)
 SPMV_INSTANTIATE_ASSEMBLE(sell_split)

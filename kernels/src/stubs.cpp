@@ -9,6 +9,7 @@
 #include <spmv/gpu/bijad.hpp>
 #include <spmv/gpu/coo.hpp>
 #include <spmv/gpu/csr.hpp>
+#include <spmv/gpu/csr_merge.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/ell.hpp>
 #include <spmv/gpu/ellg.hpp>
@@ -190,6 +191,25 @@ SPMV_STUB_FORMAT(Pellr, DevicePellr, "pellr", RowOrder)
 SPMV_STUB_FORMAT(BiEll, DeviceBiEll, "biell", RowOrder)
 SPMV_STUB_FORMAT(BiJad, DeviceBiJad, "bijad", RowOrder)
 SPMV_STUB_FORMAT(SellCSigma, DeviceSell, "sell", RowOrder)
+// csr_merge runs the CSR host format with its own upload (the partition and carry scratch).
+template <typename V>
+DeviceCsrMerge<V> upload_csr_merge(const Csr<V, std::int32_t>&, const CsrMergeConfig&)
+{
+    not_compiled("csr_merge");
+}
+template <typename V>
+void spmv(const DeviceCsrMerge<V>&, V, const V*, V, V*, StreamRef)
+{
+    not_compiled("csr_merge");
+}
+template DeviceCsrMerge<float> upload_csr_merge<float>(const Csr<float, std::int32_t>&,
+                                                       const CsrMergeConfig&);
+template DeviceCsrMerge<double> upload_csr_merge<double>(const Csr<double, std::int32_t>&,
+                                                         const CsrMergeConfig&);
+template void spmv<float>(const DeviceCsrMerge<float>&, float, const float*, float, float*,
+                          StreamRef);
+template void spmv<double>(const DeviceCsrMerge<double>&, double, const double*, double, double*,
+                           StreamRef);
 // [gpu format stubs: keep this marker; add SPMV_STUB_FORMAT lines above it]
 
 template <typename V>

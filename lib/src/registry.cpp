@@ -22,8 +22,10 @@ const ParamInfo param_table[] = {
     {Param::warp_size, "warp", "threads per warp (BiELL/BiJAD groups, per-warp analysis)", 1, 1024},
     {Param::block_rows, "br", "pJDS b_r: rows sorted then padded together per block", 1, 1024},
     {Param::slice_height, "slice", "SELL-C-sigma: C, rows per slice", 1, 1024},
-    {Param::sort_window, "sigma", "SELL-C-sigma: sigma, rows sorted inside windows of sigma rows", 1,
-     1 << 30},
+    {Param::sort_window, "sigma",
+     "SELL-C-sigma: sigma, rows sorted inside windows of sigma rows (0 or auto: the smallest "
+     "sigma within 2 % of nnz of the least padding)",
+     0, 1 << 30},
     {Param::pitch_bytes, "pitch", "ELLG: leading dimension padded to this many bytes", 4, 4096},
     {Param::hyb_width, "hyb-width", "HYB: ELL width K (-1: one-third rule)", -1, 1 << 30},
     {Param::diag_pad, "diag-pad", "JDS CSR-like: diagonals padded to a multiple of this", 1, 1024},
@@ -84,7 +86,10 @@ const std::vector<FormatInfo>& table()
          "slices of C rows padded to their longest row, rows sorted inside windows of sigma rows",
          "Kreutzer et al. 2014 (beyond the seeds)", {Param::slice_height, Param::sort_window},
          true,
-         SPMV_BUILDERS(to_sell_c_sigma(a, SellCSigmaOptions{p.slice_height, p.sort_window}))},
+         SPMV_BUILDERS(to_sell_c_sigma(
+             a, SellCSigmaOptions{p.slice_height, p.sort_window > 0
+                                                      ? p.sort_window
+                                                      : choose_sort_window(a, p.slice_height)}))},
         // [registry entries: keep this marker; add new entries above it]
     };
     return t;

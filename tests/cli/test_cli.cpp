@@ -144,6 +144,30 @@ TEST_CASE("spmvlab verify passes on the sample matrices", "[cli]")
     CHECK(r.out.find("all formats agree") != std::string::npos);
 }
 
+TEST_CASE("spmvlab verify --gpu --formats accepts GPU-only variant names", "[cli]")
+{
+    // csr_vector and sell_xs are GPU kernels of the host formats csr and sell: the host check
+    // runs csr and sell, the GPU check those two kernels (or, without a GPU, says so).
+    const auto r = spmvlab("verify " + sample("canonical4.mtx") +
+                           " --gpu --formats csr_vector,sell_xs --json");
+    INFO(r.out);
+    CHECK(r.out.find("unknown") == std::string::npos);
+    if (r.status == 0) {
+        const auto rows = nlohmann::json::parse(r.out.substr(r.out.find('[')));
+        CHECK(by_format(rows, "csr")["where"] == "host");
+        CHECK(by_format(rows, "sell")["where"] == "host");
+        CHECK(by_format(rows, "csr_vector")["where"] == "gpu");
+        CHECK(by_format(rows, "sell_xs")["where"] == "gpu");
+    } else {
+        // no CUDA build or no device: said so
+        CHECK((r.out.find("without CUDA") != std::string::npos ||
+               r.out.find("GPU") != std::string::npos || r.out.find("CUDA") != std::string::npos));
+    }
+    const auto bad = spmvlab("verify " + sample("canonical4.mtx") + " --gpu --formats nosuch");
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("nosuch") != std::string::npos);
+}
+
 TEST_CASE("spmvlab bench prints labelled CPU timings", "[cli]")
 {
     const auto j = json_of("bench " + sample("canonical4.mtx") +

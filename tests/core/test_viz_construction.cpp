@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <map>
+#include <memory>
 
 #include <catch2/catch.hpp>
 
@@ -65,7 +67,7 @@ TEST_CASE("pJDS construction of the canonical 4x4 follows Kreutzer Fig. 1", "[vi
     const auto c = construction(a, "pjds", params_br(2));
 
     REQUIRE(c.steps.size() == 4);
-    CHECK_FALSE(c.clipped);
+    CHECK_FALSE(c.windowed);
     const auto& m = step(c, "matrix");
     CHECK(row_text(m, a, 0) == "1 . 2 3");
     CHECK(row_text(m, a, 3) == ". 8 . 9");
@@ -161,58 +163,390 @@ TEST_CASE("SELL pads the last slice with empty rows", "[viz][construction]")
           static_cast<std::int64_t>(footprint(build<double>("sell", a, prm)).padding_entries));
 }
 
+static ConstructionWindow everything()
+{
+    return {0, 1 << 20, 0, 1 << 20};
+}
+
+static FormatParams params_all(int n)
+{
+    FormatParams prm;
+    prm.block_rows = n;
+    prm.slice_height = n;
+    prm.sort_window = 2 * n;
+    prm.warp_size = n;
+    prm.diag_pad = n;
+    prm.pitch_bytes = 8 * n;
+    return prm;
+}
+
+TEST_CASE("Every format has construction steps", "[viz][construction]")
+{
+    const auto names = construction_formats();
+    for (const auto& f : formats()) {
+        INFO(f.name);
+        CHECK(std::find(names.begin(), names.end(), f.name) != names.end());
+    }
+}
+
 TEST_CASE("Every step shows every nonzero once and the format's own padding count",
           "[viz][construction]")
 {
     for (const auto& m : test::zoo()) {
+        if (m.a.num_rows > 400) continue;  // walked through windows in the next test
         for (auto fmt : construction_formats()) {
-            for (int br : {2, 4, 32}) {
-                INFO(m.name << " " << fmt << " b_r=C=" << br);
-                FormatParams prm;
-                prm.block_rows = br;
-                prm.slice_height = br;
-                prm.sort_window = 2 * br;
+            for (int n : {2, 4, 32}) {
+                INFO(m.name << " " << fmt << " b_r=C=W=" << n);
+                const auto prm = params_all(n);
 
-                const auto sub = leading_submatrix(m.a, 400, 400);
+                const auto c = construction(m.a, fmt, prm, everything());
 
-                const auto c = construction(m.a, fmt, prm, 400, 400);
-
-                CHECK(c.clipped == (m.a.num_rows > 400 || m.a.num_cols > 400));
-                const auto fp = footprint(build<double>(fmt, sub, prm));
+                CHECK_FALSE(c.windowed);
+                const auto fp = footprint(build<double>(fmt, m.a, prm));
+                CHECK(c.steps.back().stored == fp.stored_entries);
                 for (const auto& s : c.steps) {
+                    INFO(s.name);
                     std::map<std::int64_t, int> seen;
                     std::int64_t pad = 0;
                     for (const auto& x : s.cells) {
-                        if (x.kind == CellKind::nonzero) ++seen[x.nz];
+                        if (x.kind == CellKind::nonzero) {
+                            ++seen[x.nz];
+                            CHECK(x.value == m.a.values[static_cast<std::size_t>(x.nz)]);
+                        }
                         if (x.kind == CellKind::padding) ++pad;
                     }
-                    CHECK(static_cast<std::int64_t>(seen.size()) == nnz(sub));
-                    for (const auto& [k, n] : seen) CHECK(n == 1);
-                    if (s.name == "pad") CHECK(pad == fp.padding_entries);
+                    CHECK(static_cast<std::int64_t>(seen.size()) == nnz(m.a));
+                    for (const auto& [k, cnt] : seen) CHECK(cnt == 1);
                     if (s.stored >= 0) CHECK(s.padding == pad);
+                    for (const auto& a : s.arrays) {
+                        INFO(a.name);
+                        if (a.key == ArrayKey::slot || a.key == ArrayKey::grid_row) {
+                            CHECK(a.complete());
+                        }
+                    }
                 }
+                CHECK(c.steps.back().padding == fp.padding_entries);
             }
         }
     }
 }
 
-TEST_CASE("Large matrices are shown through their leading block", "[viz][construction]")
+TEST_CASE("Walking a window over a matrix shows every nonzero of the last step once",
+          "[viz][construction]")
+{
+    const auto a = test::random_csr(300, 20, 0, 9, 11);
+    for (auto fmt : construction_formats()) {
+        INFO(fmt);
+        const auto prm = params_all(4);
+        const auto src = prepare_construction(
+            std::shared_ptr<const Csr<double, std::int32_t>>(
+                std::shared_ptr<const Csr<double, std::int32_t>>{}, &a),
+            fmt, prm);
+        const auto full = construction(*src, everything());
+        const auto& last = full.steps.back();
+        std::map<std::int64_t, int> seen;
+
+        for (std::int64_t first = 0; first < last.total_rows; first += 32) {
+            const auto c = construction(*src, {first, 32, 0, 1 << 20});
+            const auto& s = c.steps.back();
+            REQUIRE(s.row_offset == first);
+            CHECK(s.rows == std::min<std::int64_t>(32, s.total_rows - first));
+            for (int r = 0; r < s.rows; ++r) {
+                for (int col = 0; col < s.cols; ++col) {
+                    const auto& x = s.at(r, col);
+                    const auto& y = last.at(static_cast<int>(first) + r, col);
+                    CHECK(x.kind == y.kind);
+                    CHECK(x.slot == y.slot);
+                    if (x.kind == CellKind::nonzero) ++seen[x.nz];
+                }
+            }
+            // every array entry shown is the full array's entry at its index
+            for (std::size_t i = 0; i < s.arrays.size(); ++i) {
+                const auto& w = s.arrays[i];
+                const auto& f = last.arrays[i];
+                REQUIRE(w.name == f.name);
+                CHECK(w.total == f.total);
+                for (std::size_t p = 0; p < w.entries.size(); ++p) {
+                    CHECK(w.entries[p] == f.entries[static_cast<std::size_t>(w.index[p])]);
+                }
+            }
+        }
+
+        CHECK(static_cast<std::int64_t>(seen.size()) == nnz(a));
+        for (const auto& [k, n] : seen) CHECK(n == 1);
+    }
+}
+
+TEST_CASE("A window of a large matrix reads the whole matrix's layout", "[viz][construction]")
 {
     const auto a = test::random_csr(500, 400, 1, 9, 5);
 
-    const auto c = construction(a, "pjds", params_br(4), 16, 12);
+    const auto c = construction(a, "pjds", params_br(4), {64, 16, 0, 12});
+    const auto full = construction(a, "pjds", params_br(4), everything());
 
-    CHECK(c.clipped);
+    CHECK(c.windowed);
     CHECK(c.matrix_rows == 500);
-    CHECK(c.steps.front().rows == 16);
-    CHECK(c.steps.front().cols == 12);
-    const auto sub = leading_submatrix(a, 16, 12);
-    for (int r = 0; r < 16; ++r) {
-        for (int k = sub.row_ptrs[r]; k < sub.row_ptrs[r + 1]; ++k) {
-            CHECK(sub.col_idxs[k] < 12);
-        }
+    CHECK(c.max_total_rows == 500);
+    CHECK(c.max_total_cols == 400);
+    const auto& m = step(c, "matrix");
+    CHECK(m.rows == 16);
+    CHECK(m.cols == 12);
+    CHECK(m.window_label() == "rows 64\u201379 of 500, columns 0\u201311 of 400");
+    // row_ptrs shows the pointers of rows 64..79: entries 64..80
+    const auto& rp = array(m, "row_ptrs");
+    CHECK(rp.index.front() == 64);
+    CHECK(rp.index.back() == 80);
+    CHECK(rp.entries.front() == a.row_ptrs[64]);
+    const auto& p = step(c, "pad");
+    const auto& fp = step(full, "pad");
+    CHECK(p.row_source ==
+          std::vector<std::int32_t>(fp.row_source.begin() + 64, fp.row_source.begin() + 80));
+    CHECK(p.boundary_rows() == std::vector<int>{4, 8, 12});  // blocks of 4 from row 64
+    // the selected cell's slot is found in the windowed values array at its full position
+    const auto& vals = array(p, "values");
+    const auto& x = p.at(5, 1);
+    REQUIRE(x.kind == CellKind::nonzero);
+    const auto rel = p.related_entries(vals, 5, 1);
+    REQUIRE(rel.size() == 1);
+    CHECK(vals.index[rel[0]] == x.slot);
+    CHECK(vals.entries[rel[0]] == x.value);
+    CHECK(x.slot == fp.at(69, 1).slot);
+    // col_start: columns 0..11 and the end of column 11
+    CHECK(array(p, "col_start").entries.size() == 10);  // width 9: all 10 entries
+    // a window past the end shows the last rows
+    const auto tail = construction(a, "pjds", params_br(4), {10000, 16, 0, 12});
+    CHECK(step(tail, "pad").row_offset == 500 - 16);
+    CHECK_THROWS_AS(construction(a, "nope", {}), InvalidArgument);
+}
+
+TEST_CASE("A layout beyond the memory limit is refused before it is built", "[viz][construction]")
+{
+    // one full row of 300 and one entry elsewhere: ELLPACK 300 x 300, pJDS (b_r + 1) N - b_r
+    Csr<double, std::int32_t> a;
+    const std::int32_t n = 300;
+    a.num_rows = a.num_cols = n;
+    for (std::int32_t j = 0; j < n; ++j) {
+        a.col_idxs.push_back(j);
+        a.values.push_back(1.0);
     }
-    CHECK_THROWS_AS(construction(a, "coo", {}), InvalidArgument);
+    a.row_ptrs.push_back(n);
+    for (std::int32_t i = 1; i < n; ++i) {
+        a.col_idxs.push_back(i);
+        a.values.push_back(2.0);
+        a.row_ptrs.push_back(n + i);
+    }
+    const std::size_t limit = 200000;  // ELLPACK: 90000 * 12 = 1 080 000 bytes
+
+    CHECK_THROWS_WITH(construction(a, "ell", {}, {}, limit),
+                      Catch::Contains("would need 1.03 MiB") && Catch::Contains("not built"));
+
+    const auto c = construction(a, "pjds", params_br(4), {}, limit);
+    const auto& e = step(c, "compress");
+    CHECK(e.stored == -1);  // no ELLPACK: the rows compressed left, nothing padded
+    CHECK(e.caption.find("ELLPACK of this matrix would need") != std::string::npos);
+    CHECK(step(c, "pad").stored == 5 * 300 - 4);
+}
+
+TEST_CASE("COO construction stores triplets in row order", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+
+    const auto c = construction(a, "coo", {});
+
+    REQUIRE(c.steps.size() == 2);
+    const auto& t = step(c, "triplets");
+    CHECK(row_text(t, a, 1) == ". 4 . .");
+    CHECK(array(t, "row_idxs").entries == std::vector<double>{0, 0, 0, 1, 2, 2, 2, 3, 3});
+    CHECK(array(t, "col_idxs").entries == std::vector<double>{0, 2, 3, 1, 0, 2, 3, 1, 3});
+    CHECK(array(t, "row_idxs").group_starts == std::vector<std::int64_t>{3, 4, 7});
+    CHECK(t.at(3, 3).slot == 8);
+    CHECK(t.related_entries(array(t, "row_idxs"), 1, 1) == std::vector<std::size_t>{3});
+    CHECK(t.stored == 9);
+    CHECK(t.padding == 0);
+}
+
+TEST_CASE("CSR construction compresses the rows and shows row_ptrs", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+
+    const auto c = construction(a, "csr", {});
+
+    const auto& s = c.steps.back();
+    CHECK(s.name == "compress");
+    CHECK(s.cols == 3);
+    CHECK(row_text(s, a, 0) == "1 2 3");
+    CHECK(row_text(s, a, 1) == "4 . .");
+    CHECK(row_text(s, a, 3) == "8 9 .");
+    CHECK(array(s, "row_ptrs").entries == std::vector<double>{0, 3, 4, 7, 9});
+    CHECK(s.at(2, 1).slot == 5);  // the 6: row_ptrs[2] + 1
+    CHECK(s.related_entries(array(s, "row_ptrs"), 2, 1) == std::vector<std::size_t>{2, 3});
+    CHECK(s.related_entries(array(s, "values"), 2, 1) == std::vector<std::size_t>{5});
+}
+
+TEST_CASE("CSC construction compresses the columns upward", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+
+    const auto c = construction(a, "csc", {});
+
+    const auto& s = c.steps.back();
+    CHECK(s.rows == 3);  // column 3 holds 3 entries
+    CHECK(s.row_axis == "entry");
+    CHECK(row_text(s, a, 0) == "1 4 2 3");
+    CHECK(row_text(s, a, 1) == "5 8 6 7");
+    CHECK(row_text(s, a, 2) == ". . . 9");
+    CHECK(array(s, "col_ptrs").entries == std::vector<double>{0, 2, 4, 6, 9});
+    CHECK(array(s, "row_idxs").entries == std::vector<double>{0, 2, 1, 3, 0, 2, 0, 2, 3});
+    CHECK(array(s, "values").entries == std::vector<double>{1, 5, 4, 8, 2, 6, 3, 7, 9});
+    CHECK(s.at(2, 3).row == 3);
+    CHECK(s.related_entries(array(s, "col_ptrs"), 2, 3) == std::vector<std::size_t>{3, 4});
+    CHECK(s.related_entries(array(s, "row_idxs"), 2, 3) == std::vector<std::size_t>{8});
+    CHECK(s.window_label() == "entry rows 0\u20132 of 3, columns 0\u20133 of 4");
+}
+
+TEST_CASE("ELLG construction shows the rows of the pitch gap", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+    FormatParams prm;  // pitch 128 B, doubles: stride 16
+
+    const auto c = construction(a, "ellg", prm);
+
+    REQUIRE(c.steps.size() == 3);
+    const auto& s = step(c, "pitch");
+    CHECK(s.rows == 16);
+    CHECK(s.cols == 3);
+    CHECK(row_text(s, a, 1) == "4 P P");
+    CHECK(row_text(s, a, 4) == "P P P");
+    CHECK(s.row_source[4] == -1);
+    CHECK(s.boundary_rows() == std::vector<int>{4});
+    CHECK(s.stored == 48);
+    CHECK(s.padding == 39);
+    CHECK(s.at(3, 1).slot == 19);  // the 9: 1 * stride + 3
+    CHECK(array(s, "values").entries[19] == 9.0);
+    CHECK(array(s, "values").group_starts == std::vector<std::int64_t>{16, 32});
+    CHECK(array(s, "row_lengths").entries == std::vector<double>{3, 1, 3, 2});
+}
+
+TEST_CASE("JDS construction stores the jagged diagonals", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+
+    const auto c = construction(a, "jds", {});
+
+    REQUIRE(c.steps.size() == 4);
+    CHECK(c.steps[1].stored == -1);  // compress: nothing stored
+    const auto& s = step(c, "diagonals");
+    CHECK(s.row_source == std::vector<std::int32_t>{0, 2, 3, 1});
+    CHECK(row_text(s, a, 2) == "8 9 .");
+    CHECK(row_text(s, a, 3) == "4 . .");
+    CHECK(array(s, "jd_ptrs").entries == std::vector<double>{0, 4, 7, 9});
+    CHECK(array(s, "values").entries == std::vector<double>{1, 5, 8, 4, 2, 6, 9, 3, 7});
+    CHECK(s.at(2, 1).slot == 6);  // jd_ptrs[1] + 2
+    CHECK(s.related_entries(array(s, "jd_ptrs"), 2, 1) == std::vector<std::size_t>{1});
+    CHECK(s.padding == 0);
+}
+
+TEST_CASE("JDS CSR-like construction pads every diagonal", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+    FormatParams prm;
+    prm.diag_pad = 4;
+
+    const auto c4 = construction(a, "jds_csr", prm);
+    prm.diag_pad = 16;
+    const auto c16 = construction(a, "jds_csr", prm);
+
+    const auto& s = step(c4, "diagonals");
+    CHECK(s.rows == 4);
+    CHECK(row_text(s, a, 2) == "8 9 P");
+    CHECK(row_text(s, a, 3) == "4 P P");
+    CHECK(array(s, "jd_ptrs").entries == std::vector<double>{0, 4, 8, 12});
+    CHECK(array(s, "nz_count").entries == std::vector<double>{3, 3, 2, 1});
+    CHECK(s.stored == 12);
+    CHECK(s.padding == 3);
+    const auto& t = step(c16, "diagonals");
+    CHECK(t.rows == 16);  // diagonals of 16 slots reach past the 4 rows
+    CHECK(row_text(t, a, 9) == "P P P");
+    CHECK(t.stored == 48);
+    CHECK(t.padding == 39);
+}
+
+TEST_CASE("BiELL construction shows the bisection groups", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+    FormatParams prm;
+    prm.warp_size = 4;  // row_perm [0 2 3 1], widths [2 1 0], group_ptrs [0 8 12 12]
+
+    const auto c = construction(a, "biell", prm);
+
+    const auto& s = step(c, "groups");
+    CHECK(s.row_source == std::vector<std::int32_t>{0, 2, 3, 1});
+    CHECK(s.cols == 4);  // row 0: 2 slots in group 0 + 2 lanes x 1 in group 1
+    CHECK(row_text(s, a, 0) == "1 2 3 P");
+    CHECK(row_text(s, a, 1) == "5 6 7 P");
+    CHECK(row_text(s, a, 2) == "8 9 . .");
+    CHECK(row_text(s, a, 3) == "4 P . .");
+    CHECK(s.at(0, 1).slot == 4);   // group 0: 0 + p + e*4
+    CHECK(s.at(0, 2).slot == 8);   // group 1: 8 + p + e*2
+    CHECK(s.at(1, 3).slot == 11);  // sorted row 1's second lane in group 1: padding
+    CHECK(s.padding == 3);
+    REQUIRE(s.column_marks.size() == 1);  // group 0 | group 1 for the rows p < 2
+    CHECK(s.column_marks[0].first_row == 0);
+    CHECK(s.column_marks[0].last_row == 2);
+    CHECK(s.column_marks[0].col == 2);
+    CHECK(array(s, "group_ptrs").entries == std::vector<double>{0, 8, 12, 12});
+    CHECK(s.related_entries(array(s, "group_ptrs"), 0, 2) == std::vector<std::size_t>{1});
+    CHECK(s.related_entries(array(s, "group_ptrs"), 3, 0) == std::vector<std::size_t>{0});
+}
+
+TEST_CASE("BiJAD construction bisects warps of globally sorted rows", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+    FormatParams prm;
+    prm.warp_size = 2;  // group_ptrs [0 6 6 8 10]
+
+    const auto c = construction(a, "bijad", prm);
+
+    const auto& s = step(c, "groups");
+    CHECK(s.cols == 3);
+    CHECK(row_text(s, a, 0) == "1 2 3");
+    CHECK(row_text(s, a, 2) == "8 9 P");  // row 3: group 0 slot 6, group 1 slots 8 and 9
+    CHECK(row_text(s, a, 3) == "4 . .");
+    CHECK(s.at(2, 1).slot == 8);
+    CHECK(s.boundary_rows() == std::vector<int>{2});
+    REQUIRE(s.column_marks.size() == 1);
+    CHECK(s.column_marks[0].first_row == 2);
+    CHECK(s.column_marks[0].last_row == 3);
+    CHECK(s.column_marks[0].col == 1);
+    CHECK(array(s, "values").entries == std::vector<double>{1, 5, 2, 6, 3, 7, 8, 4, 9, 0});
+}
+
+TEST_CASE("HYB construction splits rows into an ELL part and a COO tail", "[viz][construction]")
+{
+    const auto a = test::canonical4();
+    FormatParams prm;
+    prm.hyb_width = 2;
+
+    const auto c = construction(a, "hyb", prm);
+
+    CHECK(c.title == "HYB (K = 2)");
+    const auto& s = step(c, "split");
+    CHECK(row_text(s, a, 0) == "1 2 3");
+    CHECK(row_text(s, a, 1) == "4 P .");
+    CHECK(s.at(0, 2).part == 1);  // the 3 is COO entry 0
+    CHECK(s.at(0, 2).slot == 0);
+    CHECK(s.at(2, 2).slot == 1);
+    CHECK(s.at(1, 1).slot == 5);  // ELL padding slot 1 * stride + 1
+    CHECK(s.stored == 10);
+    CHECK(s.padding == 1);
+    REQUIRE(s.column_marks.size() == 1);
+    CHECK(s.column_marks[0].col == 2);
+    CHECK(array(s, "ell_values").entries == std::vector<double>{1, 4, 5, 8, 2, 0, 6, 9});
+    CHECK(array(s, "coo_values").entries == std::vector<double>{3, 7});
+    CHECK(array(s, "coo_row_idxs").entries == std::vector<double>{0, 2});
+    CHECK(s.related_entries(array(s, "coo_values"), 2, 2) == std::vector<std::size_t>{1});
+    CHECK(s.related_entries(array(s, "ell_values"), 2, 2).empty());
+    CHECK(s.related_entries(array(s, "ell_values"), 2, 1) == std::vector<std::size_t>{6});
 }
 
 TEST_CASE("Warp pictures of ELLPACK and pJDS show Kreutzer Fig. 2's boxes", "[viz][warps]")

@@ -287,3 +287,61 @@ TEST_CASE("SELL validate rejects broken layouts", "[formats][sell]")
         CHECK_THROWS_AS(validate(s), InvalidLayout);
     }
 }
+
+TEST_CASE("sell_stored_slots equals the slots the builder stores, for any C and sigma",
+          "[formats][sell]")
+{
+    for (const auto& [name, a] : test::zoo()) {
+        const auto lengths = row_lengths(a);
+        const std::vector<std::int32_t> len(lengths.begin(), lengths.end());
+        for (const int c : {1, 2, 4, 32}) {
+            for (const int sigma : {1, 2, 3, 8, 64, 1 << 20}) {
+                INFO(name << " C " << c << " sigma " << sigma);
+                const auto s = to_sell_c_sigma(a, SellCSigmaOptions{c, sigma});
+                CHECK(sell_stored_slots(len, c, sigma) ==
+                      static_cast<std::int64_t>(s.values.size()));
+            }
+        }
+    }
+}
+
+TEST_CASE("choose_sort_window: sigma = 1 when rows are even, larger when sorting pays",
+          "[formats][sell]")
+{
+    // 64 rows of length 3: no padding at sigma = 1.
+    Csr<double, int> even;
+    even.num_rows = even.num_cols = 64;
+    even.row_ptrs.push_back(0);
+    for (int r = 0; r < 64; ++r) {
+        for (int j = 0; j < 3; ++j) {
+            even.col_idxs.push_back((r + j) % 64);
+            even.values.push_back(1.0);
+        }
+        even.row_ptrs.push_back(static_cast<int>(even.values.size()));
+    }
+    CHECK(choose_sort_window(even, 4) == 1);
+
+    // Rows alternate long (16) / short (1), 256 rows, C = 4: sigma = 1 pads every slice to 16
+    // (256 * 16 = 4096 slots for nnz 2176); sigma = C = 4 sorts each slice but still pairs two
+    // long with two short rows (same 4096); sigma = 8 puts the 4 long rows of a window in one
+    // slice and the 4 short in the next: 64 * 16 + 64 * 1... = 32 * (4*16 + 4*1) = 2176 slots =
+    // nnz, the least possible.
+    Csr<double, int> alt;
+    alt.num_rows = alt.num_cols = 256;
+    alt.row_ptrs.push_back(0);
+    for (int r = 0; r < 256; ++r) {
+        const int len = r % 2 == 0 ? 16 : 1;
+        for (int j = 0; j < len; ++j) {
+            alt.col_idxs.push_back((r + j) % 256);
+            alt.values.push_back(1.0);
+        }
+        alt.row_ptrs.push_back(static_cast<int>(alt.values.size()));
+    }
+    const auto lengths = row_lengths(alt);
+    const std::vector<std::int32_t> len(lengths.begin(), lengths.end());
+    CHECK(sell_stored_slots(len, 4, 1) == 4096);
+    CHECK(sell_stored_slots(len, 4, 4) == 4096);
+    CHECK(sell_stored_slots(len, 4, 8) == 2176);
+    CHECK(sell_stored_slots(len, 4, 256) == 2176);
+    CHECK(choose_sort_window(alt, 4) == 8);
+}

@@ -133,3 +133,47 @@ TEST_CASE("MPIR-CG honours a looser user tolerance with fewer refinement steps",
     CHECK(l.final_relative_residual <= 1e-6);
     CHECK(l.outer_iterations < t.outer_iterations);
 }
+
+TEST_CASE("MPIR-CG keep_direction: continued inner solves keep CG's Krylov space", "[solvers]")
+{
+    // With a DOUBLE inner backend, refinement whose inner CG continues the previous search
+    // direction is CG with a residual replaced every step: it must need (almost) exactly the
+    // iterations of plain CG, while restarting every inner solve from p = r throws the Krylov
+    // space away and needs far more. With the float inner backend continuing must still beat
+    // restarting, and both reach 1e-10.
+    const CsrD a = test::laplace2d(48, 48);
+    const AnyMatrix<double> ad{a};
+    const AnyMatrix<float> af = convert_values<float>(a);
+    HostBackend<double> outer(ad);
+    HostBackend<double> inner_d(ad);
+    HostBackend<float> inner_f(af);
+    const std::vector<double> b(static_cast<std::size_t>(a.num_rows), 1.0);
+    std::vector<double> x(b.size(), 0.0);
+    SolveOptions opt;
+    opt.inner.reduction = 0.1;
+    const auto plain = cg(outer, b, x, opt);
+    REQUIRE(plain.status == Status::converged);
+
+    auto run = [&](auto& inner, bool keep) {
+        SolveOptions o = opt;
+        o.inner.keep_direction = keep;
+        std::fill(x.begin(), x.end(), 0.0);
+        auto r = mpir_cg(outer, inner, b, x, o);
+        INFO("keep " << keep << ": " << to_string(r.status) << ", " << r.inner_iterations
+                     << " inner, " << r.outer_iterations << " outer");
+        REQUIRE(r.status == Status::converged);
+        CHECK(relative_residual(a, b, x) <= 1e-10);
+        return r;
+    };
+    const auto cont_d = run(inner_d, true);
+    const auto rest_d = run(inner_d, false);
+    const auto cont_f = run(inner_f, true);
+    const auto rest_f = run(inner_f, false);
+    INFO("CG " << plain.iterations << ", continued/restarted double inner " << cont_d.iterations
+               << "/" << rest_d.iterations << ", float inner " << cont_f.iterations << "/"
+               << rest_f.iterations);
+    CHECK(cont_d.outer_iterations >= 8);  // many replacements, each a potential restart
+    CHECK(std::abs(cont_d.iterations - plain.iterations) <= 4);
+    CHECK(rest_d.iterations > 3 * plain.iterations / 2);
+    CHECK(cont_f.iterations < rest_f.iterations * 3 / 4);
+}

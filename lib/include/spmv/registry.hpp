@@ -17,7 +17,7 @@ struct FormatParams {
     int warp_size = 32;     ///< threads per warp (BiELL/BiJAD grouping; analyses)
     int block_rows = 32;    ///< b_r of pJDS: rows padded together after sorting
     int slice_height = 32;  ///< C of SELL-C-sigma
-    int sort_window = 1;    ///< sigma of SELL-C-sigma (1: no sorting)
+    int sort_window = 1;    ///< sigma of SELL-C-sigma (1: no sorting; 0: choose_sort_window)
     int pitch_bytes = 128;  ///< ELLG: leading dimension padded to this many bytes
     int hyb_width = -1;     ///< HYB: ELL width K; -1 picks K by the one-third rule
     int diag_pad = 16;      ///< JDS CSR-like: diagonals padded to a multiple of this

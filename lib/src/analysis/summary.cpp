@@ -1,10 +1,13 @@
 #include <spmv/analysis/summary.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <iterator>
 #include <new>
 #include <stdexcept>
 #include <string>
 
+#include <spmv/analysis/estimate.hpp>
 #include <spmv/analysis/warps.hpp>
 #include <spmv/error.hpp>
 
@@ -41,8 +44,41 @@ Footprint ell_footprint(const Csr<ValueType, IndexType>& a)
     return f;
 }
 
+std::string format_bytes(double bytes)
+{
+    static constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    std::size_t u = 0;
+    while (bytes >= 1024.0 && u + 1 < std::size(units)) {
+        bytes /= 1024.0;
+        ++u;
+    }
+    char buf[32];
+    if (u == 0) {
+        std::snprintf(buf, sizeof buf, "%.0f B", bytes);
+    } else {
+        std::snprintf(buf, sizeof buf, bytes < 10 ? "%.2f %s" : bytes < 100 ? "%.1f %s" : "%.0f %s",
+                      bytes, units[u]);
+    }
+    return buf;
+}
+
+namespace {
+
+void add_reductions(FormatSummary& s, const Csr<double, std::int32_t>& a)
+{
+    const auto ell = ell_footprint(a);
+    if (ell.stored_entries > 0) {
+        s.data_reduction_vs_ell_percent = data_reduction_percent(s.footprint, ell);
+    }
+    if (ell.total_bytes() > 0) {
+        s.bytes_reduction_vs_ell_percent = data_reduction_bytes_percent(s.footprint, ell);
+    }
+}
+
+}  // namespace
+
 FormatSummary summarize(const FormatInfo& info, const Csr<double, std::int32_t>& a,
-                        const FormatParams& params)
+                        const FormatParams& params, std::size_t max_bytes)
 {
     SPMV_EXPECTS(params.warp_size >= 1,
                  "summarize: warp size must be >= 1, got " + std::to_string(params.warp_size));
@@ -50,6 +86,25 @@ FormatSummary summarize(const FormatInfo& info, const Csr<double, std::int32_t>&
     s.name = std::string(info.name);
     s.title = std::string(info.title);
     s.warp_size = params.warp_size;
+    if (max_bytes != static_cast<std::size_t>(-1) && has_footprint_estimate(info.name)) {
+        try {
+            const auto est = estimate_footprint(a, info.name, params);
+            if (est.total_bytes() > max_bytes) {
+                s.estimated = true;
+                s.footprint = est;
+                s.stored_entries = est.stored_entries;
+                s.padding_entries = est.padding_entries;
+                s.bytes = est.total_bytes();
+                add_reductions(s, a);
+                s.error = "not built: would need " +
+                          format_bytes(static_cast<double>(est.total_bytes())) + " (limit " +
+                          format_bytes(static_cast<double>(max_bytes)) + ")";
+                return s;
+            }
+        } catch (const Error&) {
+            // parameters the builder rejects: let the build below report it
+        }
+    }
     AnyMatrix<double> m;
     WarpAnalysis w;
     try {
@@ -69,13 +124,7 @@ FormatSummary summarize(const FormatInfo& info, const Csr<double, std::int32_t>&
     s.stored_entries = s.footprint.stored_entries;
     s.padding_entries = s.footprint.padding_entries;
     s.bytes = s.footprint.total_bytes();
-    const auto ell = ell_footprint(a);
-    if (ell.stored_entries > 0) {
-        s.data_reduction_vs_ell_percent = data_reduction_percent(s.footprint, ell);
-    }
-    if (ell.total_bytes() > 0) {
-        s.bytes_reduction_vs_ell_percent = data_reduction_bytes_percent(s.footprint, ell);
-    }
+    add_reductions(s, a);
     s.n_iter = w.n_iter;
     s.n_p = w.n_p;
     s.idle_slots = w.idle_slots;
@@ -84,11 +133,11 @@ FormatSummary summarize(const FormatInfo& info, const Csr<double, std::int32_t>&
 }
 
 std::vector<FormatSummary> summarize_all(const Csr<double, std::int32_t>& a,
-                                         const FormatParams& params)
+                                         const FormatParams& params, std::size_t max_bytes)
 {
     std::vector<FormatSummary> all;
     for (const auto& info : formats()) {
-        all.push_back(summarize(info, a, params));
+        all.push_back(summarize(info, a, params, max_bytes));
     }
     return all;
 }

@@ -1,6 +1,7 @@
 #include <spmv/formats/sell.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include <spmv/detail/slots.hpp>
@@ -25,6 +26,64 @@ std::size_t slot_of(const SellCSigma<ValueType, IndexType>& s, std::int64_t k, s
 }
 
 }  // namespace
+
+std::int64_t sell_stored_slots(std::span<const std::int32_t> row_lengths, int slice_height,
+                               int sort_window)
+{
+    SPMV_EXPECTS(slice_height >= 1 && sort_window >= 1, "SELL-C-sigma needs C >= 1, sigma >= 1");
+    const auto n = static_cast<std::int64_t>(row_lengths.size());
+    const std::int64_t c = slice_height;
+    const std::int64_t sigma = sort_window;
+    std::vector<std::int32_t> window;
+    std::int64_t slots = 0;
+    std::int64_t k = 0;  // rows already placed in slices
+    std::int32_t width = 0;
+    for (std::int64_t first = 0; first < n; first += sigma) {
+        const auto count = std::min(sigma, n - first);
+        window.assign(row_lengths.begin() + first, row_lengths.begin() + first + count);
+        if (sigma > 1) {
+            std::sort(window.begin(), window.end(), std::greater<>());
+        }
+        for (const auto l : window) {
+            width = std::max(width, l);
+            if (++k % c == 0) {
+                slots += c * width;
+                width = 0;
+            }
+        }
+    }
+    if (k % c != 0) {
+        slots += c * width;
+    }
+    return slots;
+}
+
+template <typename ValueType, typename IndexType>
+int choose_sort_window(const Csr<ValueType, IndexType>& a, int slice_height)
+{
+    SPMV_EXPECTS(slice_height >= 1, "SELL-C-sigma needs C >= 1");
+    const auto lengths = row_lengths(a);
+    const std::vector<std::int32_t> len(lengths.begin(), lengths.end());
+    const std::int64_t n = a.num_rows;
+    if (n <= 1) {
+        return 1;
+    }
+    const std::int64_t nnz = a.row_ptrs.back();
+    const std::int64_t best = sell_stored_slots(len, slice_height, static_cast<int>(n));
+    const std::int64_t allowed = best + nnz / 50;
+    if (sell_stored_slots(len, slice_height, 1) <= allowed) {
+        return 1;
+    }
+    for (std::int64_t sigma = slice_height; sigma < n; sigma *= 2) {
+        if (sell_stored_slots(len, slice_height, static_cast<int>(sigma)) <= allowed) {
+            return static_cast<int>(sigma);
+        }
+    }
+    return static_cast<int>(n);
+}
+
+template int choose_sort_window(const Csr<float, std::int32_t>&, int);
+template int choose_sort_window(const Csr<double, std::int32_t>&, int);
 
 template <typename ValueType, typename IndexType>
 SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>& a,

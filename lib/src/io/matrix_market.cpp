@@ -1,18 +1,33 @@
 #include <spmv/io/matrix_market.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <istream>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <ostream>
 #include <source_location>
 #include <system_error>
+#include <thread>
 #include <utility>
+
+#if (defined(__unix__) || defined(__APPLE__)) && __has_include(<sys/mman.h>)
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define SPMV_IO_HAVE_MMAP 1
+#else
+#define SPMV_IO_HAVE_MMAP 0
+#endif
 
 #include <spmv/error.hpp>
 
@@ -146,6 +161,186 @@ std::string read_all(std::istream& in, std::size_t size_hint)
     return text;
 }
 
+[[noreturn]] void fail_open(const std::string& name, int err)
+{
+    throw MatrixMarketError(
+        __FILE__, __LINE__, name, 0,
+        std::string("cannot open for reading: ") + (err ? std::strerror(err) : "unknown error"));
+}
+
+/// The bytes of a file. With POSIX, a regular file is mapped read-only (no copy: the pages come
+/// straight from the page cache, faulted in by the threads that parse them); anything else
+/// (a pipe, an empty file, a refused mapping, a system without mmap) is read into memory.
+/// A file truncated by someone else while it is mapped makes the process fault (SIGBUS), the
+/// usual price of mmap; a reader that copies would see a short file instead.
+class FileBytes {
+public:
+    FileBytes(const std::filesystem::path& path, const std::string& name)
+    {
+#if SPMV_IO_HAVE_MMAP
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            fail_open(name, errno);
+        }
+        struct stat st {};
+        const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+        if (regular && st.st_size > 0) {
+            const auto size = static_cast<std::size_t>(st.st_size);
+            void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (p != MAP_FAILED) {
+                ::madvise(p, size, MADV_WILLNEED);
+                ::close(fd);
+                map_ = p;
+                size_ = size;
+                return;
+            }
+        }
+        try {
+            if (regular) {
+                text_.reserve(static_cast<std::size_t>(st.st_size) + 1);
+            }
+            constexpr std::size_t block = std::size_t{1} << 20;
+            std::size_t used = 0;
+            for (;;) {
+                text_.resize(used + block);
+                const auto n = ::read(fd, text_.data() + used, block);
+                if (n < 0 && errno == EINTR) {
+                    continue;
+                }
+                if (n < 0) {
+                    throw MatrixMarketError(__FILE__, __LINE__, name, 0, "read error");
+                }
+                if (n == 0) {
+                    break;
+                }
+                used += static_cast<std::size_t>(n);
+            }
+            text_.resize(used);
+        } catch (...) {
+            ::close(fd);
+            throw;
+        }
+        ::close(fd);
+#else
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            fail_open(name, errno);
+        }
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        text_ = read_all(in, ec ? 0 : static_cast<std::size_t>(size) + 1);
+        if (in.bad()) {
+            throw MatrixMarketError(__FILE__, __LINE__, name, 0, "read error");
+        }
+#endif
+    }
+
+    ~FileBytes()
+    {
+#if SPMV_IO_HAVE_MMAP
+        if (map_) {
+            ::munmap(map_, size_);
+        }
+#endif
+    }
+
+    FileBytes(const FileBytes&) = delete;
+    FileBytes& operator=(const FileBytes&) = delete;
+
+    std::string_view view() const noexcept
+    {
+        return map_ ? std::string_view(static_cast<const char*>(map_), size_)
+                    : std::string_view(text_);
+    }
+
+private:
+    void* map_ = nullptr;
+    std::size_t size_ = 0;
+    std::string text_;
+};
+
+/// Calls fn(k) for every k in [0, count) on up to `threads` threads, the calling thread being
+/// one of them; the items are handed out in order, one at a time. The first exception stops
+/// the handing out and is rethrown once every thread has finished. If the system refuses a
+/// thread, the others do its share.
+template <typename Fn>
+void parallel_for(std::size_t count, unsigned threads, Fn&& fn)
+{
+    std::atomic<std::size_t> next{0};
+    std::mutex mutex;
+    std::exception_ptr error;
+    const auto work = [&] {
+        for (;;) {
+            const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+            if (k >= count) {
+                return;
+            }
+            try {
+                fn(k);
+            } catch (...) {
+                const std::lock_guard<std::mutex> lock(mutex);
+                if (!error) {
+                    error = std::current_exception();
+                }
+                next.store(count, std::memory_order_relaxed);
+                return;
+            }
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        const std::size_t extra = std::min<std::size_t>(threads, count);
+        for (std::size_t t = 1; t < extra; ++t) {
+            try {
+                pool.emplace_back(work);
+            } catch (const std::system_error&) {
+                break;
+            }
+        }
+        work();
+    }  // joins
+    if (error) {
+        std::rethrow_exception(error);
+    }
+}
+
+/// Entries in file order, each symmetric mirror right after its entry.
+struct Triplets {
+    std::vector<std::int32_t> rows;
+    std::vector<std::int32_t> cols;
+    std::vector<double> vals;
+};
+
+/// What the entry lines add up to, carried from line to line (and chunk to chunk) in file order.
+struct EntryState {
+    std::int64_t count = 0;        ///< entry lines
+    std::int64_t expanded = 0;     ///< entries after symmetric expansion
+    std::int64_t diagonal = 0;     ///< entry lines with row == col
+    std::int64_t first_lower = 0;  ///< line of the first entry below the diagonal, 0: none yet
+    std::int64_t first_upper = 0;  ///< ... above the diagonal
+};
+
+/// A piece of the data section, cut at a line end, parsed on its own.
+struct Chunk {
+    const char* begin = nullptr;
+    const char* end = nullptr;
+    std::int64_t lines = 0;  ///< lines in [begin, end)
+    EntryState state;        ///< counted from zero; lines relative to the chunk (except chunk 0)
+    Triplets out;
+    bool sorted = true;   ///< (row, col) strictly increasing and no mirrored entries
+    bool failed = false;  ///< a MatrixMarketError while parsed without what precedes it
+};
+
+/// A CSR slot while the rows are assembled.
+struct Slot {
+    std::int32_t col;
+    double val;
+};
+
+/// Smallest automatic chunk: smaller data sections are parsed by the calling thread alone
+/// (starting threads would cost more than they save).
+constexpr std::size_t min_chunk_bytes = std::size_t{1} << 22;
+
 class Parser {
 public:
     Parser(std::string_view text, std::string source, const ReadOptions& options)
@@ -157,14 +352,16 @@ public:
         if (text.size() >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) {
             p_ += 3;  // UTF-8 byte order mark
         }
+        threads_ = options.threads ? options.threads : std::thread::hardware_concurrency();
+        threads_ = std::max(threads_, 1u);
     }
 
     Csr<double, std::int32_t> run(MatrixMarketInfo* info_out)
     {
         read_banner();
         read_size_line();
-        read_entries();
-        auto a = assemble();
+        auto chunks = read_entries();
+        auto a = assemble(chunks);
         if (info_out) {
             *info_out = std::move(info_);
         }
@@ -184,16 +381,22 @@ private:
         if (p_ >= end_) {
             return false;
         }
+        p_ = cut_line(p_, end_, line);
+        ++line_;
+        return true;
+    }
+
+    /// The line starting at p (without "\n" or "\r\n"); returns where the next one starts.
+    static const char* cut_line(const char* p, const char* end, std::string_view& line) noexcept
+    {
         const auto* nl =
-            static_cast<const char*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)));
-        const char* e = nl ? nl : end_;
-        line = std::string_view(p_, static_cast<std::size_t>(e - p_));
+            static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        const char* e = nl ? nl : end;
+        line = std::string_view(p, static_cast<std::size_t>(e - p));
         if (!line.empty() && line.back() == '\r') {
             line.remove_suffix(1);
         }
-        p_ = nl ? nl + 1 : end_;
-        ++line_;
-        return true;
+        return nl ? nl + 1 : end;
     }
 
     static bool is_blank(std::string_view line) noexcept
@@ -354,21 +557,22 @@ private:
         }
     }
 
-    std::int32_t parse_index(std::string_view tok, const char* what, std::int64_t limit)
+    std::int32_t parse_index(std::string_view tok, const char* what, std::int64_t limit,
+                             std::int64_t line) const
     {
         std::int64_t v = 0;
         const auto r = parse_int(tok, v);
         if (r == Parsed::invalid) {
-            fail(line_, std::string(what) + " index " + quoted(tok) + " is not an integer");
+            fail(line, std::string(what) + " index " + quoted(tok) + " is not an integer");
         }
         if (r == Parsed::out_of_range || v < 1 || v > limit) {
-            fail(line_, std::string(what) + " index " + std::string(tok) + " is out of range 1.." +
-                            std::to_string(limit) + " (indices are 1-based)");
+            fail(line, std::string(what) + " index " + std::string(tok) + " is out of range 1.." +
+                           std::to_string(limit) + " (indices are 1-based)");
         }
         return static_cast<std::int32_t>(v - 1);
     }
 
-    double parse_value(Tokens& t, std::int32_t i, std::int32_t j)
+    double parse_value(Tokens& t, std::int32_t i, std::int32_t j, std::int64_t line) const
     {
         if (info_.field == Field::pattern) {
             return options_.pattern_values == PatternValues::ones
@@ -377,203 +581,516 @@ private:
         }
         const auto tok = t.next();
         if (tok.empty()) {
-            fail(line_, "missing value: a " + std::string(to_string(info_.field)) +
-                            " entry is 'row col value' (truncated line?)");
+            fail(line, "missing value: a " + std::string(to_string(info_.field)) +
+                           " entry is 'row col value' (truncated line?)");
         }
         double v = 0;
         if (info_.field == Field::integer) {
             std::int64_t n = 0;
             const auto r = parse_int(tok, n);
             if (r == Parsed::out_of_range) {
-                fail(line_, "integer value " + quoted(tok) + " does not fit in 64 bits");
+                fail(line, "integer value " + quoted(tok) + " does not fit in 64 bits");
             }
             if (r != Parsed::ok) {
-                fail(line_, "value " + quoted(tok) +
-                                " is not an integer (the banner says "
-                                "'integer')");
+                fail(line, "value " + quoted(tok) +
+                               " is not an integer (the banner says "
+                               "'integer')");
             }
             return static_cast<double>(n);
         }
         const auto r = parse_real(tok, v);
         if (r == Parsed::out_of_range) {
-            fail(line_, "value " + quoted(tok) + " is outside the range of double");
+            fail(line, "value " + quoted(tok) + " is outside the range of double");
         }
         if (r != Parsed::ok) {
-            fail(line_, "value " + quoted(tok) + " is not a number");
+            fail(line, "value " + quoted(tok) + " is not a number");
         }
         if (std::isnan(v)) {
-            fail(line_, "NaN value " + quoted(tok) + " is not allowed");
+            fail(line, "NaN value " + quoted(tok) + " is not allowed");
         }
         if (std::isinf(v)) {
-            fail(line_, "infinite value " + quoted(tok) + " is not allowed");
+            fail(line, "infinite value " + quoted(tok) + " is not allowed");
         }
         return v;
     }
 
-    void push(std::int32_t i, std::int32_t j, double v)
+    /// A 1-based index of at most 10 plain digits in 1..limit, read at p; returns the end of
+    /// its digits, or nullptr (then the general path reads the line).
+    static const char* fast_index(const char* p, const char* end, std::int64_t limit,
+                                  std::int32_t& index) noexcept
     {
-        rows_.push_back(i);
-        cols_.push_back(j);
-        vals_.push_back(v);
+        const char* b = p;
+        std::uint64_t v = 0;
+        while (p < end && static_cast<unsigned char>(*p - '0') < 10 && p - b < 11) {
+            v = v * 10 + static_cast<unsigned>(*p - '0');
+            ++p;
+        }
+        if (p == b || p - b > 10 || v < 1 || v > static_cast<std::uint64_t>(limit)) {
+            return nullptr;
+        }
+        index = static_cast<std::int32_t>(v - 1);
+        return p;
     }
 
-    void read_entries()
+    /// Reads the line at p if it is a plain, valid entry ("row col [value]", digits only in
+    /// the indices, a finite value that from_chars reads whole, spaces or tabs around them,
+    /// "\n", "\r\n" or the end of the text after it) and returns where the next line starts.
+    /// Anything else -- comments, blank lines, '+' signs, underflow, every error -- returns
+    /// nullptr and goes through the general path, which gives exactly the same entry or the
+    /// same error as before this shortcut existed.
+    const char* fast_entry(const char* p, const char* end, std::int32_t& i, std::int32_t& j,
+                           double& v) const noexcept
+    {
+        while (p < end && is_space(*p)) {
+            ++p;
+        }
+        p = fast_index(p, end, info_.rows, i);
+        if (!p || p == end || !is_space(*p)) {
+            return nullptr;
+        }
+        while (p < end && is_space(*p)) {
+            ++p;
+        }
+        p = fast_index(p, end, info_.cols, j);
+        if (!p) {
+            return nullptr;
+        }
+        if (info_.field == Field::pattern) {
+            v = options_.pattern_values == PatternValues::ones
+                    ? 1.0
+                    : pattern_value(i, j, options_.pattern_seed);
+        } else {
+            if (p == end || !is_space(*p)) {
+                return nullptr;
+            }
+            while (p < end && is_space(*p)) {
+                ++p;
+            }
+            if (info_.field == Field::integer) {
+                std::int64_t n = 0;
+                const auto r = std::from_chars(p, end, n);
+                if (r.ec != std::errc{}) {
+                    return nullptr;
+                }
+                v = static_cast<double>(n);
+                p = r.ptr;
+            } else {
+                const auto r = std::from_chars(p, end, v);
+                if (r.ec != std::errc{} || !std::isfinite(v)) {
+                    return nullptr;
+                }
+                p = r.ptr;
+            }
+        }
+        while (p < end && is_space(*p)) {
+            ++p;
+        }
+        if (p < end && *p == '\r') {
+            ++p;
+        }
+        if (p == end) {
+            return p;
+        }
+        return *p == '\n' ? p + 1 : nullptr;
+    }
+
+    /// Parses the lines in [p, end), the first of which is line `line` + 1, continuing from
+    /// `st` (everything before p) and appending to `out`. Returns the number of the last line.
+    /// Throws at the first malformed line, with its number.
+    std::int64_t parse_entries(const char* p, const char* end, std::int64_t line, EntryState& st,
+                               Triplets& out, bool& sorted) const
     {
         const bool sym = info_.symmetry != Symmetry::general;
         const bool skew = info_.symmetry == Symmetry::skew_symmetric;
-        // Never trust the declared count for allocation: an entry line has at least 4 bytes.
-        const auto room = static_cast<std::int64_t>(end_ - p_) / 4 + 1;
-        const auto expect = std::min(info_.entries, room) * (sym ? 2 : 1);
-        rows_.reserve(static_cast<std::size_t>(expect));
-        cols_.reserve(static_cast<std::size_t>(expect));
-        vals_.reserve(static_cast<std::size_t>(expect));
-        std::int64_t count = 0;
-        std::int64_t expanded = 0;
-        std::int64_t first_lower = 0;  // line of the first entry below / above the diagonal
-        std::int64_t first_upper = 0;
-        std::string_view line;
-        while (next_line(line)) {
-            if (is_blank(line) || is_comment(line)) {
-                continue;
+        std::int64_t last_key = -1;
+        while (p < end) {
+            std::int32_t i = 0;
+            std::int32_t j = 0;
+            double v = 0;
+            ++line;
+            if (const char* next = fast_entry(p, end, i, j, v)) {
+                p = next;
+                if (st.count == info_.entries) {
+                    fail_extra_entry(line);
+                }
+            } else {
+                std::string_view text;
+                p = cut_line(p, end, text);
+                if (is_blank(text) || is_comment(text)) {
+                    continue;
+                }
+                if (st.count == info_.entries) {
+                    fail_extra_entry(line);
+                }
+                Tokens t(text);
+                const auto row_tok = t.next();
+                const auto col_tok = t.next();
+                if (col_tok.empty()) {
+                    fail(line, "truncated entry " + quoted(text) + ": expected 'row col" +
+                                   (info_.field == Field::pattern ? "'" : " value'"));
+                }
+                i = parse_index(row_tok, "row", info_.rows, line);
+                j = parse_index(col_tok, "column", info_.cols, line);
+                v = parse_value(t, i, j, line);
+                if (const auto extra = t.rest(); !extra.empty()) {
+                    Tokens more(extra);
+                    const auto first = more.next();
+                    double ignored = 0;
+                    const bool pattern_with_value = info_.field == Field::pattern &&
+                                                    more.rest().empty() &&
+                                                    parse_real(first, ignored) == Parsed::ok;
+                    fail(line, "unexpected text " + quoted(extra) + " after the entry (a " +
+                                   std::string(to_string(info_.field)) + " entry is 'row col" +
+                                   (info_.field == Field::pattern ? "'" : " value'") + ")" +
+                                   (pattern_with_value ? ": the file holds values although its "
+                                                         "banner says 'pattern'"
+                                                       : ""));
+                }
             }
-            if (count == info_.entries) {
-                fail(line_, "extra entry: the size line (line " + std::to_string(size_line_) +
-                                ") declares " + std::to_string(info_.entries) +
-                                " entries and all of them were already read");
-            }
-            Tokens t(line);
-            const auto row_tok = t.next();
-            const auto col_tok = t.next();
-            if (col_tok.empty()) {
-                fail(line_, "truncated entry " + quoted(line) + ": expected 'row col" +
-                                (info_.field == Field::pattern ? "'" : " value'"));
-            }
-            const auto i = parse_index(row_tok, "row", info_.rows);
-            const auto j = parse_index(col_tok, "column", info_.cols);
-            const double v = parse_value(t, i, j);
-            if (const auto extra = t.rest(); !extra.empty()) {
-                Tokens more(extra);
-                const auto first = more.next();
-                double ignored = 0;
-                const bool pattern_with_value = info_.field == Field::pattern &&
-                                                more.rest().empty() &&
-                                                parse_real(first, ignored) == Parsed::ok;
-                fail(line_, "unexpected text " + quoted(extra) + " after the entry (a " +
-                                std::string(to_string(info_.field)) + " entry is 'row col" +
-                                (info_.field == Field::pattern ? "'" : " value'") + ")" +
-                                (pattern_with_value ? ": the file holds values although its "
-                                                      "banner says 'pattern'"
-                                                    : ""));
-            }
-            ++count;
+            ++st.count;
             if (i == j) {
-                ++info_.diagonal_entries;
+                ++st.diagonal;
                 if (skew) {
-                    fail(line_, "diagonal entry (" + std::to_string(i + 1) + ", " +
-                                    std::to_string(j + 1) +
-                                    ") in a skew-symmetric file: its diagonal is zero and "
-                                    "must not be stored");
+                    fail(line, "diagonal entry (" + std::to_string(i + 1) + ", " +
+                                   std::to_string(j + 1) +
+                                   ") in a skew-symmetric file: its diagonal is zero and "
+                                   "must not be stored");
                 }
             } else if (sym) {
-                auto& mine = i > j ? first_lower : first_upper;
-                const auto other = i > j ? first_upper : first_lower;
+                auto& mine = i > j ? st.first_lower : st.first_upper;
+                const auto other = i > j ? st.first_upper : st.first_lower;
                 if (mine == 0) {
-                    mine = line_;
+                    mine = line;
                 }
                 if (other != 0) {
-                    fail(line_, "entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
-                                    ") is " + (i > j ? "below" : "above") +
-                                    " the diagonal but line " + std::to_string(other) +
-                                    " has one " + (i > j ? "above" : "below") + " it: a " +
-                                    std::string(to_string(info_.symmetry)) +
-                                    " file stores one triangle only (declare it general if it "
-                                    "holds both)");
+                    fail(line, "entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                                   ") is " + (i > j ? "below" : "above") +
+                                   " the diagonal but line " + std::to_string(other) + " has one " +
+                                   (i > j ? "above" : "below") + " it: a " +
+                                   std::string(to_string(info_.symmetry)) +
+                                   " file stores one triangle only (declare it general if it "
+                                   "holds both)");
                 }
             }
-            expanded += (sym && i != j) ? 2 : 1;
-            if (expanded > index_limit) {
-                fail(line_,
+            st.expanded += (sym && i != j) ? 2 : 1;
+            if (st.expanded > index_limit) {
+                fail(line,
                      "the expanded matrix exceeds 2147483647 entries, the limit of "
                      "32-bit indices");
             }
-            push(i, j, v);
+            const std::int64_t key = (std::int64_t{i} << 32) | j;
+            sorted = sorted && key > last_key;
+            last_key = key;
+            out.rows.push_back(i);
+            out.cols.push_back(j);
+            out.vals.push_back(v);
             if (sym && i != j) {
-                push(j, i, skew ? -v : v);
+                out.rows.push_back(j);
+                out.cols.push_back(i);
+                out.vals.push_back(skew ? -v : v);
+                sorted = false;
             }
         }
-        if (count < info_.entries) {
-            fail(0, "file ends at line " + std::to_string(line_) + " after " +
-                        std::to_string(count) + " of " + std::to_string(info_.entries) +
-                        " entries");
-        }
-        info_.expanded_entries = expanded;
+        return line;
     }
 
-    /// Bucket the triplets by row (stable: file order kept inside a row), sort each row by
-    /// column (stable), then sum duplicates in file order.
-    Csr<double, std::int32_t> assemble()
+    [[noreturn]] void fail_extra_entry(std::int64_t line) const
+    {
+        fail(line, "extra entry: the size line (line " + std::to_string(size_line_) +
+                       ") declares " + std::to_string(info_.entries) +
+                       " entries and all of them were already read");
+    }
+
+    /// Room for the entries of `bytes` of text out of `total`: never trusts the declared count
+    /// alone (an entry line has at least 4 bytes), so a lying header cannot exhaust memory.
+    std::size_t expected_entries(std::size_t bytes, std::size_t total) const
+    {
+        const auto room = static_cast<std::int64_t>(bytes / 4 + 1);
+        const double share = total ? static_cast<double>(bytes) / static_cast<double>(total) : 1;
+        const auto guess =
+            bytes == total
+                ? info_.entries
+                : static_cast<std::int64_t>(static_cast<double>(info_.entries) * share * 1.05) + 16;
+        return static_cast<std::size_t>(std::min({room, guess, info_.entries}) *
+                                        (info_.symmetry != Symmetry::general ? 2 : 1));
+    }
+
+    /// Cuts the data section into chunks at line ends, parses them in parallel, then walks
+    /// them in file order. A chunk's own errors, and the checks that need what comes before
+    /// it (more entries than declared, both triangles of a symmetric file, too many expanded
+    /// entries), send it through parse_entries again with the state of all earlier chunks:
+    /// that throws the first error of the file, on its exact line, as a serial reader would.
+    std::vector<Chunk> read_entries()
+    {
+        const auto total = static_cast<std::size_t>(end_ - p_);
+        // Chunk 0 is the largest, 1/(2 threads) of the text, the rest about 1/(8 threads)
+        // each: in CSR order the other chunks are copied behind chunk 0 (so a larger chunk 0
+        // copies less), and small chunks keep the threads busy to the end when the system
+        // slows one of them down (a single large chunk could not be shared).
+        std::size_t chunk = options_.chunk_bytes;
+        std::size_t first_chunk = chunk;
+        if (chunk == 0) {
+            const bool serial = threads_ == 1 || total <= min_chunk_bytes;
+            chunk =
+                serial ? total : std::max(min_chunk_bytes, total / (8 * std::size_t{threads_}) + 1);
+            first_chunk = serial ? total : std::max(chunk, total / (2 * std::size_t{threads_}));
+        }
+        chunk = std::max<std::size_t>(chunk, 1);
+        std::vector<Chunk> chunks;
+        for (const char* b = p_; b < end_;) {
+            const char* e = end_;
+            const std::size_t want = chunks.empty() ? std::max<std::size_t>(first_chunk, 1) : chunk;
+            if (static_cast<std::size_t>(end_ - b) > want) {
+                const char* from = b + want - 1;
+                const auto* nl = static_cast<const char*>(
+                    std::memchr(from, '\n', static_cast<std::size_t>(end_ - from)));
+                e = nl ? nl + 1 : end_;
+            }
+            chunks.emplace_back();
+            chunks.back().begin = b;
+            chunks.back().end = e;
+            b = e;
+        }
+        // Chunk 0 starts from the known state (nothing read, line line_): its errors are final.
+        parallel_for(chunks.size(), threads_, [&](std::size_t k) {
+            Chunk& c = chunks[k];
+            const std::size_t expect =
+                expected_entries(static_cast<std::size_t>(c.end - c.begin), total);
+            c.out.rows.reserve(expect);
+            // chunk 0's columns and values get room for the whole file (address space only,
+            // until written): in CSR order the others are appended to them, without a copy
+            // of the first chunk or zero-filling of the rest
+            const std::size_t whole = k == 0 ? expected_entries(total, total) : expect;
+            c.out.cols.reserve(whole);
+            c.out.vals.reserve(whole);
+            const std::int64_t first = k == 0 ? line_ : 0;
+            if (k == 0) {
+                c.lines = parse_entries(c.begin, c.end, first, c.state, c.out, c.sorted) - first;
+                return;
+            }
+            try {
+                c.lines = parse_entries(c.begin, c.end, first, c.state, c.out, c.sorted) - first;
+            } catch (const MatrixMarketError&) {
+                c.failed = true;
+                c.out = {};
+            }
+        });
+        EntryState st;
+        std::int64_t line = line_;
+        for (std::size_t k = 0; k < chunks.size(); ++k) {
+            Chunk& c = chunks[k];
+            const EntryState& own = c.state;
+            if (k == 0) {
+                st = own;
+            } else if (c.failed || st.count + own.count > info_.entries ||
+                       (st.first_lower != 0 && own.first_upper != 0) ||
+                       (st.first_upper != 0 && own.first_lower != 0) ||
+                       st.expanded + own.expanded > index_limit) {
+                c.out = {};
+                c.sorted = true;
+                c.lines = parse_entries(c.begin, c.end, line, st, c.out, c.sorted) - line;
+            } else {
+                st.count += own.count;
+                st.expanded += own.expanded;
+                st.diagonal += own.diagonal;
+                if (st.first_lower == 0 && own.first_lower != 0) {
+                    st.first_lower = line + own.first_lower;
+                }
+                if (st.first_upper == 0 && own.first_upper != 0) {
+                    st.first_upper = line + own.first_upper;
+                }
+            }
+            line += c.lines;
+        }
+        line_ = line;
+        if (st.count < info_.entries) {
+            fail(0, "file ends at line " + std::to_string(line_) + " after " +
+                        std::to_string(st.count) + " of " + std::to_string(info_.entries) +
+                        " entries");
+        }
+        info_.diagonal_entries = st.diagonal;
+        info_.expanded_entries = st.expanded;
+        return chunks;
+    }
+
+    /// Whether the chunks' entries, in file order, have strictly increasing (row, col): then
+    /// the CSR is their concatenation.
+    static bool in_csr_order(const std::vector<Chunk>& chunks) noexcept
+    {
+        std::int64_t last = -1;
+        for (const auto& c : chunks) {
+            if (!c.sorted) {
+                return false;
+            }
+            if (c.out.rows.empty()) {
+                continue;
+            }
+            const auto first = (std::int64_t{c.out.rows.front()} << 32) | c.out.cols.front();
+            if (first <= last) {
+                return false;
+            }
+            last = (std::int64_t{c.out.rows.back()} << 32) | c.out.cols.back();
+        }
+        return true;
+    }
+
+    /// The CSR of the chunks' entries: a counting sort by row that keeps file order inside a
+    /// row, a stable sort of each row by column, then duplicates summed in file order -- the
+    /// same additions in the same order whatever the number of threads.
+    Csr<double, std::int32_t> assemble(std::vector<Chunk>& chunks)
     {
         Csr<double, std::int32_t> a;
         a.num_rows = static_cast<std::int32_t>(info_.rows);
         a.num_cols = static_cast<std::int32_t>(info_.cols);
         const auto n = static_cast<std::size_t>(info_.rows);
-        const std::size_t m = vals_.size();
-        std::vector<std::int32_t> start(n + 1, 0);
-        for (auto i : rows_) {
-            ++start[static_cast<std::size_t>(i) + 1];
+        std::size_t m = 0;
+        for (const auto& c : chunks) {
+            m += c.out.vals.size();
         }
-        for (std::size_t i = 0; i < n; ++i) {
-            start[i + 1] += start[i];
-        }
-        std::vector<std::pair<std::int32_t, double>> entries(m);
-        {
-            std::vector<std::int32_t> pos(start.begin(), start.end() - 1);
-            for (std::size_t k = 0; k < m; ++k) {
-                const auto r = static_cast<std::size_t>(rows_[k]);
-                entries[static_cast<std::size_t>(pos[r]++)] = {cols_[k], vals_[k]};
-            }
-        }
-        rows_ = {};
-        cols_ = {};
-        vals_ = {};
         a.row_ptrs.assign(n + 1, 0);
-        a.col_idxs.resize(m);
-        a.values.resize(m);
-        const auto by_col = [](const auto& l, const auto& r) { return l.first < r.first; };
-        std::size_t w = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const auto b = entries.begin() + start[i];
-            const auto e = entries.begin() + start[i + 1];
-            if (e - b > 32) {
-                if (!std::is_sorted(b, e, by_col)) {
-                    std::stable_sort(b, e, by_col);
+
+        if (in_csr_order(chunks)) {  // e.g. every file write_matrix_market wrote (general)
+            for (const auto& c : chunks) {
+                for (const auto r : c.out.rows) {
+                    ++a.row_ptrs[static_cast<std::size_t>(r) + 1];
                 }
-            } else {  // insertion sort: stable and allocation-free for the usual short rows
-                for (auto it = b; it != e; ++it) {
-                    for (auto k = it; k != b && (k - 1)->first > k->first; --k) {
-                        std::iter_swap(k - 1, k);
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+                a.row_ptrs[i + 1] += a.row_ptrs[i];
+            }
+            for (auto& c : chunks) {
+                for (const double v : c.out.vals) {
+                    info_.explicit_zeros += v == 0.0 ? 1 : 0;
+                }
+            }
+            if (!chunks.empty()) {
+                a.col_idxs = std::move(chunks[0].out.cols);
+                a.values = std::move(chunks[0].out.vals);
+                a.col_idxs.reserve(m);
+                a.values.reserve(m);
+                for (std::size_t k = 1; k < chunks.size(); ++k) {
+                    auto& t = chunks[k].out;
+                    a.col_idxs.insert(a.col_idxs.end(), t.cols.begin(), t.cols.end());
+                    a.values.insert(a.values.end(), t.vals.begin(), t.vals.end());
+                    t = {};
+                }
+                a.col_idxs.shrink_to_fit();
+                a.values.shrink_to_fit();
+            }
+            info_.nnz = static_cast<std::int64_t>(m);
+            return a;
+        }
+
+        // Counting sort by row. Each group of consecutive chunks counts its rows on its own
+        // thread, so that each group knows where its entries of row r go (after those of the
+        // earlier groups): the scatter is parallel and keeps file order.
+        std::size_t groups = std::min<std::size_t>(threads_, chunks.size());
+        if (groups < 1 || n * groups > (std::size_t{1} << 26)) {
+            groups = 1;
+        }
+        const auto group_begin = [&](std::size_t g) { return g * chunks.size() / groups; };
+        std::vector<std::vector<std::int32_t>> pos(groups);
+        parallel_for(groups, threads_, [&](std::size_t g) {
+            pos[g].assign(n, 0);
+            for (std::size_t k = group_begin(g); k < group_begin(g + 1); ++k) {
+                for (const auto r : chunks[k].out.rows) {
+                    ++pos[g][static_cast<std::size_t>(r)];
+                }
+            }
+        });
+        std::vector<std::int32_t> start(n + 1, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::int32_t s = start[i];
+            for (std::size_t g = 0; g < groups; ++g) {
+                const std::int32_t c = pos[g][i];
+                pos[g][i] = s;
+                s += c;
+            }
+            start[i + 1] = s;
+        }
+        const std::unique_ptr<Slot[]> slots(new Slot[m]);  // uninitialised: all written below
+        parallel_for(groups, threads_, [&](std::size_t g) {
+            auto& p = pos[g];
+            for (std::size_t k = group_begin(g); k < group_begin(g + 1); ++k) {
+                auto& t = chunks[k].out;
+                for (std::size_t e = 0; e < t.rows.size(); ++e) {
+                    const auto r = static_cast<std::size_t>(t.rows[e]);
+                    slots[static_cast<std::size_t>(p[r]++)] = {t.cols[e], t.vals[e]};
+                }
+                t = {};
+            }
+            p = {};
+        });
+
+        // Sort each row by column and sum its duplicates in place; rows split into ranges of
+        // about equal entry counts, several per thread.
+        const std::size_t ranges = threads_ == 1 ? 1 : std::size_t{threads_} * 4;
+        std::vector<std::size_t> range_row(ranges + 1, n);
+        range_row[0] = 0;
+        for (std::size_t q = 1; q < ranges; ++q) {
+            const auto target = static_cast<std::int32_t>(m * q / ranges);
+            range_row[q] = static_cast<std::size_t>(
+                std::lower_bound(start.begin(), start.end() - 1, target) - start.begin());
+        }
+        std::vector<std::int32_t> kept(n, 0);
+        std::vector<std::int64_t> duplicates(ranges, 0);
+        std::vector<std::int64_t> zeros(ranges, 0);
+        const auto by_col = [](const Slot& l, const Slot& r) { return l.col < r.col; };
+        parallel_for(ranges, threads_, [&](std::size_t q) {
+            std::int64_t dups = 0;
+            std::int64_t zero = 0;
+            for (std::size_t i = range_row[q]; i < range_row[q + 1]; ++i) {
+                Slot* b = slots.get() + start[i];
+                Slot* e = slots.get() + start[i + 1];
+                if (e - b > 32) {
+                    if (!std::is_sorted(b, e, by_col)) {
+                        std::stable_sort(b, e, by_col);
+                    }
+                } else {  // insertion sort: stable and allocation-free for the usual short rows
+                    for (Slot* it = b; it != e; ++it) {
+                        for (Slot* k = it; k != b && (k - 1)->col > k->col; --k) {
+                            std::swap(*(k - 1), *k);
+                        }
                     }
                 }
+                Slot* w = b;
+                for (Slot* it = b; it != e; ++it) {
+                    if (w != b && (w - 1)->col == it->col) {
+                        (w - 1)->val += it->val;
+                        ++dups;
+                    } else {
+                        *w++ = *it;
+                    }
+                }
+                for (Slot* k = b; k != w; ++k) {
+                    zero += k->val == 0.0 ? 1 : 0;
+                }
+                kept[i] = static_cast<std::int32_t>(w - b);
             }
-            const std::size_t row_begin = w;
-            for (auto it = b; it != e; ++it) {
-                if (w > row_begin && a.col_idxs[w - 1] == it->first) {
-                    a.values[w - 1] += it->second;
-                    ++info_.duplicates_summed;
-                } else {
-                    a.col_idxs[w] = it->first;
-                    a.values[w] = it->second;
-                    ++w;
+            duplicates[q] = dups;
+            zeros[q] = zero;
+        });
+        for (std::size_t i = 0; i < n; ++i) {
+            a.row_ptrs[i + 1] = a.row_ptrs[i] + kept[i];
+        }
+        const auto nnz = static_cast<std::size_t>(a.row_ptrs[n]);
+        a.col_idxs.resize(nnz);
+        a.values.resize(nnz);
+        parallel_for(ranges, threads_, [&](std::size_t q) {
+            for (std::size_t i = range_row[q]; i < range_row[q + 1]; ++i) {
+                const Slot* b = slots.get() + start[i];
+                auto w = static_cast<std::size_t>(a.row_ptrs[i]);
+                for (const Slot* s = b; s != b + kept[i]; ++s, ++w) {
+                    a.col_idxs[w] = s->col;
+                    a.values[w] = s->val;
                 }
             }
-            for (std::size_t k = row_begin; k < w; ++k) {
-                info_.explicit_zeros += a.values[k] == 0.0 ? 1 : 0;
-            }
-            a.row_ptrs[i + 1] = static_cast<std::int32_t>(w);
+        });
+        for (std::size_t q = 0; q < ranges; ++q) {
+            info_.duplicates_summed += duplicates[q];
+            info_.explicit_zeros += zeros[q];
         }
-        a.col_idxs.resize(w);
-        a.values.resize(w);
-        info_.nnz = static_cast<std::int64_t>(w);
+        info_.nnz = static_cast<std::int64_t>(nnz);
         return a;
     }
 
@@ -581,12 +1098,10 @@ private:
     const char* end_;
     std::string source_;
     ReadOptions options_;
+    unsigned threads_ = 1;
     std::int64_t line_ = 0;
     std::int64_t size_line_ = 0;
     MatrixMarketInfo info_;
-    std::vector<std::int32_t> rows_;
-    std::vector<std::int32_t> cols_;
-    std::vector<double> vals_;
 };
 
 /// Appends `v` with `precision` significant digits (0: shortest exact form).
@@ -679,23 +1194,8 @@ Csr<double, std::int32_t> read_matrix_market(const std::filesystem::path& path,
         throw MatrixMarketError(__FILE__, __LINE__, name, 0,
                                 "cannot open: it is a directory, not a file");
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int err = errno;
-        throw MatrixMarketError(__FILE__, __LINE__, name, 0,
-                                std::string("cannot open for reading: ") +
-                                    (err ? std::strerror(err) : "unknown error"));
-    }
-    std::size_t hint = 0;
-    if (std::filesystem::is_regular_file(status)) {
-        const auto size = std::filesystem::file_size(path, ec);
-        hint = ec ? 0 : static_cast<std::size_t>(size) + 1;
-    }
-    const std::string text = read_all(in, hint);
-    if (in.bad()) {
-        throw MatrixMarketError(__FILE__, __LINE__, name, 0, "read error");
-    }
-    return Parser(text, name, options).run(info);
+    const FileBytes bytes(path, name);
+    return Parser(bytes.view(), name, options).run(info);
 }
 
 void write_matrix_market(std::ostream& out, const Csr<double, std::int32_t>& a,

@@ -45,6 +45,11 @@ struct FormatSummary {
     /// Empty when the format was built. Otherwise why it could not be (e.g. "ELLPACK would
     /// store 4900000000 slots ..."), and every number below is 0 / empty.
     std::string error;
+    /// True when the format was NOT built because estimate_footprint (analysis/estimate.hpp)
+    /// said it would need more than the memory limit given to summarize(): `error` then reads
+    /// "not built: would need X GiB ...", the footprint numbers below (stored, padding, bytes,
+    /// footprint, reductions) are the exact estimate, and the warp numbers are 0.
+    bool estimated = false;
 
     std::int64_t stored_entries = 0;
     std::int64_t padding_entries = 0;
@@ -68,11 +73,19 @@ struct FormatSummary {
 /// params.warp_size threads). A format that cannot be built (spmv::Error such as a layout
 /// beyond 32-bit slot indices, std::bad_alloc, std::length_error) gives a summary whose
 /// `error` says why instead of throwing; any other exception propagates (it is a bug).
+/// A format whose estimated footprint (estimate_footprint) exceeds `max_bytes` is not built
+/// at all: the summary carries the estimate (FormatSummary::estimated).
 FormatSummary summarize(const FormatInfo& info, const Csr<double, std::int32_t>& a,
-                        const FormatParams& params);
+                        const FormatParams& params,
+                        std::size_t max_bytes = static_cast<std::size_t>(-1));
 
 /// summarize() for every registered format, in registry order.
 std::vector<FormatSummary> summarize_all(const Csr<double, std::int32_t>& a,
-                                         const FormatParams& params);
+                                         const FormatParams& params,
+                                         std::size_t max_bytes = static_cast<std::size_t>(-1));
+
+/// "1.5 GiB", "320 MiB", "12 KiB", "144 B": a byte count for messages (binary units, three
+/// significant digits).
+std::string format_bytes(double bytes);
 
 }  // namespace spmv::analysis

@@ -50,6 +50,18 @@ struct SellCSigmaOptions {
     int sort_window = 1;    ///< σ >= 1 (1: no sorting; >= num_rows: sort globally)
 };
 
+/// Slots SELL-C-σ stores for these row lengths (C × the slice's longest row, summed over the
+/// slices), without building it: the padding any σ costs is known before choosing one.
+std::int64_t sell_stored_slots(std::span<const std::int32_t> row_lengths, int slice_height,
+                               int sort_window);
+
+/// σ chosen from the row lengths (what `--sigma auto` / FormatParams::sort_window = 0 builds):
+/// the smallest σ of 1, C, 2C, 4C, ... (then N, a global sort) whose stored slots are within
+/// 2 % of nnz of the fewest any σ reaches (σ = N). Sorting costs locality of x and a
+/// permutation, so σ should be no larger than the padding needs (Kreutzer et al. 2014 §3).
+template <typename ValueType, typename IndexType>
+int choose_sort_window(const Csr<ValueType, IndexType>& a, int slice_height);
+
 /// Throws InvalidArgument if C or σ is below 1.
 template <typename ValueType, typename IndexType>
 SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>& a,

@@ -28,6 +28,13 @@
 /// <line> is the 1-based line of the input (omitted when the problem is not on one line, as in
 /// "file ends at line 7 after 2 of 4 entries"). The reader never trusts the declared entry
 /// count for allocation, so a lying header cannot exhaust memory.
+///
+/// Speed: a file is mapped into memory (POSIX mmap; read in one piece elsewhere), its entry
+/// lines are cut into chunks at line ends and parsed on several threads (std::from_chars),
+/// and the CSR is built by a counting sort over the rows. A chunk that holds an error is
+/// parsed again in file order with the state of everything before it, so the error reported
+/// is the first one in the file, with its exact line, as a one-line-at-a-time reader gives.
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -72,6 +79,12 @@ enum class PatternValues {
 struct ReadOptions {
     PatternValues pattern_values = PatternValues::ones;
     std::uint64_t pattern_seed = 0x5eed5eed5eedULL;  ///< only for PatternValues::random
+    /// Threads that parse the entry lines and assemble the CSR: 0 = hardware_concurrency()
+    /// (at least 1). The matrix, the info and every error message are the same for any value.
+    unsigned threads = 0;
+    /// Bytes of entry lines per parallel work item (cut at line ends); 0 = automatic. Tests set
+    /// it small so that files of a few lines cross many chunk boundaries.
+    std::size_t chunk_bytes = 0;
 };
 
 /// Reads a coordinate Matrix Market file. Throws MatrixMarketError (see above).

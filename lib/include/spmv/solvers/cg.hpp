@@ -82,6 +82,15 @@ inline bool stop(SolveResult& res, Status s, std::string message)
 template <typename Vector>
 struct CgWorkspace {
     std::optional<Vector> r, p, q, z;
+    /// Continuing the search direction across solves (MPIR-CG with InnerOptions::keep_direction):
+    /// after a cg() call, p holds the last search direction p_j, q = A p_j, `pq` = p_j.A p_j and
+    /// `has_direction` says they are usable. When the caller sets `continue_scale` = s > 0 before
+    /// the next call, whose right-hand side is the previous system's final residual multiplied
+    /// by s, the first direction is z + beta s p_j with beta making it A-conjugate to p_j,
+    /// instead of z: CG goes on where it stopped instead of restarting its Krylov space.
+    double pq = 0.0;
+    bool has_direction = false;
+    double continue_scale = 0.0;
 };
 
 /// (Jacobi-preconditioned) conjugate gradients, Barbieri §3 / Saad Alg. 9.1:
@@ -162,7 +171,21 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
     if (!precondition(rel * bnorm)) {
         return res;
     }
-    be.copy(zr, p);
+    bool continued = false;
+    if (ws.has_direction && ws.continue_scale > 0.0 && ws.pq > 0.0) {
+        // Go on along the kept direction p_j, A-conjugate to it explicitly:
+        // p = z + beta p_j with beta = -z.(A p_j) / p_j.(A p_j) (q still holds A p_j). Any
+        // rescaling of p_j cancels in beta p_j, so s is not needed here. The "rho_new / rho_j"
+        // form assumes the new residual is the recursive one; the true residual that replaced
+        // it differs by the float rounding gap, and the explicit form keeps p conjugate anyway.
+        const double beta = -be.dot(zr, q) / ws.pq;
+        be.xpay(zr, beta, p);
+        continued = true;
+    } else {
+        be.copy(zr, p);
+    }
+    ws.has_direction = false;  // set again below once this solve has built a direction
+    ws.continue_scale = 0.0;
     double last_true = rel;  // true residual at the last check (start or replacement)
 
     for (int it = 1; it <= opt.max_iterations; ++it) {
@@ -180,9 +203,14 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
                              ": A is not positive definite");
             return res;
         }
-        const double alpha = rho / pq;
+        // alpha = r.p / p.A p is the exact line minimum along p; it equals rho / p.A p in CG,
+        // except for the first step of a continued solve (r is the replaced, true residual).
+        const double alpha = (continued ? be.dot(r, p) : rho) / pq;
+        continued = false;
         be.axpy(alpha, p, x);
         be.axpy(-alpha, q, r);
+        ws.pq = pq;  // p and q = A p are kept: a caller may continue along p (see CgWorkspace)
+        ws.has_direction = true;
         double rnorm = be.norm2(r);
         rel = rnorm / bnorm;
         res.residual_history.push_back(rel);
@@ -248,7 +276,10 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
 /// Mixed-precision iterative refinement CG (Cevahir et al. §2.2 and §3, after Buttari et al.):
 ///   r = b - A x                                   (double SpMV)
 ///   repeat until ||r||/||b|| <= tol:
-///     solve A d = r approximately by CG in single precision, from d = 0, until the inner
+///     solve A d = r approximately by CG in single precision, from d = 0 (with
+///       inner.keep_direction: continuing the previous inner solve's search direction, the
+///       "reliable update" form of Clark et al. 2010 / Sleijpen & van der Vorst 1996; without
+///       it, restarting from p = r as in Cevahir §2.2), until the inner
 ///       residual dropped by max(inner.reduction, 0.1 tol / (||r||/||b||)) or after
 ///       inner.max_iterations (the inner system is scaled: it solves A d' = r/||r||, so that
 ///       float never under- or overflows)
@@ -295,6 +326,8 @@ SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
     in.verify_residual = false;
     in.divergence_limit = opt.divergence_limit;
     int slow_steps = 0;
+    double prev_rel = 0.0;     // outer residual the previous inner system was scaled by
+    bool continue_ok = false;  // the previous inner solve ended with a usable direction
     while (rel > opt.tol) {
         if (res.outer_iterations >= opt.max_outer_iterations) {
             detail::stop(res, Status::max_iterations,
@@ -318,7 +351,14 @@ SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
         const double rnorm = rel * bnorm;
         outer.demote(r, 1.0 / rnorm, rf);
         inner.fill_zero(df);
+        // keep_direction: the new inner right-hand side r/||r|| is the previous inner system's
+        // final residual times s = previous rel / rel, so the inner CG can go on along its last
+        // search direction (see CgWorkspace) instead of restarting from p = r.
+        inner_ws.continue_scale =
+            opt.inner.keep_direction && continue_ok && prev_rel > 0.0 ? prev_rel / rel : 0.0;
         const SolveResult ir = cg(inner, rf, df, in, &inner_ws);
+        prev_rel = rel;
+        continue_ok = ir.status == Status::converged || ir.status == Status::max_iterations;
         res.inner_iterations += ir.iterations;
         res.inner_iteration_counts.push_back(ir.iterations);
         res.iterations = res.inner_iterations;

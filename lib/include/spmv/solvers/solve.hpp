@@ -45,9 +45,18 @@ std::string_view to_string(Method m);
 /// dropped by `reduction` (adaptive; the last refinement step asks only for the reduction that
 /// reaches tol, with a safety factor 10) or after `max_iterations` (a fixed count when
 /// reduction == 0, as in Cevahir §2.2).
+///
+/// keep_direction (default): each inner CG continues the previous one's last search direction
+/// (rescaled to the new right-hand side) instead of restarting from p = r. Restarted CG throws
+/// away its Krylov space at every refinement step and needs ~1.5-2x the iterations of double CG;
+/// continued, the float CG behaves like one CG whose residual is replaced by the true double
+/// residual at every refinement step ("reliable updates", Sleijpen & van der Vorst 1996, used
+/// for mixed precision by Clark et al. 2010), and needs about as many iterations as double CG.
+/// false: the classic restarted inner solve of Buttari et al. / Cevahir §2.2.
 struct InnerOptions {
     double reduction = 1e-4;
     int max_iterations = 1000;
+    bool keep_direction = true;
 };
 
 struct SolveOptions {

@@ -1,12 +1,21 @@
 #pragma once
-/// The construction of a padded format step by step, as in Kreutzer Fig. 1:
+/// The construction of every registered format step by step, as in Kreutzer Fig. 1:
 ///   matrix (cells of A) -> compress left (ELLPACK) -> sort by length -> pad per block of b_r
-///   (pJDS) or per slice of C rows after sorting inside windows of sigma rows (SELL-C-sigma).
-/// Every step is a grid of cells plus the storage arrays of that step. Nothing is
-/// re-implemented here: the ELLPACK, pJDS, SELL-C-sigma, ELLPACK-R and PELLR layouts are built
-/// by the registry (spmv::build) and the cells are READ from their arrays at the address the
-/// kernels use (ELL: j*stride + i, pJDS: col_start[j] + i, SELL: slice_ptrs[s] + j*C + r).
-/// A real slot's nonzero is looked up in the CSR (row, column) -> k, and its value checked.
+///   (pJDS) or per slice of C rows after sorting inside windows of sigma rows (SELL-C-sigma),
+/// and the analogous sequences of the other formats (COO triplets, CSR row_ptrs, CSC columns,
+/// ELLG's pitched leading dimension, JDS jagged diagonals, JDS CSR-like padded diagonals,
+/// BiELL / BiJAD bisection groups, HYB's ELL part + COO tail). Every step is a grid of cells
+/// plus the storage arrays of that step. Nothing is re-implemented here: each layout is built
+/// by the registry (spmv::build) and the cells are READ from its arrays at the address the
+/// kernels use (ELL: j*stride + i, pJDS: col_start[j] + i, SELL: slice_ptrs[s] + j*C + r,
+/// JDS: jd_ptrs[d] + k, BiELL: group_ptrs[w*G + g] + p + e*h_g, ...). A real slot's nonzero is
+/// looked up in the CSR (row, column) -> k, and its value checked.
+///
+/// Large matrices are shown through a window of grid rows and columns (ConstructionWindow,
+/// 64 x 64 by default): the format is built once for the WHOLE matrix (ConstructionSource,
+/// refused with a message when estimate_footprint says it would exceed a memory limit), and
+/// each window only reads the cells in view and the array entries that belong to them
+/// (StorageArray::index holds their positions in the full arrays).
 ///
 /// Canonical 4x4 A = [1 0 2 3; 0 4 0 0; 5 0 6 7; 0 8 0 9] as pJDS with b_r = 2:
 ///   matrix   4 x 4 cells, 9 nonzero; arrays row_ptrs, col_idxs, values
@@ -14,7 +23,12 @@
 ///   sort     4 x 3, grid rows show rows 0 2 3 1 (row_perm), jagged: row 1 = [4 . .]
 ///   pad      4 x 3, blocks {0,2} | {3,1}: grid row 3 (matrix row 1) = [4 P .], 1 padding cell;
 ///            arrays values, col_idxs (10 slots), col_start [0 4 8 10], row_lengths, row_perm
+/// As JDS: compress (jagged, nothing stored) -> sort -> diagonals: grid row k = sorted row,
+///   column d = diagonal d, jd_ptrs = [0 4 7 9], values = [1 5 8 4 | 2 6 9 | 3 7].
+/// As HYB with K = 2: compress (ELLPACK) -> split: columns 0..1 are ELL slots
+///   (ell_values = [1 4 5 8 | 2 0 6 9]), column 2 of rows 0 and 2 the COO tail (coo_values = [3 7]).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,44 +48,74 @@ struct Cell {
     std::int32_t row = -1;   ///< matrix row the cell belongs to (-1: a padding row)
     std::int32_t col = -1;   ///< matrix column (nonzero cells only)
     std::int64_t nz = -1;    ///< index of the nonzero in the CSR arrays (nonzero cells only)
-    std::int64_t slot = -1;  ///< index into this step's values / col_idxs (-1: not stored)
+    std::int64_t slot = -1;  ///< index into this step's slot arrays of `part` (-1: not stored)
+    double value = 0.0;      ///< the nonzero's value (nonzero cells only)
+    std::int64_t group = -1;  ///< entry of the step's ArrayKey::cell_group arrays (-1: none)
+    std::uint8_t part = 0;    ///< which slot arrays hold `slot` (HYB: 0 ELL part, 1 COO part)
 };
 
 enum class ArrayRole : std::uint8_t { values, indices, aux };
 
 /// What an array entry is indexed by, so that a selected cell can find its entries.
 enum class ArrayKey : std::uint8_t {
-    slot,         ///< entry s is storage slot s (values, col_idxs)
-    grid_row,     ///< entry k belongs to grid row k (row_perm, row_lengths)
-    matrix_row,   ///< entries r and r + 1 delimit matrix row r (CSR row_ptrs)
-    grid_column,  ///< entry j belongs to grid column j (col_start)
-    block,        ///< entry b belongs to grid rows [b * key_divisor, (b + 1) * key_divisor)
+    slot,           ///< entry s is storage slot s of the array's part (values, col_idxs)
+    grid_row,       ///< entry k belongs to grid row k (row_perm, row_lengths, nz_count)
+    matrix_row,     ///< entries r and r + 1 delimit matrix row r (CSR row_ptrs)
+    grid_column,    ///< entry j belongs to grid column j (col_start, jd_ptrs)
+    block,          ///< entry b belongs to grid rows [b * key_divisor, (b + 1) * key_divisor)
+    matrix_column,  ///< entries c and c + 1 delimit matrix column c (CSC col_ptrs)
+    cell_group,     ///< entry Cell::group (BiELL / BiJAD group_ptrs)
 };
 
-/// One array of a step's storage, as the format stores it (indices printed as numbers).
+/// One array of a step's storage as the format stores it (indices printed as numbers), cut to
+/// the entries that belong to the window shown.
 struct StorageArray {
     std::string name;         ///< the struct member, e.g. "col_start"
     std::string description;  ///< one line, e.g. "offset of every column (Listing 2)"
     ArrayRole role = ArrayRole::aux;
     ArrayKey key = ArrayKey::slot;
     int key_divisor = 1;
-    std::vector<double> entries;
+    std::uint8_t part = 0;  ///< slot arrays: the Cell::part they belong to
+    std::vector<double> entries;             ///< the entries shown
+    std::vector<std::int64_t> index;         ///< position of each shown entry in the full array
+    std::int64_t total = 0;                  ///< entries of the full array
     std::vector<std::uint8_t> padding;       ///< 1 for a padding slot (slot arrays only)
-    std::vector<std::int64_t> group_starts;  ///< entry indices > 0 where a new group begins
+    std::vector<std::int64_t> group_starts;  ///< shown positions > 0 where a new group begins
+
+    /// Shown position of full-array entry `i`, if it is shown.
+    std::optional<std::size_t> position(std::int64_t i) const;
+    bool complete() const { return static_cast<std::int64_t>(entries.size()) == total; }
 };
 
-/// One picture of the sequence.
+/// A vertical line left of grid column `col` over grid rows [first_row, last_row): group
+/// boundaries that differ from block to block (BiELL groups, HYB's K). Window coordinates.
+struct ColumnMark {
+    int first_row = 0;
+    int last_row = 0;
+    int col = 0;
+};
+
+/// One picture of the sequence, seen through a window of its grid.
 struct ConstructionStep {
-    std::string name;     ///< "matrix", "compress", "sort", "pad"
+    std::string name;     ///< "matrix", "compress", "sort", "pad", "triplets", "diagonals", ...
     std::string title;    ///< e.g. "3. Sort rows by length"
     std::string caption;  ///< what happened in this step, with the numbers
-    int rows = 0;
-    int cols = 0;
-    std::vector<Cell> cells;               ///< rows x cols, row-major
-    std::vector<std::int32_t> row_source;  ///< matrix row shown in each grid row (-1: padding row)
-    int block_rows = 0;  ///< > 0: a block / slice / window boundary every block_rows
+    int rows = 0;         ///< grid rows shown (the window)
+    int cols = 0;         ///< grid columns shown
+    std::int64_t total_rows = 0;  ///< rows of the whole grid
+    std::int64_t total_cols = 0;  ///< columns of the whole grid
+    std::int64_t row_offset = 0;  ///< whole-grid row of window row 0
+    std::int64_t col_offset = 0;  ///< whole-grid column of window column 0
+    /// "" : grid row k shows matrix row row_source[k]; otherwise what a grid row is (e.g.
+    /// "entry" for CSC, whose grid rows are positions inside the columns).
+    std::string row_axis;
+    std::vector<Cell> cells;               ///< rows x cols, row-major (window only)
+    std::vector<std::int32_t> row_source;  ///< matrix row in each window row (-1: padding row)
+    int block_rows = 0;  ///< > 0: a block / slice / window boundary every block_rows grid rows
+    std::vector<std::int64_t> row_boundaries;  ///< further whole-grid rows with a line above
+    std::vector<ColumnMark> column_marks;
     std::vector<StorageArray> arrays;
-    std::int64_t stored = -1;   ///< value slots stored (-1: the step stores nothing)
+    std::int64_t stored = -1;   ///< value slots the format stores (-1: the step stores nothing)
     std::int64_t padding = -1;  ///< of which padding
 
     const Cell& at(int r, int c) const
@@ -79,10 +123,26 @@ struct ConstructionStep {
         return cells[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) +
                      static_cast<std::size_t>(c)];
     }
-    /// Grid position (row, column) of nonzero `nz`, if the step shows it.
+    /// Window position (row, column) of nonzero `nz`, if the window shows it.
     std::optional<std::pair<int, int>> find_nonzero(std::int64_t nz) const;
-    /// Entries of `array` related to grid cell (r, c) (to highlight the selection).
+    /// Shown positions in `array` related to window cell (r, c) (to highlight the selection).
     std::vector<std::size_t> related_entries(const StorageArray& array, int r, int c) const;
+    /// Window rows r (0 < r < rows) with a block boundary (block_rows, row_boundaries) above.
+    std::vector<int> boundary_rows() const;
+    /// True when the window does not show the whole grid.
+    bool windowed() const { return rows < total_rows || cols < total_cols; }
+    /// "rows 64–127 of 1000, columns 0–2 of 3" (0-based, inclusive; "entries" for row_axis).
+    std::string window_label() const;
+};
+
+/// The part of every step's grid to show: grid rows [first_row, first_row + rows), grid
+/// columns [first_col, first_col + cols). A step whose grid is shorter than first_row shows its
+/// last `rows` rows (the same for columns).
+struct ConstructionWindow {
+    std::int64_t first_row = 0;
+    int rows = 64;
+    std::int64_t first_col = 0;
+    int cols = 64;
 };
 
 struct Construction {
@@ -90,22 +150,43 @@ struct Construction {
     std::string title;             ///< e.g. "pJDS (b_r = 4)"
     std::int32_t matrix_rows = 0;  ///< of the matrix given
     std::int32_t matrix_cols = 0;
-    bool clipped = false;  ///< built on the leading max_rows x max_cols submatrix
+    ConstructionWindow window;  ///< the window asked for
+    bool windowed = false;      ///< some step does not show its whole grid
+    std::int64_t max_total_rows = 0;  ///< largest grid of all steps (for the window controls)
+    std::int64_t max_total_cols = 0;
     std::vector<ConstructionStep> steps;
 };
 
-/// Formats whose construction can be shown: ell, ellr, pellr, pjds, sell (registered ones only).
+/// Formats whose construction can be shown: every registered format this file knows (all 14).
 std::vector<std::string_view> construction_formats();
+
+/// The format built once for the whole matrix, plus what its steps need; windows are cut from
+/// it cheaply (construction(source, window)). Immutable, shareable between threads.
+class ConstructionSource;
+
+/// Default limit of prepare_construction: 1 GiB per layout.
+inline constexpr std::size_t default_construction_bytes = std::size_t{1} << 30;
+
+/// Builds `format` with `params` for the whole of `a` (kept alive by the pointer). Throws
+/// InvalidArgument for an unknown format, or when estimate_footprint says the layout would need
+/// more than max_bytes ("ELLPACK of this matrix would need 24.0 GiB ..."). The ELLPACK of the
+/// compress step of pJDS / SELL / PELLR / HYB is built only under the same limit; otherwise
+/// that step shows the rows compressed left without padding and says why.
+std::shared_ptr<const ConstructionSource> prepare_construction(
+    std::shared_ptr<const Csr<double, std::int32_t>> a, std::string_view format,
+    const FormatParams& params, std::size_t max_bytes = default_construction_bytes);
+
+/// All steps of `source`'s format seen through `window`. Throws InvalidLayout if a built layout
+/// contradicts the CSR.
+Construction construction(const ConstructionSource& source, const ConstructionWindow& window);
+
+/// prepare_construction + construction in one call (`a` must outlive the call only).
+Construction construction(const Csr<double, std::int32_t>& a, std::string_view format,
+                          const FormatParams& params, const ConstructionWindow& window = {},
+                          std::size_t max_bytes = default_construction_bytes);
 
 /// The leading rows x cols submatrix of `a` (entries with row < rows and column < cols).
 Csr<double, std::int32_t> leading_submatrix(const Csr<double, std::int32_t>& a, std::int32_t rows,
                                             std::int32_t cols);
-
-/// All steps for `format` with `params` (b_r = params.block_rows, C = params.slice_height,
-/// sigma = params.sort_window). Matrices larger than max_rows x max_cols are clipped to their
-/// leading submatrix first (Construction::clipped). Throws InvalidArgument for a format not in
-/// construction_formats(), InvalidLayout if a built layout contradicts the CSR.
-Construction construction(const Csr<double, std::int32_t>& a, std::string_view format,
-                          const FormatParams& params, int max_rows = 64, int max_cols = 64);
 
 }  // namespace spmv::viz

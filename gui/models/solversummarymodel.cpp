@@ -1,0 +1,125 @@
+#include "solversummarymodel.hpp"
+
+SolverSummaryModel::SolverSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SolverSummaryModel::resetData(const QList<SolverRun>& runs)
+{
+    beginResetModel();
+    m_runs = runs;
+    endResetModel();
+}
+
+void SolverSummaryModel::appendRun(const SolverRun& run)
+{
+    const int n = static_cast<int>(m_runs.size());
+    beginInsertRows({}, n, n);
+    m_runs.append(run);
+    endInsertRows();
+}
+
+int SolverSummaryModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int SolverSummaryModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SolverSummaryModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_runs.size() || index.column() >= ColumnCount) {
+        return {};
+    }
+    const auto& run = m_runs[index.row()];
+    const auto& r = run.result;
+    const bool ok = run.error.empty();
+    if (role == Qt::TextAlignmentRole) {
+        const bool left = index.column() == Method || index.column() == Status;
+        return QVariant::fromValue(
+            Qt::Alignment((left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+    }
+    if (role == Qt::ToolTipRole) {
+        return QString::fromStdString(describeRun(run) + "\non " + run.backend);
+    }
+    if (role != Qt::DisplayRole) {
+        return {};
+    }
+    const QString none = QStringLiteral("\u2014");
+    auto ms = [&](double v) { return ok ? QString::number(v, 'f', 3) : none; };
+    const bool mpir = run.method == spmv::viz::SolverMethod::mpir_cg;
+    switch (index.column()) {
+        case Method:
+            return QString::fromStdString(spmv::viz::solver_method_label(run.method));
+        case Status:
+            if (!ok) return tr("error: %1").arg(QString::fromStdString(run.error));
+            return QString::fromStdString(std::string(spmv::solvers::to_string(r.status)));
+        case Iterations:
+            if (!ok) return none;
+            return mpir ? QStringLiteral("%1 / %2").arg(r.inner_iterations).arg(r.outer_iterations)
+                        : QString::number(r.iterations);
+        case Residual:
+            return ok ? QString::number(r.final_relative_residual, 'e', 2) : none;
+        case SpmvMs:
+            return ms(r.times.spmv_ms);
+        case VectorMs:
+            return ms(r.times.vector_ms);
+        case ReductionMs:
+            return ms(r.times.reduction_ms);
+        case TransferMs:
+            return ms(r.times.transfer_ms);
+        case TotalMs:
+            return ms(r.total_ms);
+        case SetupMs:
+            return ms(r.setup_ms);
+    }
+    return {};
+}
+
+QVariant SolverSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case Iterations:
+                return tr(
+                    "CG: iterations. MPIR-CG: inner (float) / outer (double refinement) "
+                    "iterations.");
+            case Residual:
+                return tr(
+                    "||b - A x|| / ||b|| of the returned x, recomputed in double from the "
+                    "CSR matrix.");
+            case TotalMs:
+                return tr("The whole solve: b in, the iterations, x out (no matrix setup).");
+            case SetupMs:
+                return tr("Building the format(s) and, on the GPU, uploading the matrix.");
+            default:
+                return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (section) {
+        case Method:
+            return tr("Method");
+        case Status:
+            return tr("Status");
+        case Iterations:
+            return tr("Iterations (inner / outer)");
+        case Residual:
+            return tr("Final rel. residual");
+        case SpmvMs:
+            return tr("SpMV ms");
+        case VectorMs:
+            return tr("Vector ms");
+        case ReductionMs:
+            return tr("Reductions ms");
+        case TransferMs:
+            return tr("Transfers ms");
+        case TotalMs:
+            return tr("Total ms");
+        case SetupMs:
+            return tr("Setup ms");
+    }
+    return {};
+}
