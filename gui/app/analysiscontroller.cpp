@@ -168,18 +168,32 @@ void AnalysisController::startAllAnalyses()
     if (!m_document) {
         return;
     }
-    // Stage 1, what the user sees first: the histogram, the construction steps, the row order
-    // (the pattern raster runs in SparsityView's own thread meanwhile). Stage 2 (warp waste,
-    // every format's footprint: the heavy part for large matrices) starts once the histogram
-    // is in, so it does not compete with the first picture for the CPU.
+    // Stage 1, what the user sees first: the histogram and the row order (the pattern raster
+    // runs in SparsityView's own thread meanwhile). Stage 2 starts once the histogram is in, so
+    // that it does not compete with the first picture for the CPU: first the construction
+    // steps (the format built for the whole matrix, e.g. pJDS: ~0.3 s CPU for 1M x 10M), then
+    // warp waste and every format's footprint (the heavy part for large matrices).
     m_backgroundDue = true;
+    deferConstruction();
     startHistogram();
-    startConstruction();
     startRowOrder();
+}
+
+void AnalysisController::deferConstruction()
+{
+    // what the previous matrix or parameters built is stale from now on, also while the new
+    // construction waits for the histogram: drop a result (or window) still on its way
+    m_constructionDue = true;
+    ++m_constructionGeneration;
+    ++m_windowGeneration;
+    m_constructionSource.reset();
 }
 
 void AnalysisController::startBackgroundAnalyses()
 {
+    if (m_constructionDue) {
+        startConstruction();
+    }
     if (!m_backgroundDue) {
         return;
     }
@@ -289,6 +303,7 @@ void AnalysisController::startSummaries()
 void AnalysisController::startConstruction()
 {
     if (!m_document) return;
+    m_constructionDue = false;  // started now (e.g. a new format before the histogram arrived)
     // build the format once for the whole matrix (the heavy part) ...
     ++m_windowGeneration;  // a window of the previous layout must not arrive after this one
     m_constructionSource.reset();

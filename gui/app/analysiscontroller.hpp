@@ -104,6 +104,8 @@ private:
     void startWaste(int side);
     void startRowOrder();
     void startAllAnalyses();
+    /// Marks the construction as due once the histogram is in; drops the current one.
+    void deferConstruction();
     void startBackgroundAnalyses();
 
     MatrixDocumentPtr m_document;
@@ -124,6 +126,7 @@ private:
     std::array<quint64, 2> m_wasteGeneration{0, 0};
     quint64 m_orderGeneration = 0;
     int m_pending = 0;
-    bool m_backgroundDue = false;  ///< waste + summaries wait for the first picture
+    bool m_backgroundDue = false;    ///< waste + summaries wait for the first picture
+    bool m_constructionDue = false;  ///< the construction waits for the histogram
     std::vector<QFuture<void>> m_futures;
 };

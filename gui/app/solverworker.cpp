@@ -2,13 +2,13 @@
 
 void SolverWorker::run(const SolverRequest& request, quint64 generation)
 {
-    m_cancel.store(false);
+    resetCancel();
     const int total = static_cast<int>(request.jobs.size());
     emit started(total, generation);
     int done = 0;
     if (request.document) {
         for (const auto& job : request.jobs) {
-            if (m_cancel.load()) break;
+            if (isCancelled()) break;
             emit progressChanged(done, total,
                                  QString::fromStdString(spmv::viz::solver_method_label(job.method)),
                                  generation);
@@ -17,5 +17,5 @@ void SolverWorker::run(const SolverRequest& request, quint64 generation)
             emit progressChanged(++done, total, QString(), generation);
         }
     }
-    emit finished(m_cancel.load(), generation);
+    emit finished(isCancelled(), generation);
 }

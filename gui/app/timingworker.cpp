@@ -26,7 +26,7 @@ spmv::Csr<V, std::int32_t> converted(const spmv::Csr<double, std::int32_t>& a)
 
 void TimingWorker::run(const TimingRequest& request, quint64 generation)
 {
-    m_cancel.store(false);
+    resetCancel();
     if (!request.document) {
         emit finished(false, generation);
         return;
@@ -41,7 +41,7 @@ void TimingWorker::run(const TimingRequest& request, quint64 generation)
     } catch (const std::exception& e) {
         emit errorOccurred(QString::fromStdString(e.what()), generation);
     }
-    emit finished(m_cancel.load(), generation);
+    emit finished(isCancelled(), generation);
 }
 
 template <typename V>
@@ -62,7 +62,7 @@ void TimingWorker::runGpu(const TimingRequest& request, quint64 generation)
     options.xgpu = false;
     int done = 0;
     for (const auto& v : variants) {
-        if (m_cancel.load()) break;
+        if (isCancelled()) break;
         emit progressChanged(done, total,
                              QString::fromUtf8(v.name.data(), static_cast<int>(v.name.size())),
                              generation);
@@ -113,7 +113,7 @@ void TimingWorker::runCpu(const TimingRequest& request, quint64 generation)
     }
     int done = 0;
     for (const auto& info : all) {
-        if (m_cancel.load()) break;
+        if (isCancelled()) break;
         const QString name =
             QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size()));
         emit progressChanged(done, total, name, generation);
@@ -127,7 +127,7 @@ void TimingWorker::runCpu(const TimingRequest& request, quint64 generation)
             std::vector<double> times;
             double spent = 0.0;
             while ((spent < request.minTimeMs || times.size() < 3) && times.size() < 200 &&
-                   !m_cancel.load()) {
+                   !isCancelled()) {
                 const auto t0 = clock::now();
                 spmv::spmv_reference(m, V{1}, std::span<const V>(x), V{0}, std::span<V>(y));
                 const double ms =

@@ -2,17 +2,16 @@
 
 #include <QLocale>
 
-MatrixStatsModel::MatrixStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
+MatrixStatsModel::MatrixStatsModel(QObject* parent) : RowTableModel(3, parent) {}
 
 void MatrixStatsModel::resetData(const MatrixDocumentPtr& document)
 {
-    beginResetModel();
-    m_rows.clear();
+    QList<MatrixStatsRow> rows;
     if (document) {
         const QLocale loc = QLocale::c();
         const auto& s = document->stats;
-        auto add = [this](const QString& q, const QString& v, const QString& n = QString()) {
-            m_rows.append({q, v, n});
+        auto add = [&rows](const QString& q, const QString& v, const QString& n = QString()) {
+            rows.append({q, v, n});
         };
         add(tr("Matrix"), document->name, document->source);
         add(tr("N (rows)"), loc.toString(s.rows));
@@ -38,25 +37,14 @@ void MatrixStatsModel::resetData(const MatrixDocumentPtr& document)
         }
         add(tr("time to load"), QStringLiteral("%1 s").arg(document->loadSeconds, 0, 'f', 3));
     }
-    endResetModel();
-}
-
-int MatrixStatsModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int MatrixStatsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : 3;
+    RowTableModel::resetData(rows);
 }
 
 QVariant MatrixStatsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_rows.size() || index.column() >= 3) {
-        return {};
-    }
-    const auto& r = m_rows[index.row()];
+    const MatrixStatsRow* row = rowAt(index);
+    if (!row) return {};
+    const auto& r = *row;
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         switch (index.column()) {
             case 0:

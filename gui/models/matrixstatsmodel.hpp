@@ -1,27 +1,25 @@
 #pragma once
 // Matrix statistics of SPEC §2 (N, nnz, ave, sigma, max - min, ...) as a two-column table.
-#include <QAbstractTableModel>
+#include <QString>
 
 #include "app/matrixdocument.hpp"
+#include "rowtablemodel.hpp"
 
-class MatrixStatsModel : public QAbstractTableModel {
+struct MatrixStatsRow {
+    QString quantity;
+    QString value;
+    QString note;
+};
+
+class MatrixStatsModel : public RowTableModel<MatrixStatsRow> {
     Q_OBJECT
 public:
     explicit MatrixStatsModel(QObject* parent = nullptr);
 
+    /// The rows of `document` (none for nullptr).
     void resetData(const MatrixDocumentPtr& document);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
-
-private:
-    struct Row {
-        QString quantity;
-        QString value;
-        QString note;
-    };
-    QList<Row> m_rows;
 };

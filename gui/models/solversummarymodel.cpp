@@ -1,38 +1,12 @@
 #include "solversummarymodel.hpp"
 
-SolverSummaryModel::SolverSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void SolverSummaryModel::resetData(const QList<SolverRun>& runs)
-{
-    beginResetModel();
-    m_runs = runs;
-    endResetModel();
-}
-
-void SolverSummaryModel::appendRun(const SolverRun& run)
-{
-    const int n = static_cast<int>(m_runs.size());
-    beginInsertRows({}, n, n);
-    m_runs.append(run);
-    endInsertRows();
-}
-
-int SolverSummaryModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
-}
-
-int SolverSummaryModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+SolverSummaryModel::SolverSummaryModel(QObject* parent) : RowTableModel(ColumnCount, parent) {}
 
 QVariant SolverSummaryModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_runs.size() || index.column() >= ColumnCount) {
-        return {};
-    }
-    const auto& run = m_runs[index.row()];
+    const SolverRun* row = rowAt(index);
+    if (!row) return {};
+    const auto& run = *row;
     const auto& r = run.result;
     const bool ok = run.error.empty();
     if (role == Qt::TextAlignmentRole) {

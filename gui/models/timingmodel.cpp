@@ -1,38 +1,12 @@
 #include "timingmodel.hpp"
 
-TimingModel::TimingModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void TimingModel::resetData(const QList<TimingRow>& rows)
-{
-    beginResetModel();
-    m_rows = rows;
-    endResetModel();
-}
-
-void TimingModel::appendRow(const TimingRow& row)
-{
-    const int n = static_cast<int>(m_rows.size());
-    beginInsertRows({}, n, n);
-    m_rows.append(row);
-    endInsertRows();
-}
-
-int TimingModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int TimingModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+TimingModel::TimingModel(QObject* parent) : RowTableModel(ColumnCount, parent) {}
 
 QVariant TimingModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_rows.size() || index.column() >= ColumnCount) {
-        return {};
-    }
-    const auto& r = m_rows[index.row()];
+    const TimingRow* row = rowAt(index);
+    if (!row) return {};
+    const auto& r = *row;
     if (role == Qt::TextAlignmentRole) {
         const bool left = index.column() == Variant || index.column() == Note;
         return QVariant::fromValue(

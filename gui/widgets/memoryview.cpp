@@ -20,6 +20,7 @@
 #include <spmv/viz/units.hpp>
 
 #include "appearance.hpp"
+#include "chart_support.hpp"
 #include "models/formatsummarymodel.hpp"
 
 MemoryView::MemoryView(QWidget* parent) : QWidget(parent)
@@ -68,11 +69,7 @@ void MemoryView::rebuild()
 {
     const auto& app = Appearance::instance();
     const auto& pal = Appearance::palette();
-    auto* chart = new QChart;
-    chart->setTitleFont(app.font(1.15, true));
-    chart->legend()->setFont(app.font());
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto* chart = newStyledChart();
     if (!m_summaries || m_summaries->empty()) {
         chart->setTitle(m_error.isEmpty() ? tr("Memory per format (computing ...)")
                                           : tr("No memory summary: %1").arg(m_error));
@@ -180,7 +177,5 @@ void MemoryView::rebuild()
             }
         }
     }
-    QChart* old = m_chartView->chart();
-    m_chartView->setChart(chart);
-    delete old;
+    replaceChart(m_chartView, chart);
 }

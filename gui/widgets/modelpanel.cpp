@@ -19,6 +19,7 @@
 #include <spmv/viz/model_chart.hpp>
 
 #include "appearance.hpp"
+#include "chart_support.hpp"
 
 namespace {
 
@@ -191,13 +192,9 @@ void ModelPanel::recompute()
     }
     m_results->setText(html);
 
-    auto* chart = new QChart;
+    auto* chart = newStyledChart();
     chart->setTitle(tr("PCIe share of SpMV + transfer vs nonzeros per row (\u03b1 = %1)")
                         .arg(alpha, 0, 'g', 3));
-    chart->setTitleFont(app.font(1.15, true));
-    chart->legend()->setFont(app.font());
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
     try {
         const auto c = spmv::viz::model_curves(m_bGpu->value(), m_bPci->value(), alpha, precision,
                                                1.0, 1000.0, 200);
@@ -261,7 +258,5 @@ void ModelPanel::recompute()
     } catch (const std::exception& e) {
         chart->setTitle(QString::fromStdString(e.what()));
     }
-    QChart* old = m_chartView->chart();
-    m_chartView->setChart(chart);
-    delete old;
+    replaceChart(m_chartView, chart);
 }

@@ -12,6 +12,7 @@
 #include <spmv/viz/units.hpp>
 
 #include "appearance.hpp"
+#include "chart_support.hpp"
 
 namespace {
 
@@ -59,18 +60,14 @@ void RowHistogramView::setLogScale(bool on)
 
 void RowHistogramView::rebuild()
 {
-    auto* c = new QChart;
+    auto* c = newStyledChart();
     const auto& app = Appearance::instance();
     const auto& pal = Appearance::palette();
-    c->setTitleFont(app.font(1.15, true));
-    c->legend()->setFont(app.font());
-    c->legend()->setAlignment(Qt::AlignBottom);
-    c->setMargins(QMargins(4, 4, 4, 4));
     if (!m_data || m_data->bins.count == 0) {
         c->setTitle(!m_error.isEmpty() ? tr("No histogram: %1").arg(m_error)
                     : m_data           ? tr("Row-length histogram (no rows)")
                                        : tr("Row-length histogram (computing ...)"));
-        replaceChart(c);
+        replaceChart(this, c);
         return;
     }
     const auto& d = *m_data;
@@ -163,12 +160,5 @@ void RowHistogramView::rebuild()
         line->attachAxis(xAxis);
         line->attachAxis(yAxis);
     }
-    replaceChart(c);
-}
-
-void RowHistogramView::replaceChart(QChart* c)
-{
-    QChart* old = chart();
-    setChart(c);  // takes ownership of c, releases (does not delete) the old chart
-    delete old;
+    replaceChart(this, c);
 }

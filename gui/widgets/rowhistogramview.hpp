@@ -22,7 +22,6 @@ public:
 
 private:
     void rebuild();
-    void replaceChart(QChart* c);
 
     HistogramChartPtr m_data;
     int m_blockRows = 32;

@@ -16,7 +16,6 @@
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
@@ -27,7 +26,9 @@
 #include <spmv/viz/solver_chart.hpp>
 
 #include "app/analysiscontroller.hpp"
+#include "app/usabledevice.hpp"
 #include "appearance.hpp"
+#include "chart_support.hpp"
 #include "models/solversummarymodel.hpp"
 
 namespace {
@@ -54,23 +55,17 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
 {
     qRegisterMetaType<SolverRequest>();
     qRegisterMetaType<SolverRun>();
-    m_gpu = spmv::gpu::is_available();
+    const auto device = usableDevice();
+    m_gpu = device.has_value();
 
     m_device = new QLabel;
     m_device->setWordWrap(true);
     if (m_gpu) {
-        try {
-            const auto info = spmv::gpu::device_info();
-            m_device->setText(tr("Solving on the GPU: CUDA device %1. The vectors stay on the "
-                                 "device for the whole solve; MPIR-CG's inner CG runs in single "
-                                 "precision on the device.")
-                                  .arg(QString::fromStdString(info.name)));
-        } catch (const std::exception& e) {
-            m_gpu = false;
-            m_device->setText(QString::fromStdString(e.what()));
-        }
-    }
-    if (!m_gpu) {
+        m_device->setText(tr("Solving on the GPU: CUDA device %1. The vectors stay on the "
+                             "device for the whole solve; MPIR-CG's inner CG runs in single "
+                             "precision on the device.")
+                              .arg(QString::fromStdString(device->name)));
+    } else {
         const QString why = spmv::gpu::is_compiled()
                                 ? tr("No CUDA device found")
                                 : tr("This build has no CUDA (built without CUDA)");
@@ -104,14 +99,10 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
     m_rhs = new QComboBox;
     m_rhs->addItem(tr("b = ones"), static_cast<int>(RhsKind::ones));
     m_rhs->addItem(tr("b = random"), static_cast<int>(RhsKind::random));
-    m_start = new QPushButton(tr("Run"));
-    m_cancel = new QPushButton(tr("Cancel"));
-    m_cancel->setEnabled(false);
-    m_cancel->setToolTip(tr("The running solve finishes; the remaining ones are skipped."));
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("%v of %m solves"));
+    m_run.startButton()->setText(tr("Run"));
+    m_run.cancelButton()->setToolTip(
+        tr("The running solve finishes; the remaining ones are skipped."));
+    m_run.progressBar()->setFormat(tr("%v of %m solves"));
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Method")));
@@ -125,9 +116,7 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
     controls->addWidget(m_rhs);
     controls->addStretch(1);
     auto* actions = new QHBoxLayout;
-    actions->addWidget(m_start);
-    actions->addWidget(m_cancel);
-    actions->addWidget(m_progress, 1);
+    m_run.addTo(actions);
 
     m_message = new QLabel;
     m_message->setWordWrap(true);
@@ -158,45 +147,31 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
     layout->addWidget(m_message);
     layout->addWidget(split, 1);
 
-    m_worker = new SolverWorker;
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(this, &SolverPanel::runRequested, m_worker, &SolverWorker::run);
-    connect(m_worker, &SolverWorker::started, this, &SolverPanel::onStarted);
-    connect(m_worker, &SolverWorker::progressChanged, this, &SolverPanel::onProgress);
-    connect(m_worker, &SolverWorker::runAvailable, this, &SolverPanel::onRun);
-    connect(m_worker, &SolverWorker::finished, this, &SolverPanel::onFinished);
-    connect(m_start, &QPushButton::clicked, this, &SolverPanel::start);
-    connect(m_cancel, &QPushButton::clicked, this, &SolverPanel::cancel);
+    auto* worker = m_job.worker();
+    connect(this, &SolverPanel::runRequested, worker, &SolverWorker::run);
+    connect(worker, &SolverWorker::started, this, &SolverPanel::onStarted);
+    connect(worker, &SolverWorker::progressChanged, this, &SolverPanel::onProgress);
+    connect(worker, &SolverWorker::runAvailable, this, &SolverPanel::onRun);
+    connect(worker, &SolverWorker::finished, this, &SolverPanel::onFinished);
+    connect(m_run.startButton(), &QPushButton::clicked, this, &SolverPanel::start);
+    connect(m_run.cancelButton(), &QPushButton::clicked, this, &SolverPanel::cancel);
     connect(controller, &AnalysisController::documentAvailable, this, [this] {
         // a running solve belongs to the previous matrix: its results are dropped
-        if (m_running) m_worker->cancel();
-        ++m_generation;
-        m_running = false;
-        m_start->setEnabled(true);
-        m_cancel->setEnabled(false);
-        m_progress->setRange(0, 1);
-        m_progress->setValue(0);
+        m_job.invalidate();
+        m_run.reset();
         m_model->resetData();
         m_message->clear();
         rebuildChart();
     });
     connect(&Appearance::instance(), &Appearance::changed, this, &SolverPanel::rebuildChart);
-    m_thread.setObjectName(QStringLiteral("solver"));
-    m_thread.start();
     rebuildChart();
 }
 
-SolverPanel::~SolverPanel()
-{
-    m_worker->cancel();
-    m_thread.quit();
-    m_thread.wait();
-}
+SolverPanel::~SolverPanel() = default;  // m_job cancels the solves and waits for its thread
 
 const QList<SolverRun>& SolverPanel::runs() const
 {
-    return m_model->runs();
+    return m_model->rows();
 }
 
 QChart* SolverPanel::chart() const
@@ -247,52 +222,51 @@ void SolverPanel::beginRun()
     m_message->setText(tr("Solving ..."));
     m_message->setStyleSheet(QString());
     m_shownTol = std::pow(10.0, -m_tolExponent->value());
-    m_running = true;
-    m_start->setEnabled(false);
-    m_cancel->setEnabled(true);
+    m_run.setRunning();
     rebuildChart();
 }
 
 void SolverPanel::start()
 {
-    if (!m_controller->document() || m_running) return;
+    if (!m_controller->document() || m_job.isRunning()) return;
     const auto r = request();
+    const quint64 generation = m_job.begin();
     beginRun();
-    emit runRequested(r, ++m_generation);
+    emit runRequested(r, generation);
 }
 
 void SolverPanel::runSynchronously()
 {
-    if (!m_controller->document() || m_running) return;
+    if (!m_controller->document() || m_job.isRunning()) return;
     const auto r = request();
+    const quint64 generation = m_job.begin();
     beginRun();
     SolverWorker worker;  // lives on this thread: its signals arrive directly
     connect(&worker, &SolverWorker::started, this, &SolverPanel::onStarted);
     connect(&worker, &SolverWorker::progressChanged, this, &SolverPanel::onProgress);
     connect(&worker, &SolverWorker::runAvailable, this, &SolverPanel::onRun);
     connect(&worker, &SolverWorker::finished, this, &SolverPanel::onFinished);
-    worker.run(r, ++m_generation);
+    worker.run(r, generation);
 }
 
 void SolverPanel::cancel()
 {
-    if (m_running) {
-        m_worker->cancel();
+    if (m_job.isRunning()) {
+        m_job.cancel();
         m_message->setText(tr("Cancelling: the running solve finishes first ..."));
     }
 }
 
 void SolverPanel::onStarted(int total, quint64 generation)
 {
-    if (generation != m_generation) return;
-    m_progress->setRange(0, qMax(1, total));
-    m_progress->setValue(0);
+    if (!m_job.isCurrent(generation)) return;
+    m_run.showStarted(total);
 }
 
 void SolverPanel::onProgress(int done, int, const QString& current, quint64 generation)
 {
-    if (generation != m_generation) return;
-    m_progress->setValue(done);
+    if (!m_job.isCurrent(generation)) return;
+    m_run.showProgress(done);
     if (!current.isEmpty()) {
         emit statusMessage(tr("Solving with %1 ...").arg(current));
     }
@@ -300,8 +274,8 @@ void SolverPanel::onProgress(int done, int, const QString& current, quint64 gene
 
 void SolverPanel::onRun(const SolverRun& run, quint64 generation)
 {
-    if (generation != m_generation) return;  // an older matrix or run
-    m_model->appendRun(run);
+    if (!m_job.isCurrent(generation)) return;  // an older matrix or run
+    m_model->appendRow(run);
     m_table->resizeColumnsToContents();  // now, not on a later layout pass (screenshots)
     updateMessage(false);
     rebuildChart();
@@ -309,10 +283,8 @@ void SolverPanel::onRun(const SolverRun& run, quint64 generation)
 
 void SolverPanel::onFinished(bool cancelled, quint64 generation)
 {
-    if (generation != m_generation) return;
-    m_running = false;
-    m_start->setEnabled(true);
-    m_cancel->setEnabled(false);
+    if (!m_job.finish(generation)) return;
+    m_run.setIdle();
     updateMessage(cancelled);
     emit statusMessage(cancelled ? tr("Solve cancelled.") : tr("Solve finished."));
     emit runFinished();
@@ -322,14 +294,14 @@ void SolverPanel::updateMessage(bool cancelled)
 {
     QStringList lines;
     bool failed = false;
-    for (const auto& run : m_model->runs()) {
+    for (const auto& run : m_model->rows()) {
         lines << QString::fromStdString(describeRun(run));
         failed =
             failed || !run.error.empty() || run.result.status != spmv::solvers::Status::converged;
     }
     if (cancelled) lines << tr("Cancelled: the remaining solves were skipped.");
-    if (!m_model->runs().isEmpty()) {
-        lines.prepend(tr("On %1:").arg(QString::fromStdString(m_model->runs().front().backend)));
+    if (!m_model->rows().isEmpty()) {
+        lines.prepend(tr("On %1:").arg(QString::fromStdString(m_model->rows().front().backend)));
     }
     m_message->setText(lines.join(QLatin1Char('\n')));
     // a failure is written in the colour of padding/waste (vermillion), success in plain text
@@ -370,33 +342,32 @@ void SolverPanel::rebuildChart()
     m_table->horizontalHeader()->setFont(app.font(0.9));
     m_message->setFont(app.font());
     m_device->setFont(app.font());
-    auto* chart = new QChart;
-    chart->setTitleFont(app.font(1.15, true));
-    chart->legend()->setFont(app.font());
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto* chart = newStyledChart();
 
     struct Shown {
         SolverMethod method;
         spmv::viz::ResidualSeries series;
     };
     std::vector<Shown> shown;
-    for (const auto& run : m_model->runs()) {
+    for (const auto& run : m_model->rows()) {
         if (!run.error.empty()) continue;
         shown.push_back({run.method, spmv::viz::residual_series(
                                          run.result, run.method == SolverMethod::mpir_cg)});
     }
     const auto doc = m_controller->document();
     if (shown.empty()) {
-        chart->setTitle(m_running ? tr("Solving ...")
-                        : doc     ? tr("Press \u201cRun\u201d to solve A x = b for %1 "
-                                           "(A must be symmetric positive definite)")
-                                    .arg(doc->name)
-                              : tr("Open or generate a symmetric positive definite matrix, "
-                                   "e.g. File \u2192 Generate \u2192 laplace2d"));
-        QChart* old = m_chartView->chart();
-        m_chartView->setChart(chart);
-        delete old;
+        QString title =
+            tr("Open or generate a symmetric positive definite matrix, "
+               "e.g. File \u2192 Generate \u2192 laplace2d");
+        if (m_job.isRunning()) {
+            title = tr("Solving ...");
+        } else if (doc) {
+            title = tr("Press \u201cRun\u201d to solve A x = b for %1 "
+                       "(A must be symmetric positive definite)")
+                        .arg(doc->name);
+        }
+        chart->setTitle(title);
+        replaceChart(m_chartView, chart);
         return;
     }
     std::vector<spmv::viz::ResidualSeries> all;
@@ -405,7 +376,7 @@ void SolverPanel::rebuildChart()
     const auto xAxis = spmv::viz::iteration_axis(spmv::viz::iteration_axis_max(all), 10);
     const double xMax = xAxis.max;
 
-    QString format = QString::fromStdString(m_model->runs().front().result.format);
+    QString format = QString::fromStdString(m_model->rows().front().result.format);
     try {
         format = fromView(spmv::find_format(format.toStdString()).title);
     } catch (const std::exception&) {
@@ -483,7 +454,5 @@ void SolverPanel::rebuildChart()
         tol->attachAxis(x);
         tol->attachAxis(y);
     }
-    QChart* old = m_chartView->chart();
-    m_chartView->setChart(chart);
-    delete old;
+    replaceChart(m_chartView, chart);
 }

@@ -6,19 +6,20 @@
 // outer refinement steps as markers and the tolerance as a dashed line. Below the chart: one
 // summary row per solve (status, iterations, final residual, time per phase).
 //
-// The solves run on one dedicated QThread (SolverWorker); results of a matrix that was
-// replaced meanwhile are dropped (generation counter). Failures (a matrix that is not SPD,
-// NotCompiled, a format without a GPU kernel, ...) are shown as a message, never thrown.
+// The solves run on one dedicated QThread (SolverWorker in a BackgroundJob); results of a
+// matrix that was replaced meanwhile are dropped (generation counter). Failures (a matrix that is
+// not SPD, NotCompiled, a format without a GPU kernel, ...) are shown as a message, never thrown.
 // The point lists, marker positions and axis ranges come from spmv::viz (solver_chart.hpp).
 #include <QList>
 #include <QPointer>
-#include <QThread>
 #include <QWidget>
 
 #include <spmv/viz/units.hpp>
 
+#include "app/backgroundjob.hpp"
 #include "app/matrixdocument.hpp"
 #include "app/solverworker.hpp"
+#include "runcontrols.hpp"
 
 class AnalysisController;
 class QChart;
@@ -26,8 +27,6 @@ class QChartView;
 class QComboBox;
 class QLabel;
 class QLogValueAxis;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 class QTableView;
 class SolverSummaryModel;
@@ -41,7 +40,7 @@ public:
     explicit SolverPanel(AnalysisController* controller, QWidget* parent = nullptr);
     ~SolverPanel() override;
 
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_job.isRunning(); }
     bool usesGpu() const { return m_gpu; }
     /// The request the current controls describe (no document: empty jobs).
     SolverRequest request() const;
@@ -84,10 +83,7 @@ private:
     void rebuildChart();
 
     AnalysisController* m_controller;
-    QThread m_thread;
-    SolverWorker* m_worker;
-    quint64 m_generation = 0;
-    bool m_running = false;
+    BackgroundJob<SolverWorker> m_job{QStringLiteral("solver")};
     bool m_gpu = false;
     double m_shownTol = 1e-10;          ///< tolerance of the shown runs
     QPointer<QLogValueAxis> m_logAxis;  ///< y axis of the shown chart (null when empty)
@@ -99,9 +95,7 @@ private:
     QSpinBox* m_tolExponent;
     QSpinBox* m_maxIterations;
     QComboBox* m_rhs;
-    QPushButton* m_start;
-    QPushButton* m_cancel;
-    QProgressBar* m_progress;
+    RunControls m_run;
     QLabel* m_message;
     QChartView* m_chartView;
     QTableView* m_table;

@@ -17,7 +17,6 @@
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
@@ -28,7 +27,9 @@
 #include <spmv/viz/units.hpp>
 
 #include "app/analysiscontroller.hpp"
+#include "app/usabledevice.hpp"
 #include "appearance.hpp"
+#include "chart_support.hpp"
 #include "models/timingmodel.hpp"
 
 TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
@@ -36,26 +37,20 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
 {
     qRegisterMetaType<TimingRequest>();
     qRegisterMetaType<TimingRow>();
-    m_gpu = spmv::gpu::is_available();
+    const auto device = usableDevice();
+    m_gpu = device.has_value();
 
     m_device = new QLabel;
     m_device->setWordWrap(true);
     if (m_gpu) {
-        try {
-            const auto info = spmv::gpu::device_info();
-            m_device->setText(
-                tr("CUDA device: %1 (%2 SMs, %3 GiB). Every GPU kernel variant and "
-                   "the cuSPARSE baselines are timed with the kernels' harness "
-                   "(median of many runs, L2 flushed).")
-                    .arg(QString::fromStdString(info.name))
-                    .arg(info.multiprocessors)
-                    .arg(static_cast<double>(info.global_memory_bytes) / (1 << 30), 0, 'f', 1));
-        } catch (const std::exception& e) {
-            m_gpu = false;
-            m_device->setText(QString::fromStdString(e.what()));
-        }
-    }
-    if (!m_gpu) {
+        m_device->setText(
+            tr("CUDA device: %1 (%2 SMs, %3 GiB). Every GPU kernel variant and "
+               "the cuSPARSE baselines are timed with the kernels' harness "
+               "(median of many runs, L2 flushed).")
+                .arg(QString::fromStdString(device->name))
+                .arg(device->multiprocessors)
+                .arg(static_cast<double>(device->global_memory_bytes) / (1 << 30), 0, 'f', 1));
+    } else {
         m_device->setText(
             spmv::gpu::is_compiled()
                 ? tr("No CUDA device found: GPU timing is not possible on this machine. Shown "
@@ -84,13 +79,8 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
     m_alpha->setToolTip(
         tr("Model: fraction of x loads that go to memory (1: no reuse). "
            "Clamped to at least 1/N_nzr."));
-    m_start = new QPushButton(m_gpu ? tr("Time on the GPU") : tr("Time on the CPU"));
-    m_cancel = new QPushButton(tr("Cancel"));
-    m_cancel->setEnabled(false);
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("%v of %m"));
+    m_run.startButton()->setText(m_gpu ? tr("Time on the GPU") : tr("Time on the CPU"));
+    m_run.progressBar()->setFormat(tr("%v of %m"));
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Precision")));
@@ -101,9 +91,7 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
     controls->addWidget(new QLabel(tr("\u03b1")));
     controls->addWidget(m_alpha);
     controls->addSpacing(8);
-    controls->addWidget(m_start);
-    controls->addWidget(m_cancel);
-    controls->addWidget(m_progress, 1);
+    m_run.addTo(controls);
 
     m_model = new TimingModel(this);
     m_table = new QTableView;
@@ -124,59 +112,49 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
     layout->addLayout(controls);
     layout->addWidget(split, 1);
 
-    m_worker = new TimingWorker;
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(this, &TimingPanel::runRequested, m_worker, &TimingWorker::run);
-    connect(m_worker, &TimingWorker::started, this, [this](int total, quint64 gen) {
-        if (gen != m_generation) return;
-        m_progress->setRange(0, qMax(1, total));
-        m_progress->setValue(0);
+    auto* worker = m_job.worker();
+    connect(this, &TimingPanel::runRequested, worker, &TimingWorker::run);
+    connect(worker, &TimingWorker::started, this, [this](int total, quint64 gen) {
+        if (!m_job.isCurrent(gen)) return;
+        m_run.showStarted(total);
     });
-    connect(m_worker, &TimingWorker::timingAvailable, this,
+    connect(worker, &TimingWorker::timingAvailable, this,
             [this](const TimingRow& row, quint64 gen) {
-                if (gen != m_generation) return;
+                if (!m_job.isCurrent(gen)) return;
                 m_model->appendRow(row);
                 rebuildChart();
             });
-    connect(m_worker, &TimingWorker::progressChanged, this,
+    connect(worker, &TimingWorker::progressChanged, this,
             [this](int done, int, const QString& current, quint64 gen) {
-                if (gen != m_generation) return;
-                m_progress->setValue(done);
+                if (!m_job.isCurrent(gen)) return;
+                m_run.showProgress(done);
                 if (!current.isEmpty()) emit statusMessage(tr("Timing %1 ...").arg(current));
             });
-    connect(m_worker, &TimingWorker::errorOccurred, this, [this](const QString& msg, quint64 gen) {
-        if (gen == m_generation) emit statusMessage(tr("Timing failed: %1").arg(msg));
+    connect(worker, &TimingWorker::errorOccurred, this, [this](const QString& msg, quint64 gen) {
+        if (m_job.isCurrent(gen)) emit statusMessage(tr("Timing failed: %1").arg(msg));
     });
-    connect(m_worker, &TimingWorker::finished, this, [this](bool cancelled, quint64 gen) {
-        if (gen != m_generation) return;
-        m_running = false;
-        m_start->setEnabled(true);
-        m_cancel->setEnabled(false);
+    connect(worker, &TimingWorker::finished, this, [this](bool cancelled, quint64 gen) {
+        if (!m_job.finish(gen)) return;
+        m_run.setIdle();
         emit statusMessage(cancelled ? tr("Timing cancelled.") : tr("Timing finished."));
         emit runFinished();
     });
-    connect(m_start, &QPushButton::clicked, this, &TimingPanel::start);
-    connect(m_cancel, &QPushButton::clicked, this, &TimingPanel::cancel);
+    connect(m_run.startButton(), &QPushButton::clicked, this, &TimingPanel::start);
+    connect(m_run.cancelButton(), &QPushButton::clicked, this, &TimingPanel::cancel);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &TimingPanel::rebuildChart);
     connect(controller, &AnalysisController::documentAvailable, this, [this] {
-        cancel();
-        ++m_generation;  // rows of the previous matrix are stale
+        // a running run belongs to the previous matrix: its rows (and its finished signal) are
+        // dropped, and the panel is idle at once
+        m_job.invalidate();
+        m_run.reset();
         m_model->resetData();
         rebuildChart();
     });
     connect(&Appearance::instance(), &Appearance::changed, this, &TimingPanel::rebuildChart);
-    m_thread.setObjectName(QStringLiteral("timing"));
-    m_thread.start();
     rebuildChart();
 }
 
-TimingPanel::~TimingPanel()
-{
-    m_worker->cancel();
-    m_thread.quit();
-    m_thread.wait();
-}
+TimingPanel::~TimingPanel() = default;  // m_job cancels the run and waits for its thread
 
 bool TimingPanel::selectProfile(const QString& name)
 {
@@ -194,7 +172,7 @@ spmv::model::GpuProfile TimingPanel::currentProfile() const
 void TimingPanel::start()
 {
     const auto doc = m_controller->document();
-    if (!doc || m_running) return;
+    if (!doc || m_job.isRunning()) return;
     TimingRequest r;
     r.document = doc;
     r.params = m_controller->params();
@@ -206,33 +184,26 @@ void TimingPanel::start()
         doc->stats.ave > 0 ? qMax(m_alpha->value(), spmv::model::min_alpha(doc->stats.ave)) : 1.0;
     r.useGpu = m_gpu;
     m_model->resetData();
-    m_running = true;
-    m_start->setEnabled(false);
-    m_cancel->setEnabled(true);
-    emit runRequested(r, ++m_generation);
+    const quint64 generation = m_job.begin();
+    m_run.setRunning();
+    emit runRequested(r, generation);
 }
 
 void TimingPanel::cancel()
 {
-    if (m_running) {
-        m_worker->cancel();
-    }
+    m_job.cancel();
 }
 
 void TimingPanel::rebuildChart()
 {
     const auto& app = Appearance::instance();
     const auto& pal = Appearance::palette();
-    auto* chart = new QChart;
-    chart->setTitleFont(app.font(1.15, true));
-    chart->legend()->setFont(app.font());
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto* chart = newStyledChart();
     const auto& rows = m_model->rows();
     if (rows.isEmpty()) {
-        chart->setTitle(
-            m_running ? tr("Timing ...")
-                      : tr("Press \u201c%1\u201d to time every variant").arg(m_start->text()));
+        chart->setTitle(m_job.isRunning() ? tr("Timing ...")
+                                          : tr("Press \u201c%1\u201d to time every variant")
+                                                .arg(m_run.startButton()->text()));
     } else {
         const bool gpu = rows.front().gpu;
         chart->setTitle(gpu ? tr("GPU SpMV: measured vs model (%1)")
@@ -300,7 +271,5 @@ void TimingPanel::rebuildChart()
             line->attachAxis(y);
         }
     }
-    QChart* old = m_chartView->chart();
-    m_chartView->setChart(chart);
-    delete old;
+    replaceChart(m_chartView, chart);
 }

@@ -2,21 +2,20 @@
 // Live timing of every variant next to the performance model: on a CUDA device every GPU kernel
 // variant and the cuSPARSE baselines (spmv::gpu::bench); without one, the view says so and
 // times the CPU reference SpMV of every format, with the model's prediction for a chosen GPU
-// profile. The work runs on one dedicated QThread; rows stream in; Cancel stops after the
-// running variant.
-#include <QThread>
+// profile. The work runs on one dedicated QThread (BackgroundJob); rows stream in; Cancel
+// stops after the running variant; a new matrix drops the running run's results.
 #include <QWidget>
 
+#include "app/backgroundjob.hpp"
 #include "app/matrixdocument.hpp"
 #include "app/timingworker.hpp"
+#include "runcontrols.hpp"
 
 class AnalysisController;
 class QChartView;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 class QTableView;
 class TimingModel;
 
@@ -26,7 +25,7 @@ public:
     explicit TimingPanel(AnalysisController* controller, QWidget* parent = nullptr);
     ~TimingPanel() override;
 
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_job.isRunning(); }
     bool gpuAvailable() const { return m_gpu; }
     TimingModel* model() const { return m_model; }
     QLabel* deviceLabel() const { return m_device; }
@@ -47,19 +46,14 @@ private:
     spmv::model::GpuProfile currentProfile() const;
 
     AnalysisController* m_controller;
-    QThread m_thread;
-    TimingWorker* m_worker;
-    quint64 m_generation = 0;
-    bool m_running = false;
+    BackgroundJob<TimingWorker> m_job{QStringLiteral("timing")};
     bool m_gpu = false;
 
     QLabel* m_device;
     QComboBox* m_precision;
     QComboBox* m_profile;
     QDoubleSpinBox* m_alpha;
-    QPushButton* m_start;
-    QPushButton* m_cancel;
-    QProgressBar* m_progress;
+    RunControls m_run;
     QTableView* m_table;
     QChartView* m_chartView;
     TimingModel* m_model;

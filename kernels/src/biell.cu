@@ -13,24 +13,7 @@ namespace spmv::gpu {
 template <typename V>
 DeviceBiEll<V> upload(const BiEll<V, std::int32_t>& a)
 {
-    const int log_w = detail::bisection_log2(a.warp_size, "biell");
-    ensure_device_memory("biell", (a.row_perm.size() + a.group_ptrs.size() + a.col_idxs.size()) *
-                                          sizeof(std::int32_t) +
-                                      a.values.size() * sizeof(V));
-    DeviceBiEll<V> d;
-    d.num_rows = a.num_rows;
-    d.num_cols = a.num_cols;
-    d.warp_size = a.warp_size;
-    d.log_warp = log_w;
-    d.num_warps = (a.num_rows + a.warp_size - 1) / a.warp_size;
-    SPMV_EXPECTS(a.group_ptrs.size() == static_cast<std::size_t>(d.num_warps) * (log_w + 1) + 1,
-                 "biell: group_ptrs must hold num_warps * (log2(W) + 1) + 1 entries");
-    d.identity_perm = detail::is_identity(a.row_perm);
-    d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, "biell row_perm");
-    d.group_ptrs = DeviceBuffer<std::int32_t>::from_host(a.group_ptrs, "biell group_ptrs");
-    d.col_idxs = DeviceBuffer<std::int32_t>::from_host(a.col_idxs, "biell col_idxs");
-    d.values = DeviceBuffer<V>::from_host(a.values, "biell values");
-    return d;
+    return detail::upload_bisection<DeviceBiEll<V>>(a, "biell");
 }
 
 template <typename V>

@@ -29,6 +29,34 @@ inline int bisection_log2(std::int32_t warp_size, const char* format)
                                     std::to_string(warp_size));
 }
 
+/// The "assemble" upload shared by BiELL and BiJAD (same arrays, different row order):
+/// Device = DeviceBiEll<V> / DeviceBiJad<V>, Host = BiEll<V, int32> / BiJad<V, int32>.
+/// `format` names the format in errors and buffer labels.
+template <typename Device, typename Host>
+Device upload_bisection(const Host& a, const std::string& format)
+{
+    using V = typename Host::value_type;
+    const int log_w = bisection_log2(a.warp_size, format.c_str());
+    ensure_device_memory(format,
+                         (a.row_perm.size() + a.group_ptrs.size() + a.col_idxs.size()) *
+                                 sizeof(std::int32_t) +
+                             a.values.size() * sizeof(V));
+    Device d;
+    d.num_rows = a.num_rows;
+    d.num_cols = a.num_cols;
+    d.warp_size = a.warp_size;
+    d.log_warp = log_w;
+    d.num_warps = (a.num_rows + a.warp_size - 1) / a.warp_size;
+    SPMV_EXPECTS(a.group_ptrs.size() == static_cast<std::size_t>(d.num_warps) * (log_w + 1) + 1,
+                 format + ": group_ptrs must hold num_warps * (log2(W) + 1) + 1 entries");
+    d.identity_perm = is_identity(a.row_perm);
+    d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, format + " row_perm");
+    d.group_ptrs = DeviceBuffer<std::int32_t>::from_host(a.group_ptrs, format + " group_ptrs");
+    d.col_idxs = DeviceBuffer<std::int32_t>::from_host(a.col_idxs, format + " col_idxs");
+    d.values = DeviceBuffer<V>::from_host(a.values, format + " values");
+    return d;
+}
+
 template <typename V>
 struct BisectionView {
     std::int32_t num_rows;

@@ -35,8 +35,8 @@ __global__ void __launch_bounds__(block_size)
     V sum{0};
 #pragma unroll 4
     for (std::int32_t j = 0; j < a.width; ++j) {
-        const std::int32_t c = detail::ldg(col);
-        const V v = detail::ldg(val);
+        const std::int32_t c = detail::ldcs(col);
+        const V v = detail::ldcs(val);
         sum += v * (c >= 0 ? detail::ldg(x + c) : V{0});
         col += a.stride;
         val += a.stride;

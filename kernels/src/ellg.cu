@@ -36,19 +36,19 @@ __global__ void __launch_bounds__(block_size)
     const V* cM = a.values + i;
     V y_prod{0};
     for (std::int32_t j = 0; j < row_size / 2; ++j) {
-        const std::int32_t p0 = detail::ldg(rP);
-        const std::int32_t p1 = detail::ldg(rP + a.pitch);
+        const std::int32_t p0 = detail::ldcs(rP);
+        const std::int32_t p1 = detail::ldcs(rP + a.pitch);
         const V f0 = detail::ldg(x + p0);
         const V f1 = detail::ldg(x + p1);
-        const V v0 = detail::ldg(cM);
-        const V v1 = detail::ldg(cM + a.pitch);
+        const V v0 = detail::ldcs(cM);
+        const V v1 = detail::ldcs(cM + a.pitch);
         cM += 2 * a.pitch;
         rP += 2 * a.pitch;
         y_prod += v0 * f0;
         y_prod += v1 * f1;
     }
     if (row_size % 2 != 0) {
-        y_prod += detail::ldg(cM) * detail::ldg(x + detail::ldg(rP));
+        y_prod += detail::ldcs(cM) * detail::ldg(x + detail::ldcs(rP));
     }
     detail::axpby_store(y + i, alpha, y_prod, beta);
 }

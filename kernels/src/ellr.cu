@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(block_size)
 #pragma unroll 4
     for (std::int32_t j = 0; j < warp_len; ++j) {
         if (j < len) {
-            sum += detail::ldg(val) * detail::ldg(x + detail::ldg(col));
+            sum += detail::ldcs(val) * detail::ldg(x + detail::ldcs(col));
         }
         col += a.stride;
         val += a.stride;

@@ -98,8 +98,8 @@ __device__ __forceinline__ V jagged_row_sum(const OffsetTable<capacity>& table,
         for (int u = 0; u < unroll; ++u) {
             const bool in = j + u < len;
             const std::int32_t o = in ? offset_at(table, global_offsets, j + u) + t : 0;
-            c[u] = in ? ldg(idx + o) : 0;
-            v[u] = in ? ldg(val + o) : V{0};
+            c[u] = in ? ldcs(idx + o) : 0;
+            v[u] = in ? ldcs(val + o) : V{0};
         }
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {

@@ -44,6 +44,20 @@ __device__ __forceinline__ T ldg(const T* p)
     return __ldg(p);
 }
 
+/// Streaming load for the matrix arrays (values, column indices), which one SpMV reads exactly
+/// once: ld.global.cs marks the lines evict-first in L1 and L2, so that x (gathered, reused) keeps
+/// the caches. Measured on an H100, SELL-32-1 on pde100 in double: 36.2 -> 34.1 us
+/// (kernels/bench/sell_tune.cu). x itself keeps ldg (read-only path, normal priority).
+/// Used by the slice/column-major kernels (ELLPACK family, SELL, pJDS, PELLR, BiELL/BiJAD, split
+/// kernels), whose large-matrix bandwidth it serves. The CSR, COO, JDS, merge-path and "_xs"
+/// kernels keep ldg: on the small, latency-bound matrices where those win, streaming loads were
+/// measured ~4 % slower (494_bus ... bcspwr09: csr_vector 5.54 -> 5.76 us).
+template <typename T>
+__device__ __forceinline__ T ldcs(const T* p)
+{
+    return __ldcs(p);
+}
+
 /// y = alpha * sum + beta * y, never reading y when beta == 0 (BLAS semantics: NaN in y
 /// must not propagate).
 template <typename V>

@@ -71,8 +71,8 @@ __device__ __forceinline__ V strided_row_sum(const std::int32_t* __restrict__ id
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const bool in = j + u < count;
-            c[u] = in ? ldg(idx + u * stride) : padding_index<std::int32_t>;
-            v[u] = in ? ldg(val + u * stride) : V{0};
+            c[u] = in ? ldcs(idx + u * stride) : padding_index<std::int32_t>;
+            v[u] = in ? ldcs(val + u * stride) : V{0};
         }
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {

@@ -13,11 +13,10 @@
 // 4-byte index only) x 12 B + slice_ptrs/slice_widths (0.25 MB) + x + y, and no row_perm
 // (σ = 1 is the identity) = 99.8 MB, a little under the limit's bytes (no row pointers).
 // The x gathers of a 7-point stencil hit L2 after their first touch, so x costs ~8 MB.
-// Measured (H100 SXM, 2026-11-22, kernels/bench/permuted_bench.cu, medians of 40 reps, L2
-// cleaned by a read pass before each rep): sell C32 s1 36.3 us = 383 GF/s = 94.7 % of the copy
-// limit (cuSPARSE's best, its SELL, 38.9 us / 88.3 %). Timed by spmv::gpu::bench's memset
-// flush instead, every kernel pays ~9 us more for the dirty L2 lines that the memset leaves
-// (sell 45.2 us / 75.9 %, cusparse_sell 47.3 us / 72.6 %).
+// Measured (H100 SXM, 2026-11-22): spmv::gpu::bench cold (read-pass L2 flush), pde100 double:
+// 38.4 us (89 % of the limit) with __ldg for the matrix arrays, 34.1 us = 407 GF/s (101 %) with
+// the streaming loads of strided_row_sum (detail::ldcs); cuSPARSE SELL 36.2 us in the same run.
+// kernels/bench/sell_tune.cu has the block-size / unroll / load-kind experiments behind it.
 //
 // Mapping (sell): thread k = stored row k; slice s = k / C, row r = k % C inside it; slot (r, j)
 // is slice_ptrs[s] + j*C + r, so the C threads of a slice read C consecutive slots per column.
@@ -221,8 +220,9 @@ void spmv_xs(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder
 
 namespace detail {
 
-template <typename V>
-std::unique_ptr<DeviceOp<V>> assemble_sell_xs(const AnyMatrix<V>& m)
+// sell and sell_xs: the same device matrix, launched by `launch` (spmv or spmv_xs).
+template <typename V, auto launch>
+std::unique_ptr<DeviceOp<V>> assemble_sell_with(const AnyMatrix<V>& m)
 {
     const auto* f = alternative<SellCSigma<V, std::int32_t>>(m);
     if (f == nullptr) {
@@ -230,19 +230,19 @@ std::unique_ptr<DeviceOp<V>> assemble_sell_xs(const AnyMatrix<V>& m)
     }
     return make_op<V, /*permuted=*/true>(
         upload(*f), [](const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
-                       StreamRef s) { spmv_xs(a, alpha, x, beta, y, order, s); });
+                       StreamRef s) { launch(a, alpha, x, beta, y, order, s); });
 }
 
 template <typename V>
 std::unique_ptr<DeviceOp<V>> assemble_sell(const AnyMatrix<V>& m)
 {
-    const auto* f = alternative<SellCSigma<V, std::int32_t>>(m);
-    if (f == nullptr) {
-        return nullptr;
-    }
-    return make_op<V, /*permuted=*/true>(
-        upload(*f), [](const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
-                       StreamRef s) { spmv(a, alpha, x, beta, y, order, s); });
+    return assemble_sell_with<V, &spmv<V>>(m);
+}
+
+template <typename V>
+std::unique_ptr<DeviceOp<V>> assemble_sell_xs(const AnyMatrix<V>& m)
+{
+    return assemble_sell_with<V, &spmv_xs<V>>(m);
 }
 
 template <typename V>

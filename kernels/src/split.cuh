@@ -126,12 +126,12 @@ __device__ __forceinline__ V split_row_sum(const Layout& a, const SplitCursor& c
         for (int u = 0; u < unroll; ++u) {
             const std::int32_t jj = j + u * num_t;
             o[u] = jj < cur.width ? a.slot(cur, jj) : 0;
-            c[u] = jj < cur.width ? ldg(a.col_idxs + o[u]) : padding_index<std::int32_t>;
+            c[u] = jj < cur.width ? ldcs(a.col_idxs + o[u]) : padding_index<std::int32_t>;
         }
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const bool real = c[u] >= 0;
-            const V v = real ? ldg(a.values + o[u]) : V{0};
+            const V v = real ? ldcs(a.values + o[u]) : V{0};
             const V xv = real ? ldg(x + c[u]) : V{0};
             if (u % 2 == 0) {
                 s0 += v * xv;

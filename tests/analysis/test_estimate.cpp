@@ -98,19 +98,8 @@ TEST_CASE("A footprint estimate needs no memory for the layout it describes", "[
 {
     // one row of 200000 entries and 200000 rows of one entry: ELLPACK would store 4e10 slots
     // (480 GB); the estimate only looks at the row lengths.
-    Csr<double, std::int32_t> a;
     const std::int32_t n = 200000;
-    a.num_rows = a.num_cols = n;
-    for (std::int32_t j = 0; j < n; ++j) {
-        a.col_idxs.push_back(j);
-        a.values.push_back(1.0);
-    }
-    a.row_ptrs.push_back(n);
-    for (std::int32_t i = 1; i < n; ++i) {
-        a.col_idxs.push_back(i);
-        a.values.push_back(1.0);
-        a.row_ptrs.push_back(n + i);
-    }
+    const auto a = test::one_full_row(n);
     FormatParams p;
     p.block_rows = 32;
 

@@ -15,24 +15,6 @@ using namespace spmv::analysis;
 
 namespace {
 
-// Kreutzer's pJDS worst case: row 0 full, the diagonal in every other row.
-Csr<double, std::int32_t> onefull(std::int32_t n)
-{
-    Csr<double, std::int32_t> a;
-    a.num_rows = a.num_cols = n;
-    for (std::int32_t j = 0; j < n; ++j) {
-        a.col_idxs.push_back(j);
-        a.values.push_back(1.0);
-    }
-    a.row_ptrs.push_back(n);
-    for (std::int32_t i = 1; i < n; ++i) {
-        a.col_idxs.push_back(i);
-        a.values.push_back(2.0);
-        a.row_ptrs.push_back(a.row_ptrs.back() + 1);
-    }
-    return a;
-}
-
 bool registered(std::string_view name)
 {
     const auto all = formats();
@@ -72,7 +54,7 @@ TEST_CASE("pJDS worst case: (b_r + 1) N - b_r entries against ELLPACK's N^2", "[
     for (const std::int32_t n : {128, 1000}) {
         for (const int br : {4, 32}) {
             INFO("N " << n << ", b_r " << br);
-            const auto a = onefull(n);
+            const auto a = test::one_full_row(n);
             const auto ell = footprint(to_ell(a));
             // block 0 holds row 0 (length N) and b_r - 1 rows of length 1, all padded to N:
             // b_r N slots; the other N - b_r rows store 1 each: (b_r + 1) N - b_r in total
@@ -162,7 +144,7 @@ TEST_CASE("summarize_all lists every format with footprint and warp work", "[ana
 TEST_CASE("summarize_all reports a format too large to build instead of throwing", "[analysis]")
 {
     // 70000 rows with one full row: ELLPACK would need 70000^2 = 4.9e9 slots (> 2^31 - 1)
-    const auto a = onefull(70000);
+    const auto a = test::one_full_row(70000);
 
     const auto all = summarize_all(a, FormatParams{});
 

@@ -322,19 +322,7 @@ TEST_CASE("A window of a large matrix reads the whole matrix's layout", "[viz][c
 TEST_CASE("A layout beyond the memory limit is refused before it is built", "[viz][construction]")
 {
     // one full row of 300 and one entry elsewhere: ELLPACK 300 x 300, pJDS (b_r + 1) N - b_r
-    Csr<double, std::int32_t> a;
-    const std::int32_t n = 300;
-    a.num_rows = a.num_cols = n;
-    for (std::int32_t j = 0; j < n; ++j) {
-        a.col_idxs.push_back(j);
-        a.values.push_back(1.0);
-    }
-    a.row_ptrs.push_back(n);
-    for (std::int32_t i = 1; i < n; ++i) {
-        a.col_idxs.push_back(i);
-        a.values.push_back(2.0);
-        a.row_ptrs.push_back(n + i);
-    }
+    const auto a = test::one_full_row(300);
     const std::size_t limit = 200000;  // ELLPACK: 90000 * 12 = 1 080 000 bytes
 
     CHECK_THROWS_WITH(construction(a, "ell", {}, {}, limit),

@@ -7,41 +7,11 @@
 #include <spmv/formats/biell.hpp>
 #include <spmv/formats/ell.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
-
-namespace {
-
-using Ints = std::vector<int>;
-using Doubles = std::vector<double>;
-using Counts = std::vector<std::int64_t>;
-
-// Row r has entries in columns 0..len[r]-1 with value 10*(r+1) + column, so a value tells
-// which original row and which column a slot holds.
-Csr<double, std::int32_t> rows_of_lengths(const Ints& len, int cols)
-{
-    Csr<double, std::int32_t> a;
-    a.num_rows = static_cast<int>(len.size());
-    a.num_cols = cols;
-    for (std::size_t r = 0; r < len.size(); ++r) {
-        for (int c = 0; c < len[r]; ++c) {
-            a.col_idxs.push_back(c);
-            a.values.push_back(10.0 * static_cast<double>(r + 1) + c);
-        }
-        a.row_ptrs.push_back(static_cast<int>(a.values.size()));
-    }
-    return a;
-}
-
-Doubles multiply(const BiEll<double, int>& f, const Doubles& x, RowOrder order)
-{
-    Doubles y(static_cast<std::size_t>(f.num_rows), 0.0);
-    spmv_reference(f, 1.0, std::span<const double>(x), 0.0, std::span<double>(y), order);
-    return y;
-}
-
-}  // namespace
+using namespace spmv::test;  // Ints, Doubles, Counts, multiply, rows_of_lengths, check_matches_csr
 
 TEST_CASE("BiELL of the canonical 4x4 with W = 4 matches the header comment", "[formats][biell]")
 {
@@ -199,13 +169,7 @@ TEST_CASE("BiELL handles 0x0, 1x1, empty rows and rectangular matrices", "[forma
     {
         for (const auto& a :
              {test::random_csr(3, 40, 0, 30, 9), test::random_csr(45, 2, 0, 2, 8)}) {
-            const auto f = to_biell(a, BiEllOptions{8});
-            CHECK_NOTHROW(validate(f));
-            CHECK(to_csr(f) == a);
-            const auto x = test::random_vector(static_cast<std::size_t>(a.num_cols), 1);
-            Doubles expected(static_cast<std::size_t>(a.num_rows));
-            spmv_reference(a, 1.0, std::span<const double>(x), 0.0, std::span<double>(expected));
-            CHECK(test::relative_error(multiply(f, x, RowOrder::original), expected) < 1e-14);
+            check_matches_csr(to_biell(a, BiEllOptions{8}), a);
         }
     }
 }
@@ -237,9 +201,6 @@ TEST_CASE("BiELL has the expected number of groups for any warp size", "[formats
 {
     // heights: 1 | 3 1 | 5 1 | 6 3 1 | 12 6 3 1 | 24 12 6 3 1 | 32 16 8 4 2 1
     const auto a = test::random_csr(50, 40, 0, 25, 3);
-    const auto x = test::random_vector(40, 2);
-    Doubles expected(50);
-    spmv_reference(a, 1.0, std::span<const double>(x), 0.0, std::span<double>(expected));
     for (const auto& [warp, groups] : std::vector<std::pair<int, int>>{
              {1, 1}, {3, 2}, {5, 2}, {6, 3}, {12, 4}, {24, 5}, {32, 6}}) {
         INFO("W = " << warp);
@@ -248,9 +209,7 @@ TEST_CASE("BiELL has the expected number of groups for any warp size", "[formats
 
         const auto warps = (50 + warp - 1) / warp;
         CHECK(f.group_ptrs.size() == static_cast<std::size_t>(warps * groups + 1));
-        CHECK_NOTHROW(validate(f));
-        CHECK(to_csr(f) == a);
-        CHECK(test::relative_error(multiply(f, x, RowOrder::original), expected) < 1e-14);
+        check_matches_csr(f, a, 2);
         CHECK(thread_work(f).iterations.size() == static_cast<std::size_t>(warps * warp));
     }
     CHECK_THROWS_AS(to_biell(test::canonical4(), BiEllOptions{0}), InvalidArgument);

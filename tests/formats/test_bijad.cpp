@@ -4,40 +4,11 @@
 #include <spmv/formats/biell.hpp>
 #include <spmv/formats/bijad.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
-
-namespace {
-
-using Ints = std::vector<int>;
-using Doubles = std::vector<double>;
-using Counts = std::vector<std::int64_t>;
-
-// Row r has entries in columns 0..len[r]-1 with value 10*(r+1) + column.
-Csr<double, std::int32_t> rows_of_lengths(const Ints& len, int cols)
-{
-    Csr<double, std::int32_t> a;
-    a.num_rows = static_cast<int>(len.size());
-    a.num_cols = cols;
-    for (std::size_t r = 0; r < len.size(); ++r) {
-        for (int c = 0; c < len[r]; ++c) {
-            a.col_idxs.push_back(c);
-            a.values.push_back(10.0 * static_cast<double>(r + 1) + c);
-        }
-        a.row_ptrs.push_back(static_cast<int>(a.values.size()));
-    }
-    return a;
-}
-
-Doubles multiply(const BiJad<double, int>& f, const Doubles& x, RowOrder order)
-{
-    Doubles y(static_cast<std::size_t>(f.num_rows), 0.0);
-    spmv_reference(f, 1.0, std::span<const double>(x), 0.0, std::span<double>(y), order);
-    return y;
-}
-
-}  // namespace
+using namespace spmv::test;  // Ints, Doubles, Counts, multiply, rows_of_lengths, check_matches_csr
 
 TEST_CASE("BiJAD of the canonical 4x4 with W = 2 matches the header comment", "[formats][bijad]")
 {
@@ -151,13 +122,7 @@ TEST_CASE("BiJAD handles 0x0, 1x1, empty rows and rectangular matrices", "[forma
     {
         for (const auto& a :
              {test::random_csr(5, 33, 0, 30, 9), test::random_csr(70, 3, 0, 3, 8)}) {
-            const auto f = to_bijad(a, BiJadOptions{4});
-            CHECK_NOTHROW(validate(f));
-            CHECK(to_csr(f) == a);
-            const auto x = test::random_vector(static_cast<std::size_t>(a.num_cols), 1);
-            Doubles expected(static_cast<std::size_t>(a.num_rows));
-            spmv_reference(a, 1.0, std::span<const double>(x), 0.0, std::span<double>(expected));
-            CHECK(test::relative_error(multiply(f, x, RowOrder::original), expected) < 1e-14);
+            check_matches_csr(to_bijad(a, BiJadOptions{4}), a);
         }
     }
 }

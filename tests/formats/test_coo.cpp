@@ -5,21 +5,10 @@
 #include <spmv/error.hpp>
 #include <spmv/formats/coo.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
-
-namespace {
-
-// A = [0 7 0 0 1; 0 0 0 0 0; 2 0 0 3 0]: rectangular, with an empty row.
-Csr<double, std::int32_t> rect3x5()
-{
-    const std::vector<std::int32_t> r{0, 0, 2, 2}, c{1, 4, 0, 3};
-    const std::vector<double> v{7, 1, 2, 3};
-    return csr_from_triplets<double, std::int32_t>(3, 5, r, c, v);
-}
-
-}  // namespace
 
 TEST_CASE("COO of the canonical 4x4 matches the header comment", "[formats][coo]")
 {
@@ -60,14 +49,9 @@ TEST_CASE("COO single precision footprint counts 4-byte values", "[formats][coo]
 TEST_CASE("COO applies alpha and beta, and beta == 0 overwrites NaN", "[formats][coo]")
 {
     const auto c = to_coo(test::canonical4());
-    std::vector<double> x{1, 2, 3, 4}, y{1, 1, 1, 1};
 
-    spmv_reference(c, 2.0, std::span<const double>(x), -1.0, std::span<double>(y));
-
-    CHECK(y == std::vector<double>{37, 15, 101, 103});
-    std::vector<double> y_nan(4, std::nan(""));
-    spmv_reference(c, 1.0, std::span<const double>(x), 0.0, std::span<double>(y_nan));
-    CHECK(y_nan == std::vector<double>{19, 8, 51, 52});
+    test::check_canonical4_alpha_beta(c);
+    const std::vector<double> x{1, 2, 3, 4};
     std::vector<double> short_y(3);
     CHECK_THROWS_AS(
         spmv_reference(c, 1.0, std::span<const double>(x), 0.0, std::span<double>(short_y)),
@@ -96,29 +80,19 @@ TEST_CASE("COO handles 0x0, 1x1, empty rows and rectangular shapes", "[formats][
     }
     SECTION("rectangular 3x5 with an empty row")
     {
-        const auto a = rect3x5();
-        const auto c = to_coo(a);
+        const auto c = to_coo(test::rect3x5());
         CHECK(c.row_idxs == std::vector<int>{0, 0, 2, 2});
         CHECK(c.col_idxs == std::vector<int>{1, 4, 0, 3});
         CHECK(c.values == std::vector<double>{7, 1, 2, 3});
-        std::vector<double> x{1, 2, 3, 4, 5}, y(3, -1.0);
-        spmv_reference(c, 1.0, std::span<const double>(x), 0.0, std::span<double>(y));
-        CHECK(y == std::vector<double>{19, 0, 14});
-        CHECK(to_csr(c) == a);
-        REQUIRE_NOTHROW(validate(c));
+        test::check_rect3x5(c);
     }
 }
 
 TEST_CASE("COO validate rejects broken layouts", "[formats][coo]")
 {
     auto c = to_coo(test::canonical4());
-    REQUIRE_NOTHROW(validate(c));
+    test::check_rejects_negative_dimensions(c);
 
-    SECTION("negative dimension")
-    {
-        c.num_cols = -1;
-        CHECK_THROWS_AS(validate(c), InvalidLayout);
-    }
     SECTION("arrays of different length")
     {
         c.row_idxs.pop_back();

@@ -5,21 +5,10 @@
 #include <spmv/error.hpp>
 #include <spmv/formats/csc.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
-
-namespace {
-
-// A = [0 7 0 0 1; 0 0 0 0 0; 2 0 0 3 0]: rectangular, an empty row and an empty column.
-Csr<double, std::int32_t> rect3x5()
-{
-    const std::vector<std::int32_t> r{0, 0, 2, 2}, c{1, 4, 0, 3};
-    const std::vector<double> v{7, 1, 2, 3};
-    return csr_from_triplets<double, std::int32_t>(3, 5, r, c, v);
-}
-
-}  // namespace
 
 TEST_CASE("CSC of the canonical 4x4 matches the header comment", "[formats][csc]")
 {
@@ -59,14 +48,8 @@ TEST_CASE("CSC single precision footprint counts 4-byte values", "[formats][csc]
 TEST_CASE("CSC applies alpha and beta, and beta == 0 overwrites NaN", "[formats][csc]")
 {
     const auto c = to_csc(test::canonical4());
-    std::vector<double> x{1, 2, 3, 4}, y{1, 1, 1, 1};
 
-    spmv_reference(c, 2.0, std::span<const double>(x), -1.0, std::span<double>(y));
-
-    CHECK(y == std::vector<double>{37, 15, 101, 103});
-    std::vector<double> y_nan(4, std::nan(""));
-    spmv_reference(c, 1.0, std::span<const double>(x), 0.0, std::span<double>(y_nan));
-    CHECK(y_nan == std::vector<double>{19, 8, 51, 52});
+    test::check_canonical4_alpha_beta(c);
 }
 
 TEST_CASE("CSC handles 0x0, 1x1, empty rows and rectangular shapes", "[formats][csc]")
@@ -91,31 +74,21 @@ TEST_CASE("CSC handles 0x0, 1x1, empty rows and rectangular shapes", "[formats][
     }
     SECTION("rectangular 3x5 with an empty row and an empty column")
     {
-        const auto a = rect3x5();
-        const auto c = to_csc(a);
+        const auto c = to_csc(test::rect3x5());
         CHECK(c.col_ptrs == std::vector<int>{0, 1, 2, 2, 3, 4});
         CHECK(c.row_idxs == std::vector<int>{2, 0, 2, 0});
         CHECK(c.values == std::vector<double>{2, 7, 3, 1});
         CHECK(thread_work(c).iterations == std::vector<std::int64_t>{1, 1, 0, 1, 1});
         CHECK(footprint(c).aux_bytes == 6 * 4);
-        std::vector<double> x{1, 2, 3, 4, 5}, y(3, -1.0);
-        spmv_reference(c, 1.0, std::span<const double>(x), 0.0, std::span<double>(y));
-        CHECK(y == std::vector<double>{19, 0, 14});
-        CHECK(to_csr(c) == a);
-        REQUIRE_NOTHROW(validate(c));
+        test::check_rect3x5(c);
     }
 }
 
 TEST_CASE("CSC validate rejects broken layouts", "[formats][csc]")
 {
     auto c = to_csc(test::canonical4());
-    REQUIRE_NOTHROW(validate(c));
+    test::check_rejects_negative_dimensions(c);
 
-    SECTION("negative dimension")
-    {
-        c.num_rows = -2;
-        CHECK_THROWS_AS(validate(c), InvalidLayout);
-    }
     SECTION("col_ptrs of the wrong length")
     {
         c.col_ptrs.pop_back();

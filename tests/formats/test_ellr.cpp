@@ -5,21 +5,10 @@
 #include <spmv/error.hpp>
 #include <spmv/formats/ellr.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
-
-namespace {
-
-// A = [0 7 0 0 1; 0 0 0 0 0; 2 0 0 3 0]: rectangular, with an empty row.
-Csr<double, std::int32_t> rect3x5()
-{
-    const std::vector<std::int32_t> r{0, 0, 2, 2}, c{1, 4, 0, 3};
-    const std::vector<double> v{7, 1, 2, 3};
-    return csr_from_triplets<double, std::int32_t>(3, 5, r, c, v);
-}
-
-}  // namespace
 
 TEST_CASE("ELLR of the canonical 4x4 matches the header comment", "[formats][ellr]")
 {
@@ -65,14 +54,8 @@ TEST_CASE("ELLR stops at the row length: padding is never read", "[formats][ellr
     // Poison the padding slots' values: Listing 1 never reaches them (a layout like this fails
     // validate, but it shows the loop bound is row_lengths, not width).
     e.values[5] = e.values[9] = e.values[11] = std::nan("");
-    std::vector<double> x{1, 2, 3, 4}, y{1, 1, 1, 1};
 
-    spmv_reference(e, 2.0, std::span<const double>(x), -1.0, std::span<double>(y));
-
-    CHECK(y == std::vector<double>{37, 15, 101, 103});
-    std::vector<double> y_nan(4, std::nan(""));
-    spmv_reference(e, 1.0, std::span<const double>(x), 0.0, std::span<double>(y_nan));
-    CHECK(y_nan == std::vector<double>{19, 8, 51, 52});
+    test::check_canonical4_alpha_beta(e);
 }
 
 TEST_CASE("ELLR handles 0x0, 1x1, empty rows and rectangular shapes", "[formats][ellr]")
@@ -98,8 +81,7 @@ TEST_CASE("ELLR handles 0x0, 1x1, empty rows and rectangular shapes", "[formats]
     }
     SECTION("rectangular 3x5 with an empty row")
     {
-        const auto a = rect3x5();
-        const auto e = to_ellr(a);
+        const auto e = to_ellr(test::rect3x5());
         CHECK(e.width == 2);
         CHECK(e.stride == 3);
         CHECK(e.row_lengths == std::vector<int>{2, 0, 2});
@@ -110,24 +92,15 @@ TEST_CASE("ELLR handles 0x0, 1x1, empty rows and rectangular shapes", "[formats]
         CHECK(f.padding_entries == 2);
         CHECK(f.total_bytes() == 4 * 8 + 4 * 4 + 3 * 4 + 2 * 12);
         CHECK(thread_work(e).iterations == std::vector<std::int64_t>{2, 0, 2});
-        std::vector<double> x{1, 2, 3, 4, 5}, y(3, -1.0);
-        spmv_reference(e, 1.0, std::span<const double>(x), 0.0, std::span<double>(y));
-        CHECK(y == std::vector<double>{19, 0, 14});
-        CHECK(to_csr(e) == a);
-        REQUIRE_NOTHROW(validate(e));
+        test::check_rect3x5(e);
     }
 }
 
 TEST_CASE("ELLR validate rejects broken layouts", "[formats][ellr]")
 {
     auto e = to_ellr(test::canonical4());
-    REQUIRE_NOTHROW(validate(e));
+    test::check_rejects_negative_dimensions(e);
 
-    SECTION("negative dimension")
-    {
-        e.num_cols = -1;
-        CHECK_THROWS_AS(validate(e), InvalidLayout);
-    }
     SECTION("stride different from num_rows")
     {
         e.stride = 6;

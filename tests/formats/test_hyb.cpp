@@ -7,6 +7,7 @@
 #include <spmv/formats/hyb.hpp>
 #include <spmv/registry.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
@@ -152,14 +153,8 @@ TEST_CASE("HYB explicit widths: clamped above, pure COO at 0, rejected below -1"
 TEST_CASE("HYB applies alpha and beta across both parts", "[formats][hyb]")
 {
     const auto h = to_hyb(test::canonical4(), HybOptions{2});
-    std::vector<double> x{1, 2, 3, 4}, y{1, 1, 1, 1};
 
-    spmv_reference(h, 2.0, std::span<const double>(x), -1.0, std::span<double>(y));
-
-    CHECK(y == std::vector<double>{37, 15, 101, 103});
-    std::vector<double> y_nan(4, std::nan(""));
-    spmv_reference(h, 1.0, std::span<const double>(x), 0.0, std::span<double>(y_nan));
-    CHECK(y_nan == std::vector<double>{19, 8, 51, 52});
+    test::check_canonical4_alpha_beta(h);
 }
 
 TEST_CASE("HYB registry entry reads the width parameter", "[formats][hyb]")

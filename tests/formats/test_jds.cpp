@@ -3,6 +3,7 @@
 #include <spmv/error.hpp>
 #include <spmv/formats/jds.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
@@ -11,37 +12,7 @@ namespace {
 
 using CsrD = Csr<double, std::int32_t>;
 
-/// 5x3 with empty rows 0, 2, 4: row 1 = (0:1, 2:2), row 3 = (1:3).
-CsrD empty_rows5x3()
-{
-    CsrD a;
-    a.num_rows = 5;
-    a.num_cols = 3;
-    a.row_ptrs = {0, 0, 2, 2, 3, 3};
-    a.col_idxs = {0, 2, 1};
-    a.values = {1, 2, 3};
-    return a;
-}
-
-/// 2x5: row 0 = (1:1, 4:2), row 1 = (0:3, 2:4, 3:5).
-CsrD wide2x5()
-{
-    CsrD a;
-    a.num_rows = 2;
-    a.num_cols = 5;
-    a.row_ptrs = {0, 2, 5};
-    a.col_idxs = {1, 4, 0, 2, 3};
-    a.values = {1, 2, 3, 4, 5};
-    return a;
-}
-
-template <typename F>
-std::vector<double> apply(const F& f, std::vector<double> x, std::vector<double> y, double alpha,
-                          double beta, RowOrder order)
-{
-    spmv_reference(f, alpha, std::span<const double>(x), beta, std::span<double>(y), order);
-    return y;
-}
+using test::apply;  // y = alpha A x + beta y, y returned
 
 }  // namespace
 
@@ -106,7 +77,7 @@ TEST_CASE("JDS handles 0x0, 1x1, empty rows and rectangular matrices", "[formats
     }
     SECTION("empty rows go last, in their original order, and are in no diagonal")
     {
-        const auto a = empty_rows5x3();
+        const auto a = test::empty_rows5x3();
         const auto j = to_jds(a);
         REQUIRE_NOTHROW(validate(j));
         CHECK(j.row_perm == std::vector<int>{1, 3, 0, 2, 4});
@@ -120,17 +91,14 @@ TEST_CASE("JDS handles 0x0, 1x1, empty rows and rectangular matrices", "[formats
     }
     SECTION("rectangular 2x5")
     {
-        const auto a = wide2x5();
+        const auto a = test::wide2x5();
         const auto j = to_jds(a);
         REQUIRE_NOTHROW(validate(j));
         CHECK(j.row_perm == std::vector<int>{1, 0});
         CHECK(j.jd_ptrs == std::vector<int>{0, 2, 4, 5});
         CHECK(j.col_idxs == std::vector<int>{0, 1, 2, 4, 3});
         CHECK(j.values == std::vector<double>{3, 1, 4, 2, 5});
-        const std::vector<double> x{1, 2, 3, 4, 5};
-        CHECK(apply(j, x, {0, 0}, 1.0, 0.0, RowOrder::original) == std::vector<double>{12, 35});
-        CHECK(apply(j, x, {0, 0}, 1.0, 0.0, RowOrder::permuted) == std::vector<double>{35, 12});
-        CHECK(to_csr(j) == a);
+        test::check_wide2x5_sorted(j);
         std::vector<double> short_x{1, 2};
         std::vector<double> y(2);
         CHECK_THROWS_AS(spmv_reference(j, 1.0, std::span<const double>(short_x), 0.0,
@@ -142,15 +110,9 @@ TEST_CASE("JDS handles 0x0, 1x1, empty rows and rectangular matrices", "[formats
 TEST_CASE("JDS validate rejects broken layouts", "[formats][jds]")
 {
     auto j = to_jds(test::canonical4());
-    SECTION("row_perm is not a permutation")
+    SECTION("row_perm not a permutation or of the wrong length")
     {
-        j.row_perm = {0, 2, 2, 1};
-        CHECK_THROWS_AS(validate(j), InvalidLayout);
-    }
-    SECTION("row_perm of the wrong length")
-    {
-        j.row_perm.pop_back();
-        CHECK_THROWS_AS(validate(j), InvalidLayout);
+        test::check_rejects_bad_row_perm(j);
     }
     SECTION("jd_ptrs does not start at 0")
     {

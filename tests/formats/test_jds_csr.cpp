@@ -7,6 +7,7 @@
 #include <spmv/formats/jds.hpp>
 #include <spmv/formats/jds_csr.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
@@ -15,25 +16,7 @@ namespace {
 
 using CsrD = Csr<double, std::int32_t>;
 
-/// 5x3 with empty rows 0, 2, 4: row 1 = (0:1, 2:2), row 3 = (1:3).
-CsrD empty_rows5x3()
-{
-    CsrD a;
-    a.num_rows = 5;
-    a.num_cols = 3;
-    a.row_ptrs = {0, 0, 2, 2, 3, 3};
-    a.col_idxs = {0, 2, 1};
-    a.values = {1, 2, 3};
-    return a;
-}
-
-template <typename F>
-std::vector<double> apply(const F& f, std::vector<double> x, std::vector<double> y, double alpha,
-                          double beta, RowOrder order)
-{
-    spmv_reference(f, alpha, std::span<const double>(x), beta, std::span<double>(y), order);
-    return y;
-}
+using test::apply;  // y = alpha A x + beta y, y returned
 
 std::int64_t sum(const std::vector<std::int64_t>& v)
 {
@@ -164,7 +147,7 @@ TEST_CASE("JDS CSR-like handles 0x0, 1x1 and empty rows", "[formats][jds_csr]")
     }
     SECTION("empty rows")
     {
-        const auto a = empty_rows5x3();
+        const auto a = test::empty_rows5x3();
         const auto j = to_jds_csr(a, JdsCsrOptions{2});
         REQUIRE_NOTHROW(validate(j));
         CHECK(j.row_perm == std::vector<int>{1, 3, 0, 2, 4});

@@ -8,6 +8,7 @@
 #include <spmv/formats/pellr.hpp>
 #include <spmv/formats/pjds.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
@@ -18,13 +19,7 @@ using CsrD = Csr<double, std::int32_t>;
 
 constexpr int pad = padding_index<int>;
 
-template <typename F>
-std::vector<double> apply(const F& f, std::vector<double> x, std::vector<double> y, double alpha,
-                          double beta, RowOrder order)
-{
-    spmv_reference(f, alpha, std::span<const double>(x), beta, std::span<double>(y), order);
-    return y;
-}
+using test::apply;  // y = alpha A x + beta y, y returned
 
 /// Square matrix whose row i has columns 0 .. lengths[i]-1, value of (i, c) = 1 + i + c / 8.
 CsrD from_lengths(const std::vector<int>& lengths)
@@ -164,12 +159,7 @@ TEST_CASE("PELLR handles 0x0, 1x1, empty rows and rectangular matrices", "[forma
     }
     SECTION("empty rows")
     {
-        CsrD a;
-        a.num_rows = 5;
-        a.num_cols = 3;
-        a.row_ptrs = {0, 0, 2, 2, 3, 3};
-        a.col_idxs = {0, 2, 1};
-        a.values = {1, 2, 3};
+        const auto a = test::empty_rows5x3();
         const auto p = to_pellr(a);
         REQUIRE_NOTHROW(validate(p));
         CHECK(p.row_perm == std::vector<int>{1, 3, 0, 2, 4});
@@ -186,40 +176,21 @@ TEST_CASE("PELLR handles 0x0, 1x1, empty rows and rectangular matrices", "[forma
     }
     SECTION("rectangular 2x5")
     {
-        CsrD a;
-        a.num_rows = 2;
-        a.num_cols = 5;
-        a.row_ptrs = {0, 2, 5};
-        a.col_idxs = {1, 4, 0, 2, 3};
-        a.values = {1, 2, 3, 4, 5};
-        const auto p = to_pellr(a);
+        const auto p = to_pellr(test::wide2x5());
         REQUIRE_NOTHROW(validate(p));
         CHECK(p.row_perm == std::vector<int>{1, 0});
         CHECK(p.col_idxs == std::vector<int>{0, 1, 2, 4, 3, pad});
-        const std::vector<double> x{1, 2, 3, 4, 5};
-        CHECK(apply(p, x, {0, 0}, 1.0, 0.0, RowOrder::original) == std::vector<double>{12, 35});
-        CHECK(apply(p, x, {0, 0}, 1.0, 0.0, RowOrder::permuted) == std::vector<double>{35, 12});
-        CHECK(to_csr(p) == a);
+        test::check_wide2x5_sorted(p);
     }
 }
 
 TEST_CASE("PELLR validate rejects broken layouts", "[formats][pellr]")
 {
     auto p = to_pellr(test::canonical4());
-    SECTION("row_perm is not a permutation")
+    SECTION("row_perm and row_lengths")
     {
-        p.row_perm = {0, 2, 3, 4};
-        CHECK_THROWS_AS(validate(p), InvalidLayout);
-    }
-    SECTION("row_lengths not sorted")
-    {
-        p.row_lengths = {3, 2, 3, 1};
-        CHECK_THROWS_AS(validate(p), InvalidLayout);
-    }
-    SECTION("row_lengths of the wrong length")
-    {
-        p.row_lengths.pop_back();
-        CHECK_THROWS_AS(validate(p), InvalidLayout);
+        test::check_rejects_bad_row_perm(p);
+        test::check_rejects_bad_row_lengths(p);
     }
     SECTION("width is not the longest row")
     {

@@ -7,6 +7,7 @@
 #include <spmv/formats/ell.hpp>
 #include <spmv/formats/pjds.hpp>
 
+#include "format_checks.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
@@ -17,13 +18,7 @@ using CsrD = Csr<double, std::int32_t>;
 
 constexpr int pad = padding_index<int>;
 
-template <typename F>
-std::vector<double> apply(const F& f, std::vector<double> x, std::vector<double> y, double alpha,
-                          double beta, RowOrder order)
-{
-    spmv_reference(f, alpha, std::span<const double>(x), beta, std::span<double>(y), order);
-    return y;
-}
+using test::apply;  // y = alpha A x + beta y, y returned
 
 /// Builds a CSR matrix from explicit rows of column indices; value of (i, c) = 10 (i + 1) + c.
 CsrD from_rows(int num_cols, const std::vector<std::vector<int>>& rows)
@@ -305,20 +300,10 @@ TEST_CASE("pJDS validate rejects broken layouts", "[formats][pjds]")
 {
     auto p = to_pjds(test::canonical4(), PjdsOptions{2, false});
     REQUIRE_NOTHROW(validate(p));
-    SECTION("row_perm is not a permutation")
+    SECTION("row_perm and row_lengths")
     {
-        p.row_perm = {0, 2, 3, 3};
-        CHECK_THROWS_AS(validate(p), InvalidLayout);
-    }
-    SECTION("row_lengths not sorted")
-    {
-        p.row_lengths = {3, 2, 3, 1};
-        CHECK_THROWS_AS(validate(p), InvalidLayout);
-    }
-    SECTION("row_lengths of the wrong length")
-    {
-        p.row_lengths.push_back(0);
-        CHECK_THROWS_AS(validate(p), InvalidLayout);
+        test::check_rejects_bad_row_perm(p);
+        test::check_rejects_bad_row_lengths(p);
     }
     SECTION("padded_rows neither N nor N rounded up to b_r")
     {

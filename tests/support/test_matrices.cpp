@@ -43,6 +43,23 @@ Csr<double, std::int32_t> random_csr(std::int32_t rows, std::int32_t cols, int m
     return a;
 }
 
+Csr<double, std::int32_t> one_full_row(std::int32_t n)
+{
+    Csr<double, std::int32_t> a;
+    a.num_rows = a.num_cols = n;
+    for (std::int32_t j = 0; j < n; ++j) {
+        a.col_idxs.push_back(j);
+        a.values.push_back(1.0);
+    }
+    a.row_ptrs.push_back(n);
+    for (std::int32_t i = 1; i < n; ++i) {
+        a.col_idxs.push_back(i);
+        a.values.push_back(2.0);
+        a.row_ptrs.push_back(a.row_ptrs.back() + 1);
+    }
+    return a;
+}
+
 std::vector<NamedMatrix> zoo()
 {
     std::vector<NamedMatrix> z;

@@ -22,6 +22,10 @@ Csr<double, std::int32_t> canonical4();
 Csr<double, std::int32_t> random_csr(std::int32_t rows, std::int32_t cols, int min_len,
                                      int max_len, std::uint32_t seed);
 
+/// Kreutzer's pJDS worst case, n x n: row 0 full (values 1), the diagonal (values 2) in every
+/// other row. ELLPACK stores n * n slots, pJDS (b_r + 1) n - b_r.
+Csr<double, std::int32_t> one_full_row(std::int32_t n);
+
 /// A zoo of shapes that break formats: 0x0, 1x1, empty rows, one full row, rectangular
 /// (wide and tall), irregular lengths, more rows than a warp, constant row length.
 std::vector<NamedMatrix> zoo();

@@ -31,62 +31,13 @@ BiEll<ValueType, IndexType> to_biell(const Csr<ValueType, IndexType>& a,
     return f;
 }
 
-template <typename ValueType, typename IndexType>
-Csr<ValueType, IndexType> to_csr(const BiEll<ValueType, IndexType>& f)
-{
-    return detail::bisection::to_csr(f);
-}
-
-template <typename ValueType, typename IndexType>
-void validate(const BiEll<ValueType, IndexType>& f)
-{
-    detail::bisection::validate(f, false, "biell");
-}
-
-template <typename ValueType, typename IndexType>
-std::int64_t nnz(const BiEll<ValueType, IndexType>& f)
-{
-    return detail::bisection::nnz(f);
-}
-
-template <typename ValueType, typename IndexType>
-Footprint footprint(const BiEll<ValueType, IndexType>& f)
-{
-    return detail::bisection::footprint(f);
-}
-
-template <typename ValueType, typename IndexType>
-std::vector<IndexType> group_widths(const BiEll<ValueType, IndexType>& f)
-{
-    return detail::bisection::group_widths(f);
-}
-
-template <typename ValueType, typename IndexType>
-ThreadWork thread_work(const BiEll<ValueType, IndexType>& f)
-{
-    return detail::bisection::thread_work(f);
-}
-
-template <typename ValueType, typename IndexType>
-void spmv_reference(const BiEll<ValueType, IndexType>& f, ValueType alpha,
-                    std::span<const ValueType> x, ValueType beta, std::span<ValueType> y,
-                    RowOrder order)
-{
-    detail::bisection::spmv_reference(f, alpha, x, beta, y, order);
-}
-
-#define SPMV_INSTANTIATE_BIELL(V, I)                                                        \
-    template BiEll<V, I> to_biell<V, I>(const Csr<V, I>&, const BiEllOptions&);             \
-    template Csr<V, I> to_csr<V, I>(const BiEll<V, I>&);                                   \
-    template void validate<V, I>(const BiEll<V, I>&);                                      \
-    template std::int64_t nnz<V, I>(const BiEll<V, I>&);                                   \
-    template Footprint footprint<V, I>(const BiEll<V, I>&);                                \
-    template std::vector<I> group_widths<V, I>(const BiEll<V, I>&);                        \
-    template ThreadWork thread_work<V, I>(const BiEll<V, I>&);                             \
-    template void spmv_reference<V, I>(const BiEll<V, I>&, V, std::span<const V>, V,       \
-                                       std::span<V>, RowOrder);
-
-SPMV_INSTANTIATE_BIELL(float, std::int32_t)
-SPMV_INSTANTIATE_BIELL(double, std::int32_t)
+// to_csr, validate, nnz, footprint, group_widths, thread_work, spmv_reference: shared with
+// BiJAD (bisection.hpp), defined in bisection_layout.hpp.
+template BiEll<float, std::int32_t> to_biell(const Csr<float, std::int32_t>&,
+                                             const BiEllOptions&);
+template BiEll<double, std::int32_t> to_biell(const Csr<double, std::int32_t>&,
+                                              const BiEllOptions&);
+SPMV_INSTANTIATE_BISECTION(float, std::int32_t, detail::BiEllRowSort)
+SPMV_INSTANTIATE_BISECTION(double, std::int32_t, detail::BiEllRowSort)
 
 }  // namespace spmv

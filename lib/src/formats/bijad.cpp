@@ -22,62 +22,13 @@ BiJad<ValueType, IndexType> to_bijad(const Csr<ValueType, IndexType>& a,
     return f;
 }
 
-template <typename ValueType, typename IndexType>
-Csr<ValueType, IndexType> to_csr(const BiJad<ValueType, IndexType>& f)
-{
-    return detail::bisection::to_csr(f);
-}
-
-template <typename ValueType, typename IndexType>
-void validate(const BiJad<ValueType, IndexType>& f)
-{
-    detail::bisection::validate(f, true, "bijad");
-}
-
-template <typename ValueType, typename IndexType>
-std::int64_t nnz(const BiJad<ValueType, IndexType>& f)
-{
-    return detail::bisection::nnz(f);
-}
-
-template <typename ValueType, typename IndexType>
-Footprint footprint(const BiJad<ValueType, IndexType>& f)
-{
-    return detail::bisection::footprint(f);
-}
-
-template <typename ValueType, typename IndexType>
-std::vector<IndexType> group_widths(const BiJad<ValueType, IndexType>& f)
-{
-    return detail::bisection::group_widths(f);
-}
-
-template <typename ValueType, typename IndexType>
-ThreadWork thread_work(const BiJad<ValueType, IndexType>& f)
-{
-    return detail::bisection::thread_work(f);
-}
-
-template <typename ValueType, typename IndexType>
-void spmv_reference(const BiJad<ValueType, IndexType>& f, ValueType alpha,
-                    std::span<const ValueType> x, ValueType beta, std::span<ValueType> y,
-                    RowOrder order)
-{
-    detail::bisection::spmv_reference(f, alpha, x, beta, y, order);
-}
-
-#define SPMV_INSTANTIATE_BIJAD(V, I)                                                        \
-    template BiJad<V, I> to_bijad<V, I>(const Csr<V, I>&, const BiJadOptions&);             \
-    template Csr<V, I> to_csr<V, I>(const BiJad<V, I>&);                                   \
-    template void validate<V, I>(const BiJad<V, I>&);                                      \
-    template std::int64_t nnz<V, I>(const BiJad<V, I>&);                                   \
-    template Footprint footprint<V, I>(const BiJad<V, I>&);                                \
-    template std::vector<I> group_widths<V, I>(const BiJad<V, I>&);                        \
-    template ThreadWork thread_work<V, I>(const BiJad<V, I>&);                             \
-    template void spmv_reference<V, I>(const BiJad<V, I>&, V, std::span<const V>, V,       \
-                                       std::span<V>, RowOrder);
-
-SPMV_INSTANTIATE_BIJAD(float, std::int32_t)
-SPMV_INSTANTIATE_BIJAD(double, std::int32_t)
+// to_csr, validate, nnz, footprint, group_widths, thread_work, spmv_reference: shared with
+// BiELL (bisection.hpp), defined in bisection_layout.hpp.
+template BiJad<float, std::int32_t> to_bijad(const Csr<float, std::int32_t>&,
+                                             const BiJadOptions&);
+template BiJad<double, std::int32_t> to_bijad(const Csr<double, std::int32_t>&,
+                                              const BiJadOptions&);
+SPMV_INSTANTIATE_BISECTION(float, std::int32_t, detail::BiJadRowSort)
+SPMV_INSTANTIATE_BISECTION(double, std::int32_t, detail::BiJadRowSort)
 
 }  // namespace spmv

@@ -12,6 +12,7 @@
 
 #include <spmv/detail/slots.hpp>
 #include <spmv/error.hpp>
+#include <spmv/formats/bisection.hpp>
 #include <spmv/formats/csr.hpp>
 #include <spmv/types.hpp>
 
@@ -342,3 +343,64 @@ void spmv_reference(const F& f, ValueType alpha, std::span<const ValueType> x, V
 }
 
 }  // namespace spmv::detail::bisection
+
+// The public functions of bisection.hpp, defined once for BiEll and BiJad; biell.cpp and
+// bijad.cpp instantiate them with SPMV_INSTANTIATE_BISECTION for their RowSort.
+namespace spmv {
+
+template <typename ValueType, typename IndexType, typename RowSort>
+Csr<ValueType, IndexType> to_csr(const BisectionMatrix<ValueType, IndexType, RowSort>& f)
+{
+    return detail::bisection::to_csr(f);
+}
+
+template <typename ValueType, typename IndexType, typename RowSort>
+void validate(const BisectionMatrix<ValueType, IndexType, RowSort>& f)
+{
+    detail::bisection::validate(f, RowSort::globally_sorted, RowSort::name);
+}
+
+template <typename ValueType, typename IndexType, typename RowSort>
+std::int64_t nnz(const BisectionMatrix<ValueType, IndexType, RowSort>& f)
+{
+    return detail::bisection::nnz(f);
+}
+
+template <typename ValueType, typename IndexType, typename RowSort>
+Footprint footprint(const BisectionMatrix<ValueType, IndexType, RowSort>& f)
+{
+    return detail::bisection::footprint(f);
+}
+
+template <typename ValueType, typename IndexType, typename RowSort>
+std::vector<IndexType> group_widths(const BisectionMatrix<ValueType, IndexType, RowSort>& f)
+{
+    return detail::bisection::group_widths(f);
+}
+
+template <typename ValueType, typename IndexType, typename RowSort>
+ThreadWork thread_work(const BisectionMatrix<ValueType, IndexType, RowSort>& f)
+{
+    return detail::bisection::thread_work(f);
+}
+
+template <typename ValueType, typename IndexType, typename RowSort>
+void spmv_reference(const BisectionMatrix<ValueType, IndexType, RowSort>& f, ValueType alpha,
+                    std::span<const ValueType> x, ValueType beta, std::span<ValueType> y,
+                    RowOrder order)
+{
+    detail::bisection::spmv_reference(f, alpha, x, beta, y, order);
+}
+
+}  // namespace spmv
+
+/// Explicit instantiation of the functions above for BisectionMatrix<V, I, S>.
+#define SPMV_INSTANTIATE_BISECTION(V, I, S)                                                  \
+    template Csr<V, I> to_csr<V, I, S>(const BisectionMatrix<V, I, S>&);                   \
+    template void validate<V, I, S>(const BisectionMatrix<V, I, S>&);                      \
+    template std::int64_t nnz<V, I, S>(const BisectionMatrix<V, I, S>&);                   \
+    template Footprint footprint<V, I, S>(const BisectionMatrix<V, I, S>&);                \
+    template std::vector<I> group_widths<V, I, S>(const BisectionMatrix<V, I, S>&);        \
+    template ThreadWork thread_work<V, I, S>(const BisectionMatrix<V, I, S>&);             \
+    template void spmv_reference<V, I, S>(const BisectionMatrix<V, I, S>&, V,              \
+                                          std::span<const V>, V, std::span<V>, RowOrder);

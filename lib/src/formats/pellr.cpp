@@ -5,7 +5,19 @@
 #include <spmv/detail/slots.hpp>
 #include <spmv/error.hpp>
 
+#include "sorted_layout.hpp"
+
 namespace spmv {
+namespace {
+
+/// Column j of the N x width rectangle starts at j * stride.
+template <typename ValueType, typename IndexType>
+auto column_offsets(const Pellr<ValueType, IndexType>& p)
+{
+    return [stride = static_cast<std::size_t>(p.stride)](std::size_t j) { return j * stride; };
+}
+
+}  // namespace
 
 template <typename ValueType, typename IndexType>
 Pellr<ValueType, IndexType> to_pellr(const Csr<ValueType, IndexType>& a, const PellrOptions&)
@@ -14,52 +26,18 @@ Pellr<ValueType, IndexType> to_pellr(const Csr<ValueType, IndexType>& a, const P
     p.num_rows = a.num_rows;
     p.num_cols = a.num_cols;
     p.stride = a.num_rows;
-    const auto len = row_lengths(a);
-    p.row_perm = sort_by_length_desc(std::span<const IndexType>(len));
-    for (auto src : p.row_perm) {
-        p.row_lengths.push_back(len[static_cast<std::size_t>(src)]);
-    }
+    detail::sorted::sort_rows(p, a, static_cast<std::size_t>(a.num_rows));
     p.width = p.row_lengths.empty() ? 0 : p.row_lengths.front();
     const auto slots = detail::checked_slots(std::int64_t{p.stride} * p.width,
                                              sizeof(ValueType) + sizeof(IndexType), "PELLR");
-    p.col_idxs.assign(static_cast<std::size_t>(slots), padding_index<IndexType>);
-    p.values.assign(static_cast<std::size_t>(slots), ValueType{0});
-    for (IndexType k = 0; k < p.num_rows; ++k) {
-        const auto src = static_cast<std::size_t>(p.row_perm[static_cast<std::size_t>(k)]);
-        for (auto e = a.row_ptrs[src]; e < a.row_ptrs[src + 1]; ++e) {
-            const auto slot =
-                std::size_t(e - a.row_ptrs[src]) * std::size_t(p.stride) + std::size_t(k);
-            p.col_idxs[slot] = a.col_idxs[static_cast<std::size_t>(e)];
-            p.values[slot] = a.values[static_cast<std::size_t>(e)];
-        }
-    }
+    detail::sorted::scatter_rows(p, a, slots, column_offsets(p));
     return p;
 }
 
 template <typename ValueType, typename IndexType>
 Csr<ValueType, IndexType> to_csr(const Pellr<ValueType, IndexType>& p)
 {
-    Csr<ValueType, IndexType> a;
-    a.num_rows = p.num_rows;
-    a.num_cols = p.num_cols;
-    a.row_ptrs.assign(static_cast<std::size_t>(p.num_rows) + 1, 0);
-    for (std::size_t k = 0; k < p.row_perm.size(); ++k) {
-        a.row_ptrs[static_cast<std::size_t>(p.row_perm[k]) + 1] = p.row_lengths[k];
-    }
-    for (std::size_t i = 0; i + 1 < a.row_ptrs.size(); ++i) {
-        a.row_ptrs[i + 1] += a.row_ptrs[i];
-    }
-    a.col_idxs.resize(static_cast<std::size_t>(a.row_ptrs.back()));
-    a.values.resize(static_cast<std::size_t>(a.row_ptrs.back()));
-    for (std::size_t k = 0; k < p.row_perm.size(); ++k) {
-        auto dst = static_cast<std::size_t>(a.row_ptrs[static_cast<std::size_t>(p.row_perm[k])]);
-        for (IndexType j = 0; j < p.row_lengths[k]; ++j, ++dst) {
-            const auto slot = std::size_t(j) * std::size_t(p.stride) + k;
-            a.col_idxs[dst] = p.col_idxs[slot];
-            a.values[dst] = p.values[slot];
-        }
-    }
-    return a;
+    return detail::sorted::to_csr(p, column_offsets(p));
 }
 
 template <typename ValueType, typename IndexType>
@@ -71,73 +49,33 @@ void validate(const Pellr<ValueType, IndexType>& p)
     validate_permutation(std::span<const IndexType>(p.row_perm), p.num_rows, "pellr: row_perm");
     SPMV_ENSURE_LAYOUT(p.row_lengths.size() == static_cast<std::size_t>(p.num_rows),
                        "pellr: row_lengths (rl) must have num_rows entries");
-    for (std::size_t k = 0; k < p.row_lengths.size(); ++k) {
-        SPMV_ENSURE_LAYOUT(
-            p.row_lengths[k] >= 0 && (k == 0 || p.row_lengths[k] <= p.row_lengths[k - 1]),
-            "pellr: row_lengths not sorted non-increasing at sorted row " + std::to_string(k));
-    }
+    detail::sorted::validate_sorted_lengths(p, "pellr");
     SPMV_ENSURE_LAYOUT(p.width == (p.row_lengths.empty() ? 0 : p.row_lengths.front()),
                        "pellr: width must be the longest row");
     const auto slots = std::size_t(p.stride) * std::size_t(p.width);
     SPMV_ENSURE_LAYOUT(p.col_idxs.size() == slots && p.values.size() == slots,
                        "pellr: arrays must hold stride * width slots");
-    for (IndexType k = 0; k < p.stride; ++k) {
-        const auto len = k < p.num_rows ? p.row_lengths[static_cast<std::size_t>(k)] : IndexType{0};
-        IndexType prev = -1;
-        for (IndexType j = 0; j < p.width; ++j) {
-            const auto slot = std::size_t(j) * std::size_t(p.stride) + std::size_t(k);
-            const auto c = p.col_idxs[slot];
-            if (j >= len) {
-                SPMV_ENSURE_LAYOUT(c == padding_index<IndexType> && p.values[slot] == ValueType{0},
-                                   "pellr: slot past the length of sorted row " +
-                                       std::to_string(k) + " must hold padding_index and value 0");
-                continue;
-            }
-            SPMV_ENSURE_LAYOUT(c >= 0 && c < p.num_cols,
-                               "pellr: column index out of range in sorted row " +
-                                   std::to_string(k));
-            SPMV_ENSURE_LAYOUT(c > prev,
-                               "pellr: columns not increasing in sorted row " + std::to_string(k));
-            prev = c;
-        }
-    }
+    // rows [num_rows, stride) have length 0: all their slots are padding
+    detail::sorted::validate_rows(
+        p, p.stride, [&](std::size_t) { return p.width; }, column_offsets(p), "pellr");
 }
 
 template <typename ValueType, typename IndexType>
 std::int64_t nnz(const Pellr<ValueType, IndexType>& p)
 {
-    std::int64_t n = 0;
-    for (auto len : p.row_lengths) {
-        n += len;
-    }
-    return n;
+    return detail::sorted::nnz(p);
 }
 
 template <typename ValueType, typename IndexType>
 Footprint footprint(const Pellr<ValueType, IndexType>& p)
 {
-    Footprint f;
-    const auto real = nnz(p);
-    f.stored_entries = static_cast<std::int64_t>(p.values.size());
-    f.padding_entries = f.stored_entries - real;
-    f.value_bytes = static_cast<std::size_t>(real) * sizeof(ValueType);
-    f.index_bytes = static_cast<std::size_t>(real) * sizeof(IndexType);
-    f.aux_bytes = (p.row_perm.size() + p.row_lengths.size()) * sizeof(IndexType);
-    f.padding_bytes = static_cast<std::size_t>(f.padding_entries) *
-                      (sizeof(ValueType) + sizeof(IndexType));
-    return f;
+    return detail::sorted::footprint(p, p.row_perm.size() + p.row_lengths.size());
 }
 
 template <typename ValueType, typename IndexType>
 ThreadWork thread_work(const Pellr<ValueType, IndexType>& p)
 {
-    ThreadWork w;
-    for (auto len : p.row_lengths) {
-        w.iterations.push_back(len);
-        w.useful.push_back(len);
-        w.stored.push_back(p.width);
-    }
-    return w;
+    return detail::sorted::thread_work(p, [&](std::size_t) { return p.width; });
 }
 
 template <typename ValueType, typename IndexType>
@@ -145,17 +83,8 @@ void spmv_reference(const Pellr<ValueType, IndexType>& p, ValueType alpha,
                     std::span<const ValueType> x, ValueType beta, std::span<ValueType> y,
                     RowOrder order)
 {
-    check_spmv_dims(p.num_rows, p.num_cols, x.size(), y.size());
-    for (IndexType k = 0; k < p.num_rows; ++k) {  // one GPU thread per sorted row
-        ValueType sum{0};
-        for (IndexType j = 0; j < p.row_lengths[static_cast<std::size_t>(k)]; ++j) {  // rl[k]
-            const auto slot = std::size_t(j) * std::size_t(p.stride) + std::size_t(k);
-            sum += p.values[slot] * x[static_cast<std::size_t>(p.col_idxs[slot])];
-        }
-        auto& out = y[static_cast<std::size_t>(
-            order == RowOrder::permuted ? k : p.row_perm[static_cast<std::size_t>(k)])];
-        out = beta == ValueType{0} ? alpha * sum : alpha * sum + beta * out;
-    }
+    // the ELLPACK-R loop over the sorted rows: thread k stops at rl[k]
+    detail::sorted::spmv_reference(p, column_offsets(p), alpha, x, beta, y, order);
 }
 
 #define SPMV_INSTANTIATE_PELLR(V, I)                                                        \

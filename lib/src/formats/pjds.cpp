@@ -7,6 +7,8 @@
 #include <spmv/detail/slots.hpp>
 #include <spmv/error.hpp>
 
+#include "sorted_layout.hpp"
+
 namespace spmv {
 namespace {
 
@@ -31,6 +33,13 @@ IndexType column_height(const std::vector<IndexType>& row_lengths, IndexType blo
     return static_cast<IndexType>(h);
 }
 
+/// Column j of the layout starts at col_start[j].
+template <typename ValueType, typename IndexType>
+auto column_offsets(const Pjds<ValueType, IndexType>& p)
+{
+    return [&p](std::size_t j) { return static_cast<std::size_t>(p.col_start[j]); };
+}
+
 }  // namespace
 
 template <typename ValueType, typename IndexType>
@@ -48,12 +57,7 @@ Pjds<ValueType, IndexType> to_pjds(const Csr<ValueType, IndexType>& a, const Pjd
     SPMV_EXPECTS(padded <= std::int64_t{std::numeric_limits<IndexType>::max()},
                  "pJDS: rows rounded up to b_r do not fit the index type");
     p.padded_rows = static_cast<IndexType>(padded);
-    const auto len = row_lengths(a);
-    p.row_perm = sort_by_length_desc(std::span<const IndexType>(len));
-    p.row_lengths.assign(static_cast<std::size_t>(p.padded_rows), 0);
-    for (std::size_t k = 0; k < p.row_perm.size(); ++k) {
-        p.row_lengths[k] = len[static_cast<std::size_t>(p.row_perm[k])];
-    }
+    detail::sorted::sort_rows(p, a, static_cast<std::size_t>(p.padded_rows));
     // "compress" and "sort" are done; "pad": column j spans the blocks longer than j
     const IndexType width = p.row_lengths.empty() ? 0 : p.row_lengths.front();
     std::int64_t slots = 0;
@@ -65,45 +69,14 @@ Pjds<ValueType, IndexType> to_pjds(const Csr<ValueType, IndexType>& a, const Pjd
         p.col_start.push_back(p.col_start.back() +
                               column_height(p.row_lengths, p.block_rows, j));
     }
-    p.col_idxs.assign(static_cast<std::size_t>(slots), padding_index<IndexType>);
-    p.values.assign(static_cast<std::size_t>(slots), ValueType{0});
-    for (IndexType i = 0; i < p.num_rows; ++i) {
-        const auto src = static_cast<std::size_t>(p.row_perm[static_cast<std::size_t>(i)]);
-        for (auto k = a.row_ptrs[src]; k < a.row_ptrs[src + 1]; ++k) {
-            const auto j = static_cast<std::size_t>(k - a.row_ptrs[src]);
-            const auto slot = static_cast<std::size_t>(p.col_start[j] + i);
-            p.col_idxs[slot] = a.col_idxs[static_cast<std::size_t>(k)];
-            p.values[slot] = a.values[static_cast<std::size_t>(k)];
-        }
-    }
+    detail::sorted::scatter_rows(p, a, slots, column_offsets(p));
     return p;
 }
 
 template <typename ValueType, typename IndexType>
 Csr<ValueType, IndexType> to_csr(const Pjds<ValueType, IndexType>& p)
 {
-    Csr<ValueType, IndexType> a;
-    a.num_rows = p.num_rows;
-    a.num_cols = p.num_cols;
-    a.row_ptrs.assign(static_cast<std::size_t>(p.num_rows) + 1, 0);
-    for (std::size_t i = 0; i < p.row_perm.size(); ++i) {
-        a.row_ptrs[static_cast<std::size_t>(p.row_perm[i]) + 1] = p.row_lengths[i];
-    }
-    for (std::size_t i = 0; i + 1 < a.row_ptrs.size(); ++i) {
-        a.row_ptrs[i + 1] += a.row_ptrs[i];
-    }
-    a.col_idxs.resize(static_cast<std::size_t>(a.row_ptrs.back()));
-    a.values.resize(static_cast<std::size_t>(a.row_ptrs.back()));
-    for (std::size_t i = 0; i < p.row_perm.size(); ++i) {
-        auto dst = static_cast<std::size_t>(a.row_ptrs[static_cast<std::size_t>(p.row_perm[i])]);
-        for (IndexType j = 0; j < p.row_lengths[i]; ++j, ++dst) {
-            const auto slot =
-                static_cast<std::size_t>(p.col_start[static_cast<std::size_t>(j)]) + i;
-            a.col_idxs[dst] = p.col_idxs[slot];
-            a.values[dst] = p.values[slot];
-        }
-    }
-    return a;
+    return detail::sorted::to_csr(p, column_offsets(p));
 }
 
 template <typename ValueType, typename IndexType>
@@ -118,12 +91,9 @@ void validate(const Pjds<ValueType, IndexType>& p)
     validate_permutation(std::span<const IndexType>(p.row_perm), p.num_rows, "pjds: row_perm");
     SPMV_ENSURE_LAYOUT(p.row_lengths.size() == static_cast<std::size_t>(p.padded_rows),
                        "pjds: row_lengths must have padded_rows entries");
-    for (std::size_t i = 0; i < p.row_lengths.size(); ++i) {
-        SPMV_ENSURE_LAYOUT(
-            p.row_lengths[i] >= 0 && (i == 0 || p.row_lengths[i] <= p.row_lengths[i - 1]),
-            "pjds: row_lengths not sorted non-increasing at sorted row " + std::to_string(i));
-        SPMV_ENSURE_LAYOUT(i < static_cast<std::size_t>(p.num_rows) || p.row_lengths[i] == 0,
-                           "pjds: a padding row must have length 0");
+    detail::sorted::validate_sorted_lengths(p, "pjds");
+    for (auto i = static_cast<std::size_t>(p.num_rows); i < p.row_lengths.size(); ++i) {
+        SPMV_ENSURE_LAYOUT(p.row_lengths[i] == 0, "pjds: a padding row must have length 0");
     }
     const IndexType width = p.row_lengths.empty() ? 0 : p.row_lengths.front();
     SPMV_ENSURE_LAYOUT(p.col_start.size() == static_cast<std::size_t>(width) + 1,
@@ -140,66 +110,31 @@ void validate(const Pjds<ValueType, IndexType>& p)
                        "pjds: col_idxs and values differ in length");
     SPMV_ENSURE_LAYOUT(static_cast<std::size_t>(p.col_start.back()) == p.values.size(),
                        "pjds: col_start[width] must equal the number of slots");
-    for (IndexType i = 0; i < p.padded_rows; ++i) {
-        const auto len = p.row_lengths[static_cast<std::size_t>(i)];
-        IndexType prev = -1;
-        for (IndexType j = 0; j < block_max(p.row_lengths, p.block_rows, i); ++j) {
-            const auto slot =
-                static_cast<std::size_t>(p.col_start[static_cast<std::size_t>(j)] + i);
-            const auto c = p.col_idxs[slot];
-            if (j >= len) {
-                SPMV_ENSURE_LAYOUT(c == padding_index<IndexType> && p.values[slot] == ValueType{0},
-                                   "pjds: padding slot of sorted row " + std::to_string(i) +
-                                       " must hold padding_index and value 0");
-                continue;
-            }
-            SPMV_ENSURE_LAYOUT(c >= 0 && c < p.num_cols,
-                               "pjds: column index out of range in sorted row " +
-                                   std::to_string(i));
-            SPMV_ENSURE_LAYOUT(c > prev,
-                               "pjds: columns not increasing in sorted row " + std::to_string(i));
-            prev = c;
-        }
-    }
+    detail::sorted::validate_rows(
+        p, p.padded_rows,
+        [&](std::size_t i) { return block_max(p.row_lengths, p.block_rows, IndexType(i)); },
+        column_offsets(p), "pjds");
 }
 
 template <typename ValueType, typename IndexType>
 std::int64_t nnz(const Pjds<ValueType, IndexType>& p)
 {
-    std::int64_t n = 0;
-    for (auto len : p.row_lengths) {
-        n += len;
-    }
-    return n;
+    return detail::sorted::nnz(p);
 }
 
 template <typename ValueType, typename IndexType>
 Footprint footprint(const Pjds<ValueType, IndexType>& p)
 {
-    Footprint f;
-    const auto real = nnz(p);
-    f.stored_entries = static_cast<std::int64_t>(p.values.size());
-    f.padding_entries = f.stored_entries - real;
-    f.value_bytes = static_cast<std::size_t>(real) * sizeof(ValueType);
-    f.index_bytes = static_cast<std::size_t>(real) * sizeof(IndexType);
-    f.aux_bytes =
-        (p.row_perm.size() + p.row_lengths.size() + p.col_start.size()) * sizeof(IndexType);
-    f.padding_bytes = static_cast<std::size_t>(f.padding_entries) *
-                      (sizeof(ValueType) + sizeof(IndexType));
-    return f;
+    return detail::sorted::footprint(p,
+                                     p.row_perm.size() + p.row_lengths.size() + p.col_start.size());
 }
 
 template <typename ValueType, typename IndexType>
 ThreadWork thread_work(const Pjds<ValueType, IndexType>& p)
 {
-    ThreadWork w;
-    for (IndexType i = 0; i < p.padded_rows; ++i) {
-        const auto len = p.row_lengths[static_cast<std::size_t>(i)];
-        w.iterations.push_back(len);
-        w.useful.push_back(len);
-        w.stored.push_back(block_max(p.row_lengths, p.block_rows, i));
-    }
-    return w;
+    // padded_rows threads; stored = the longest row of the thread's block
+    return detail::sorted::thread_work(
+        p, [&](std::size_t i) { return block_max(p.row_lengths, p.block_rows, IndexType(i)); });
 }
 
 template <typename ValueType, typename IndexType>
@@ -207,18 +142,9 @@ void spmv_reference(const Pjds<ValueType, IndexType>& p, ValueType alpha,
                     std::span<const ValueType> x, ValueType beta, std::span<ValueType> y,
                     RowOrder order)
 {
-    check_spmv_dims(p.num_rows, p.num_cols, x.size(), y.size());
-    for (IndexType i = 0; i < p.num_rows; ++i) {  // Listing 2: one GPU thread per sorted row
-        ValueType c{0};
-        for (IndexType j = 0; j < p.row_lengths[static_cast<std::size_t>(i)]; ++j) {
-            const auto col_offset = p.col_start[static_cast<std::size_t>(j)];
-            const auto slot = static_cast<std::size_t>(col_offset + i);
-            c += p.values[slot] * x[static_cast<std::size_t>(p.col_idxs[slot])];
-        }
-        auto& out = y[static_cast<std::size_t>(
-            order == RowOrder::permuted ? i : p.row_perm[static_cast<std::size_t>(i)])];
-        out = beta == ValueType{0} ? alpha * c : alpha * c + beta * out;
-    }
+    // Listing 2: thread i sums val[col_start[j] + i] * rhs[col_idx[col_start[j] + i]] for
+    // j < rowmax[i]
+    detail::sorted::spmv_reference(p, column_offsets(p), alpha, x, beta, y, order);
 }
 
 #define SPMV_INSTANTIATE_PJDS(V, I)                                                         \

@@ -12,28 +12,13 @@
 #include <cstdint>
 
 #include <spmv/formats/biell.hpp>
+#include <spmv/gpu/bisection.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
 
 template <typename ValueType>
-struct DeviceBiEll {
-    std::int32_t num_rows = 0;
-    std::int32_t num_cols = 0;
-    std::int32_t warp_size = 32;            ///< W
-    std::int32_t log_warp = 5;              ///< log2(W)
-    std::int32_t num_warps = 0;             ///< ceil(num_rows / W)
-    bool identity_perm = true;              ///< row_perm[k] == k for all k: the kernel skips it
-    DeviceBuffer<std::int32_t> row_perm;    ///< num_rows
-    DeviceBuffer<std::int32_t> group_ptrs;  ///< num_warps * G + 1
-    DeviceBuffer<std::int32_t> col_idxs;
-    DeviceBuffer<ValueType> values;
-
-    std::size_t device_bytes() const noexcept
-    {
-        return row_perm.bytes() + group_ptrs.bytes() + col_idxs.bytes() + values.bytes();
-    }
-};
+struct DeviceBiEll : DeviceBisectionArrays<ValueType> {};
 
 /// Throws InvalidArgument when warp_size is not a power of two in [1, 32], OutOfDeviceMemory
 /// ("biell needs ...") when the arrays do not fit.

@@ -36,67 +36,23 @@
 /// only follows the real entries, has value 0, and real columns are in range and strictly
 /// increasing; slots of virtual rows are padding.
 #include <cstdint>
-#include <span>
-#include <vector>
 
+#include <spmv/formats/bisection.hpp>
 #include <spmv/formats/csr.hpp>
-#include <spmv/types.hpp>
 
 namespace spmv {
 
+/// Arrays: num_rows, num_cols, warp_size (W), row_perm (perm[]), group_ptrs (I[]), col_idxs
+/// (J[]), values (A[]). to_csr, validate, nnz, footprint, group_widths, thread_work and
+/// spmv_reference are declared (and documented) once for both formats in bisection.hpp.
 template <typename ValueType, typename IndexType = std::int32_t>
-struct BiEll {
-    using value_type = ValueType;
-    using index_type = IndexType;
+using BiEll = BisectionMatrix<ValueType, IndexType, detail::BiEllRowSort>;
 
-    IndexType num_rows = 0;
-    IndexType num_cols = 0;
-    IndexType warp_size = 32;              ///< W (the paper's bisection: a power of two)
-    std::vector<IndexType> row_perm;       ///< perm[]: row_perm[k] = original row stored k-th
-    std::vector<IndexType> group_ptrs{0};  ///< I[]: num_warps * G + 1 group starts
-    std::vector<IndexType> col_idxs;       ///< J[]
-    std::vector<ValueType> values;         ///< A[]
-};
-
-struct BiEllOptions {
-    int warp_size = 32;  ///< W >= 1: rows per warp and lanes per group
-};
+using BiEllOptions = BisectionOptions;  ///< warp_size: W >= 1, rows per warp
 
 /// Throws InvalidArgument if options.warp_size is below 1.
 template <typename ValueType, typename IndexType>
 BiEll<ValueType, IndexType> to_biell(const Csr<ValueType, IndexType>& a,
                                      const BiEllOptions& options = {});
-
-template <typename ValueType, typename IndexType>
-Csr<ValueType, IndexType> to_csr(const BiEll<ValueType, IndexType>& f);
-
-template <typename ValueType, typename IndexType>
-void validate(const BiEll<ValueType, IndexType>& f);
-
-template <typename ValueType, typename IndexType>
-std::int64_t nnz(const BiEll<ValueType, IndexType>& f);
-
-/// aux_bytes: row_perm and group_ptrs.
-template <typename ValueType, typename IndexType>
-Footprint footprint(const BiEll<ValueType, IndexType>& f);
-
-/// Per-lane iterations of every group: (group_ptrs[i+1] - group_ptrs[i]) / W.
-template <typename ValueType, typename IndexType>
-std::vector<IndexType> group_widths(const BiEll<ValueType, IndexType>& f);
-
-/// One thread per lane, W lanes per warp (the last warp too): every lane of warp w runs
-/// sum_g width_g iterations (padding slots are walked, as in ELLPACK); useful = real entries in
-/// the lane's slots; stored = its slots (= iterations). The per-group lane reduction is not
-/// counted as iterations.
-template <typename ValueType, typename IndexType>
-ThreadWork thread_work(const BiEll<ValueType, IndexType>& f);
-
-/// Mirrors the warp kernel: for each group every lane sums its width_g slots, the W / h_g lanes
-/// of each row are added (on the GPU a shuffle reduction over lane offsets h_g, 2 h_g, ...), and
-/// lane p keeps the running sum of sorted row p, which it writes once at the end.
-template <typename ValueType, typename IndexType>
-void spmv_reference(const BiEll<ValueType, IndexType>& f, ValueType alpha,
-                    std::span<const ValueType> x, ValueType beta, std::span<ValueType> y,
-                    RowOrder order = RowOrder::original);
 
 }  // namespace spmv

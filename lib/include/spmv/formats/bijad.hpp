@@ -20,62 +20,23 @@
 /// Invariants: those of BiELL, except that row_perm may move rows between warps and the stored
 /// row lengths are non-increasing over the whole matrix.
 #include <cstdint>
-#include <span>
-#include <vector>
 
+#include <spmv/formats/bisection.hpp>
 #include <spmv/formats/csr.hpp>
-#include <spmv/types.hpp>
 
 namespace spmv {
 
+/// Arrays: num_rows, num_cols, warp_size (W), row_perm (perm[]), group_ptrs (I[]), col_idxs
+/// (J[]), values (A[]). to_csr, validate, nnz, footprint, group_widths, thread_work and
+/// spmv_reference are declared (and documented) once for both formats in bisection.hpp.
 template <typename ValueType, typename IndexType = std::int32_t>
-struct BiJad {
-    using value_type = ValueType;
-    using index_type = IndexType;
+using BiJad = BisectionMatrix<ValueType, IndexType, detail::BiJadRowSort>;
 
-    IndexType num_rows = 0;
-    IndexType num_cols = 0;
-    IndexType warp_size = 32;              ///< W (the paper's bisection: a power of two)
-    std::vector<IndexType> row_perm;       ///< perm[]: row_perm[k] = original row stored k-th
-    std::vector<IndexType> group_ptrs{0};  ///< I[]: num_warps * G + 1 group starts
-    std::vector<IndexType> col_idxs;       ///< J[]
-    std::vector<ValueType> values;         ///< A[]
-};
-
-struct BiJadOptions {
-    int warp_size = 32;  ///< W >= 1: rows per warp and lanes per group
-};
+using BiJadOptions = BisectionOptions;  ///< warp_size: W >= 1, rows per warp
 
 /// Throws InvalidArgument if options.warp_size is below 1.
 template <typename ValueType, typename IndexType>
 BiJad<ValueType, IndexType> to_bijad(const Csr<ValueType, IndexType>& a,
                                      const BiJadOptions& options = {});
-
-template <typename ValueType, typename IndexType>
-Csr<ValueType, IndexType> to_csr(const BiJad<ValueType, IndexType>& f);
-
-template <typename ValueType, typename IndexType>
-void validate(const BiJad<ValueType, IndexType>& f);
-
-template <typename ValueType, typename IndexType>
-std::int64_t nnz(const BiJad<ValueType, IndexType>& f);
-
-/// aux_bytes: row_perm and group_ptrs.
-template <typename ValueType, typename IndexType>
-Footprint footprint(const BiJad<ValueType, IndexType>& f);
-
-/// Per-lane iterations of every group: (group_ptrs[i+1] - group_ptrs[i]) / W.
-template <typename ValueType, typename IndexType>
-std::vector<IndexType> group_widths(const BiJad<ValueType, IndexType>& f);
-
-/// As BiELL: W lanes per warp, each runs the warp's sum of group widths (padding walked).
-template <typename ValueType, typename IndexType>
-ThreadWork thread_work(const BiJad<ValueType, IndexType>& f);
-
-/// As BiELL: per group, lane sums; the W / h_g lanes of a row are added; lane p writes row p.
-template <typename ValueType, typename IndexType>
-void spmv_reference(const BiJad<ValueType, IndexType>& f, ValueType alpha,
-                    std::span<const ValueType> x, ValueType beta, std::span<ValueType> y,
-                    RowOrder order = RowOrder::original);
 
 }  // namespace spmv
