@@ -51,35 +51,12 @@
 #include <spmv/registry.hpp>
 
 #include "../src/split.cuh"
+#include "bench_common.cuh"
 
 using namespace spmv;
 using namespace spmv::gpu;
 
 namespace {
-
-#define CHECK_CUDA(e)                                                      \
-    do {                                                                   \
-        const cudaError_t s_ = (e);                                        \
-        if (s_ != cudaSuccess) {                                           \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #e, \
-                         cudaGetErrorString(s_));                          \
-            std::exit(1);                                                  \
-        }                                                                  \
-    } while (false)
-
-// Reads n doubles (a grid-stride sum); the result is written only if it is NaN, which the data
-// never is, so the loads cannot be dropped and nothing dirty is left in L2.
-__global__ void read_flush_kernel(const double* __restrict__ p, std::size_t n, double* sink)
-{
-    double s = 0.0;
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-         i += std::size_t{gridDim.x} * blockDim.x) {
-        s += p[i];
-    }
-    if (s != s) {
-        *sink = s;
-    }
-}
 
 struct Entry {
     std::string variant;
@@ -130,13 +107,13 @@ void experiment_split(const Csr<V, std::int32_t>& a, int sigma, int columns_per_
 {
     const auto host = to_sell_c_sigma(a, SellCSigmaOptions{32, sigma});
     const auto d = upload(host);
-    const auto sched = detail::split_schedule(host.slice_widths, columns_per_warp);
+    const auto sched = gpu::detail::split_schedule(host.slice_widths, columns_per_warp);
     auto dsched = DeviceBuffer<std::int32_t>::from_host(sched, "schedule");
-    const detail::SellSplitLayout<V> layout{d.slice_ptrs.data(), d.slice_widths.data(),
+    const gpu::detail::SellSplitLayout<V> layout{d.slice_ptrs.data(), d.slice_widths.data(),
                                             d.col_idxs.data(), d.values.data()};
-    const auto* map = detail::output_map(d.row_perm.data(), d.identity_perm, RowOrder::original);
+    const auto* map = gpu::detail::output_map(d.row_perm.data(), d.identity_perm, RowOrder::original);
     const auto launch = [&](const V* x, V* y) {
-        detail::launch_split<unroll>(layout, sched.empty() ? nullptr : dsched.data(), sched.size(),
+        gpu::detail::launch_split<unroll>(layout, sched.empty() ? nullptr : dsched.data(), sched.size(),
                                      static_cast<std::int32_t>(host.slice_widths.size()),
                                      a.num_rows, map, V(1), x, V(0), y, StreamRef{});
     };

@@ -36,32 +36,12 @@
 #include <spmv/gpu/sell.hpp>
 #include <spmv/gpu/variants.hpp>
 
+#include "bench_common.cuh"
+
 using namespace spmv;
 using namespace spmv::gpu;
 
 namespace {
-
-#define CHECK_CUDA(e)                                                                        \
-    do {                                                                                     \
-        const cudaError_t s_ = (e);                                                          \
-        if (s_ != cudaSuccess) {                                                             \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #e,                   \
-                         cudaGetErrorString(s_));                                            \
-            std::exit(1);                                                                    \
-        }                                                                                    \
-    } while (false)
-
-__global__ void read_flush_kernel(const double* __restrict__ p, std::size_t n, double* sink)
-{
-    double s = 0.0;
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-         i += std::size_t{gridDim.x} * blockDim.x) {
-        s += p[i];
-    }
-    if (s != s) {
-        *sink = s;
-    }
-}
 
 template <bool stream, typename T>
 __device__ __forceinline__ T load(const T* p)

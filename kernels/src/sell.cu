@@ -48,6 +48,18 @@ struct SellView {
     const V* values;
 };
 
+template <typename V>
+SellView<V> view(const DeviceSell<V>& a, RowOrder order)
+{
+    return {a.num_rows,
+            a.slice_height,
+            a.slice_ptrs.data(),
+            a.slice_widths.data(),
+            detail::output_map(a.row_perm.data(), a.identity_perm, order),
+            a.col_idxs.data(),
+            a.values.data()};
+}
+
 // One thread per stored row (fixed_height > 0: C known at compile time, else a.slice_height).
 template <int fixed_height, typename V>
 __global__ void __launch_bounds__(block_size)
@@ -165,13 +177,7 @@ void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder or
     if (a.num_rows == 0) {
         return;
     }
-    const SellView<V> v{a.num_rows,
-                        a.slice_height,
-                        a.slice_ptrs.data(),
-                        a.slice_widths.data(),
-                        detail::output_map(a.row_perm.data(), a.identity_perm, order),
-                        a.col_idxs.data(),
-                        a.values.data()};
+    const SellView<V> v = view(a, order);
     const int b = detail::block_size_for(a.num_rows, block_size);
     const auto blocks = static_cast<unsigned>(detail::ceil_div(a.num_rows, b));
     if (a.slice_height == 32) {
@@ -202,13 +208,7 @@ void spmv_xs(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder
         spmv(a, alpha, x, beta, y, order, stream);
         return;
     }
-    const SellView<V> v{a.num_rows,
-                        a.slice_height,
-                        a.slice_ptrs.data(),
-                        a.slice_widths.data(),
-                        detail::output_map(a.row_perm.data(), a.identity_perm, order),
-                        a.col_idxs.data(),
-                        a.values.data()};
+    const SellView<V> v = view(a, order);
     const auto smem = static_cast<std::size_t>(a.num_cols) * sizeof(V);
     sell_xs_spmv_kernel<<<static_cast<unsigned>(detail::ceil_div(a.num_rows, xs_block_size)),
                           xs_block_size, smem, detail::native(stream)>>>(v, a.num_cols, alpha, x,
