@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTimer>
 
@@ -101,6 +102,10 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         {QStringLiteral("log"), QStringLiteral("Histogram: logarithmic counts.")},
         {QStringLiteral("select"),
          QStringLiteral("Construction: select grid cell ROW,COL of the shown step."),
+         QStringLiteral("ROW,COL")},
+        {QStringLiteral("window"),
+         QStringLiteral("Construction: first row and first column of the 64 x 64 window shown "
+                        "of a larger matrix."),
          QStringLiteral("ROW,COL")},
         {QStringLiteral("quit-after"), QStringLiteral("Close the window after MS milliseconds."),
          QStringLiteral("MS")},
@@ -280,7 +285,29 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         }
     }
     if (view == QLatin1String("construction")) {
-        auto* layout = window.constructionPanel()->layoutView();
+        auto* panel = window.constructionPanel();
+        if (p.isSet(QStringLiteral("window"))) {
+            const QStringList rc = p.value(QStringLiteral("window")).split(QLatin1Char(','));
+            bool okR = false, okC = false;
+            const int r = rc.value(0).toInt(&okR);
+            const int c = rc.value(1).toInt(&okC);
+            auto* rows = panel->firstRowBox();
+            auto* cols = panel->firstColumnBox();
+            if (rc.size() != 2 || !okR || !okC || r < 0 || c < 0 || r > rows->maximum() ||
+                c > cols->maximum()) {
+                fail(QStringLiteral("--window wants ROW,COL with ROW in 0..%1 and COL in 0..%2")
+                         .arg(rows->maximum())
+                         .arg(cols->maximum()));
+                return 2;
+            }
+            rows->setValue(r);  // each move rebuilds the window off the UI thread
+            cols->setValue(c);
+            if (!window.waitUntilIdle()) {
+                fail(QStringLiteral("timed out waiting for the construction window"));
+                return 3;
+            }
+        }
+        auto* layout = panel->layoutView();
         layout->setStep(step > 0 ? step - 1 : layout->stepCount() - 1);
         if (p.isSet(QStringLiteral("select"))) {
             const QStringList rc = p.value(QStringLiteral("select")).split(QLatin1Char(','));
@@ -314,8 +341,13 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         fail(error);
         return 4;
     }
-    std::fprintf(stdout, "%s: view '%s' of %s\n", out.toLocal8Bit().constData(),
+    const QString where =
+        view == QLatin1String("construction")
+            ? QStringLiteral(" (%1)").arg(window.constructionPanel()->windowLabel()->text())
+            : QString();
+    std::fprintf(stdout, "%s: view '%s' of %s%s\n", out.toLocal8Bit().constData(),
                  view.toLocal8Bit().constData(),
-                 controller->document()->name.toLocal8Bit().constData());
+                 controller->document()->name.toLocal8Bit().constData(),
+                 where.toLocal8Bit().constData());
     return 0;
 }
