@@ -1,8 +1,6 @@
 // spmvlab verify FILE|DIR [--gpu]: every format against a double-precision CSR reference.
-#include <algorithm>
 #include <cstdio>
 #include <random>
-#include <sstream>
 
 #include <spmv/registry.hpp>
 
@@ -53,24 +51,8 @@ int run(VerifyOptions& o)
     const auto params = apply_format_params(o.params);
     // With --gpu the list may name GPU variants (csr_vector, sell_xs, cusparse_*): the host
     // check then runs the host formats those variants are built from.
-    std::vector<const spmv::FormatInfo*> selected;
-    if (o.gpu && !o.formats.empty() && o.formats != "all") {
-        std::stringstream names(o.formats);
-        std::string name;
-        while (std::getline(names, name, ',')) {
-            if (name.empty()) {
-                continue;
-            }
-            const bool host = std::any_of(spmv::formats().begin(), spmv::formats().end(),
-                                          [&](const auto& f) { return f.name == name; });
-            const auto& info = spmv::find_format(host ? name : gpu_variant_format(name));
-            if (std::find(selected.begin(), selected.end(), &info) == selected.end()) {
-                selected.push_back(&info);
-            }
-        }
-    } else {
-        selected = select_formats(o.formats);
-    }
+    const auto selected =
+        o.gpu ? select_formats(o.formats, gpu_variant_format) : select_formats(o.formats);
     const auto files = collect_inputs(o.inputs);
     nlohmann::json out = nlohmann::json::array();
     int failures = 0;

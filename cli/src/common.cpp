@@ -176,7 +176,8 @@ spmv::FormatParams apply_format_params(const ParamOptions& opts)
     return p;
 }
 
-std::vector<const spmv::FormatInfo*> select_formats(const std::string& list)
+std::vector<const spmv::FormatInfo*> select_formats(
+    const std::string& list, const std::function<std::string(const std::string&)>& other_name)
 {
     std::vector<const spmv::FormatInfo*> out;
     if (list.empty() || list == "all") {
@@ -188,8 +189,18 @@ std::vector<const spmv::FormatInfo*> select_formats(const std::string& list)
     std::stringstream ss(list);
     std::string name;
     while (std::getline(ss, name, ',')) {
-        if (!name.empty()) {
+        if (name.empty()) {
+            continue;
+        }
+        if (!other_name) {
             out.push_back(&spmv::find_format(name));
+            continue;
+        }
+        const bool host = std::any_of(spmv::formats().begin(), spmv::formats().end(),
+                                      [&](const auto& f) { return f.name == name; });
+        const auto* info = &spmv::find_format(host ? name : other_name(name));
+        if (std::find(out.begin(), out.end(), info) == out.end()) {
+            out.push_back(info);
         }
     }
     return out;

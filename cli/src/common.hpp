@@ -2,6 +2,7 @@
 /// Helpers shared by the spmvlab subcommands.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +55,12 @@ void add_format_param_options(CLI::App* cmd, ParamOptions& opts);
 spmv::FormatParams apply_format_params(const ParamOptions& opts);
 
 /// "--formats a,b,c" -> registry entries (throws on an unknown name); empty -> all.
-std::vector<const spmv::FormatInfo*> select_formats(const std::string& list);
+/// With `other_name`, a name that is no host format is first mapped by it (e.g. a GPU variant
+/// to the host format it runs; it throws for names it does not know either), and each format
+/// is listed once.
+std::vector<const spmv::FormatInfo*> select_formats(
+    const std::string& list,
+    const std::function<std::string(const std::string&)>& other_name = nullptr);
 
 /// Plain-text table with right-aligned numeric columns.
 class Table {

@@ -56,8 +56,7 @@ std::string too_large(const spmv::gpu::KernelVariant& v, const spmv::Csr<double,
     double need = 0;
     try {
         const auto fp = spmv::analysis::estimate_footprint(a, v.format, params);
-        need = static_cast<double>(fp.value_bytes + fp.index_bytes + fp.aux_bytes +
-                                   fp.padding_bytes);
+        need = static_cast<double>(fp.total_bytes());
     } catch (const spmv::Error&) {
         return {};  // no closed form for these parameters: build it
     }

@@ -42,6 +42,16 @@ struct ThreadWork {
     std::vector<std::int64_t> iterations;
     std::vector<std::int64_t> useful;
     std::vector<std::int64_t> stored;
+
+    /// One thread per stored entry, each doing one useful iteration (COO, plain JDS).
+    static ThreadWork one_per_entry(std::size_t entries)
+    {
+        ThreadWork w;
+        w.iterations.assign(entries, 1);
+        w.useful.assign(entries, 1);
+        w.stored.assign(entries, 1);
+        return w;
+    }
 };
 
 }  // namespace spmv

@@ -80,11 +80,7 @@ Footprint footprint(const Coo<ValueType, IndexType>& c)
 template <typename ValueType, typename IndexType>
 ThreadWork thread_work(const Coo<ValueType, IndexType>& c)
 {
-    ThreadWork w;
-    w.iterations.assign(c.values.size(), 1);
-    w.useful.assign(c.values.size(), 1);
-    w.stored.assign(c.values.size(), 1);
-    return w;
+    return ThreadWork::one_per_entry(c.values.size());
 }
 
 template <typename ValueType, typename IndexType>

@@ -124,11 +124,7 @@ Footprint footprint(const Jds<ValueType, IndexType>& j)
 template <typename ValueType, typename IndexType>
 ThreadWork thread_work(const Jds<ValueType, IndexType>& j)
 {
-    ThreadWork w;
-    w.iterations.assign(j.values.size(), 1);
-    w.useful.assign(j.values.size(), 1);
-    w.stored.assign(j.values.size(), 1);
-    return w;
+    return ThreadWork::one_per_entry(j.values.size());
 }
 
 template <typename ValueType, typename IndexType>
