@@ -115,7 +115,8 @@ void experiment_split(const Csr<V, std::int32_t>& a, int sigma, int columns_per_
     const auto launch = [&](const V* x, V* y) {
         gpu::detail::launch_split<unroll>(layout, sched.empty() ? nullptr : dsched.data(), sched.size(),
                                      static_cast<std::int32_t>(host.slice_widths.size()),
-                                     a.num_rows, map, V(1), x, V(0), y, StreamRef{});
+                                     a.num_rows, map, V(1), x, V(0), y, StreamRef{},
+                                     /*streaming=*/true);
     };
     // correctness against the registered variant's result on the same x
     std::mt19937 rng(11);

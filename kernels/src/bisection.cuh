@@ -74,7 +74,8 @@ constexpr int bisection_block_size = 256;
 // x), then a shuffle tree over lane offsets W/2, ..., h_g = W >> g adds the W / h_g lanes of each
 // row into lane p < h_g, which keeps the running sum of sorted row p and writes it at the end.
 // Lanes past the last warp of rows still join the shuffles (full-warp mask) with zeros.
-template <int log_w, typename V>
+// `streaming`: the matrix arrays' load kind (ld_matrix, chosen per launch).
+template <bool streaming, int log_w, typename V>
 __global__ void __launch_bounds__(bisection_block_size)
     bisection_spmv_kernel(BisectionView<V> a, V alpha, const V* __restrict__ x, V beta,
                           V* __restrict__ y)
@@ -96,8 +97,8 @@ __global__ void __launch_bounds__(bisection_block_size)
 #pragma unroll
     for (int g = 0; g < groups; ++g) {
         const std::int32_t first = ptr[g] + lane;
-        V part = strided_row_sum<4>(a.col_idxs + first, a.values + first, w,
-                                    (ptr[g + 1] - ptr[g]) >> log_w, x);
+        V part = strided_row_sum<streaming, 4>(a.col_idxs + first, a.values + first, w,
+                                               (ptr[g + 1] - ptr[g]) >> log_w, x);
         const int h = w >> g;  // rows of group g; lanes t, t+h, t+2h, ... share row t
 #pragma unroll
         for (int offset = w / 2; offset >= h; offset /= 2) {
@@ -127,28 +128,31 @@ void launch_bisection(const D& a, V alpha, const V* x, V beta, V* y, RowOrder or
     const int b = block_size_for(threads, bisection_block_size);  // a multiple of 32
     const auto blocks = static_cast<unsigned>(ceil_div<std::int64_t>(threads, b));
     const auto s = native(stream);
-    switch (a.log_warp) {
-        case 0:
-            bisection_spmv_kernel<0><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
-            break;
-        case 1:
-            bisection_spmv_kernel<1><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
-            break;
-        case 2:
-            bisection_spmv_kernel<2><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
-            break;
-        case 3:
-            bisection_spmv_kernel<3><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
-            break;
-        case 4:
-            bisection_spmv_kernel<4><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
-            break;
-        case 5:
-            bisection_spmv_kernel<5><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
-            break;
-        default:
-            bisection_log2(a.warp_size, "bisection");  // throws
-    }
+    with_stream_policy(stream_matrix_loads_for<V>(a), [&](auto policy) {
+        constexpr bool streaming = decltype(policy)::value;
+        switch (a.log_warp) {
+            case 0:
+                bisection_spmv_kernel<streaming, 0><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
+                break;
+            case 1:
+                bisection_spmv_kernel<streaming, 1><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
+                break;
+            case 2:
+                bisection_spmv_kernel<streaming, 2><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
+                break;
+            case 3:
+                bisection_spmv_kernel<streaming, 3><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
+                break;
+            case 4:
+                bisection_spmv_kernel<streaming, 4><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
+                break;
+            case 5:
+                bisection_spmv_kernel<streaming, 5><<<blocks, b, 0, s>>>(v, alpha, x, beta, y);
+                break;
+            default:
+                bisection_log2(a.warp_size, "bisection");  // throws
+        }
+    });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -4,8 +4,10 @@
 
 #include <spmv/error.hpp>
 #include <spmv/gpu/device.hpp>
+#include <spmv/gpu/stream_loads.hpp>
 
 #include "cuda_check.cuh"
+#include "launch.cuh"
 
 namespace spmv::gpu {
 
@@ -48,4 +50,28 @@ DeviceInfo device_info()
     return d;
 }
 
+namespace detail {
+
+std::size_t l2_cache_bytes()
+{
+    static const std::size_t bytes = [] {
+        int dev = 0;
+        int n = 0;
+        SPMV_CUDA_CHECK(cudaGetDevice(&dev));
+        SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrL2CacheSize, dev));
+        return static_cast<std::size_t>(n);
+    }();
+    return bytes;
+}
+
+bool stream_matrix_loads(std::size_t matrix_bytes, std::size_t vector_bytes)
+{
+    const StreamLoads mode = stream_loads();  // SPMV_STREAM_LOADS, read once, or the override
+    if (mode != StreamLoads::automatic) {
+        return mode == StreamLoads::always;  // no need to ask the device
+    }
+    return choose_stream_loads(mode, matrix_bytes, vector_bytes, l2_cache_bytes());
+}
+
+}  // namespace detail
 }  // namespace spmv::gpu

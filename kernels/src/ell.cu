@@ -3,6 +3,7 @@
 
 #include <spmv/gpu/ell.hpp>
 
+#include "ell_launch.hpp"
 #include "launch.cuh"
 #include "permuted.cuh"
 #include "variant_support.hpp"
@@ -21,8 +22,9 @@ struct EllView {
     const V* values;
 };
 
-// One thread per row; all `width` slots are loaded, a padding slot contributes 0.
-template <typename V>
+// One thread per row; all `width` slots are loaded, a padding slot contributes 0. `streaming`:
+// the matrix arrays' load kind (detail::ld_matrix, chosen per launch).
+template <bool streaming, typename V>
 __global__ void __launch_bounds__(block_size)
     ell_spmv_kernel(EllView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
@@ -35,8 +37,8 @@ __global__ void __launch_bounds__(block_size)
     V sum{0};
 #pragma unroll 4
     for (std::int32_t j = 0; j < a.width; ++j) {
-        const std::int32_t c = detail::ldcs(col);
-        const V v = detail::ldcs(val);
+        const std::int32_t c = detail::ld_matrix<streaming>(col);
+        const V v = detail::ld_matrix<streaming>(val);
         sum += v * (c >= 0 ? detail::ldg(x + c) : V{0});
         col += a.stride;
         val += a.stride;
@@ -88,17 +90,35 @@ DeviceEll<V> upload(const Ell<V, std::int32_t>& a)
     return d;
 }
 
+namespace detail {
+
 template <typename V>
-void spmv(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream)
+void launch_ell(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream,
+                bool streaming)
 {
     if (a.num_rows == 0) {
         return;
     }
-    const int b = detail::block_size_for(a.num_rows, block_size);
+    const int b = block_size_for(a.num_rows, block_size);
     const EllView<V> v{a.num_rows, a.width, a.stride, a.col_idxs.data(), a.values.data()};
-    ell_spmv_kernel<<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(v, alpha, x,
-                                                                                       beta, y);
+    with_stream_policy(streaming, [&](auto s) {
+        ell_spmv_kernel<decltype(s)::value>
+            <<<ceil_div(a.num_rows, b), b, 0, native(stream)>>>(v, alpha, x, beta, y);
+    });
     SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+template void launch_ell<float>(const DeviceEll<float>&, float, const float*, float, float*,
+                                StreamRef, bool);
+template void launch_ell<double>(const DeviceEll<double>&, double, const double*, double, double*,
+                                 StreamRef, bool);
+
+}  // namespace detail
+
+template <typename V>
+void spmv(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream)
+{
+    detail::launch_ell(a, alpha, x, beta, y, stream, detail::stream_matrix_loads_for<V>(a));
 }
 
 template DeviceEll<float> upload<float>(const Ell<float, std::int32_t>&);

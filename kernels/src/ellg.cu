@@ -22,8 +22,9 @@ struct EllGView {
 };
 
 // One thread per row: row_size/2 trips of two slots (p, p + pitch), both x entries fetched
-// before the two multiply-adds, then the odd slot.
-template <typename V>
+// before the two multiply-adds, then the odd slot. `streaming`: the matrix arrays' load kind
+// (detail::ld_matrix, chosen per launch).
+template <bool streaming, typename V>
 __global__ void __launch_bounds__(block_size)
     ellg_spmv_kernel(EllGView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
@@ -36,19 +37,20 @@ __global__ void __launch_bounds__(block_size)
     const V* cM = a.values + i;
     V y_prod{0};
     for (std::int32_t j = 0; j < row_size / 2; ++j) {
-        const std::int32_t p0 = detail::ldcs(rP);
-        const std::int32_t p1 = detail::ldcs(rP + a.pitch);
+        const std::int32_t p0 = detail::ld_matrix<streaming>(rP);
+        const std::int32_t p1 = detail::ld_matrix<streaming>(rP + a.pitch);
         const V f0 = detail::ldg(x + p0);
         const V f1 = detail::ldg(x + p1);
-        const V v0 = detail::ldcs(cM);
-        const V v1 = detail::ldcs(cM + a.pitch);
+        const V v0 = detail::ld_matrix<streaming>(cM);
+        const V v1 = detail::ld_matrix<streaming>(cM + a.pitch);
         cM += 2 * a.pitch;
         rP += 2 * a.pitch;
         y_prod += v0 * f0;
         y_prod += v1 * f1;
     }
     if (row_size % 2 != 0) {
-        y_prod += detail::ldcs(cM) * detail::ldg(x + detail::ldcs(rP));
+        y_prod +=
+            detail::ld_matrix<streaming>(cM) * detail::ldg(x + detail::ld_matrix<streaming>(rP));
     }
     detail::axpby_store(y + i, alpha, y_prod, beta);
 }
@@ -81,8 +83,11 @@ void spmv(const DeviceEllG<V>& a, V alpha, const V* x, V beta, V* y, StreamRef s
     const int b = detail::block_size_for(a.num_rows, block_size);
     const EllGView<V> v{a.num_rows, a.stride, a.col_idxs.data(), a.values.data(),
                         a.row_lengths.data()};
-    ellg_spmv_kernel<<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(v, alpha, x,
-                                                                                        beta, y);
+    detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
+        ellg_spmv_kernel<decltype(s)::value>
+            <<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(v, alpha, x, beta,
+                                                                                y);
+    });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 

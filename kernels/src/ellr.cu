@@ -23,8 +23,8 @@ struct EllRView {
 // One thread per row; only the row's own row_lengths[row] slots are read. The loop runs to the
 // warp's longest row (the warp waits for it anyway) with the loads of the shorter rows switched
 // off, so its trip count is warp-uniform and the unrolled loads of a thread are in flight
-// together.
-template <typename V>
+// together. `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch).
+template <bool streaming, typename V>
 __global__ void __launch_bounds__(block_size)
     ellr_spmv_kernel(EllRView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
@@ -38,7 +38,8 @@ __global__ void __launch_bounds__(block_size)
 #pragma unroll 4
     for (std::int32_t j = 0; j < warp_len; ++j) {
         if (j < len) {
-            sum += detail::ldcs(val) * detail::ldg(x + detail::ldcs(col));
+            sum += detail::ld_matrix<streaming>(val) *
+                   detail::ldg(x + detail::ld_matrix<streaming>(col));
         }
         col += a.stride;
         val += a.stride;
@@ -76,8 +77,11 @@ void spmv(const DeviceEllR<V>& a, V alpha, const V* x, V beta, V* y, StreamRef s
     const int b = detail::block_size_for(a.num_rows, block_size);
     const EllRView<V> v{a.num_rows, a.stride, a.col_idxs.data(), a.values.data(),
                         a.row_lengths.data()};
-    ellr_spmv_kernel<<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(v, alpha, x,
-                                                                                        beta, y);
+    detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
+        ellr_spmv_kernel<decltype(s)::value>
+            <<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(v, alpha, x, beta,
+                                                                                y);
+    });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 

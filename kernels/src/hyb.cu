@@ -1,9 +1,11 @@
 // HYB: the ELL kernel (ell.cu) on the first K entries of each row, then the COO kernel (coo.cu)
-// with beta = 1 on the rest.
+// with beta = 1 on the rest. The ELL pass's load kind for the matrix arrays (launch.cuh,
+// ld_matrix) is decided from all of HYB's arrays, the COO part included.
 #include <cstdint>
 
 #include <spmv/gpu/hyb.hpp>
 
+#include "ell_launch.hpp"
 #include "launch.cuh"
 #include "variant_support.hpp"
 
@@ -34,7 +36,7 @@ template <typename V>
 void spmv(const DeviceHyb<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream)
 {
     if (a.ell.width > 0) {
-        spmv(a.ell, alpha, x, beta, y, stream);
+        detail::launch_ell(a.ell, alpha, x, beta, y, stream, detail::stream_matrix_loads_for<V>(a));
         if (a.coo.nnz > 0) {
             spmv(a.coo, alpha, x, V{1}, y, stream);
         }

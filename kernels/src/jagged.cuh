@@ -82,7 +82,8 @@ __device__ __forceinline__ std::int32_t offset_at(const OffsetTable<capacity>& t
 /// sum_{j < len} val[offsets[j] + t] * x[idx[offsets[j] + t]] in steps of `unroll` slots:
 /// the offsets, then `unroll` index and value loads (predicated on j < len, no serial
 /// remainder), then the gathers of x, into two accumulators. All slots j < len are real.
-template <int unroll, int capacity, typename V>
+/// `streaming`: the load kind of idx and val (ld_matrix, chosen per launch).
+template <bool streaming, int unroll, int capacity, typename V>
 __device__ __forceinline__ V jagged_row_sum(const OffsetTable<capacity>& table,
                                             const std::int32_t* __restrict__ global_offsets,
                                             const std::int32_t* __restrict__ idx,
@@ -98,8 +99,8 @@ __device__ __forceinline__ V jagged_row_sum(const OffsetTable<capacity>& table,
         for (int u = 0; u < unroll; ++u) {
             const bool in = j + u < len;
             const std::int32_t o = in ? offset_at(table, global_offsets, j + u) + t : 0;
-            c[u] = in ? ldcs(idx + o) : 0;
-            v[u] = in ? ldcs(val + o) : V{0};
+            c[u] = in ? ld_matrix<streaming>(idx + o) : 0;
+            v[u] = in ? ld_matrix<streaming>(val + o) : V{0};
         }
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {

@@ -27,7 +27,8 @@ struct JdsCsrView {
 
 // One thread per sorted row t: mult += values[jd_ptrs[i] + t] * x[col_ind[jd_ptrs[i] + t]] for
 // i < nz_count[t]; jd_ptrs from the constant-bank table (capacity > 0) or global memory.
-template <int capacity, typename V>
+// `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch).
+template <bool streaming, int capacity, typename V>
 __global__ void __launch_bounds__(block_size)
     jds_csr_spmv_kernel(JdsCsrView<V> a,
                         const __grid_constant__ detail::OffsetTable<capacity> jd_ptrs, V alpha,
@@ -39,7 +40,7 @@ __global__ void __launch_bounds__(block_size)
     }
     const std::uint32_t row = detail::output_row(a.out_map, t);
     const std::int32_t len = detail::ldg(a.nz_count + t);
-    const V mult = detail::jagged_row_sum<detail::row_unroll>(
+    const V mult = detail::jagged_row_sum<streaming, detail::row_unroll>(
         jd_ptrs, a.jd_ptrs, a.col_idxs, a.values, static_cast<std::int32_t>(t), len, x);
     detail::store_row(y, row, alpha, mult, beta);
 }
@@ -84,10 +85,12 @@ void spmv(const DeviceJdsCsr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder 
     // the kernel reads jd_ptrs[0..num_diags): the end pointer is not needed
     const std::span<const std::int32_t> starts(a.jd_ptrs_host.data(),
                                                static_cast<std::size_t>(a.num_diags));
-    detail::with_offset_table(starts, [&](const auto& table) {
-        constexpr int capacity = std::decay_t<decltype(table)>::size;
-        jds_csr_spmv_kernel<capacity>
-            <<<blocks, b, 0, detail::native(stream)>>>(v, table, alpha, x, beta, y);
+    detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
+        detail::with_offset_table(starts, [&](const auto& table) {
+            constexpr int capacity = std::decay_t<decltype(table)>::size;
+            jds_csr_spmv_kernel<decltype(s)::value, capacity>
+                <<<blocks, b, 0, detail::native(stream)>>>(v, table, alpha, x, beta, y);
+        });
     });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Launch-configuration helpers shared by the kernels (STYLE.md 5.5).
+#include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 #include <spmv/gpu/memory.hpp>
 
@@ -44,18 +46,65 @@ __device__ __forceinline__ T ldg(const T* p)
     return __ldg(p);
 }
 
-/// Streaming load for the matrix arrays (values, column indices), which one SpMV reads exactly
-/// once: ld.global.cs marks the lines evict-first in L1 and L2, so that x (gathered, reused) keeps
-/// the caches. Measured on an H100, SELL-32-1 on pde100 in double: 36.2 -> 34.1 us
-/// (kernels/bench/sell_tune.cu). x itself keeps ldg (read-only path, normal priority).
-/// Used by the slice/column-major kernels (ELLPACK family, SELL, pJDS, PELLR, BiELL/BiJAD, split
-/// kernels), whose large-matrix bandwidth it serves. The CSR, COO, JDS, merge-path and "_xs"
-/// kernels keep ldg: on the small, latency-bound matrices where those win, streaming loads were
-/// measured ~4 % slower (494_bus ... bcspwr09: csr_vector 5.54 -> 5.76 us).
-template <typename T>
-__device__ __forceinline__ T ldcs(const T* p)
+/// Load of a matrix array (values, column indices), which one SpMV reads exactly once, in one of
+/// two kinds chosen per launch (the kernels that use it take `bool streaming` as a template
+/// parameter and are instantiated for both; the launcher picks one with with_stream_policy):
+///  - streaming = true: ld.global.cs (__ldcs) marks the lines evict-first in L1 and L2, so that x
+///    (gathered, reused) keeps the caches. Measured on an H100, SELL-32-1 on pde100 in double:
+///    36.2 -> 34.1 us (kernels/bench/sell_tune.cu); +4-6 % on the large matrices.
+///  - streaming = false: the read-only path (__ldg, like ldg above). On the small, latency-bound
+///    matrices (a few thousand rows, matrix far smaller than L2) streaming loads were measured
+///    ~4 % slower (494_bus ... bcspwr09: csr_vector 5.54 -> 5.76 us with __ldcs).
+/// Checked with both kinds per launch (H100, spmvlab bench --gpu, double, one run each): SELL-32
+/// on pde05 5.0 us read-only vs 6.0 us streaming, on pde100 38.8 us vs 34.0 us; auto took the
+/// faster kind on both (ELLR, ELL, pJDS and BiELL alike).
+/// The choice: stream_matrix_loads below (streaming when matrix + vectors exceed the L2, unless
+/// SPMV_STREAM_LOADS=always|never says otherwise). x itself always keeps ldg (read-only path,
+/// normal priority). Used by the slice/column-major kernels (ELLPACK family, SELL, pJDS, PELLR,
+/// BiELL/BiJAD, split kernels), whose large-matrix bandwidth the streaming loads serve. The CSR,
+/// COO, JDS, merge-path and "_xs" kernels keep ldg unconditionally.
+template <bool streaming, typename T>
+__device__ __forceinline__ T ld_matrix(const T* p)
 {
-    return __ldcs(p);
+    if constexpr (streaming) {
+        return __ldcs(p);
+    } else {
+        return __ldg(p);
+    }
+}
+
+/// L2 cache of the current device in bytes (read once; 50 MiB on an H100 SXM).
+std::size_t l2_cache_bytes();
+
+/// Whether a launch uses streaming loads (ld_matrix<true>) for the matrix arrays: true when
+/// matrix_bytes + vector_bytes exceed the L2 (l2_cache_bytes), i.e. when the matrix cannot stay
+/// in L2 from one SpMV to the next anyway and must not evict x. SPMV_STREAM_LOADS=always|never
+/// overrides it (auto, the default: the size rule); the variable is read once, any other value
+/// throws spmv::InvalidArgument, and set_stream_loads overrides it in-process
+/// (spmv/gpu/stream_loads.hpp).
+bool stream_matrix_loads(std::size_t matrix_bytes, std::size_t vector_bytes);
+
+/// stream_matrix_loads for a device format: its device_bytes() (values, indices and aux arrays)
+/// against x and y, (num_rows + num_cols) entries of V.
+template <typename V, typename DeviceFmt>
+bool stream_matrix_loads_for(const DeviceFmt& a)
+{
+    const auto entries =
+        static_cast<std::size_t>(a.num_rows) + static_cast<std::size_t>(a.num_cols);
+    return stream_matrix_loads(a.device_bytes(), entries * sizeof(V));
+}
+
+/// Calls f(std::true_type{}) when `streaming`, else f(std::false_type{}), so that a launcher
+/// writes its launch once, as kernel<decltype(s)::value><<<...>>> in a lambda taking `auto s`.
+/// Only the kernels that load matrix arrays with ld_matrix are instantiated twice.
+template <typename F>
+void with_stream_policy(bool streaming, F&& f)
+{
+    if (streaming) {
+        f(std::true_type{});
+    } else {
+        f(std::false_type{});
+    }
 }
 
 /// y = alpha * sum + beta * y, never reading y when beta == 0 (BLAS semantics: NaN in y

@@ -26,7 +26,8 @@ struct PellrView {
 };
 
 // One thread per sorted row k: slots k, k + stride, ... up to rl[k] (no padding is touched).
-template <typename V>
+// `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch).
+template <bool streaming, typename V>
 __global__ void __launch_bounds__(block_size)
     pellr_spmv_kernel(PellrView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
@@ -36,8 +37,8 @@ __global__ void __launch_bounds__(block_size)
     }
     const std::uint32_t row = detail::output_row(a.out_map, k);
     const std::int32_t len = detail::ldg(a.row_lengths + k);
-    const V sum =
-        detail::strided_row_sum<detail::row_unroll>(a.col_idxs + k, a.values + k, a.stride, len, x);
+    const V sum = detail::strided_row_sum<streaming, detail::row_unroll>(
+        a.col_idxs + k, a.values + k, a.stride, len, x);
     detail::store_row(y, row, alpha, sum, beta);
 }
 
@@ -62,7 +63,7 @@ void spmv_split(const DevicePellrSplit<V>& a, V alpha, const V* x, V beta, V* y,
     detail::launch_split(layout, a.schedule_blocks > 0 ? a.schedule.data() : nullptr,
                          a.schedule_blocks, detail::ceil_div(a.num_rows, 32), a.num_rows,
                          detail::output_map(a.row_perm.data(), a.identity_perm, order), alpha, x,
-                         beta, y, stream);
+                         beta, y, stream, detail::stream_matrix_loads_for<V>(a));
 }
 
 }  // namespace
@@ -98,8 +99,11 @@ void spmv(const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder o
         a.row_lengths.data(), detail::output_map(a.row_perm.data(), a.identity_perm, order),
         a.col_idxs.data(),    a.values.data()};
     const int b = detail::block_size_for(a.num_rows, block_size);
-    pellr_spmv_kernel<<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(
-        v, alpha, x, beta, y);
+    detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
+        pellr_spmv_kernel<decltype(s)::value>
+            <<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(v, alpha, x, beta,
+                                                                                y);
+    });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 

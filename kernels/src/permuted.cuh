@@ -57,8 +57,9 @@ inline constexpr int row_unroll = 8;
 /// load does not wait for the index: one DRAM round trip less per step than predicating it on
 /// the index); a slot holding padding_index (-1) skips only the gather of x. Padding slots
 /// inside `count` exist only where a neighbouring lane of the warp has a real slot (SELL pads a
-/// slice to its longest row), so their values lie in sectors the warp loads anyway.
-template <int unroll, typename V>
+/// slice to its longest row), so their values lie in sectors the warp loads anyway. `streaming`:
+/// the load kind of idx and val (ld_matrix, chosen per launch).
+template <bool streaming, int unroll, typename V>
 __device__ __forceinline__ V strided_row_sum(const std::int32_t* __restrict__ idx,
                                              const V* __restrict__ val, std::int32_t stride,
                                              std::int32_t count, const V* __restrict__ x)
@@ -71,8 +72,8 @@ __device__ __forceinline__ V strided_row_sum(const std::int32_t* __restrict__ id
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const bool in = j + u < count;
-            c[u] = in ? ldcs(idx + u * stride) : padding_index<std::int32_t>;
-            v[u] = in ? ldcs(val + u * stride) : V{0};
+            c[u] = in ? ld_matrix<streaming>(idx + u * stride) : padding_index<std::int32_t>;
+            v[u] = in ? ld_matrix<streaming>(val + u * stride) : V{0};
         }
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {

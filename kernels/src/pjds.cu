@@ -30,7 +30,8 @@ struct PjdsView {
 
 // One thread per sorted row i: c += val[col_start[j] + i] * x[col_idx[col_start[j] + i]] for
 // j < rowmax[i]; col_start from the constant-bank table (capacity > 0) or global memory.
-template <int capacity, typename V>
+// `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch).
+template <bool streaming, int capacity, typename V>
 __global__ void __launch_bounds__(block_size)
     pjds_spmv_kernel(PjdsView<V> a, const __grid_constant__ detail::OffsetTable<capacity> table,
                      V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
@@ -41,7 +42,7 @@ __global__ void __launch_bounds__(block_size)
     }
     const std::uint32_t row = detail::output_row(a.out_map, i);
     const std::int32_t len = detail::ldg(a.row_lengths + i);
-    const V sum = detail::jagged_row_sum<detail::row_unroll>(
+    const V sum = detail::jagged_row_sum<streaming, detail::row_unroll>(
         table, a.col_start, a.col_idxs, a.values, static_cast<std::int32_t>(i), len, x);
     detail::store_row(y, row, alpha, sum, beta);
 }
@@ -88,13 +89,14 @@ void spmv_split(const DevicePjdsSplit<V>& a, V alpha, const V* x, V beta, V* y, 
     const std::span<const std::int32_t> offsets(a.col_start_host.data(),
                                                 static_cast<std::size_t>(a.width));
     const auto* map = detail::output_map(a.row_perm.data(), a.identity_perm, order);
+    const bool streaming = detail::stream_matrix_loads_for<V>(a);
     detail::with_offset_table(offsets, [&](const auto& table) {
         constexpr int capacity = std::decay_t<decltype(table)>::size;
         const PjdsSplitLayout<capacity, V> layout{table, a.col_start.data(), a.row_lengths.data(),
                                                   a.col_idxs.data(), a.values.data()};
         detail::launch_split(layout, a.schedule_blocks > 0 ? a.schedule.data() : nullptr,
                              a.schedule_blocks, detail::ceil_div(a.num_rows, 32), a.num_rows, map,
-                             alpha, x, beta, y, stream);
+                             alpha, x, beta, y, stream, streaming);
     });
 }
 
@@ -138,10 +140,12 @@ void spmv(const DevicePjds<V>& a, V alpha, const V* x, V beta, V* y, RowOrder or
     // the kernel reads col_start[0..width): the end offset is not needed
     const std::span<const std::int32_t> offsets(a.col_start_host.data(),
                                                 static_cast<std::size_t>(a.width));
-    detail::with_offset_table(offsets, [&](const auto& table) {
-        constexpr int capacity = std::decay_t<decltype(table)>::size;
-        pjds_spmv_kernel<capacity>
-            <<<blocks, b, 0, detail::native(stream)>>>(v, table, alpha, x, beta, y);
+    detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
+        detail::with_offset_table(offsets, [&](const auto& table) {
+            constexpr int capacity = std::decay_t<decltype(table)>::size;
+            pjds_spmv_kernel<decltype(s)::value, capacity>
+                <<<blocks, b, 0, detail::native(stream)>>>(v, table, alpha, x, beta, y);
+        });
     });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }

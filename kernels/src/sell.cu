@@ -15,7 +15,8 @@
 // The x gathers of a 7-point stencil hit L2 after their first touch, so x costs ~8 MB.
 // Measured (H100 SXM, 2026-11-22): spmv::gpu::bench cold (read-pass L2 flush), pde100 double:
 // 38.4 us (89 % of the limit) with __ldg for the matrix arrays, 34.1 us = 407 GF/s (101 %) with
-// the streaming loads of strided_row_sum (detail::ldcs); cuSPARSE SELL 36.2 us in the same run.
+// the streaming loads of strided_row_sum (detail::ld_matrix<true>; since then chosen per launch:
+// streaming when matrix + x + y exceed the L2, launch.cuh); cuSPARSE SELL 36.2 us in the same run.
 // kernels/bench/sell_tune.cu has the block-size / unroll / load-kind experiments behind it.
 //
 // Mapping (sell): thread k = stored row k; slice s = k / C, row r = k % C inside it; slot (r, j)
@@ -61,7 +62,8 @@ SellView<V> view(const DeviceSell<V>& a, RowOrder order)
 }
 
 // One thread per stored row (fixed_height > 0: C known at compile time, else a.slice_height).
-template <int fixed_height, typename V>
+// `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch).
+template <bool streaming, int fixed_height, typename V>
 __global__ void __launch_bounds__(block_size)
     sell_spmv_kernel(SellView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
@@ -75,7 +77,7 @@ __global__ void __launch_bounds__(block_size)
     const std::uint32_t r = k - slice * c;
     const std::int32_t width = detail::ldg(a.slice_widths + slice);
     const std::int32_t first = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(r);
-    const V sum = detail::strided_row_sum<detail::row_unroll>(
+    const V sum = detail::strided_row_sum<streaming, detail::row_unroll>(
         a.col_idxs + first, a.values + first, static_cast<std::int32_t>(c), width, x);
     detail::store_row(y, row, alpha, sum, beta);
 }
@@ -143,7 +145,7 @@ void spmv_split(const DeviceSellSplit<V>& a, V alpha, const V* x, V beta, V* y, 
     detail::launch_split(layout, a.schedule_blocks > 0 ? a.schedule.data() : nullptr,
                          a.schedule_blocks, static_cast<std::int32_t>(a.slice_widths.size()),
                          a.num_rows, detail::output_map(a.row_perm.data(), a.identity_perm, order),
-                         alpha, x, beta, y, stream);
+                         alpha, x, beta, y, stream, detail::stream_matrix_loads_for<V>(a));
 }
 
 }  // namespace
@@ -180,11 +182,16 @@ void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder or
     const SellView<V> v = view(a, order);
     const int b = detail::block_size_for(a.num_rows, block_size);
     const auto blocks = static_cast<unsigned>(detail::ceil_div(a.num_rows, b));
-    if (a.slice_height == 32) {
-        sell_spmv_kernel<32><<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
-    } else {
-        sell_spmv_kernel<0><<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
-    }
+    detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
+        constexpr bool streaming = decltype(s)::value;
+        if (a.slice_height == 32) {
+            sell_spmv_kernel<streaming, 32>
+                <<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
+        } else {
+            sell_spmv_kernel<streaming, 0>
+                <<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
+        }
+    });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -112,8 +112,9 @@ struct PellrSplitLayout {  // PELLR: slot(g, j) = 32 g + j * stride
 };
 
 /// The sum of row `lane` of group g over the columns t, t + T, ... < width, `unroll` columns
-/// per step (index loads first, predicated; padding skips value and x).
-template <int unroll, typename Layout, typename V>
+/// per step (index loads first, predicated; padding skips value and x). `streaming`: the load
+/// kind of the matrix arrays (ld_matrix, chosen per launch).
+template <bool streaming, int unroll, typename Layout, typename V>
 __device__ __forceinline__ V split_row_sum(const Layout& a, const SplitCursor& cur, int t,
                                            int num_t, const V* __restrict__ x)
 {
@@ -126,12 +127,13 @@ __device__ __forceinline__ V split_row_sum(const Layout& a, const SplitCursor& c
         for (int u = 0; u < unroll; ++u) {
             const std::int32_t jj = j + u * num_t;
             o[u] = jj < cur.width ? a.slot(cur, jj) : 0;
-            c[u] = jj < cur.width ? ldcs(a.col_idxs + o[u]) : padding_index<std::int32_t>;
+            c[u] = jj < cur.width ? ld_matrix<streaming>(a.col_idxs + o[u])
+                                  : padding_index<std::int32_t>;
         }
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const bool real = c[u] >= 0;
-            const V v = real ? ldcs(a.values + o[u]) : V{0};
+            const V v = real ? ld_matrix<streaming>(a.values + o[u]) : V{0};
             const V xv = real ? ldg(x + c[u]) : V{0};
             if (u % 2 == 0) {
                 s0 += v * xv;
@@ -144,7 +146,7 @@ __device__ __forceinline__ V split_row_sum(const Layout& a, const SplitCursor& c
 }
 
 // Groups of 32 rows, T warps per group (see the top of this file).
-template <int unroll, typename Layout, typename V>
+template <bool streaming, int unroll, typename Layout, typename V>
 __global__ void __launch_bounds__(split_block_size)
     split_spmv_kernel(const __grid_constant__ Layout a, const std::int32_t* __restrict__ schedule,
                       std::int32_t num_groups, std::int32_t num_rows,
@@ -171,7 +173,7 @@ __global__ void __launch_bounds__(split_block_size)
     const std::uint32_t row = active && t == 0 ? output_row(out_map, k) : 0;
     V sum{0};
     if (active) {
-        sum = split_row_sum<unroll>(a, a.group(g, lane), t, num_t, x);
+        sum = split_row_sum<streaming, unroll>(a, a.group(g, lane), t, num_t, x);
     }
     if (num_t > 1) {  // block-uniform
         partial[warp][lane] = sum;
@@ -187,11 +189,12 @@ __global__ void __launch_bounds__(split_block_size)
     }
 }
 
-/// Launches split_spmv_kernel over num_groups groups of 32 rows.
+/// Launches split_spmv_kernel over num_groups groups of 32 rows; `streaming` picks the load kind
+/// of the matrix arrays (stream_matrix_loads_for of the caller's device format).
 template <int unroll = row_unroll, typename Layout, typename V>
 void launch_split(const Layout& a, const std::int32_t* schedule, std::size_t schedule_blocks,
                   std::int32_t num_groups, std::int32_t num_rows, const std::int32_t* out_map,
-                  V alpha, const V* x, V beta, V* y, StreamRef stream)
+                  V alpha, const V* x, V beta, V* y, StreamRef stream, bool streaming)
 {
     if (num_rows == 0) {
         return;
@@ -199,8 +202,11 @@ void launch_split(const Layout& a, const std::int32_t* schedule, std::size_t sch
     const auto blocks = schedule != nullptr
                             ? static_cast<unsigned>(schedule_blocks)
                             : static_cast<unsigned>(ceil_div(num_groups, split_warps));
-    split_spmv_kernel<unroll><<<blocks, split_block_size, 0, native(stream)>>>(
-        a, schedule, num_groups, num_rows, out_map, alpha, x, beta, y);
+    with_stream_policy(streaming, [&](auto s) {
+        split_spmv_kernel<decltype(s)::value, unroll>
+            <<<blocks, split_block_size, 0, native(stream)>>>(a, schedule, num_groups, num_rows,
+                                                              out_map, alpha, x, beta, y);
+    });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
