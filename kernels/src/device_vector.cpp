@@ -4,18 +4,37 @@
 namespace spmv::gpu {
 
 template <typename V>
-DeviceVector<V>::DeviceVector(std::size_t n) : host_(n, V{0}), dev_(n, "vector")
+DeviceVector<V>::DeviceVector(std::size_t n) : size_(n), host_(n, V{0}), dev_(n, "vector")
 {}
 
 template <typename V>
 DeviceVector<V>::DeviceVector(std::span<const V> host)
-    : host_(host.begin(), host.end()), dev_(host.size(), "vector")
+    : size_(host.size()), host_(host.begin(), host.end()), dev_(host.size(), "vector")
 {}
+
+template <typename V>
+DeviceVector<V> DeviceVector<V>::on_device(std::size_t n)
+{
+    DeviceVector v;
+    v.size_ = n;
+    v.dev_ = DeviceBuffer<V>(n, "vector");
+    v.valid_ = Valid::device;
+    return v;
+}
+
+template <typename V>
+void DeviceVector<V>::ensure_host_image()
+{
+    if (host_.size() != size_) {
+        host_.resize(size_);
+    }
+}
 
 template <typename V>
 void DeviceVector<V>::sync_to_host()
 {
     if (valid_ == Valid::device) {
+        ensure_host_image();
         dev_.download(host_);
         bytes_to_host_ += host_.size() * sizeof(V);
         ++copies_to_host_;
@@ -57,8 +76,9 @@ std::span<V> DeviceVector<V>::host()
 }
 
 template <typename V>
-std::span<V> DeviceVector<V>::host_for_overwrite() noexcept
+std::span<V> DeviceVector<V>::host_for_overwrite()
 {
+    ensure_host_image();
     valid_ = Valid::host;
     return host_;
 }

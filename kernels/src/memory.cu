@@ -264,6 +264,16 @@ void Event::synchronize() const
     SPMV_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(handle_)));
 }
 
+bool Event::query() const
+{
+    const cudaError_t e = cudaEventQuery(static_cast<cudaEvent_t>(handle_));
+    if (e == cudaErrorNotReady) {
+        return false;
+    }
+    SPMV_CUDA_CHECK(e);
+    return true;
+}
+
 float Event::elapsed_ms(const Event& start, const Event& stop)
 {
     float ms = 0.0f;

@@ -1,9 +1,11 @@
-// GPU backend of the solvers: vector kernels (one thread per entry), CUB reductions, phase
-// timing with CUDA events. Everything runs on the legacy default stream, in order, so the only
-// host synchronisation per reduction is the read-back of its 8-byte result.
+// GPU backend of the solvers: the fused CG step kernels (scalars on the device), vector kernels
+// (one thread per entry), CUB reductions, phase timing with CUDA events. Everything runs on the
+// legacy default stream, in order: the CG iterations never wait for the host; the other
+// reductions synchronise once, to read back their 8-byte result.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 #include <cuda_runtime.h>
@@ -100,6 +102,129 @@ struct Product {
     }
 };
 
+// ---- fused CG steps (see spmv/solvers/cg_step.hpp) ------------------------------------------
+// Each step first reads the stop flag: once an iteration has stopped, the steps queued after it
+// return at once. The two reductions are summed per thread in a grid-stride loop, per block
+// with cub::BlockReduce, and over the blocks by the last block to finish (the one that takes
+// the last ticket): a fixed grid and a fixed order, so the result is bitwise reproducible. That
+// block also runs the scalar logic of cg_step.hpp, so no host round trip is needed.
+
+constexpr int red_block = 256;
+
+struct Sum2Op {
+    __device__ double2 operator()(const double2& a, const double2& b) const
+    {
+        return make_double2(a.x + b.x, a.y + b.y);
+    }
+};
+
+// Sums `mine` over the grid. Returns true in the threads of the last block, where thread 0
+// holds the total.
+__device__ bool grid_sum(double2 mine, double2* partials, unsigned* ticket, double2& total)
+{
+    using BlockReduce = cub::BlockReduce<double2, red_block>;
+    __shared__ typename BlockReduce::TempStorage tmp;
+    __shared__ bool last;
+    const double2 block = BlockReduce(tmp).Reduce(mine, Sum2Op{});
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = block;
+        __threadfence();  // the partial is visible before the ticket says so
+        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) {
+        return false;
+    }
+    double2 acc = make_double2(0.0, 0.0);
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += red_block) {
+        const double2 v = __ldcg(partials + b);  // L2, not a stale L1 line
+        acc.x += v.x;
+        acc.y += v.y;
+    }
+    total = BlockReduce(tmp).Reduce(acc, Sum2Op{});
+    if (threadIdx.x == 0) {
+        *ticket = 0;  // ready for the next reduction (kernels on one stream run in order)
+    }
+    return true;
+}
+
+__global__ void cg_begin_kernel(CgDeviceState* st, double rho, solvers::CgLimits limits)
+{
+    st->s = solvers::CgScalars{};
+    st->s.rho = rho;
+    st->limits = limits;
+    st->ticket = 0;
+}
+
+// pq = p.q (and r.p for the first step of a continued solve), then alpha.
+template <typename V>
+__global__ void __launch_bounds__(red_block)
+    cg_alpha_kernel(std::int64_t n, const V* __restrict__ p, const V* __restrict__ q,
+                    const V* __restrict__ r, CgDeviceState* st, double2* partials)
+{
+    if (st->s.stop != solvers::cg_running) {
+        return;
+    }
+    double2 m = make_double2(0.0, 0.0);
+    for (auto i = std::int64_t{blockIdx.x} * red_block + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * red_block) {
+        const auto pi = static_cast<double>(p[i]);
+        m.x += pi * static_cast<double>(q[i]);
+        if (r != nullptr) {
+            m.y += static_cast<double>(r[i]) * pi;
+        }
+    }
+    double2 t;
+    if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
+        solvers::cg_after_pq(st->s, t.x, r != nullptr ? t.y : st->s.rho);
+    }
+}
+
+// x += alpha p, r -= alpha q, z = inv_diag r (Jacobi), r.r and r.z, the stopping test, beta.
+template <typename V>
+__global__ void __launch_bounds__(red_block)
+    cg_update_kernel(std::int64_t n, const V* __restrict__ p, const V* __restrict__ q,
+                     V* __restrict__ x, V* __restrict__ r, const V* __restrict__ inv_diag,
+                     V* __restrict__ z, CgDeviceState* st, double2* partials)
+{
+    if (st->s.stop != solvers::cg_running) {
+        return;
+    }
+    const auto alpha = static_cast<V>(st->s.alpha);
+    double2 m = make_double2(0.0, 0.0);
+    for (auto i = std::int64_t{blockIdx.x} * red_block + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * red_block) {
+        x[i] += alpha * p[i];
+        const V ri = r[i] - alpha * q[i];
+        r[i] = ri;
+        m.x += static_cast<double>(ri) * static_cast<double>(ri);
+        if (z != nullptr) {
+            const V zi = inv_diag[i] * ri;
+            z[i] = zi;
+            m.y += static_cast<double>(ri) * static_cast<double>(zi);
+        }
+    }
+    double2 t;
+    if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
+        solvers::cg_after_update(st->s, t.x, z != nullptr ? t.y : t.x, st->limits);
+    }
+}
+
+// p = z + beta p.
+template <typename V>
+__global__ void __launch_bounds__(block_size)
+    cg_direction_kernel(std::int64_t n, const V* __restrict__ z, V* __restrict__ p,
+                        const CgDeviceState* st)
+{
+    if (st->s.stop != solvers::cg_running) {
+        return;
+    }
+    const auto i = std::int64_t{blockIdx.x} * block_size + threadIdx.x;
+    if (i < n) {
+        p[i] = z[i] + static_cast<V>(st->s.beta) * p[i];
+    }
+}
+
 // Device pointer of a vector the solver only reads. The solver's vectors are on the device for
 // the whole solve: finding one that is not would mean a hidden host->device copy.
 template <typename V>
@@ -146,7 +271,11 @@ void PhaseClock::resolve()
     if (chain_.size() < 2) {
         return;
     }
-    for (std::size_t i = 0; i + 1 < chain_.size(); ++i) {
+    std::size_t i = 0;
+    for (; i + 1 < chain_.size(); ++i) {
+        if (!pool_[chain_[i + 1].event].query()) {
+            break;  // still running (the CG pipeline is one iteration ahead)
+        }
         const double ms = Event::elapsed_ms(pool_[chain_[i].event], pool_[chain_[i + 1].event]);
         switch (chain_[i].phase) {
             case Phase::spmv:
@@ -164,7 +293,7 @@ void PhaseClock::resolve()
         }
         free_.push_back(chain_[i].event);
     }
-    chain_.erase(chain_.begin(), chain_.end() - 1);
+    chain_.erase(chain_.begin(), chain_.begin() + static_cast<std::ptrdiff_t>(i));
 }
 
 void PhaseClock::finish()
@@ -205,6 +334,13 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
         static_cast<std::int64_t>(n_), cuda::std::plus<double>{}, Square<V>{}, 0.0));
     temp_ = DeviceBuffer<std::byte>(std::max<std::size_t>({dot_bytes, norm_bytes, 1}),
                                     "reduction scratch");
+    // Fused CG reductions: one resident wave of blocks (8 x 256 threads per SM), grid-stride.
+    reduce_blocks_ = static_cast<unsigned>(std::clamp<std::size_t>(
+        ceil_div<std::size_t>(n_, red_block), 1, 8 * static_cast<std::size_t>(multiprocessor_count())));
+    cg_state_ = DeviceBuffer<CgDeviceState>(1, "CG scalars");
+    partials_ = DeviceBuffer<double>(2 * std::size_t{reduce_blocks_}, "CG reduction partials");
+    records_ = PinnedBuffer<solvers::CgScalars>(record_slots);
+    record_events_.resize(record_slots);
 }
 
 template <typename V>
@@ -218,11 +354,9 @@ template <typename V>
 auto GpuBackend<V>::new_vector() -> Vector
 {
     clock_->enter(Phase::vector);
-    Vector v(n_);
+    Vector v = Vector::on_device(n_);  // no host image: solver vectors live on the device
     if (n_ > 0) {
         SPMV_CUDA_CHECK(cudaMemsetAsync(v.device_for_overwrite(), 0, n_ * sizeof(V)));
-    } else {
-        v.set_dev();
     }
     return v;
 }
@@ -326,6 +460,65 @@ void GpuBackend<V>::copy(const Vector& x, Vector& y)
                                         cudaMemcpyDeviceToDevice));
     }
     y.set_dev();
+}
+
+template <typename V>
+void GpuBackend<V>::cg_begin(double rho, const solvers::CgLimits& limits)
+{
+    clock_->enter(Phase::vector);
+    cg_begin_kernel<<<1, 1>>>(cg_state_.data(), rho, limits);
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename V>
+void GpuBackend<V>::cg_alpha(const Vector& p, const Vector& q, const Vector* r)
+{
+    clock_->enter(Phase::reduction);
+    cg_alpha_kernel<<<reduce_blocks_, red_block>>>(
+        static_cast<std::int64_t>(n_), in(p), in(q), r != nullptr ? in(*r) : nullptr,
+        cg_state_.data(), reinterpret_cast<double2*>(partials_.data()));
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename V>
+void GpuBackend<V>::cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z)
+{
+    SPMV_EXPECTS(z == nullptr || inv_diag_.size() == n_, "cg_update needs set_jacobi() first");
+    clock_->enter(Phase::vector);
+    cg_update_kernel<<<reduce_blocks_, red_block>>>(
+        static_cast<std::int64_t>(n_), in(p), in(q), inout(x), inout(r),
+        z != nullptr ? inv_diag_.data() : nullptr, z != nullptr ? z->device_for_overwrite() : nullptr,
+        cg_state_.data(), reinterpret_cast<double2*>(partials_.data()));
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename V>
+void GpuBackend<V>::cg_direction(const Vector& z, Vector& p)
+{
+    clock_->enter(Phase::vector);
+    if (n_ > 0) {
+        cg_direction_kernel<<<grid_for(n_), block_size>>>(static_cast<std::int64_t>(n_), in(z),
+                                                          inout(p), cg_state_.data());
+        SPMV_CUDA_CHECK(cudaGetLastError());
+    }
+}
+
+template <typename V>
+void GpuBackend<V>::cg_record(int iteration)
+{
+    const auto slot = static_cast<std::size_t>(iteration % record_slots);
+    SPMV_CUDA_CHECK(cudaMemcpyAsync(records_.data() + slot, &cg_state_.data()->s,
+                                    sizeof(solvers::CgScalars), cudaMemcpyDeviceToHost));
+    record_events_[slot].record();
+}
+
+template <typename V>
+solvers::CgScalars GpuBackend<V>::cg_read(int iteration)
+{
+    const auto slot = static_cast<std::size_t>(iteration % record_slots);
+    record_events_[slot].synchronize();
+    clock_->resolve();
+    return records_.data()[slot];
 }
 
 template <typename V>

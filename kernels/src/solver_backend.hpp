@@ -1,9 +1,11 @@
 #pragma once
 // The GPU backend of the solvers (lib/include/spmv/solvers/cg.hpp): the vectors are
 // DeviceVectors that stay on the device for the whole solve (Barbieri §3: the GPU is a
-// "magnet"; data stays where it was last written), the matrix is a DeviceMatrix in any format,
-// vector updates are one-thread-per-entry kernels and reductions are cub::DeviceReduce calls
-// whose scalar is the only thing read back per dot product.
+// "magnet"; data stays where it was last written), the matrix is a DeviceMatrix in any format.
+// The CG iteration runs as fused kernels whose scalars (alpha, beta, the stop flag) stay on the
+// device: p.Ap, then x/r update + Jacobi + r.r/r.z in one pass, then the new direction; each
+// iteration's CgScalars are copied to pinned memory and read by the host one iteration late.
+// The other reductions (norms of b and of true residuals) are cub::DeviceReduce calls.
 //
 // Plain C++ declarations (the definitions are in solver_backend.cu), so that the CG template is
 // instantiated with it like with the host backend. Internal to spmv::kernels.
@@ -15,6 +17,7 @@
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/device_vector.hpp>
 #include <spmv/gpu/memory.hpp>
+#include <spmv/solvers/cg_step.hpp>
 #include <spmv/solvers/solve.hpp>
 
 namespace spmv::gpu::detail {
@@ -29,7 +32,7 @@ enum class Phase { spmv, vector, reduction, transfer };
 class PhaseClock {
 public:
     void enter(Phase p);
-    /// Accumulates all intervals whose end event has been recorded; call after a host sync.
+    /// Accumulates the intervals whose end event has completed (does not wait).
     void resolve();
     /// Records a final event, waits for it and resolves everything.
     void finish();
@@ -46,6 +49,14 @@ private:
     std::vector<std::size_t> free_;
     std::vector<Mark> chain_;
     solvers::PhaseTimes times_;
+};
+
+/// The device-resident state of the fused CG steps.
+struct CgDeviceState {
+    solvers::CgScalars s;
+    solvers::CgLimits limits;
+    unsigned int ticket;  ///< blocks done in the running reduction (last one finishes it)
+    unsigned int pad_;
 };
 
 template <typename ValueType>
@@ -73,6 +84,15 @@ public:
     void copy(const Vector& x, Vector& y);
     solvers::PhaseTimes times() const { return clock_->times(); }
 
+    // Fused CG steps (cg.hpp): one iteration is queued ahead of the one the host reads.
+    static constexpr int lookahead = 1;
+    void cg_begin(double rho, const solvers::CgLimits& limits);
+    void cg_alpha(const Vector& p, const Vector& q, const Vector* r);
+    void cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z);
+    void cg_direction(const Vector& z, Vector& p);
+    void cg_record(int iteration);
+    solvers::CgScalars cg_read(int iteration);
+
     /// Mixed precision, on the double backend: dst = float(scale * src).
     void demote(const Vector& src, double scale, DeviceVector<float>& dst);
     /// Mixed precision, on the double backend: x = x + scale * double(d).
@@ -89,6 +109,13 @@ private:
     DeviceBuffer<std::byte> temp_;  // cub::DeviceReduce temporary storage
     DeviceBuffer<double> result_;   // the reduced scalar on the device
     PinnedBuffer<double> host_result_;
+
+    static constexpr int record_slots = 4;  // > lookahead + 1: a slot is read before reuse
+    unsigned reduce_blocks_ = 1;            // grid of the fused reductions (fixed: deterministic)
+    DeviceBuffer<CgDeviceState> cg_state_;
+    DeviceBuffer<double> partials_;  // two per block of the fused reductions
+    PinnedBuffer<solvers::CgScalars> records_;
+    std::vector<Event> record_events_;
 };
 
 }  // namespace spmv::gpu::detail

@@ -134,6 +134,10 @@ void Event::synchronize() const
 {
     not_compiled("Event::synchronize");
 }
+bool Event::query() const
+{
+    not_compiled("Event::query");
+}
 float Event::elapsed_ms(const Event&, const Event&)
 {
     not_compiled("Event::elapsed_ms");

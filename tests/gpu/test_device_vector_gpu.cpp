@@ -14,6 +14,29 @@
 using namespace spmv;
 using namespace spmv::gpu;
 
+TEST_CASE("DeviceVector::on_device has no host image until the host asks", "[gpu][vector]")
+{
+    auto v = DeviceVector<double>::on_device(4);
+    CHECK(v.size() == 4);
+    CHECK(v.valid() == DeviceVector<double>::Valid::device);
+
+    auto h = v.host_for_overwrite();  // the host image appears, sized, for writing
+    REQUIRE(h.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) h[i] = static_cast<double>(i + 1);
+    v.read_device();
+    CHECK(v.bytes_to_device() == 32);
+
+    v.set_dev();
+    const auto r = v.read_host();
+    CHECK(std::vector<double>(r.begin(), r.end()) == std::vector<double>{1, 2, 3, 4});
+    CHECK(v.copies_to_host() == 1);
+
+    auto w = DeviceVector<float>::on_device(3);  // read back without ever touching the host
+    const auto z = w.read_host();
+    CHECK(z.size() == 3);
+    CHECK(w.bytes_to_host() == 12);
+}
+
 TEST_CASE("DeviceVector copies only when the requested image is stale", "[gpu][vector]")
 {
     const std::vector<double> h = {1, 2, 3, 4};

@@ -1,10 +1,12 @@
 // GPU solvers against the host reference: CG and Jacobi CG with every GPU kernel variant
 // (permuted formats in their permuted basis), MPIR-CG reaching 1e-10, breakdowns and the
 // iteration limit reported by status, vectors that stay on the device, real SPD matrices.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -81,6 +83,50 @@ TEST_CASE("GPU CG follows the host reference CG on a 2-D Laplacian", "[gpu][solv
         g.times.spmv_ms + g.times.vector_ms + g.times.reduction_ms + g.times.transfer_ms;
     CHECK(phases <= 1.1 * g.total_ms + 0.5);
     CHECK(phases >= 0.5 * g.total_ms);
+}
+
+TEST_CASE("GPU CG's fused reductions: one block, a partial block, the grid-stride loop",
+          "[gpu][solvers]")
+{
+    // The fused steps sum over a fixed grid of at most 8 blocks of 256 per SM: n = 2 is one
+    // block with 254 idle threads, 35 a partial block, 313,600 more entries than the grid has
+    // threads. Each must follow the host CG (same scalars, other summation order).
+    SECTION("A = [4 1; 1 3], b = (1, 2): CG is exact in 2 steps")
+    {
+        CsrD a;
+        a.num_rows = a.num_cols = 2;
+        a.row_ptrs = {0, 2, 4};
+        a.col_idxs = {0, 1, 0, 1};
+        a.values = {4.0, 1.0, 1.0, 3.0};
+        const std::vector<double> b{1.0, 2.0};
+        std::vector<double> x(2, 0.0);
+        const auto r = gpu::solve_gpu(a, b, x, Method::cg);
+        REQUIRE(r.status == Status::converged);
+        CHECK(r.iterations == 2);
+        CHECK(x[0] == Approx(1.0 / 11.0).epsilon(1e-12));  // A^-1 b = (1/11, 7/11)
+        CHECK(x[1] == Approx(7.0 / 11.0).epsilon(1e-12));
+    }
+    for (const auto& [nx, ny] : {std::pair{7, 5}, std::pair{560, 560}}) {
+        DYNAMIC_SECTION("2-D Laplacian " << nx << " x " << ny)
+        {
+            const auto s = make_system(test::laplace2d(nx, ny));
+            std::vector<double> xg(s.b.size(), 0.0), xh(s.b.size(), 0.0);
+            SolveOptions opt;
+            opt.tol = 1e-8;
+            const auto g = gpu::solve_gpu(s.a, s.b, xg, Method::cg, "csr", {}, opt);
+            const auto h = solve_host(s.a, s.b, xh, Method::cg, "csr", {}, opt);
+            REQUIRE(g.status == Status::converged);
+            REQUIRE(h.status == Status::converged);
+            // ~1000 iterations at 560 x 560: rounding differences may shift the end by a few
+            CHECK(std::abs(g.iterations - h.iterations) <= 2 + h.iterations / 100);
+            CHECK(test::rel_diff(xg, xh) < 1e-6);
+            const auto k = std::min<std::size_t>(20, h.residual_history.size());
+            for (std::size_t i = 0; i < k; ++i) {
+                CHECK(g.residual_history[i] == Approx(h.residual_history[i]).epsilon(1e-9));
+            }
+        }
+    }
+    gpu::synchronize();
 }
 
 TEST_CASE("GPU CG and Jacobi CG solve an irregular SPD system with every kernel variant",

@@ -29,8 +29,11 @@ public:
     explicit DeviceVector(std::size_t n);
     /// A copy of `host`, valid on the host only.
     explicit DeviceVector(std::span<const ValueType> host);
+    /// n uninitialised entries valid on the device only (solver work vectors): no host memory
+    /// is allocated until the host image is first asked for.
+    static DeviceVector on_device(std::size_t n);
 
-    std::size_t size() const noexcept { return host_.size(); }
+    std::size_t size() const noexcept { return size_; }
     Valid valid() const noexcept { return valid_; }
     /// Barbieri's is_host(): the host image is up to date.
     bool is_host() const noexcept { return valid_ != Valid::device; }
@@ -54,7 +57,7 @@ public:
     /// Write access on the host: syncs, then marks the device image stale.
     std::span<ValueType> host();
     /// Write access on the host for a full overwrite: no copy, device image marked stale.
-    std::span<ValueType> host_for_overwrite() noexcept;
+    std::span<ValueType> host_for_overwrite();
 
     /// Read access on the device: syncs, both images stay valid.
     const ValueType* read_device();
@@ -71,7 +74,10 @@ public:
     void reset_counters() noexcept;
 
 private:
-    std::vector<ValueType> host_;
+    void ensure_host_image();
+
+    std::size_t size_ = 0;
+    std::vector<ValueType> host_;  // empty until needed for a vector made on_device
     DeviceBuffer<ValueType> dev_;
     Valid valid_ = Valid::host;
     std::size_t bytes_to_device_ = 0;

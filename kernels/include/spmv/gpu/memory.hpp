@@ -234,6 +234,8 @@ public:
 
     void record(StreamRef stream = {});
     void synchronize() const;
+    /// True when the work before the recorded event has completed (does not wait).
+    bool query() const;
     /// Milliseconds between two recorded events (both must have completed: synchronize first).
     static float elapsed_ms(const Event& start, const Event& stop);
     void* native_handle() const noexcept { return handle_; }

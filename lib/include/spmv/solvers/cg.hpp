@@ -16,6 +16,16 @@
 ///   void   xpay(x, double a, Vector& y)       y = x + a y
 ///   void   copy(x, Vector& y)                 y = x
 ///   PhaseTimes times()                        time spent so far per phase
+/// and the fused steps of a CG iteration, whose scalars (CgScalars, cg_step.hpp) stay in the
+/// backend (on the device for the GPU) and are decided by cg_step.hpp's functions:
+///   void cg_begin(double rho, CgLimits)       new rho, clear the stop flag
+///   void cg_alpha(p, q, const Vector* r)      pq = p.q; alpha = (r ? r.p : rho) / pq
+///   void cg_update(p, q, x, r, Vector* z)     x += alpha p; r -= alpha q; z = D^-1 r;
+///                                             rr = r.r, rz = r.z; stop test; beta, rho
+///   void cg_direction(const Vector& z, p)     p = z + beta p
+///   void cg_record(int it), CgScalars cg_read(int it)   snapshot / read iteration it's scalars
+///   static constexpr int lookahead            iterations queued before one is read (GPU: 1)
+/// Once an iteration sets CgScalars::stop, the fused steps do nothing until cg_begin.
 /// Scalars cross the interface as double and are rounded to the backend's value_type.
 /// Mixed precision (mpir_cg) also needs, on the double "outer" backend:
 ///   void demote(const Vector& r, double s, InnerVector& rf)       rf = float(s * r)
@@ -28,6 +38,7 @@
 #include <optional>
 #include <string>
 
+#include <spmv/solvers/cg_step.hpp>
 #include <spmv/solvers/solve.hpp>
 
 namespace spmv::solvers {
@@ -57,6 +68,17 @@ concept SolverBackend = requires(B& be, const typename B::Vector& cx, typename B
     {
         be.times()
         } -> std::convertible_to<PhaseTimes>;
+    be.cg_begin(s, CgLimits{});
+    be.cg_alpha(cx, cx, &cx);
+    be.cg_update(cx, cx, v, v, &v);
+    be.cg_direction(cx, v);
+    be.cg_record(1);
+    {
+        be.cg_read(1)
+        } -> std::same_as<CgScalars>;
+    {
+        B::lookahead
+        } -> std::convertible_to<int>;
 };
 
 namespace detail {
@@ -171,7 +193,7 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
     if (!precondition(rel * bnorm)) {
         return res;
     }
-    bool continued = false;
+    bool line_search = false;  // first step of a continued solve: alpha = r.p / p.Ap
     if (ws.has_direction && ws.continue_scale > 0.0 && ws.pq > 0.0) {
         // Go on along the kept direction p_j, A-conjugate to it explicitly:
         // p = z + beta p_j with beta = -z.(A p_j) / p_j.(A p_j) (q still holds A p_j). Any
@@ -180,7 +202,7 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
         // it differs by the float rounding gap, and the explicit form keeps p conjugate anyway.
         const double beta = -be.dot(zr, q) / ws.pq;
         be.xpay(zr, beta, p);
-        continued = true;
+        line_search = true;
     } else {
         be.copy(zr, p);
     }
@@ -188,84 +210,109 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
     ws.continue_scale = 0.0;
     double last_true = rel;  // true residual at the last check (start or replacement)
 
+    // The iterations run as fused steps whose scalars stay in the backend (cg_step.hpp).
+    // Iteration it + lookahead is queued before iteration it is read, so a GPU never waits for
+    // the host's decision; an iteration that stops sets a flag that turns the steps queued after
+    // it into no-ops (only their SpMV runs, recomputing the same q = A p).
+    const CgLimits limits{opt.tol * bnorm * opt.tol * bnorm,
+                          opt.divergence_limit * bnorm * opt.divergence_limit * bnorm,
+                          opt.jacobi ? 1 : 0};
+    be.cg_begin(rho, limits);
+    int queued = 0;
+    auto queue_until = [&](int last) {
+        last = std::min(last, opt.max_iterations);
+        while (queued < last) {
+            ++queued;
+            be.spmv(p, q);
+            be.cg_alpha(p, q, line_search ? &r : nullptr);
+            line_search = false;
+            be.cg_update(p, q, x, r, z);
+            if (queued < opt.max_iterations) {  // the last one keeps q = A p (CgWorkspace)
+                be.cg_direction(zr, p);
+            }
+            be.cg_record(queued);
+        }
+    };
+
     for (int it = 1; it <= opt.max_iterations; ++it) {
-        be.spmv(p, q);
-        const double pq = be.dot(p, q);
+        queue_until(it + Backend::lookahead);
+        const CgScalars s = be.cg_read(it);
         res.iterations = it;
-        if (!std::isfinite(pq)) {
-            detail::stop(res, Status::breakdown_nan,
-                         "p^T A p is NaN or Inf at iteration " + std::to_string(it));
+        if (s.stop == cg_stop_pq) {  // x and r were not updated
+            if (!std::isfinite(s.pq)) {
+                detail::stop(res, Status::breakdown_nan,
+                             "p^T A p is NaN or Inf at iteration " + std::to_string(it));
+            } else {
+                detail::stop(res, Status::breakdown_indefinite,
+                             "p^T A p = " + sci(s.pq) + " <= 0 at iteration " +
+                                 std::to_string(it) + ": A is not positive definite");
+            }
             return res;
         }
-        if (pq <= 0.0) {
-            detail::stop(res, Status::breakdown_indefinite,
-                         "p^T A p = " + sci(pq) + " <= 0 at iteration " + std::to_string(it) +
-                             ": A is not positive definite");
-            return res;
-        }
-        // alpha = r.p / p.A p is the exact line minimum along p; it equals rho / p.A p in CG,
-        // except for the first step of a continued solve (r is the replaced, true residual).
-        const double alpha = (continued ? be.dot(r, p) : rho) / pq;
-        continued = false;
-        be.axpy(alpha, p, x);
-        be.axpy(-alpha, q, r);
-        ws.pq = pq;  // p and q = A p are kept: a caller may continue along p (see CgWorkspace)
+        ws.pq = s.pq;  // p and q = A p are kept: a caller may continue along p (see CgWorkspace)
         ws.has_direction = true;
-        double rnorm = be.norm2(r);
-        rel = rnorm / bnorm;
+        rel = std::sqrt(s.rr) / bnorm;
         res.residual_history.push_back(rel);
         res.final_relative_residual = rel;
+        if (s.stop == cg_running) {
+            continue;
+        }
+        if (s.stop == cg_stop_rz) {
+            if (!std::isfinite(s.rz)) {
+                detail::stop(res, Status::breakdown_nan, "r^T M^-1 r is NaN or Inf");
+            } else {
+                detail::stop(res, Status::breakdown_indefinite,
+                             "r^T M^-1 r = " + sci(s.rz) +
+                                 " <= 0: the Jacobi preconditioner is not positive definite");
+            }
+            return res;
+        }
         if (!std::isfinite(rel)) {
             detail::stop(res, Status::breakdown_nan,
                          "the residual became NaN or Inf at iteration " + std::to_string(it));
             return res;
         }
-        if (rel > opt.divergence_limit) {
+        if (s.rr > limits.rr_diverge) {
             detail::stop(res, Status::diverged,
                          "relative residual " + sci(rel) + " at iteration " + std::to_string(it) +
                              " exceeds the divergence limit " + sci(opt.divergence_limit));
             return res;
         }
-        if (rel <= opt.tol) {
-            if (!opt.verify_residual) {
-                res.status = Status::converged;
-                return res;
-            }
-            be.residual(b, x, r);  // the recursive residual may have drifted from b - A x
-            rnorm = be.norm2(r);
-            const double true_rel = rnorm / bnorm;
-            res.final_relative_residual = true_rel;
-            if (true_rel <= opt.tol) {
-                res.status = Status::converged;
-                return res;
-            }
-            if (!std::isfinite(true_rel)) {
-                detail::stop(res, Status::breakdown_nan, "the true residual is NaN or Inf");
-                return res;
-            }
-            // Each replacement restarts CG from the true residual, which costs only the few
-            // iterations needed to get below tol again; stop when that no longer helps.
-            constexpr int max_restarts = 20;
-            if ((res.restarts > 0 && true_rel > 0.9 * last_true) || res.restarts >= max_restarts) {
-                detail::stop(res, Status::stagnated,
-                             "the recursive residual reached " + sci(rel) +
-                                 " but the true residual b - A x stays at " + sci(true_rel) +
-                                 " (precision limit of this arithmetic)");
-                return res;
-            }
-            last_true = true_rel;
-            ++res.restarts;  // residual replacement: restart CG from the true residual
-            if (!precondition(rnorm)) {
-                return res;
-            }
-            be.copy(zr, p);
-            continue;
+        // The recursive residual met tol.
+        if (!opt.verify_residual) {
+            res.status = Status::converged;
+            return res;
         }
-        const double rho_old = rho;
+        be.residual(b, x, r);  // the recursive residual may have drifted from b - A x
+        const double rnorm = be.norm2(r);
+        const double true_rel = rnorm / bnorm;
+        res.final_relative_residual = true_rel;
+        if (true_rel <= opt.tol) {
+            res.status = Status::converged;
+            return res;
+        }
+        if (!std::isfinite(true_rel)) {
+            detail::stop(res, Status::breakdown_nan, "the true residual is NaN or Inf");
+            return res;
+        }
+        // Each replacement restarts CG from the true residual, which costs only the few
+        // iterations needed to get below tol again; stop when that no longer helps.
+        constexpr int max_restarts = 20;
+        if ((res.restarts > 0 && true_rel > 0.9 * last_true) || res.restarts >= max_restarts) {
+            detail::stop(res, Status::stagnated,
+                         "the recursive residual reached " + sci(rel) +
+                             " but the true residual b - A x stays at " + sci(true_rel) +
+                             " (precision limit of this arithmetic)");
+            return res;
+        }
+        last_true = true_rel;
+        ++res.restarts;  // residual replacement: restart CG from the true residual
         if (!precondition(rnorm)) {
             return res;
         }
-        be.xpay(zr, rho / rho_old, p);
+        be.copy(zr, p);
+        be.cg_begin(rho, limits);
+        queued = it;  // the iteration queued after this one did nothing (stop flag)
     }
     detail::stop(res, Status::max_iterations,
                  "no convergence in " + std::to_string(opt.max_iterations) +

@@ -3,6 +3,7 @@
 /// readable reference SpMV of any storage format. It is the CPU reference the GPU backend is
 /// tested against, and shows the algorithm without any device code.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,7 @@
 
 #include <spmv/any_matrix.hpp>
 #include <spmv/error.hpp>
+#include <spmv/solvers/cg_step.hpp>
 #include <spmv/solvers/solve.hpp>
 
 namespace spmv::solvers {
@@ -114,6 +116,78 @@ public:
         y = x;
     }
 
+    // ---- the fused steps of a CG iteration (see cg.hpp); the scalars live in s_ ----
+
+    /// The host answers at once: no iteration needs to be queued ahead.
+    static constexpr int lookahead = 0;
+
+    void cg_begin(double rho, const CgLimits& limits)
+    {
+        s_ = CgScalars{};
+        s_.rho = rho;
+        limits_ = limits;
+    }
+
+    /// pq = p.q, alpha = (r ? r.p : rho) / pq.
+    void cg_alpha(const Vector& p, const Vector& q, const Vector* r)
+    {
+        if (s_.stop != cg_running) {
+            return;
+        }
+        Clock c(times_.reduction_ms);
+        double pq = 0.0;
+        double rp = 0.0;
+        for (std::size_t i = 0; i < n_; ++i) {
+            pq += static_cast<double>(p[i]) * static_cast<double>(q[i]);
+            if (r != nullptr) {
+                rp += static_cast<double>((*r)[i]) * static_cast<double>(p[i]);
+            }
+        }
+        cg_after_pq(s_, pq, r != nullptr ? rp : s_.rho);
+    }
+
+    /// x += alpha p, r -= alpha q, z = D^-1 r (when z is given), then r.r, r.z and the
+    /// stopping test.
+    void cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z)
+    {
+        if (s_.stop != cg_running) {
+            return;
+        }
+        SPMV_EXPECTS(z == nullptr || inv_diag_.size() == n_, "cg_update needs set_jacobi() first");
+        Clock c(times_.vector_ms);
+        const auto alpha = static_cast<ValueType>(s_.alpha);
+        double rr = 0.0;
+        double rz = 0.0;
+        for (std::size_t i = 0; i < n_; ++i) {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * q[i];
+            const auto ri = static_cast<double>(r[i]);
+            rr += ri * ri;
+            if (z != nullptr) {
+                (*z)[i] = inv_diag_[i] * r[i];
+                rz += ri * static_cast<double>((*z)[i]);
+            }
+        }
+        cg_after_update(s_, rr, z != nullptr ? rz : rr, limits_);
+    }
+
+    /// p = z + beta p.
+    void cg_direction(const Vector& z, Vector& p)
+    {
+        if (s_.stop != cg_running) {
+            return;
+        }
+        xpay(z, s_.beta, p);
+    }
+
+    /// A ring of records like the GPU's, so that a backend queuing ahead (a test derives one with
+    /// lookahead = 1) reads each iteration's own scalars.
+    void cg_record(int iteration) { records_[static_cast<std::size_t>(iteration) % 4] = s_; }
+    CgScalars cg_read(int iteration) const
+    {
+        return records_[static_cast<std::size_t>(iteration) % 4];
+    }
+
     /// Mixed precision, outer side: dst = (Low) (scale * src).
     template <typename Low>
     void demote(const Vector& src, double scale, std::vector<Low>& dst)
@@ -159,6 +233,9 @@ private:
     std::size_t n_;
     std::vector<ValueType> inv_diag_;
     PhaseTimes times_;
+    CgScalars s_;
+    std::array<CgScalars, 4> records_{};
+    CgLimits limits_;
 };
 
 }  // namespace spmv::solvers
