@@ -1,4 +1,7 @@
 // DeviceVector: host logic only; the copies go through DeviceBuffer (memory.cu or stubs.cpp).
+#include <algorithm>
+
+#include <spmv/error.hpp>
 #include <spmv/gpu/device_vector.hpp>
 
 namespace spmv::gpu {
@@ -20,6 +23,29 @@ DeviceVector<V> DeviceVector<V>::on_device(std::size_t n)
     v.dev_ = DeviceBuffer<V>(n, "vector");
     v.valid_ = Valid::device;
     return v;
+}
+
+template <typename V>
+DeviceVector<V> DeviceVector<V>::uploaded(std::span<const V> host)
+{
+    DeviceVector v = on_device(host.size());
+    v.dev_.upload(host);
+    v.bytes_to_device_ += host.size_bytes();
+    ++v.copies_to_device_;
+    return v;
+}
+
+template <typename V>
+void DeviceVector<V>::copy_to(std::span<V> out)
+{
+    SPMV_EXPECTS(out.size() == size_, "DeviceVector::copy_to: sizes differ");
+    if (valid_ == Valid::device) {
+        dev_.download(out);
+        bytes_to_host_ += out.size_bytes();
+        ++copies_to_host_;
+    } else {
+        std::copy(host_.begin(), host_.end(), out.begin());
+    }
 }
 
 template <typename V>

@@ -87,22 +87,29 @@ SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double
     const double setup_ms = ms_since(t_setup);
 
     // ---- solve: b and x go up once, x comes down once ----
+    // Straight from and to the caller's memory when the format keeps the original basis; a
+    // permuted format's vectors are permuted on the host first (and back at the end).
     const auto t_solve = std::chrono::steady_clock::now();
-    clock.enter(detail::Phase::vector);  // permuting into the solver's basis (host)
-    const auto b_basis = solvers::to_basis(b, plan.perm);
-    const auto x_basis = solvers::to_basis(x, plan.perm);
+    const bool permuted = !plan.perm.empty();
+    std::vector<double> b_basis, x_basis;
+    if (permuted) {
+        clock.enter(detail::Phase::vector);  // permuting into the solver's basis (host)
+        b_basis = solvers::to_basis(b, plan.perm);
+        x_basis = solvers::to_basis(x, plan.perm);
+    }
     clock.enter(detail::Phase::transfer);
-    DeviceVector<double> b_dev{std::span<const double>(b_basis)};
-    DeviceVector<double> x_dev{std::span<const double>(x_basis)};
-    b_dev.sync_to_device();
-    x_dev.sync_to_device();
+    auto b_dev = DeviceVector<double>::uploaded(permuted ? std::span<const double>(b_basis) : b);
+    auto x_dev = DeviceVector<double>::uploaded(permuted ? std::span<const double>(x_basis)
+                                                         : std::span<const double>(x));
     const std::string where = res.where;
     res = method == Method::cg ? solvers::cg(outer, b_dev, x_dev, options)
                                : solvers::mpir_cg(outer, *inner, b_dev, x_dev, options);
     clock.enter(detail::Phase::transfer);
-    const auto x_out = x_dev.read_host();
-    clock.enter(detail::Phase::vector);  // un-permuting back to the original basis (host)
-    solvers::from_basis(x_out, plan.perm, x);
+    x_dev.copy_to(permuted ? std::span<double>(x_basis) : x);
+    if (permuted) {
+        clock.enter(detail::Phase::vector);  // un-permuting back to the original basis (host)
+        solvers::from_basis(x_basis, plan.perm, x);
+    }
     clock.finish();
     res.total_ms = ms_since(t_solve);
 

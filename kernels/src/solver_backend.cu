@@ -334,11 +334,23 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
         static_cast<std::int64_t>(n_), cuda::std::plus<double>{}, Square<V>{}, 0.0));
     temp_ = DeviceBuffer<std::byte>(std::max<std::size_t>({dot_bytes, norm_bytes, 1}),
                                     "reduction scratch");
-    // Fused CG reductions: one resident wave of blocks (8 x 256 threads per SM), grid-stride.
-    reduce_blocks_ = static_cast<unsigned>(std::clamp<std::size_t>(
-        ceil_div<std::size_t>(n_, red_block), 1, 8 * static_cast<std::size_t>(multiprocessor_count())));
+    // Fused CG reductions: exactly one resident wave of blocks (as many as the occupancy of each
+    // kernel allows on every SM), grid-stride; a second, partial wave would leave most SMs idle
+    // during its tail (measured on an H100 with a fixed 8 blocks per SM: the x/r update ran at
+    // ~40 % of the bandwidth on pde150).
+    auto wave = [&](const void* kernel) {
+        int per_sm = 0;
+        SPMV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, red_block, 0));
+        const auto resident =
+            static_cast<std::size_t>(std::max(per_sm, 1)) * static_cast<std::size_t>(multiprocessor_count());
+        return static_cast<unsigned>(
+            std::clamp<std::size_t>(ceil_div<std::size_t>(n_, red_block), 1, resident));
+    };
+    alpha_blocks_ = wave(reinterpret_cast<const void*>(&cg_alpha_kernel<V>));
+    update_blocks_ = wave(reinterpret_cast<const void*>(&cg_update_kernel<V>));
     cg_state_ = DeviceBuffer<CgDeviceState>(1, "CG scalars");
-    partials_ = DeviceBuffer<double>(2 * std::size_t{reduce_blocks_}, "CG reduction partials");
+    partials_ = DeviceBuffer<double>(2 * std::size_t{std::max(alpha_blocks_, update_blocks_)},
+                                     "CG reduction partials");
     records_ = PinnedBuffer<solvers::CgScalars>(record_slots);
     record_events_.resize(record_slots);
 }
@@ -474,7 +486,7 @@ template <typename V>
 void GpuBackend<V>::cg_alpha(const Vector& p, const Vector& q, const Vector* r)
 {
     clock_->enter(Phase::reduction);
-    cg_alpha_kernel<<<reduce_blocks_, red_block>>>(
+    cg_alpha_kernel<<<alpha_blocks_, red_block>>>(
         static_cast<std::int64_t>(n_), in(p), in(q), r != nullptr ? in(*r) : nullptr,
         cg_state_.data(), reinterpret_cast<double2*>(partials_.data()));
     SPMV_CUDA_CHECK(cudaGetLastError());
@@ -485,7 +497,7 @@ void GpuBackend<V>::cg_update(const Vector& p, const Vector& q, Vector& x, Vecto
 {
     SPMV_EXPECTS(z == nullptr || inv_diag_.size() == n_, "cg_update needs set_jacobi() first");
     clock_->enter(Phase::vector);
-    cg_update_kernel<<<reduce_blocks_, red_block>>>(
+    cg_update_kernel<<<update_blocks_, red_block>>>(
         static_cast<std::int64_t>(n_), in(p), in(q), inout(x), inout(r),
         z != nullptr ? inv_diag_.data() : nullptr, z != nullptr ? z->device_for_overwrite() : nullptr,
         cg_state_.data(), reinterpret_cast<double2*>(partials_.data()));

@@ -111,7 +111,8 @@ private:
     PinnedBuffer<double> host_result_;
 
     static constexpr int record_slots = 4;  // > lookahead + 1: a slot is read before reuse
-    unsigned reduce_blocks_ = 1;            // grid of the fused reductions (fixed: deterministic)
+    unsigned alpha_blocks_ = 1;   // grids of the fused reductions: one resident wave, fixed for
+    unsigned update_blocks_ = 1;  // the backend's life, so every sum is bitwise reproducible
     DeviceBuffer<CgDeviceState> cg_state_;
     DeviceBuffer<double> partials_;  // two per block of the fused reductions
     PinnedBuffer<solvers::CgScalars> records_;

@@ -37,6 +37,32 @@ TEST_CASE("DeviceVector::on_device has no host image until the host asks", "[gpu
     CHECK(w.bytes_to_host() == 12);
 }
 
+TEST_CASE("DeviceVector::uploaded and copy_to move data without a host image", "[gpu][vector]")
+{
+    const std::vector<double> h = {5, 6, 7};
+    auto v = DeviceVector<double>::uploaded(h);
+    CHECK(v.valid() == DeviceVector<double>::Valid::device);
+    CHECK(v.copies_to_device() == 1);
+    CHECK(v.bytes_to_device() == 24);
+    v.read_device();  // already there: no second copy
+    CHECK(v.copies_to_device() == 1);
+
+    std::vector<double> out(3, 0.0);
+    v.copy_to(out);
+    CHECK(out == h);
+    CHECK(v.bytes_to_host() == 24);
+    CHECK(v.valid() == DeviceVector<double>::Valid::device);  // no host image was made
+
+    std::vector<double> wrong(2);
+    CHECK_THROWS_AS(v.copy_to(wrong), InvalidArgument);
+
+    DeviceVector<double> on_host(h);  // host image valid: copy_to copies on the host
+    std::vector<double> out2(3, 0.0);
+    on_host.copy_to(out2);
+    CHECK(out2 == h);
+    CHECK(on_host.bytes_to_host() == 0);
+}
+
 TEST_CASE("DeviceVector copies only when the requested image is stale", "[gpu][vector]")
 {
     const std::vector<double> h = {1, 2, 3, 4};

@@ -32,6 +32,9 @@ public:
     /// n uninitialised entries valid on the device only (solver work vectors): no host memory
     /// is allocated until the host image is first asked for.
     static DeviceVector on_device(std::size_t n);
+    /// A copy of `host` uploaded at once and valid on the device only: one host -> device copy
+    /// straight from the caller's memory, no host image (a solver's right-hand side).
+    static DeviceVector uploaded(std::span<const ValueType> host);
 
     std::size_t size() const noexcept { return size_; }
     Valid valid() const noexcept { return valid_; }
@@ -56,6 +59,10 @@ public:
     std::span<const ValueType> read_host();
     /// Write access on the host: syncs, then marks the device image stale.
     std::span<ValueType> host();
+    /// Copies the current data into the caller's `out` (size() entries) without keeping a host
+    /// image: a device -> host copy when the device image is the valid one (counted), a host
+    /// copy otherwise.
+    void copy_to(std::span<ValueType> out);
     /// Write access on the host for a full overwrite: no copy, device image marked stale.
     std::span<ValueType> host_for_overwrite();
 
