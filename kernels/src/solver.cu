@@ -10,6 +10,7 @@
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/device_vector.hpp>
 #include <spmv/gpu/memory.hpp>
+#include <spmv/gpu/permutation.hpp>
 #include <spmv/gpu/solver.hpp>
 #include <spmv/solvers/cg.hpp>
 #include <spmv/solvers/system.hpp>
@@ -83,33 +84,41 @@ SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double
             inner->set_jacobi(inv_float);
         }
     }
+    // A permuted format solves in its permuted basis: P b and P x0 are formed on the device,
+    // x = P^T x' too, with the permutation uploaded once here.
+    const bool permuted = !plan.perm.empty();
+    DeviceBuffer<std::int32_t> perm_dev;
+    if (permuted) {
+        perm_dev = DeviceBuffer<std::int32_t>::from_host(plan.perm, "solver permutation");
+    }
     synchronize();
     const double setup_ms = ms_since(t_setup);
 
-    // ---- solve: b and x go up once, x comes down once ----
-    // Straight from and to the caller's memory when the format keeps the original basis; a
-    // permuted format's vectors are permuted on the host first (and back at the end).
+    // ---- solve: b and x go up once (straight from the caller's memory), x comes down once ----
     const auto t_solve = std::chrono::steady_clock::now();
-    const bool permuted = !plan.perm.empty();
-    std::vector<double> b_basis, x_basis;
-    if (permuted) {
-        clock.enter(detail::Phase::vector);  // permuting into the solver's basis (host)
-        b_basis = solvers::to_basis(b, plan.perm);
-        x_basis = solvers::to_basis(x, plan.perm);
-    }
+    const auto n = static_cast<std::int32_t>(a.num_rows);
     clock.enter(detail::Phase::transfer);
-    auto b_dev = DeviceVector<double>::uploaded(permuted ? std::span<const double>(b_basis) : b);
-    auto x_dev = DeviceVector<double>::uploaded(permuted ? std::span<const double>(x_basis)
-                                                         : std::span<const double>(x));
+    auto b_dev = DeviceVector<double>::uploaded(b);
+    auto x_dev = DeviceVector<double>::uploaded(x);
+    std::optional<DeviceVector<double>> b_basis, x_basis;
+    if (permuted) {
+        clock.enter(detail::Phase::vector);
+        b_basis.emplace(DeviceVector<double>::on_device(b.size()));
+        x_basis.emplace(DeviceVector<double>::on_device(x.size()));
+        permute_rows(perm_dev.data(), b_dev.read_device(), b_basis->device_for_overwrite(), n);
+        permute_rows(perm_dev.data(), x_dev.read_device(), x_basis->device_for_overwrite(), n);
+    }
     const std::string where = res.where;
-    res = method == Method::cg ? solvers::cg(outer, b_dev, x_dev, options)
-                               : solvers::mpir_cg(outer, *inner, b_dev, x_dev, options);
-    clock.enter(detail::Phase::transfer);
-    x_dev.copy_to(permuted ? std::span<double>(x_basis) : x);
+    DeviceVector<double>& bs = permuted ? *b_basis : b_dev;
+    DeviceVector<double>& xs = permuted ? *x_basis : x_dev;
+    res = method == Method::cg ? solvers::cg(outer, bs, xs, options)
+                               : solvers::mpir_cg(outer, *inner, bs, xs, options);
     if (permuted) {
-        clock.enter(detail::Phase::vector);  // un-permuting back to the original basis (host)
-        solvers::from_basis(x_basis, plan.perm, x);
+        clock.enter(detail::Phase::vector);
+        unpermute_rows(perm_dev.data(), x_basis->read_device(), x_dev.device_for_overwrite(), n);
     }
+    clock.enter(detail::Phase::transfer);
+    x_dev.copy_to(x);
     clock.finish();
     res.total_ms = ms_since(t_solve);
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -148,6 +150,15 @@ __device__ bool grid_sum(double2 mine, double2* partials, unsigned* ticket, doub
     return true;
 }
 
+// The iteration's scalars, written straight into the host's pinned record (zero copy: no
+// copy-engine operation per iteration); the host reads it after the event recorded behind the
+// kernel has completed.
+__device__ void report(const solvers::CgScalars& s, solvers::CgScalars* record)
+{
+    *record = s;
+    __threadfence_system();
+}
+
 __global__ void cg_begin_kernel(CgDeviceState* st, double rho, solvers::CgLimits limits)
 {
     st->s = solvers::CgScalars{};
@@ -160,7 +171,8 @@ __global__ void cg_begin_kernel(CgDeviceState* st, double rho, solvers::CgLimits
 template <typename V>
 __global__ void __launch_bounds__(red_block)
     cg_alpha_kernel(std::int64_t n, const V* __restrict__ p, const V* __restrict__ q,
-                    const V* __restrict__ r, CgDeviceState* st, double2* partials)
+                    const V* __restrict__ r, CgDeviceState* st, double2* partials,
+                    solvers::CgScalars* record)
 {
     if (st->s.stop != solvers::cg_running) {
         return;
@@ -177,6 +189,9 @@ __global__ void __launch_bounds__(red_block)
     double2 t;
     if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         solvers::cg_after_pq(st->s, t.x, r != nullptr ? t.y : st->s.rho);
+        if (st->s.stop != solvers::cg_running) {  // cg_update will not run: report it here
+            report(st->s, record);
+        }
     }
 }
 
@@ -185,7 +200,8 @@ template <typename V>
 __global__ void __launch_bounds__(red_block)
     cg_update_kernel(std::int64_t n, const V* __restrict__ p, const V* __restrict__ q,
                      V* __restrict__ x, V* __restrict__ r, const V* __restrict__ inv_diag,
-                     V* __restrict__ z, CgDeviceState* st, double2* partials)
+                     V* __restrict__ z, CgDeviceState* st, double2* partials,
+                     solvers::CgScalars* record)
 {
     if (st->s.stop != solvers::cg_running) {
         return;
@@ -207,6 +223,7 @@ __global__ void __launch_bounds__(red_block)
     double2 t;
     if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         solvers::cg_after_update(st->s, t.x, z != nullptr ? t.y : t.x, st->limits);
+        report(st->s, record);
     }
 }
 
@@ -488,7 +505,7 @@ void GpuBackend<V>::cg_alpha(const Vector& p, const Vector& q, const Vector* r)
     clock_->enter(Phase::reduction);
     cg_alpha_kernel<<<alpha_blocks_, red_block>>>(
         static_cast<std::int64_t>(n_), in(p), in(q), r != nullptr ? in(*r) : nullptr,
-        cg_state_.data(), reinterpret_cast<double2*>(partials_.data()));
+        cg_state_.data(), reinterpret_cast<double2*>(partials_.data()), records_.data() + slot_);
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -500,8 +517,9 @@ void GpuBackend<V>::cg_update(const Vector& p, const Vector& q, Vector& x, Vecto
     cg_update_kernel<<<update_blocks_, red_block>>>(
         static_cast<std::int64_t>(n_), in(p), in(q), inout(x), inout(r),
         z != nullptr ? inv_diag_.data() : nullptr, z != nullptr ? z->device_for_overwrite() : nullptr,
-        cg_state_.data(), reinterpret_cast<double2*>(partials_.data()));
+        cg_state_.data(), reinterpret_cast<double2*>(partials_.data()), records_.data() + slot_);
     SPMV_CUDA_CHECK(cudaGetLastError());
+    record_events_[slot_].record();  // behind both writers of the record (alpha and update)
 }
 
 template <typename V>
@@ -516,12 +534,9 @@ void GpuBackend<V>::cg_direction(const Vector& z, Vector& p)
 }
 
 template <typename V>
-void GpuBackend<V>::cg_record(int iteration)
+void GpuBackend<V>::cg_iteration(int iteration)
 {
-    const auto slot = static_cast<std::size_t>(iteration % record_slots);
-    SPMV_CUDA_CHECK(cudaMemcpyAsync(records_.data() + slot, &cg_state_.data()->s,
-                                    sizeof(solvers::CgScalars), cudaMemcpyDeviceToHost));
-    record_events_[slot].record();
+    slot_ = static_cast<std::size_t>(iteration % record_slots);
 }
 
 template <typename V>
@@ -530,7 +545,18 @@ solvers::CgScalars GpuBackend<V>::cg_read(int iteration)
     const auto slot = static_cast<std::size_t>(iteration % record_slots);
     record_events_[slot].synchronize();
     clock_->resolve();
-    return records_.data()[slot];
+    // The kernel wrote it through PCIe; after the event, read it as memory the device changed.
+    static_assert(std::is_trivially_copyable_v<solvers::CgScalars> &&
+                  sizeof(solvers::CgScalars) % sizeof(std::uint64_t) == 0);
+    const volatile auto* rec =
+        reinterpret_cast<const volatile std::uint64_t*>(records_.data() + slot);
+    std::uint64_t words[sizeof(solvers::CgScalars) / sizeof(std::uint64_t)];
+    for (std::size_t k = 0; k < std::size(words); ++k) {
+        words[k] = rec[k];
+    }
+    solvers::CgScalars out;
+    std::memcpy(&out, words, sizeof out);
+    return out;
 }
 
 template <typename V>

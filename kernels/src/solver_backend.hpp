@@ -4,7 +4,8 @@
 // "magnet"; data stays where it was last written), the matrix is a DeviceMatrix in any format.
 // The CG iteration runs as fused kernels whose scalars (alpha, beta, the stop flag) stay on the
 // device: p.Ap, then x/r update + Jacobi + r.r/r.z in one pass, then the new direction; each
-// iteration's CgScalars are copied to pinned memory and read by the host one iteration late.
+// iteration's CgScalars are written by the kernel into pinned host memory and read by the host
+// one iteration late.
 // The other reductions (norms of b and of true residuals) are cub::DeviceReduce calls.
 //
 // Plain C++ declarations (the definitions are in solver_backend.cu), so that the CG template is
@@ -90,7 +91,7 @@ public:
     void cg_alpha(const Vector& p, const Vector& q, const Vector* r);
     void cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z);
     void cg_direction(const Vector& z, Vector& p);
-    void cg_record(int iteration);
+    void cg_iteration(int iteration);
     solvers::CgScalars cg_read(int iteration);
 
     /// Mixed precision, on the double backend: dst = float(scale * src).
@@ -115,7 +116,8 @@ private:
     unsigned update_blocks_ = 1;  // the backend's life, so every sum is bitwise reproducible
     DeviceBuffer<CgDeviceState> cg_state_;
     DeviceBuffer<double> partials_;  // two per block of the fused reductions
-    PinnedBuffer<solvers::CgScalars> records_;
+    PinnedBuffer<solvers::CgScalars> records_;  // written by the kernels (pinned, zero copy)
+    std::size_t slot_ = 0;                      // record of the iteration being queued
     std::vector<Event> record_events_;
 };
 

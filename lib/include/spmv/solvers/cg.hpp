@@ -23,7 +23,10 @@
 ///   void cg_update(p, q, x, r, Vector* z)     x += alpha p; r -= alpha q; z = D^-1 r;
 ///                                             rr = r.r, rz = r.z; stop test; beta, rho
 ///   void cg_direction(const Vector& z, p)     p = z + beta p
-///   void cg_record(int it), CgScalars cg_read(int it)   snapshot / read iteration it's scalars
+///   void cg_iteration(int it)                 the steps that follow are iteration it: they
+///                                             report its CgScalars (after the update, or when
+///                                             alpha stops it) into a record kept for cg_read
+///   CgScalars cg_read(int it)                 iteration it's record (waits for it)
 ///   static constexpr int lookahead            iterations queued before one is read (GPU: 1)
 /// Once an iteration sets CgScalars::stop, the fused steps do nothing until cg_begin.
 /// Scalars cross the interface as double and are rounded to the backend's value_type.
@@ -72,7 +75,7 @@ concept SolverBackend = requires(B& be, const typename B::Vector& cx, typename B
     be.cg_alpha(cx, cx, &cx);
     be.cg_update(cx, cx, v, v, &v);
     be.cg_direction(cx, v);
-    be.cg_record(1);
+    be.cg_iteration(1);
     {
         be.cg_read(1)
         } -> std::same_as<CgScalars>;
@@ -223,6 +226,7 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
         last = std::min(last, opt.max_iterations);
         while (queued < last) {
             ++queued;
+            be.cg_iteration(queued);
             be.spmv(p, q);
             be.cg_alpha(p, q, line_search ? &r : nullptr);
             line_search = false;
@@ -230,7 +234,6 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
             if (queued < opt.max_iterations) {  // the last one keeps q = A p (CgWorkspace)
                 be.cg_direction(zr, p);
             }
-            be.cg_record(queued);
         }
     };
 

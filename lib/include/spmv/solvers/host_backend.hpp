@@ -144,6 +144,9 @@ public:
             }
         }
         cg_after_pq(s_, pq, r != nullptr ? rp : s_.rho);
+        if (s_.stop != cg_running) {
+            records_[slot_] = s_;  // cg_update will not run: report the stop here
+        }
     }
 
     /// x += alpha p, r -= alpha q, z = D^-1 r (when z is given), then r.r, r.z and the
@@ -169,6 +172,7 @@ public:
             }
         }
         cg_after_update(s_, rr, z != nullptr ? rz : rr, limits_);
+        records_[slot_] = s_;
     }
 
     /// p = z + beta p.
@@ -182,7 +186,7 @@ public:
 
     /// A ring of records like the GPU's, so that a backend queuing ahead (a test derives one with
     /// lookahead = 1) reads each iteration's own scalars.
-    void cg_record(int iteration) { records_[static_cast<std::size_t>(iteration) % 4] = s_; }
+    void cg_iteration(int iteration) { slot_ = static_cast<std::size_t>(iteration) % 4; }
     CgScalars cg_read(int iteration) const
     {
         return records_[static_cast<std::size_t>(iteration) % 4];
@@ -235,6 +239,7 @@ private:
     PhaseTimes times_;
     CgScalars s_;
     std::array<CgScalars, 4> records_{};
+    std::size_t slot_ = 0;
     CgLimits limits_;
 };
 
