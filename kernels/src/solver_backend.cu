@@ -352,9 +352,8 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
     temp_ = DeviceBuffer<std::byte>(std::max<std::size_t>({dot_bytes, norm_bytes, 1}),
                                     "reduction scratch");
     // Fused CG reductions: exactly one resident wave of blocks (as many as the occupancy of each
-    // kernel allows on every SM), grid-stride; a second, partial wave would leave most SMs idle
-    // during its tail (measured on an H100 with a fixed 8 blocks per SM: the x/r update ran at
-    // ~40 % of the bandwidth on pde150).
+    // kernel allows on every SM), grid-stride: no partial second wave, and few partial sums for
+    // the last block to add.
     auto wave = [&](const void* kernel) {
         int per_sm = 0;
         SPMV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, red_block, 0));

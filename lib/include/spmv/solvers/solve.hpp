@@ -77,8 +77,11 @@ struct SolveOptions {
 /// each operation; on the host with std::chrono::steady_clock.
 struct PhaseTimes {
     double spmv_ms = 0.0;       ///< sparse matrix-vector products (residuals included)
-    double vector_ms = 0.0;     ///< axpy, xpay, copies, Jacobi scaling, precision conversions
-    double reduction_ms = 0.0;  ///< dot products and norms (including reading the scalar back)
+    /// axpy, xpay, copies, Jacobi scaling, precision conversions; in CG's fused update step
+    /// (x, r, z together) also the r.r and r.z sums computed in the same pass
+    double vector_ms = 0.0;
+    /// dot products and norms (including reading the scalar back); in CG's iterations p.Ap
+    double reduction_ms = 0.0;
     double transfer_ms = 0.0;   ///< host <-> device copies of b and x (0 on the host)
 
     PhaseTimes& operator+=(const PhaseTimes& o)
