@@ -67,7 +67,8 @@ TEST_CASE("bench times a variant and derives GFLOP/s and bandwidth from the medi
     CHECK(cold.unpermute.reps == 0);
     CHECK(cold.cache_policy.find("L2 flushed") != std::string::npos);
     CHECK(warm.cache_policy.find("warm") != std::string::npos);
-    CHECK(warm.kernel.median_ms <= cold.kernel.median_ms * 1.25);  // 5.4 MB fits in L2
+    // No timing comparison between cold and warm here: other GPU tests may share the device
+    // (ctest -j), and performance targets belong to the benchmarks, not to unit tests.
     WARN("pde40 ELLG double on " << device_info().name << ": cold " << cold.gflops << " GF/s ("
                                  << cold.effective_gbs << " GB/s, " << 100.0 * cold.fraction_of_copy
                                  << " % of copy " << copy.gbs << " GB/s), warm " << warm.gflops
