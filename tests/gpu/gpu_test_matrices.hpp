@@ -11,9 +11,14 @@
 #include <span>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include <spmv/formats/csr.hpp>
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/memory.hpp>
+#include <spmv/gpu/variants.hpp>
+#include <spmv/gpu/verify.hpp>
+#include <spmv/registry.hpp>
 
 #include "test_matrices.hpp"
 
@@ -148,6 +153,51 @@ std::vector<V> run_once(const gpu::DeviceMatrix<V>& m, V alpha, const std::vecto
     m.spmv(alpha, dx.data(), beta, dy.data(), order);
     gpu::synchronize();
     return dy.to_host();
+}
+
+/// Parameter sets for the formats that read parameters (FormatInfo::params): the defaults, then
+/// W = 4 and C = 4 (the bisection kernel's other widths, SELL's generic-C kernel), b_r = 4 (the
+/// pJDS fallback of pjds_split), and two HYB widths, pitches, windows and diagonal paddings.
+inline std::vector<FormatParams> variant_parameter_sets(const gpu::KernelVariant& v)
+{
+    std::vector<FormatParams> sets(1);
+    if (find_format(v.format).params.empty()) {
+        return sets;
+    }
+    sets.resize(3);
+    sets[1].hyb_width = 0;
+    sets[1].pitch_bytes = 64;
+    sets[1].block_rows = 4;
+    sets[1].slice_height = 4;
+    sets[1].sort_window = 8;
+    sets[1].warp_size = 4;
+    sets[1].diag_pad = 4;
+    sets[2].hyb_width = 2;
+    sets[2].pitch_bytes = 4;
+    sets[2].sort_window = 1 << 20;
+    sets[2].diag_pad = 1;
+    return sets;
+}
+
+/// Every GPU variant x the GPU zoo x its parameter sets in precision V, against the host double
+/// CSR reference (gpu::verify), NaN-poisoned y included.
+template <typename V>
+void check_every_variant()
+{
+    const auto zoo = gpu_zoo();
+    for (const auto& v : gpu::kernel_variants()) {
+        for (const auto& m : zoo) {
+            const auto a = convert_values<V>(m.a);
+            const auto sets = variant_parameter_sets(v);
+            for (std::size_t s = 0; s < sets.size(); ++s) {
+                INFO("variant " << v.name << ", matrix " << m.name << ", parameter set " << s);
+                const auto r = gpu::verify(v, a, sets[s]);
+                INFO(r.message);
+                CHECK(r.passed);
+                CHECK(r.error_beta_zero <= r.tolerance);  // NaN in y never leaks with beta = 0
+            }
+        }
+    }
 }
 
 }  // namespace spmv::test

@@ -115,47 +115,11 @@ TEST_CASE("set_stream_loads overrides the setting until it is set again", "[stre
 
 namespace {
 
-// The parameter sets of test_variants_gpu.cpp: W = 4 and C = 4 reach the bisection kernel's
-// other widths and SELL's generic-C kernel, b_r = 4 the pJDS fallback of pjds_split.
-std::vector<FormatParams> parameter_sets(const KernelVariant& v)
-{
-    std::vector<FormatParams> sets(1);
-    if (find_format(v.format).params.empty()) {
-        return sets;
-    }
-    sets.resize(3);
-    sets[1].hyb_width = 0;
-    sets[1].pitch_bytes = 64;
-    sets[1].block_rows = 4;
-    sets[1].slice_height = 4;
-    sets[1].sort_window = 8;
-    sets[1].warp_size = 4;
-    sets[1].diag_pad = 4;
-    sets[2].hyb_width = 2;
-    sets[2].pitch_bytes = 4;
-    sets[2].sort_window = 1 << 20;
-    sets[2].diag_pad = 1;
-    return sets;
-}
-
 template <typename V>
 void check_every_variant_with(StreamLoads mode)
 {
     const ScopedStreamLoads forced(mode);
-    const auto zoo = test::gpu_zoo();
-    for (const auto& v : kernel_variants()) {
-        for (const auto& m : zoo) {
-            const auto a = convert_values<V>(m.a);
-            const auto sets = parameter_sets(v);
-            for (std::size_t s = 0; s < sets.size(); ++s) {
-                INFO("variant " << v.name << ", matrix " << m.name << ", parameter set " << s);
-                const auto r = verify(v, a, sets[s]);
-                INFO(r.message);
-                CHECK(r.passed);
-                CHECK(r.error_beta_zero <= r.tolerance);  // NaN in y never leaks with beta = 0
-            }
-        }
-    }
+    test::check_every_variant<V>();
 }
 
 }  // namespace

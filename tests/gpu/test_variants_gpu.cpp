@@ -18,50 +18,6 @@
 using namespace spmv;
 using namespace spmv::gpu;
 
-namespace {
-
-// Parameter sets for the formats that read parameters (FormatInfo::params).
-std::vector<FormatParams> parameter_sets(const KernelVariant& v)
-{
-    std::vector<FormatParams> sets(1);
-    if (find_format(v.format).params.empty()) {
-        return sets;
-    }
-    sets.resize(3);
-    sets[1].hyb_width = 0;
-    sets[1].pitch_bytes = 64;
-    sets[1].block_rows = 4;
-    sets[1].slice_height = 4;
-    sets[1].sort_window = 8;
-    sets[1].warp_size = 4;
-    sets[1].diag_pad = 4;
-    sets[2].hyb_width = 2;
-    sets[2].pitch_bytes = 4;
-    sets[2].sort_window = 1 << 20;
-    sets[2].diag_pad = 1;
-    return sets;
-}
-
-template <typename V>
-void check_every_variant()
-{
-    const auto zoo = test::gpu_zoo();
-    for (const auto& v : kernel_variants()) {
-        for (const auto& m : zoo) {
-            const auto a = convert_values<V>(m.a);
-            const auto sets = parameter_sets(v);
-            for (std::size_t s = 0; s < sets.size(); ++s) {
-                INFO("variant " << v.name << ", matrix " << m.name << ", parameter set " << s);
-                const auto r = verify(v, a, sets[s]);
-                INFO(r.message);
-                CHECK(r.passed);
-                CHECK(r.error_beta_zero <= r.tolerance);  // NaN in y never leaks with beta = 0
-            }
-        }
-    }
-}
-
-}  // namespace
 
 TEST_CASE("the GPU registry lists our kernels and the cuSPARSE baselines", "[gpu][variants]")
 {
@@ -88,13 +44,13 @@ TEST_CASE("the GPU registry lists our kernels and the cuSPARSE baselines", "[gpu
 TEST_CASE("every GPU variant matches the double CSR reference in double precision",
           "[gpu][variants]")
 {
-    check_every_variant<double>();
+    test::check_every_variant<double>();
 }
 
 TEST_CASE("every GPU variant matches the double CSR reference in single precision",
           "[gpu][variants]")
 {
-    check_every_variant<float>();
+    test::check_every_variant<float>();
 }
 
 TEST_CASE("assemble picks the format's default variant, or the one named", "[gpu][variants]")
