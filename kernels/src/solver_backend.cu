@@ -29,16 +29,6 @@ constexpr int block_size = 256;
 
 template <typename V>
 __global__ void __launch_bounds__(block_size)
-    axpy_kernel(std::int64_t n, V alpha, const V* __restrict__ x, V* __restrict__ y)
-{
-    const auto i = std::int64_t{blockIdx.x} * block_size + threadIdx.x;
-    if (i < n) {
-        y[i] += alpha * x[i];
-    }
-}
-
-template <typename V>
-__global__ void __launch_bounds__(block_size)
     xpay_kernel(std::int64_t n, const V* __restrict__ x, V alpha, V* __restrict__ y)
 {
     const auto i = std::int64_t{blockIdx.x} * block_size + threadIdx.x;
@@ -455,17 +445,6 @@ double GpuBackend<V>::norm2(const Vector& x)
         temp_.data(), bytes, in(x), result_.data(), static_cast<std::int64_t>(n_),
         cuda::std::plus<double>{}, Square<V>{}, 0.0));
     return std::sqrt(reduce_read_back());
-}
-
-template <typename V>
-void GpuBackend<V>::axpy(double alpha, const Vector& x, Vector& y)
-{
-    clock_->enter(Phase::vector);
-    if (n_ > 0) {
-        axpy_kernel<<<grid_for(n_), block_size>>>(static_cast<std::int64_t>(n_),
-                                                  static_cast<V>(alpha), in(x), inout(y));
-        SPMV_CUDA_CHECK(cudaGetLastError());
-    }
 }
 
 template <typename V>

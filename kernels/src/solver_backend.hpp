@@ -80,7 +80,6 @@ public:
     void precondition(const Vector& r, Vector& z);
     double dot(const Vector& x, const Vector& y);
     double norm2(const Vector& x);
-    void axpy(double alpha, const Vector& x, Vector& y);
     void xpay(const Vector& x, double alpha, Vector& y);
     void copy(const Vector& x, Vector& y);
     solvers::PhaseTimes times() const { return clock_->times(); }

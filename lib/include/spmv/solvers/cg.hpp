@@ -12,7 +12,6 @@
 ///   void   residual(b, x, Vector& r)          r = b - A x
 ///   void   precondition(const Vector& r, Vector& z)   z = D^-1 r (Jacobi; needs set_jacobi)
 ///   double dot(x, y), double norm2(x)         reductions, returned to the host
-///   void   axpy(double a, x, Vector& y)       y = y + a x
 ///   void   xpay(x, double a, Vector& y)       y = x + a y
 ///   void   copy(x, Vector& y)                 y = x
 ///   PhaseTimes times()                        time spent so far per phase
@@ -65,7 +64,6 @@ concept SolverBackend = requires(B& be, const typename B::Vector& cx, typename B
     {
         be.norm2(cx)
         } -> std::convertible_to<double>;
-    be.axpy(s, cx, v);
     be.xpay(cx, s, v);
     be.copy(cx, v);
     {

@@ -92,15 +92,6 @@ public:
 
     double norm2(const Vector& x) { return std::sqrt(dot(x, x)); }
 
-    void axpy(double alpha, const Vector& x, Vector& y)
-    {
-        Clock c(times_.vector_ms);
-        const auto a = static_cast<ValueType>(alpha);
-        for (std::size_t i = 0; i < n_; ++i) {
-            y[i] += a * x[i];
-        }
-    }
-
     void xpay(const Vector& x, double alpha, Vector& y)
     {
         Clock c(times_.vector_ms);
@@ -186,10 +177,13 @@ public:
 
     /// A ring of records like the GPU's, so that a backend queuing ahead (a test derives one with
     /// lookahead = 1) reads each iteration's own scalars.
-    void cg_iteration(int iteration) { slot_ = static_cast<std::size_t>(iteration) % 4; }
+    void cg_iteration(int iteration)
+    {
+        slot_ = static_cast<std::size_t>(iteration) % records_.size();
+    }
     CgScalars cg_read(int iteration) const
     {
-        return records_[static_cast<std::size_t>(iteration) % 4];
+        return records_[static_cast<std::size_t>(iteration) % records_.size()];
     }
 
     /// Mixed precision, outer side: dst = (Low) (scale * src).

@@ -77,7 +77,7 @@ struct SolveOptions {
 /// each operation; on the host with std::chrono::steady_clock.
 struct PhaseTimes {
     double spmv_ms = 0.0;       ///< sparse matrix-vector products (residuals included)
-    /// axpy, xpay, copies, Jacobi scaling, precision conversions; in CG's fused update step
+    /// xpay, copies, Jacobi scaling, precision conversions; in CG's fused update step
     /// (x, r, z together) also the r.r and r.z sums computed in the same pass
     double vector_ms = 0.0;
     /// dot products and norms (including reading the scalar back); in CG's iterations p.Ap
