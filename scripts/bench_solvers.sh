@@ -12,17 +12,19 @@
 #   SPMVLAB  the spmvlab binary (default: build/cli/spmvlab, built with CUDA if missing)
 #   SIZES    grid sizes k of pde<k> (default "100 150")
 #   FORMATS  storage formats (default "csr sell"; sell runs with sigma = 32, permuted basis)
-#   METHODS  solve methods (default "cg mpir-cg:1e-2 mpir-cg:1e-1 mpir-cg-restart:1e-3
-#            mpir-cg-restart:1e-4"): mpir-cg:R continues the inner search direction across
-#            refinement steps (the default of `spmvlab solve`), mpir-cg-restart:R restarts every
-#            inner CG (classic, Cevahir 2.2); R = the inner residual reduction per step
+#   METHODS  solve methods (default "cg mpir-cg:1e-2 mpir-cg:1e-1 mpir-cg-floatsums:1e-2
+#            mpir-cg-restart:1e-3"): mpir-cg:R continues the inner search direction across
+#            refinement steps and sums the inner float SpMV in double (the defaults of
+#            `spmvlab solve`), mpir-cg-floatsums:R the same with float sums (--inner-sums float),
+#            mpir-cg-restart:R restarts every inner CG (classic, Cevahir 2.2); R = the inner
+#            residual reduction per step
 #   REPEAT   solves per configuration, median reported (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-docs/benchmarks/solvers}}
 sizes=${SIZES:-"100 150"}
 formats=${FORMATS:-"csr sell"}
-methods=${METHODS:-"cg mpir-cg:1e-2 mpir-cg:1e-1 mpir-cg-restart:1e-3 mpir-cg-restart:1e-4"}
+methods=${METHODS:-"cg mpir-cg:1e-2 mpir-cg:1e-1 mpir-cg-floatsums:1e-2 mpir-cg-restart:1e-3"}
 repeat=${REPEAT:-3}
 spmvlab=${SPMVLAB:-build/cli/spmvlab}
 
@@ -48,6 +50,7 @@ for k in $sizes; do
       margs=(--method "${m%%:*}")
       case "$m" in
         mpir-cg-restart*) margs=(--method mpir-cg --inner-restart) ;;
+        mpir-cg-floatsums*) margs=(--method mpir-cg --inner-sums float) ;;
       esac
       [ "${m#*:}" != "$m" ] && margs+=(--inner-reduction "${m#*:}")
       # exit status 2 = did not converge: keep the record, report it, go on
@@ -88,7 +91,8 @@ for name, r in rows:
     mat = r["matrix"].replace("gen:pde:size=", "pde")
     if r["method"] == "mpir-cg":
         kind = "mpir-cg" if r.get("inner_keep_direction", True) else "mpir-cg-restart"
-        r["method"] = f"{kind} (inner reduction {r['inner_reduction']:g})"
+        sums = "double" if r.get("inner_double_sums", False) else "float"
+        r["method"] = f"{kind} (inner reduction {r['inner_reduction']:g}, {sums} sums)"
     print(f"| {mat} | {r['rows']} | {r['nnz']} | {r['format']} | {r['method']} | {r['status']} "
           f"| {it} | {r['outer_iterations'] or '-'} | {r['final_relative_residual']:.2e} "
           f"| {med:.2f} | {t['spmv']:.2f} | {t['vector']:.2f} | {t['reduction']:.2f} "

@@ -38,6 +38,7 @@ struct SolveCliOptions {
     double inner_reduction = 1e-4;
     int inner_maxit = 1000;
     bool inner_restart = false;
+    std::string inner_sums = "double";
     std::string rhs = "ones";
     std::uint32_t seed = 1;
     int every = 0;
@@ -165,6 +166,7 @@ nlohmann::json to_json(const SolveResult& r)
             {"inner_iteration_counts", r.inner_iteration_counts},
             {"restarts", r.restarts},
             {"inner_breakdowns", r.inner_breakdowns},
+            {"inner_double_sums", r.inner_double_sums},
             {"final_relative_residual", num(r.final_relative_residual)},
             {"residual_history", history},
             {"outer_residual_history", outer},
@@ -247,12 +249,14 @@ void run(SolveCliOptions& o)
     opt.inner.reduction = o.inner_reduction;
     opt.inner.max_iterations = o.inner_maxit;
     opt.inner.keep_direction = !o.inner_restart;
+    opt.inner.double_sums = o.inner_sums == "double";
 
     const std::string method_label =
         method == Method::mpir_cg
             ? std::string(jacobi ? "mpir-cg (Jacobi inner" : "mpir-cg (") +
                   (jacobi ? ", " : "") +
-                  (o.inner_restart ? "inner CG restarted each step)" : "inner CG continued)")
+                  (o.inner_restart ? "inner CG restarted each step" : "inner CG continued") +
+                  ", inner sums in " + o.inner_sums + ")"
             : std::string(jacobi ? "jacobi-cg" : "cg");
     if (!o.json) {
         std::printf("%s: %d x %d, %lld entries\n", name.c_str(), a.num_rows, a.num_cols,
@@ -292,6 +296,7 @@ void run(SolveCliOptions& o)
         j["inner_reduction"] = o.inner_reduction;
         j["inner_max_iterations"] = o.inner_maxit;
         j["inner_keep_direction"] = !o.inner_restart;
+        j["inner_sums"] = o.inner_sums;
         j["rhs"] = o.rhs;
         j["total_ms_runs"] = totals;
         j["total_ms_median"] = median_ms;
@@ -318,6 +323,12 @@ void run(SolveCliOptions& o)
         if (method == Method::mpir_cg) {
             line("inner iterations (float)", std::to_string(r.inner_iterations));
             line("outer iterations (double)", std::to_string(r.outer_iterations));
+            line("inner SpMV sums", r.inner_double_sums
+                                        ? "double (float storage)"
+                                        : (o.inner_sums == "double"
+                                               ? "float (this format's GPU kernel has no "
+                                                 "double-sum path)"
+                                               : "float"));
         }
         if (r.restarts > 0) {
             line("residual replacements", std::to_string(r.restarts));
@@ -389,6 +400,11 @@ void add_solve_command(CLI::App& app)
     cmd->add_flag("--inner-restart", o->inner_restart,
                   "mpir-cg: restart every inner CG from p = r (classic iterative refinement, "
                   "Cevahir 2.2) instead of continuing the previous inner search direction");
+    cmd->add_option("--inner-sums", o->inner_sums,
+                    "mpir-cg: precision of the inner float SpMV's sums of products: double "
+                    "(float storage, products added in double; fewer inner iterations) or float")
+        ->default_val("double")
+        ->check(CLI::IsMember({"double", "float"}));
     cmd->add_option("--rhs", o->rhs,
                     "right-hand side: ones | random | FILE (Matrix Market array or numbers)")
         ->default_val("ones");

@@ -1,5 +1,8 @@
-// CSR kernels: scalar (one thread per row) and vector (a sub-warp per row).
+// CSR kernels: scalar (one thread per row) and vector (a sub-warp per row). Both are templates
+// on the type of their sums, Acc: V, or double for float matrices with Sums::double_precision
+// (device_matrix.hpp; same loads, the products and sums in double).
 #include <cstdint>
+#include <type_traits>
 
 #include <spmv/gpu/csr.hpp>
 
@@ -26,7 +29,7 @@ CsrView<V> view(const DeviceCsr<V>& a)
 }
 
 // One thread per row.
-template <typename V>
+template <typename Acc, typename V>
 __global__ void __launch_bounds__(block_size)
     csr_spmv_scalar_kernel(CsrView<V> a, V alpha, const V* __restrict__ x, V beta,
                            V* __restrict__ y)
@@ -36,9 +39,10 @@ __global__ void __launch_bounds__(block_size)
         return;
     }
     const std::int32_t end = detail::ldg(a.row_ptrs + row + 1);
-    V sum{0};
+    Acc sum{0};
     for (std::int32_t k = detail::ldg(a.row_ptrs + row); k < end; ++k) {
-        sum += detail::ldg(a.values + k) * detail::ldg(x + detail::ldg(a.col_idxs + k));
+        sum += detail::product<Acc>(detail::ldg(a.values + k),
+                                    detail::ldg(x + detail::ldg(a.col_idxs + k)));
     }
     detail::axpby_store(y + row, alpha, sum, beta);
 }
@@ -47,7 +51,7 @@ __global__ void __launch_bounds__(block_size)
 // of the row (coalesced), then a shuffle tree adds the partial sums into lane 0 of the sub-warp.
 // Lanes of rows past the end stay in the loop-free path and still join the shuffles (the full
 // warp mask requires every lane).
-template <int threads_per_row, typename V>
+template <int threads_per_row, typename Acc, typename V>
 __global__ void __launch_bounds__(block_size)
     csr_spmv_vector_kernel(CsrView<V> a, V alpha, const V* __restrict__ x, V beta,
                            V* __restrict__ y)
@@ -55,11 +59,12 @@ __global__ void __launch_bounds__(block_size)
     const std::int64_t tid = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     const std::int64_t row = tid / threads_per_row;
     const int lane = static_cast<int>(threadIdx.x % threads_per_row);
-    V sum{0};
+    Acc sum{0};
     if (row < a.num_rows) {
         const std::int32_t end = detail::ldg(a.row_ptrs + row + 1);
         for (std::int32_t k = detail::ldg(a.row_ptrs + row) + lane; k < end; k += threads_per_row) {
-            sum += detail::ldg(a.values + k) * detail::ldg(x + detail::ldg(a.col_idxs + k));
+            sum += detail::product<Acc>(detail::ldg(a.values + k),
+                                        detail::ldg(x + detail::ldg(a.col_idxs + k)));
         }
     }
 #pragma unroll
@@ -71,14 +76,55 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-template <int t, typename V>
+template <int t, typename Acc, typename V>
 void launch_vector(const DeviceCsr<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream)
 {
     const std::int64_t threads = std::int64_t{a.num_rows} * t;
     const int b = detail::block_size_for(threads, block_size);
     const auto blocks = static_cast<unsigned>(detail::ceil_div<std::int64_t>(threads, b));
-    csr_spmv_vector_kernel<t><<<blocks, b, 0, detail::native(stream)>>>(view(a), alpha, x, beta, y);
+    csr_spmv_vector_kernel<t, Acc>
+        <<<blocks, b, 0, detail::native(stream)>>>(view(a), alpha, x, beta, y);
     SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename Acc, typename V>
+void spmv_sums(const DeviceCsr<V>& a, V alpha, const V* x, V beta, V* y, const CsrLaunch& launch,
+               StreamRef stream)
+{
+    if (a.num_rows == 0) {
+        return;
+    }
+    if (launch.kernel == CsrKernel::scalar) {
+        const int b = detail::block_size_for(a.num_rows, block_size);
+        csr_spmv_scalar_kernel<Acc>
+            <<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(view(a), alpha, x,
+                                                                                beta, y);
+        SPMV_CUDA_CHECK(cudaGetLastError());
+        return;
+    }
+    const int t = launch.threads_per_row > 0 ? launch.threads_per_row
+                                             : csr_vector_threads_per_row(a.mean_row_length);
+    switch (t) {
+        case 2:
+            launch_vector<2, Acc>(a, alpha, x, beta, y, stream);
+            break;
+        case 4:
+            launch_vector<4, Acc>(a, alpha, x, beta, y, stream);
+            break;
+        case 8:
+            launch_vector<8, Acc>(a, alpha, x, beta, y, stream);
+            break;
+        case 16:
+            launch_vector<16, Acc>(a, alpha, x, beta, y, stream);
+            break;
+        case 32:
+            launch_vector<32, Acc>(a, alpha, x, beta, y, stream);
+            break;
+        default:
+            SPMV_THROW(
+                InvalidArgument,
+                "CSR vector: threads_per_row must be 2, 4, 8, 16 or 32, not " + std::to_string(t));
+    }
 }
 
 }  // namespace
@@ -103,39 +149,7 @@ template <typename V>
 void spmv(const DeviceCsr<V>& a, V alpha, const V* x, V beta, V* y, const CsrLaunch& launch,
           StreamRef stream)
 {
-    if (a.num_rows == 0) {
-        return;
-    }
-    if (launch.kernel == CsrKernel::scalar) {
-        const int b = detail::block_size_for(a.num_rows, block_size);
-        csr_spmv_scalar_kernel<<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(
-            view(a), alpha, x, beta, y);
-        SPMV_CUDA_CHECK(cudaGetLastError());
-        return;
-    }
-    const int t = launch.threads_per_row > 0 ? launch.threads_per_row
-                                             : csr_vector_threads_per_row(a.mean_row_length);
-    switch (t) {
-        case 2:
-            launch_vector<2>(a, alpha, x, beta, y, stream);
-            break;
-        case 4:
-            launch_vector<4>(a, alpha, x, beta, y, stream);
-            break;
-        case 8:
-            launch_vector<8>(a, alpha, x, beta, y, stream);
-            break;
-        case 16:
-            launch_vector<16>(a, alpha, x, beta, y, stream);
-            break;
-        case 32:
-            launch_vector<32>(a, alpha, x, beta, y, stream);
-            break;
-        default:
-            SPMV_THROW(
-                InvalidArgument,
-                "CSR vector: threads_per_row must be 2, 4, 8, 16 or 32, not " + std::to_string(t));
-    }
+    spmv_sums<V>(a, alpha, x, beta, y, launch, stream);
 }
 
 template DeviceCsr<float> upload<float>(const Csr<float, std::int32_t>&);
@@ -154,10 +168,17 @@ std::unique_ptr<DeviceOp<V>> assemble_csr(const AnyMatrix<V>& m)
     if (f == nullptr) {
         return nullptr;
     }
-    return make_op<V>(upload(*f), [](const DeviceCsr<V>& a, V alpha, const V* x, V beta, V* y,
-                                     RowOrder, StreamRef s) {
-        spmv(a, alpha, x, beta, y, CsrLaunch{kernel, 0}, s);
-    });
+    auto launch = [](const DeviceCsr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder,
+                     StreamRef s) { spmv(a, alpha, x, beta, y, CsrLaunch{kernel, 0}, s); };
+    if constexpr (std::is_same_v<V, float>) {
+        return make_op<V>(upload(*f), launch,
+                          [](const DeviceCsr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder,
+                             StreamRef s) {
+                              spmv_sums<double>(a, alpha, x, beta, y, CsrLaunch{kernel, 0}, s);
+                          });
+    } else {
+        return make_op<V>(upload(*f), launch);
+    }
 }
 
 template <typename V>

@@ -1,4 +1,5 @@
 // DeviceMatrix: host logic only (the work happens in the DeviceOp of each format).
+#include <type_traits>
 #include <utility>
 
 #include <spmv/error.hpp>
@@ -32,6 +33,31 @@ void DeviceMatrix<V>::spmv(V alpha, const V* x, V beta, V* y, RowOrder order,
                            StreamRef stream) const
 {
     op().apply(alpha, x, beta, y, order, stream);
+}
+
+template <typename V>
+void DeviceMatrix<V>::spmv(V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef stream,
+                           Sums sums) const
+{
+    if (sums == Sums::value_type || std::is_same_v<V, double>) {
+        op().apply(alpha, x, beta, y, order, stream);
+        return;
+    }
+    if (!op().apply_double_sums(alpha, x, beta, y, order, stream)) {
+        SPMV_THROW(InvalidArgument, "GPU variant " + variant_ +
+                                        " has no kernel with double-precision sums for float "
+                                        "matrices (DeviceMatrix::has_double_sums)");
+    }
+}
+
+template <typename V>
+bool DeviceMatrix<V>::has_double_sums() const noexcept
+{
+    if constexpr (std::is_same_v<V, double>) {
+        return op_ != nullptr;
+    } else {
+        return op_ != nullptr && op_->has_double_sums();
+    }
 }
 
 template <typename V>

@@ -108,15 +108,24 @@ void with_stream_policy(bool streaming, F&& f)
 }
 
 /// y = alpha * sum + beta * y, never reading y when beta == 0 (BLAS semantics: NaN in y
-/// must not propagate).
-template <typename V>
-__device__ __forceinline__ void axpby_store(V* y, V alpha, V sum, V beta)
+/// must not propagate). The arithmetic is in the sum's type Acc (double for a float kernel with
+/// Sums::double_precision: y is rounded to V once, here).
+template <typename Acc, typename V>
+__device__ __forceinline__ void axpby_store(V* y, V alpha, Acc sum, V beta)
 {
     if (beta == V{0}) {
-        *y = alpha * sum;
+        *y = static_cast<V>(static_cast<Acc>(alpha) * sum);
     } else {
-        *y = alpha * sum + beta * *y;
+        *y = static_cast<V>(static_cast<Acc>(alpha) * sum + static_cast<Acc>(beta) * static_cast<Acc>(*y));
     }
+}
+
+/// a * b with both converted to Acc first: exact in double for two floats (24 + 24 bits of
+/// significand fit 53), so a double sum of such products rounds only in its additions.
+template <typename Acc, typename V>
+__device__ __forceinline__ Acc product(V a, V b)
+{
+    return static_cast<Acc>(a) * static_cast<Acc>(b);
 }
 
 }  // namespace spmv::gpu::detail

@@ -1,6 +1,7 @@
 // PELLR kernels. pellr: one thread per sorted row, stops at its row length rl[k].
 // pellr_split: groups of 32 sorted rows, T = 1..8 warps per group by its width (split.cuh).
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <spmv/gpu/pellr.hpp>
@@ -26,8 +27,9 @@ struct PellrView {
 };
 
 // One thread per sorted row k: slots k, k + stride, ... up to rl[k] (no padding is touched).
-// `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch).
-template <bool streaming, typename V>
+// `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch). Acc: the
+// type of the sums (V, or double for a float matrix with Sums::double_precision).
+template <bool streaming, typename Acc, typename V>
 __global__ void __launch_bounds__(block_size)
     pellr_spmv_kernel(PellrView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
@@ -37,7 +39,7 @@ __global__ void __launch_bounds__(block_size)
     }
     const std::uint32_t row = detail::output_row(a.out_map, k);
     const std::int32_t len = detail::ldg(a.row_lengths + k);
-    const V sum = detail::strided_row_sum<streaming, detail::row_unroll>(
+    const Acc sum = detail::strided_row_sum<streaming, detail::row_unroll, V, Acc>(
         a.col_idxs + k, a.values + k, a.stride, len, x);
     detail::store_row(y, row, alpha, sum, beta);
 }
@@ -87,9 +89,11 @@ DevicePellr<V> upload(const Pellr<V, std::int32_t>& a)
     return d;
 }
 
-template <typename V>
-void spmv(const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
-          StreamRef stream)
+namespace {
+
+template <typename Acc, typename V>
+void spmv_sums(const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+               StreamRef stream)
 {
     if (a.num_rows == 0) {
         return;
@@ -100,11 +104,20 @@ void spmv(const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder o
         a.col_idxs.data(),    a.values.data()};
     const int b = detail::block_size_for(a.num_rows, block_size);
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
-        pellr_spmv_kernel<decltype(s)::value>
+        pellr_spmv_kernel<decltype(s)::value, Acc>
             <<<detail::ceil_div(a.num_rows, b), b, 0, detail::native(stream)>>>(v, alpha, x, beta,
                                                                                 y);
     });
     SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+template <typename V>
+void spmv(const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+          StreamRef stream)
+{
+    spmv_sums<V>(a, alpha, x, beta, y, order, stream);
 }
 
 template DevicePellr<float> upload<float>(const Pellr<float, std::int32_t>&);
@@ -123,9 +136,16 @@ std::unique_ptr<DeviceOp<V>> assemble_pellr(const AnyMatrix<V>& m)
     if (f == nullptr) {
         return nullptr;
     }
-    return make_op<V, /*permuted=*/true>(
-        upload(*f), [](const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
-                       StreamRef s) { spmv(a, alpha, x, beta, y, order, s); });
+    auto launch = [](const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+                     StreamRef s) { spmv(a, alpha, x, beta, y, order, s); };
+    if constexpr (std::is_same_v<V, float>) {  // also with double sums (Sums::double_precision)
+        return make_op<V, /*permuted=*/true>(
+            upload(*f), launch,
+            [](const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+               StreamRef s) { spmv_sums<double>(a, alpha, x, beta, y, order, s); });
+    } else {
+        return make_op<V, /*permuted=*/true>(upload(*f), launch);
+    }
 }
 
 template <typename V>

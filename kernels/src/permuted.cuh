@@ -39,9 +39,10 @@ __device__ __forceinline__ std::uint32_t output_row(const std::int32_t* __restri
     return map == nullptr ? k : static_cast<std::uint32_t>(ldg(map + k));
 }
 
-/// y[row] = alpha * sum + beta * y[row], never reading y when beta == 0.
-template <typename V>
-__device__ __forceinline__ void store_row(V* __restrict__ y, std::uint32_t row, V alpha, V sum,
+/// y[row] = alpha * sum + beta * y[row], never reading y when beta == 0 (in Acc, see
+/// axpby_store).
+template <typename Acc, typename V>
+__device__ __forceinline__ void store_row(V* __restrict__ y, std::uint32_t row, V alpha, Acc sum,
                                           V beta)
 {
     axpby_store(y + row, alpha, sum, beta);
@@ -58,14 +59,15 @@ inline constexpr int row_unroll = 8;
 /// the index); a slot holding padding_index (-1) skips only the gather of x. Padding slots
 /// inside `count` exist only where a neighbouring lane of the warp has a real slot (SELL pads a
 /// slice to its longest row), so their values lie in sectors the warp loads anyway. `streaming`:
-/// the load kind of idx and val (ld_matrix, chosen per launch).
-template <bool streaming, int unroll, typename V>
-__device__ __forceinline__ V strided_row_sum(const std::int32_t* __restrict__ idx,
-                                             const V* __restrict__ val, std::int32_t stride,
-                                             std::int32_t count, const V* __restrict__ x)
+/// the load kind of idx and val (ld_matrix, chosen per launch). Acc: the type of the sums (V, or
+/// double for a float kernel with Sums::double_precision).
+template <bool streaming, int unroll, typename V, typename Acc = V>
+__device__ __forceinline__ Acc strided_row_sum(const std::int32_t* __restrict__ idx,
+                                               const V* __restrict__ val, std::int32_t stride,
+                                               std::int32_t count, const V* __restrict__ x)
 {
-    V s0{0};
-    V s1{0};
+    Acc s0{0};
+    Acc s1{0};
     for (std::int32_t j = 0; j < count; j += unroll) {
         std::int32_t c[unroll];
         V v[unroll];
@@ -80,9 +82,9 @@ __device__ __forceinline__ V strided_row_sum(const std::int32_t* __restrict__ id
             const bool real = c[u] >= 0;
             const V xv = real ? ldg(x + c[u]) : V{0};
             if (u % 2 == 0) {
-                s0 += v[u] * xv;
+                s0 += product<Acc>(v[u], xv);
             } else {
-                s1 += v[u] * xv;
+                s1 += product<Acc>(v[u], xv);
             }
         }
         idx += unroll * stride;

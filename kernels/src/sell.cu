@@ -24,6 +24,7 @@
 // Each thread loops to slice_widths[s] in steps of 8 slots (index loads first, predicated, see
 // permuted.cuh), and loads its output row (row_perm[k]) before the loop.
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <spmv/gpu/sell.hpp>
@@ -62,8 +63,9 @@ SellView<V> view(const DeviceSell<V>& a, RowOrder order)
 }
 
 // One thread per stored row (fixed_height > 0: C known at compile time, else a.slice_height).
-// `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch).
-template <bool streaming, int fixed_height, typename V>
+// `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch). Acc: the
+// type of the sums (V, or double for a float matrix with Sums::double_precision).
+template <bool streaming, int fixed_height, typename Acc, typename V>
 __global__ void __launch_bounds__(block_size)
     sell_spmv_kernel(SellView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
@@ -77,7 +79,7 @@ __global__ void __launch_bounds__(block_size)
     const std::uint32_t r = k - slice * c;
     const std::int32_t width = detail::ldg(a.slice_widths + slice);
     const std::int32_t first = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(r);
-    const V sum = detail::strided_row_sum<streaming, detail::row_unroll>(
+    const Acc sum = detail::strided_row_sum<streaming, detail::row_unroll, V, Acc>(
         a.col_idxs + first, a.values + first, static_cast<std::int32_t>(c), width, x);
     detail::store_row(y, row, alpha, sum, beta);
 }
@@ -172,9 +174,11 @@ DeviceSell<V> upload(const SellCSigma<V, std::int32_t>& a)
     return d;
 }
 
-template <typename V>
-void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
-          StreamRef stream)
+namespace {
+
+template <typename Acc, typename V>
+void spmv_sums(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+               StreamRef stream)
 {
     if (a.num_rows == 0) {
         return;
@@ -185,18 +189,25 @@ void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder or
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
         constexpr bool streaming = decltype(s)::value;
         if (a.slice_height == 32) {
-            sell_spmv_kernel<streaming, 32>
+            sell_spmv_kernel<streaming, 32, Acc>
                 <<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
         } else {
-            sell_spmv_kernel<streaming, 0>
+            sell_spmv_kernel<streaming, 0, Acc>
                 <<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
         }
     });
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
-template DeviceSell<float> upload<float>(const SellCSigma<float, std::int32_t>&);
-template DeviceSell<double> upload<double>(const SellCSigma<double, std::int32_t>&);
+}  // namespace
+
+template <typename V>
+void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+          StreamRef stream)
+{
+    spmv_sums<V>(a, alpha, x, beta, y, order, stream);
+}
+
 template void spmv<float>(const DeviceSell<float>&, float, const float*, float, float*, RowOrder,
                           StreamRef);
 template void spmv<double>(const DeviceSell<double>&, double, const double*, double, double*,
@@ -240,10 +251,24 @@ std::unique_ptr<DeviceOp<V>> assemble_sell_with(const AnyMatrix<V>& m)
                        StreamRef s) { launch(a, alpha, x, beta, y, order, s); });
 }
 
+// sell also has the kernel with double sums for float matrices (Sums::double_precision).
 template <typename V>
 std::unique_ptr<DeviceOp<V>> assemble_sell(const AnyMatrix<V>& m)
 {
-    return assemble_sell_with<V, &spmv<V>>(m);
+    if constexpr (std::is_same_v<V, float>) {
+        const auto* f = alternative<SellCSigma<V, std::int32_t>>(m);
+        if (f == nullptr) {
+            return nullptr;
+        }
+        return make_op<V, /*permuted=*/true>(
+            upload(*f),
+            [](const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+               StreamRef s) { spmv(a, alpha, x, beta, y, order, s); },
+            [](const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+               StreamRef s) { spmv_sums<double>(a, alpha, x, beta, y, order, s); });
+    } else {
+        return assemble_sell_with<V, &spmv<V>>(m);
+    }
 }
 
 template <typename V>

@@ -74,8 +74,10 @@ SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double
     detail::PhaseClock clock;
     detail::GpuBackend<double> outer(a_double, plan.order, clock);
     std::optional<detail::GpuBackend<float>> inner;
+    bool inner_double_sums = false;
     if (a_float) {
         inner.emplace(*a_float, plan.order, clock);
+        inner_double_sums = inner->use_double_sums(options.inner.double_sums);
     }
     if (options.jacobi) {
         outer.set_jacobi(inv_diag);
@@ -128,6 +130,7 @@ SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double
     res.bytes_to_host = b_dev.bytes_to_host() + x_dev.bytes_to_host();
     res.format = plan.format;
     res.permuted_basis = !plan.perm.empty();
+    res.inner_double_sums = inner_double_sums;
     res.where = where;
     solvers::check_final_residual(res, a, b, x, options.tol);
     return res;

@@ -390,10 +390,18 @@ void GpuBackend<V>::fill_zero(Vector& v)
 }
 
 template <typename V>
+bool GpuBackend<V>::use_double_sums(bool on)
+{
+    const bool wide = std::is_same_v<V, double> || (on && a_->has_double_sums());
+    sums_ = wide ? Sums::double_precision : Sums::value_type;
+    return wide;
+}
+
+template <typename V>
 void GpuBackend<V>::spmv(const Vector& x, Vector& y)
 {
     clock_->enter(Phase::spmv);
-    a_->spmv(V{1}, in(x), V{0}, y.device_for_overwrite(), order_);
+    a_->spmv(V{1}, in(x), V{0}, y.device_for_overwrite(), order_, {}, sums_);
 }
 
 template <typename V>
@@ -401,7 +409,7 @@ void GpuBackend<V>::residual(const Vector& b, const Vector& x, Vector& r)
 {
     copy(b, r);
     clock_->enter(Phase::spmv);
-    a_->spmv(V{-1}, in(x), V{1}, inout(r), order_);
+    a_->spmv(V{-1}, in(x), V{1}, inout(r), order_, {}, sums_);
 }
 
 template <typename V>

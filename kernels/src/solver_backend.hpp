@@ -70,6 +70,10 @@ public:
     /// format built from A P^T (the operator is then P A P^T, see spmv/solvers/system.hpp).
     GpuBackend(const DeviceMatrix<ValueType>& a, RowOrder order, PhaseClock& clock);
 
+    /// SpMV and residual with the kernel's sums in double (Sums::double_precision) when `on`
+    /// and the format's kernel has that path; returns whether they do (always for double).
+    bool use_double_sums(bool on);
+
     /// Jacobi: z = inv_diag .* r (inv_diag in the solver's basis), uploaded once.
     void set_jacobi(std::span<const ValueType> inv_diag);
 
@@ -103,6 +107,7 @@ private:
 
     const DeviceMatrix<ValueType>* a_;
     RowOrder order_;
+    Sums sums_ = Sums::value_type;
     PhaseClock* clock_;
     std::size_t n_;
     DeviceBuffer<ValueType> inv_diag_;

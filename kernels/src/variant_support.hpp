@@ -34,15 +34,36 @@ const F* alternative(const AnyMatrix<V>& m)
 
 /// A DeviceOp made of a device format and a launcher `launch(dev, alpha, x, beta, y, order,
 /// stream)`. DeviceFmt must provide device_bytes() and, for permuted formats, row_perm (a
-/// DeviceBuffer<int32_t>) when `permuted` is true.
-template <typename V, typename DeviceFmt, typename Launch, bool permuted = false>
+/// DeviceBuffer<int32_t>) when `permuted` is true. `WideLaunch`: the same launcher with the sums
+/// in double (Sums::double_precision), or NoWideLaunch when the format has none.
+struct NoWideLaunch {};
+
+template <typename V, typename DeviceFmt, typename Launch, bool permuted = false,
+          typename WideLaunch = NoWideLaunch>
 class FormatOp final : public DeviceOp<V> {
 public:
-    FormatOp(DeviceFmt dev, Launch launch) : dev_(std::move(dev)), launch_(std::move(launch)) {}
+    FormatOp(DeviceFmt dev, Launch launch, WideLaunch wide = {})
+        : dev_(std::move(dev)), launch_(std::move(launch)), wide_(std::move(wide))
+    {
+    }
 
     void apply(V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef stream) const override
     {
         launch_(dev_, alpha, x, beta, y, order, stream);
+    }
+    bool apply_double_sums(V alpha, const V* x, V beta, V* y, RowOrder order,
+                           StreamRef stream) const override
+    {
+        if constexpr (std::is_same_v<WideLaunch, NoWideLaunch>) {
+            return DeviceOp<V>::apply_double_sums(alpha, x, beta, y, order, stream);
+        } else {
+            wide_(dev_, alpha, x, beta, y, order, stream);
+            return true;
+        }
+    }
+    bool has_double_sums() const noexcept override
+    {
+        return !std::is_same_v<WideLaunch, NoWideLaunch>;
     }
     const std::int32_t* device_row_perm() const noexcept override
     {
@@ -57,6 +78,7 @@ public:
 private:
     DeviceFmt dev_;
     Launch launch_;
+    [[no_unique_address]] WideLaunch wide_;
 };
 
 template <typename V, bool permuted = false, typename DeviceFmt, typename Launch>
@@ -64,6 +86,15 @@ std::unique_ptr<DeviceOp<V>> make_op(DeviceFmt dev, Launch launch)
 {
     return std::make_unique<FormatOp<V, DeviceFmt, Launch, permuted>>(std::move(dev),
                                                                       std::move(launch));
+}
+
+/// make_op for a format that also has a double-sum launcher (see FormatOp).
+template <typename V, bool permuted = false, typename DeviceFmt, typename Launch,
+          typename WideLaunch>
+std::unique_ptr<DeviceOp<V>> make_op(DeviceFmt dev, Launch launch, WideLaunch wide)
+{
+    return std::make_unique<FormatOp<V, DeviceFmt, Launch, permuted, WideLaunch>>(
+        std::move(dev), std::move(launch), std::move(wide));
 }
 
 }  // namespace spmv::gpu::detail

@@ -90,3 +90,55 @@ TEST_CASE("the canonical 4x4 gives exactly (19, 8, 51, 52) with every variant", 
         CHECK(yf == std::vector<float>{19, 8, 51, 52});
     }
 }
+
+TEST_CASE("float kernels with double sums are exact where a float sum cancels", "[gpu][variants]")
+{
+    // Every row is x0 + x1 + x2 - x3 with x = (2^24, 1, 1, 2^24): exactly 2. A float sum in any
+    // order (one accumulator, even/odd slots, a shuffle tree) rounds 2^24 + 1 to 2^24 somewhere
+    // and gives 0 or 1. Sums::double_precision adds the exact products in double: 2.
+    const std::int32_t n = 100;  // several warps and slices
+    std::vector<std::int32_t> r, c;
+    std::vector<double> val;
+    for (std::int32_t i = 0; i < n; ++i) {
+        for (std::int32_t j = 0; j < 4; ++j) {
+            r.push_back(i);
+            c.push_back(j);
+            val.push_back(j == 3 ? -1.0 : 1.0);
+        }
+    }
+    const auto ad = csr_from_triplets<double, std::int32_t>(n, n, r, c, val);
+    const auto af = convert_values<float>(ad);
+    std::vector<float> x(static_cast<std::size_t>(n), 0.0f);
+    x[0] = x[3] = 16777216.0f;
+    x[1] = x[2] = 1.0f;
+    auto dx = DeviceBuffer<float>::from_host(x);
+
+    int wide = 0;
+    for (const auto& v : kernel_variants()) {
+        INFO(v.name);
+        CHECK(prepare(v, ad).has_double_sums());  // a double kernel sums in double anyway
+        const auto m = prepare(v, af);
+        auto dy = DeviceBuffer<float>::from_host(std::vector<float>(static_cast<std::size_t>(n),
+                                                                    1.5f));
+        if (!m.has_double_sums()) {
+            CHECK_THROWS_AS(m.spmv(1.0f, dx.data(), 0.0f, dy.data(), RowOrder::original, {},
+                                   Sums::double_precision),
+                            InvalidArgument);
+            continue;
+        }
+        ++wide;
+        // alpha = 0.5, beta = 2 on y = 1.5: 0.5 * 2 + 2 * 1.5 = 4, also exact
+        m.spmv(0.5f, dx.data(), 2.0f, dy.data(), RowOrder::original, {}, Sums::double_precision);
+        synchronize();
+        CHECK(dy.to_host() == std::vector<float>(static_cast<std::size_t>(n), 4.0f));
+        m.spmv(1.0f, dx.data(), 0.0f, dy.data(), RowOrder::original, {}, Sums::double_precision);
+        synchronize();
+        CHECK(dy.to_host() == std::vector<float>(static_cast<std::size_t>(n), 2.0f));
+        // the float sums of the same kernel cannot give 2 here
+        m.spmv(1.0f, dx.data(), 0.0f, dy.data(), RowOrder::original, {}, Sums::value_type);
+        synchronize();
+        CHECK(dy.to_host()[0] != 2.0f);
+    }
+    // CSR scalar and vector, SELL and PELLR have the double-sum kernels
+    CHECK(wide == 4);
+}

@@ -123,6 +123,21 @@ AnyMatrix<float> build_float_operator(const OperatorPlan& plan, const Csr<double
     return m;
 }
 
+AnyMatrix<double> build_wide_operator(const OperatorPlan& plan, const Csr<double, std::int32_t>& a)
+{
+    const auto& src = plan.perm.empty() ? a : plan.source;
+    AnyMatrix<double> m = find_format(plan.format)
+                              .build_double(convert_values<double>(convert_values<float>(src)),
+                                            plan.params);
+    if (plan.order == RowOrder::permuted) {
+        const auto q = row_permutation(m);
+        SPMV_ENSURE_LAYOUT(std::equal(q.begin(), q.end(), plan.perm.begin(), plan.perm.end()),
+                           "the float-rounded " + plan.format +
+                               " sorted the rows differently from double precision");
+    }
+    return m;
+}
+
 std::vector<double> jacobi_inverse_diagonal(const Csr<double, std::int32_t>& a,
                                             std::span<const std::int32_t> perm,
                                             std::string& problem)
@@ -239,6 +254,7 @@ SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const doubl
     }
     HostBackend<double> outer(plan.matrix, plan.order);
     std::optional<AnyMatrix<float>> matrix_float;
+    std::optional<AnyMatrix<double>> matrix_wide;  // inner double sums (InnerOptions)
     std::optional<HostBackend<float>> inner;
     if (res.message.empty()) {
         if (options.jacobi) {
@@ -247,6 +263,10 @@ SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const doubl
         if (method == Method::mpir_cg) {
             matrix_float.emplace(build_float_operator(plan, a));
             inner.emplace(*matrix_float, plan.order);
+            if (options.inner.double_sums) {
+                matrix_wide.emplace(build_wide_operator(plan, a));
+                inner->set_double_sums(*matrix_wide);
+            }
             if (options.jacobi) {
                 inner->set_jacobi(std::vector<float>(inv_diag.begin(), inv_diag.end()));
             }
@@ -270,6 +290,7 @@ SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const doubl
     }
     res.format = plan.format;
     res.permuted_basis = !plan.perm.empty();
+    res.inner_double_sums = method == Method::mpir_cg && options.inner.double_sums;
     res.where = method == Method::mpir_cg ? "host reference (inner CG in float on the host)"
                                           : "host reference";
     check_final_residual(res, a, b, x, options.tol);

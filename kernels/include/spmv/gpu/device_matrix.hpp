@@ -23,6 +23,19 @@
 
 namespace spmv::gpu {
 
+/// Precision of the sums of products inside an SpMV kernel.
+///  - value_type: the kernel adds in its value type, as the papers' kernels and cuSPARSE do
+///    (float matrices sum in float). Every kernel has it; the benchmarks measure it.
+///  - double_precision: single-precision storage, double-precision arithmetic. Each product of
+///    a float value and a float x entry is exact in double, the row's sum is added in double and
+///    rounded to float once, in the store (alpha * sum + beta * y in double). The bytes moved are
+///    those of the float kernel. It matters where a row's terms cancel: for a smooth vector
+///    (what a Krylov solver's search direction becomes) a Laplacian row 6 p_i - sum p_j is
+///    ~cond(A) times smaller than its terms, so a float sum loses ~log10(cond) digits of the
+///    product. MPIR-CG's inner float CG needs ~25 % fewer iterations with it (solvers docs).
+///    For double matrices it is the same kernel as value_type.
+enum class Sums { value_type, double_precision };
+
 /// What every device format provides to DeviceMatrix (implemented in kernels/src/<format>.cu).
 template <typename ValueType>
 class DeviceOp {
@@ -32,6 +45,16 @@ public:
     /// beta == 0 must not read y. `order` matters only for permuted formats.
     virtual void apply(ValueType alpha, const ValueType* x, ValueType beta, ValueType* y,
                        RowOrder order, StreamRef stream) const = 0;
+    /// apply() with Sums::double_precision (see Sums). Returns false, doing nothing, when the
+    /// format's kernel has no such path (then only apply() exists).
+    virtual bool apply_double_sums(ValueType alpha, const ValueType* x, ValueType beta,
+                                   ValueType* y, RowOrder order, StreamRef stream) const
+    {
+        (void)alpha, (void)x, (void)beta, (void)y, (void)order, (void)stream;
+        return false;
+    }
+    /// Whether apply_double_sums runs (true for every double op).
+    virtual bool has_double_sums() const noexcept { return false; }
     /// Device copy of row_perm (row_perm[k] = original row stored k-th), or nullptr.
     virtual const std::int32_t* device_row_perm() const noexcept { return nullptr; }
     /// Bytes this matrix holds on the device (all arrays, padding and scratch included).
@@ -61,6 +84,14 @@ public:
     /// y = alpha A x + beta y on device pointers. Asynchronous on `stream`.
     void spmv(ValueType alpha, const ValueType* x, ValueType beta, ValueType* y,
               RowOrder order = RowOrder::original, StreamRef stream = {}) const;
+    /// The same with the kernel's sums in `sums` precision (see Sums). Throws InvalidArgument
+    /// for Sums::double_precision on a float matrix whose kernel lacks that path
+    /// (has_double_sums() says which).
+    void spmv(ValueType alpha, const ValueType* x, ValueType beta, ValueType* y, RowOrder order,
+              StreamRef stream, Sums sums) const;
+    /// Whether spmv(..., Sums::double_precision) runs: always for double; for float, the
+    /// CSR (scalar, vector), SELL and PELLR kernels.
+    bool has_double_sums() const noexcept;
     /// Same on DeviceVectors: x is synced to the device if stale; y is synced only when
     /// beta != 0 (beta == 0 overwrites it), and is marked valid on the device afterwards.
     /// Throws DimensionMismatch for wrong sizes.

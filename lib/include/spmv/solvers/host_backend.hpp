@@ -36,6 +36,17 @@ public:
     std::size_t size() const noexcept { return n_; }
     const PhaseTimes& times() const noexcept { return times_; }
 
+    /// Double sums for a float backend (InnerOptions::double_sums): spmv and residual then run
+    /// on `wide`, the same operator with the float values held in double (build_wide_operator
+    /// in system.hpp), on x promoted to double, and round y once: exact products and double
+    /// sums, as the GPU kernels with Sums::double_precision. `wide` must outlive the backend.
+    void set_double_sums(const AnyMatrix<double>& wide)
+    {
+        SPMV_EXPECTS(num_rows(wide) == num_rows(*a_) && num_cols(wide) == num_cols(*a_),
+                     "double-sum operator of the wrong size");
+        wide_ = &wide;
+    }
+
     /// Jacobi: z = inv_diag .* r (inv_diag in the solver's basis).
     void set_jacobi(std::vector<ValueType> inv_diag)
     {
@@ -54,12 +65,21 @@ public:
     void spmv(const Vector& x, Vector& y)
     {
         Clock c(times_.spmv_ms);
+        if (wide_ != nullptr) {
+            wide_spmv(nullptr, x, y);
+            return;
+        }
         spmv_reference(*a_, ValueType{1}, std::span<const ValueType>(x), ValueType{0},
                        std::span<ValueType>(y), order_);
     }
 
     void residual(const Vector& b, const Vector& x, Vector& r)
     {
+        if (wide_ != nullptr) {
+            Clock c(times_.spmv_ms);
+            wide_spmv(&b, x, r);
+            return;
+        }
         {
             Clock c(times_.vector_ms);
             r = b;
@@ -208,6 +228,22 @@ public:
     }
 
 private:
+    /// y = b - A x (b given) or A x, in double on wide_, rounded to ValueType once.
+    void wide_spmv(const Vector* b, const Vector& x, Vector& y)
+    {
+        wide_x_.assign(x.begin(), x.end());
+        if (b != nullptr) {
+            wide_y_.assign(b->begin(), b->end());
+        } else {
+            wide_y_.assign(n_, 0.0);
+        }
+        spmv_reference(*wide_, b != nullptr ? -1.0 : 1.0, std::span<const double>(wide_x_),
+                       b != nullptr ? 1.0 : 0.0, std::span<double>(wide_y_), order_);
+        for (std::size_t i = 0; i < n_; ++i) {
+            y[i] = static_cast<ValueType>(wide_y_[i]);
+        }
+    }
+
     /// Adds the lifetime of the object to a phase counter (milliseconds).
     class Clock {
     public:
@@ -229,6 +265,8 @@ private:
     const AnyMatrix<ValueType>* a_;
     RowOrder order_;
     std::size_t n_;
+    const AnyMatrix<double>* wide_ = nullptr;  ///< set_double_sums: the operator in double
+    std::vector<double> wide_x_, wide_y_;      ///< its scratch vectors
     std::vector<ValueType> inv_diag_;
     PhaseTimes times_;
     CgScalars s_;

@@ -47,16 +47,29 @@ std::string_view to_string(Method m);
 /// reduction == 0, as in Cevahir §2.2).
 ///
 /// keep_direction (default): each inner CG continues the previous one's last search direction
-/// (rescaled to the new right-hand side) instead of restarting from p = r. Restarted CG throws
-/// away its Krylov space at every refinement step and needs ~1.5-2x the iterations of double CG;
-/// continued, the float CG behaves like one CG whose residual is replaced by the true double
-/// residual at every refinement step ("reliable updates", Sleijpen & van der Vorst 1996, used
-/// for mixed precision by Clark et al. 2010), and needs about as many iterations as double CG.
-/// false: the classic restarted inner solve of Buttari et al. / Cevahir §2.2.
+/// (rescaled to the new right-hand side, made A-conjugate to it) instead of restarting from
+/// p = r. Restarted CG throws away its Krylov space at every refinement step; continued, the
+/// float CG behaves like one CG whose residual is replaced by the true double residual at every
+/// refinement step ("reliable updates", Sleijpen & van der Vorst 1996, used for mixed precision
+/// by Clark et al. 2010). With a double inner solve that needs exactly CG's iterations; with a
+/// float one it still needs more (pde100: 281 for double CG, ~350 with double sums, ~420-470
+/// without; docs/benchmarks/solvers_h100.md). false: the classic restarted inner solve of
+/// Buttari et al. / Cevahir §2.2.
+///
+/// double_sums (default): the inner SpMV keeps the matrix and the vectors in float but adds each
+/// row's products in double and rounds once (spmv::gpu::Sums::double_precision on the GPU; on
+/// the host the float operator's values in double). Why: the search direction of CG becomes
+/// smooth, and for a smooth p a row of a Laplacian, 6 p_i - sum_j p_j, is ~cond(A) times
+/// smaller than its terms; a float sum then loses log10(cond) of float's 7 digits, and that
+/// error, not the float storage, is what slows float CG down (pde100, plain float CG: 1e-7 at
+/// iteration 283 with float sums, 248 with double sums, 219 in double). The bytes moved are the
+/// float kernel's. Formats whose GPU kernel has no double-sum path run with float sums
+/// (SolveResult::inner_double_sums says which was used).
 struct InnerOptions {
     double reduction = 1e-4;
     int max_iterations = 1000;
     bool keep_direction = true;
+    bool double_sums = true;
 };
 
 struct SolveOptions {
@@ -102,6 +115,9 @@ struct SolveResult {
     int outer_iterations = 0;  ///< MPIR-CG: refinement steps (double residual + correction)
     int restarts = 0;          ///< CG: residual replacements after a false convergence
     int inner_breakdowns = 0;  ///< MPIR-CG: inner solves cut short by p^T A p <= 0 in float
+    /// MPIR-CG: the inner SpMV added its products in double (InnerOptions::double_sums, and the
+    /// format's kernel has that path); false: in float.
+    bool inner_double_sums = false;
     double final_relative_residual = 0.0;  ///< true ||b - A x|| / ||b||, in double
     /// Relative residual after every iteration, entry 0 = initial. For MPIR-CG: the inner CG's
     /// residual scaled by the outer residual it started from (an estimate of the global one).

@@ -52,6 +52,12 @@ OperatorPlan plan_operator(const Csr<double, std::int32_t>& a, std::string_view 
 /// The same operator in single precision (MPIR-CG's inner solve), same basis and RowOrder.
 AnyMatrix<float> build_float_operator(const OperatorPlan& plan, const Csr<double, std::int32_t>& a);
 
+/// build_float_operator's matrix with its (float-rounded) values held in double, same layout,
+/// basis and RowOrder: the host's reference for float SpMV with double sums
+/// (HostBackend<float>::set_double_sums, InnerOptions::double_sums).
+AnyMatrix<double> build_wide_operator(const OperatorPlan& plan,
+                                      const Csr<double, std::int32_t>& a);
+
 /// (A P^T): column l of the result is column perm[l] of A; rows keep their order and lengths.
 Csr<double, std::int32_t> permute_columns(const Csr<double, std::int32_t>& a,
                                           std::span<const std::int32_t> perm);
