@@ -149,27 +149,6 @@ __device__ void report(const solvers::CgScalars& s, solvers::CgScalars* record)
     __threadfence_system();
 }
 
-// Calls body(i) for this thread's indices i = t, t + S, t + 2S, ... < n (S = the grid's
-// threads), `ilp` of them per step with the step's bodies unrolled, so that a thread has the
-// loads of ilp indices in flight at once instead of one DRAM round trip after the other (a
-// one-wave grid gives each thread n / S ~ 4 (pde100) to 13 (pde150) indices). The order of the
-// indices, hence of each thread's sum, is fixed: the reductions stay bitwise reproducible.
-template <int block, int ilp = 4, typename Body>
-__device__ __forceinline__ void grid_stride(std::int64_t n, Body&& body)
-{
-    const std::int64_t stride = std::int64_t{gridDim.x} * block;
-    std::int64_t i = std::int64_t{blockIdx.x} * block + threadIdx.x;
-    for (; i + (ilp - 1) * stride < n; i += ilp * stride) {
-#pragma unroll
-        for (int u = 0; u < ilp; ++u) {
-            body(i + u * stride);
-        }
-    }
-    for (; i < n; i += stride) {
-        body(i);
-    }
-}
-
 __global__ void cg_begin_kernel(CgDeviceState* st, double rho, solvers::CgLimits limits)
 {
     st->s = solvers::CgScalars{};
@@ -189,13 +168,14 @@ __global__ void __launch_bounds__(red_block)
         return;
     }
     double2 m = make_double2(0.0, 0.0);
-    grid_stride<red_block>(n, [&](std::int64_t i) {
+    for (auto i = std::int64_t{blockIdx.x} * red_block + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * red_block) {
         const auto pi = static_cast<double>(p[i]);
         m.x += pi * static_cast<double>(q[i]);
         if (r != nullptr) {
             m.y += static_cast<double>(r[i]) * pi;
         }
-    });
+    }
     double2 t;
     if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         solvers::cg_after_pq(st->s, t.x, r != nullptr ? t.y : st->s.rho);
@@ -218,7 +198,8 @@ __global__ void __launch_bounds__(red_block)
     }
     const auto alpha = static_cast<V>(st->s.alpha);
     double2 m = make_double2(0.0, 0.0);
-    grid_stride<red_block>(n, [&](std::int64_t i) {
+    for (auto i = std::int64_t{blockIdx.x} * red_block + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * red_block) {
         x[i] += alpha * p[i];
         const V ri = r[i] - alpha * q[i];
         r[i] = ri;
@@ -228,7 +209,7 @@ __global__ void __launch_bounds__(red_block)
             z[i] = zi;
             m.y += static_cast<double>(ri) * static_cast<double>(zi);
         }
-    });
+    }
     double2 t;
     if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         solvers::cg_after_update(st->s, t.x, z != nullptr ? t.y : t.x, st->limits);
