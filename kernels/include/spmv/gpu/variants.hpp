@@ -22,6 +22,10 @@
 ///     upload(*f), launcher); end the file with SPMV_INSTANTIATE_ASSEMBLE(xyz). Copy ell.cu.
 ///     For RowOrder::original a permuted format writes y[row_perm[k]] itself (or runs
 ///     unpermute_rows from spmv/gpu/permutation.hpp); RowOrder::permuted leaves y[k].
+///     Optional: a float kernel with double sums (Sums::double_precision in device_matrix.hpp):
+///     template the kernel on its sum type Acc (detail::product<Acc>, axpby_store/store_row
+///     take an Acc sum) and, for V = float, pass a second launcher running Acc = double to
+///     make_op (see csr.cu, sell.cu, pellr.cu).
 ///  3. One line in kernels/src/variant_list.inc, directly ABOVE the line holding
 ///     "[gpu variants: keep this marker]":
 ///        SPMV_GPU_VARIANT(xyz, "xyz", "xyz", "one-line description naming the thread mapping")
