@@ -109,33 +109,38 @@ OperatorPlan plan_operator(const Csr<double, std::int32_t>& a, std::string_view 
     return plan;
 }
 
-AnyMatrix<float> build_float_operator(const OperatorPlan& plan, const Csr<double, std::int32_t>& a)
+namespace {
+
+/// A format built for the same plan in another precision must sort its rows as the double one
+/// did (the basis of every solver vector).
+template <typename V>
+AnyMatrix<V> same_basis(AnyMatrix<V> m, const OperatorPlan& plan, const char* what)
 {
-    const auto& src = plan.perm.empty() ? a : plan.source;
-    AnyMatrix<float> m =
-        find_format(plan.format).build_float(convert_values<float>(src), plan.params);
     if (plan.order == RowOrder::permuted) {
         const auto q = row_permutation(m);
         SPMV_ENSURE_LAYOUT(std::equal(q.begin(), q.end(), plan.perm.begin(), plan.perm.end()),
-                           "single-precision " + plan.format +
+                           std::string(what) + " " + plan.format +
                                " sorted the rows differently from double precision");
     }
     return m;
 }
 
+}  // namespace
+
+AnyMatrix<float> build_float_operator(const OperatorPlan& plan, const Csr<double, std::int32_t>& a)
+{
+    const auto& src = plan.perm.empty() ? a : plan.source;
+    return same_basis(find_format(plan.format).build_float(convert_values<float>(src), plan.params),
+                      plan, "single-precision");
+}
+
 AnyMatrix<double> build_wide_operator(const OperatorPlan& plan, const Csr<double, std::int32_t>& a)
 {
     const auto& src = plan.perm.empty() ? a : plan.source;
-    AnyMatrix<double> m = find_format(plan.format)
-                              .build_double(convert_values<double>(convert_values<float>(src)),
-                                            plan.params);
-    if (plan.order == RowOrder::permuted) {
-        const auto q = row_permutation(m);
-        SPMV_ENSURE_LAYOUT(std::equal(q.begin(), q.end(), plan.perm.begin(), plan.perm.end()),
-                           "the float-rounded " + plan.format +
-                               " sorted the rows differently from double precision");
-    }
-    return m;
+    return same_basis(find_format(plan.format)
+                          .build_double(convert_values<double>(convert_values<float>(src)),
+                                        plan.params),
+                      plan, "the float-rounded");
 }
 
 std::vector<double> jacobi_inverse_diagonal(const Csr<double, std::int32_t>& a,
