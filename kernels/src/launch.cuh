@@ -116,7 +116,8 @@ __device__ __forceinline__ void axpby_store(V* y, V alpha, Acc sum, V beta)
     if (beta == V{0}) {
         *y = static_cast<V>(static_cast<Acc>(alpha) * sum);
     } else {
-        *y = static_cast<V>(static_cast<Acc>(alpha) * sum + static_cast<Acc>(beta) * static_cast<Acc>(*y));
+        *y = static_cast<V>(static_cast<Acc>(alpha) * sum +
+                            static_cast<Acc>(beta) * static_cast<Acc>(*y));
     }
 }
 
