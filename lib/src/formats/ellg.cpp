@@ -51,7 +51,7 @@ void validate(const EllG<ValueType, IndexType>& e)
 template <typename ValueType, typename IndexType>
 std::int64_t nnz(const EllG<ValueType, IndexType>& e)
 {
-    return detail::ellr_nnz(e);
+    return detail::sum_of_row_lengths(e);
 }
 
 template <typename ValueType, typename IndexType>

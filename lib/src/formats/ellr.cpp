@@ -27,7 +27,7 @@ void validate(const EllR<ValueType, IndexType>& e)
 template <typename ValueType, typename IndexType>
 std::int64_t nnz(const EllR<ValueType, IndexType>& e)
 {
-    return detail::ellr_nnz(e);
+    return detail::sum_of_row_lengths(e);
 }
 
 template <typename ValueType, typename IndexType>

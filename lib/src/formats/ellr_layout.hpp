@@ -105,16 +105,6 @@ void validate_ellr(const F& f, std::int64_t expected_stride, const std::string& 
     SPMV_ENSURE_LAYOUT(longest == f.width, name + ": width must equal the longest row");
 }
 
-template <typename F>
-std::int64_t ellr_nnz(const F& f)
-{
-    std::int64_t n = 0;
-    for (auto len : f.row_lengths) {
-        n += len;
-    }
-    return n;
-}
-
 /// Real entries: value + column index bytes; row_lengths: aux; every other slot (short rows'
 /// tails and the alignment gap rows [num_rows, stride)) is padding: its value + index bytes.
 template <typename F>
@@ -123,7 +113,7 @@ Footprint ellr_footprint(const F& f)
     using IndexType = typename F::index_type;
     using ValueType = typename F::value_type;
     Footprint fp;
-    const auto real = ellr_nnz(f);
+    const auto real = sum_of_row_lengths(f);
     fp.stored_entries = static_cast<std::int64_t>(f.values.size());
     fp.padding_entries = fp.stored_entries - real;
     fp.value_bytes = std::size_t(real) * sizeof(ValueType);

@@ -63,7 +63,7 @@ void validate(const Pellr<ValueType, IndexType>& p)
 template <typename ValueType, typename IndexType>
 std::int64_t nnz(const Pellr<ValueType, IndexType>& p)
 {
-    return detail::sorted::nnz(p);
+    return detail::sum_of_row_lengths(p);
 }
 
 template <typename ValueType, typename IndexType>

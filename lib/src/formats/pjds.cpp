@@ -119,7 +119,7 @@ void validate(const Pjds<ValueType, IndexType>& p)
 template <typename ValueType, typename IndexType>
 std::int64_t nnz(const Pjds<ValueType, IndexType>& p)
 {
-    return detail::sorted::nnz(p);
+    return detail::sum_of_row_lengths(p);
 }
 
 template <typename ValueType, typename IndexType>

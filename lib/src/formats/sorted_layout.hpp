@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <spmv/detail/slots.hpp>
 #include <spmv/error.hpp>
 #include <spmv/formats/csr.hpp>
 #include <spmv/types.hpp>
@@ -120,16 +121,6 @@ void validate_rows(const F& f, std::int64_t rows, RowWidth row_width, ColOffset 
     }
 }
 
-template <typename F>
-std::int64_t nnz(const F& f)
-{
-    std::int64_t n = 0;
-    for (auto len : f.row_lengths) {
-        n += len;
-    }
-    return n;
-}
-
 /// Real entries: value + column index bytes; `aux_entries` index-sized auxiliary entries;
 /// every other slot is padding (its value + index bytes).
 template <typename F>
@@ -138,7 +129,7 @@ Footprint footprint(const F& f, std::size_t aux_entries)
     using IndexType = typename F::index_type;
     using ValueType = typename F::value_type;
     Footprint fp;
-    const auto real = nnz(f);
+    const auto real = sum_of_row_lengths(f);
     fp.stored_entries = static_cast<std::int64_t>(f.values.size());
     fp.padding_entries = fp.stored_entries - real;
     fp.value_bytes = static_cast<std::size_t>(real) * sizeof(ValueType);

@@ -25,4 +25,16 @@ inline std::int64_t checked_slots(std::int64_t slots, std::size_t bytes_per_slot
     return slots;
 }
 
+/// Nonzeros of a format that stores each row's length (ELLPACK-R, ELLG, pJDS, PELLR): the sum of
+/// f.row_lengths (their padding slots are not counted).
+template <typename F>
+std::int64_t sum_of_row_lengths(const F& f)
+{
+    std::int64_t n = 0;
+    for (auto len : f.row_lengths) {
+        n += len;
+    }
+    return n;
+}
+
 }  // namespace spmv::detail
