@@ -4,6 +4,7 @@
 // slots lie `stride` apart (column-major layouts: ELLPACK-R, SELL slices, BiELL groups).
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include <spmv/types.hpp>
 
@@ -53,6 +54,19 @@ __device__ __forceinline__ void store_row(V* __restrict__ y, std::uint32_t row, 
 /// of x of the real ones. 8 covers the 7-point stencil in one step.
 inline constexpr int row_unroll = 8;
 
+/// Whether a column index read from a matrix is the padding sentinel: -1 (any negative value)
+/// for signed indices, exactly padding_index<I> (0xFFFF) for sell_i16's unsigned offsets. For
+/// int32 this is the `c < 0` the kernels always tested (same instruction).
+template <typename I>
+__device__ __forceinline__ constexpr bool is_padding(I c)
+{
+    if constexpr (std::is_signed_v<I>) {
+        return c < 0;
+    } else {
+        return c == padding_index<I>;
+    }
+}
+
 /// sum_{j < count} val[j*stride] * x[idx[j*stride]] in steps of `unroll` slots (see above),
 /// into two independent accumulators. Index and value of a slot are loaded together (the value
 /// load does not wait for the index: one DRAM round trip less per step than predicating it on
@@ -60,26 +74,28 @@ inline constexpr int row_unroll = 8;
 /// inside `count` exist only where a neighbouring lane of the warp has a real slot (SELL pads a
 /// slice to its longest row), so their values lie in sectors the warp loads anyway. `streaming`:
 /// the load kind of idx and val (ld_matrix, chosen per launch). Acc: the type of the sums (V, or
-/// double for a float kernel with Sums::double_precision).
-template <bool streaming, int unroll, typename V, typename Acc = V>
-__device__ __forceinline__ Acc strided_row_sum(const std::int32_t* __restrict__ idx,
-                                               const V* __restrict__ val, std::int32_t stride,
-                                               std::int32_t count, const V* __restrict__ x)
+/// double for a float kernel with Sums::double_precision). I: the index type, std::int32_t
+/// (column indices) or std::uint16_t (sell_i16's offsets from a slice's base column: the caller
+/// passes x shifted by the base, padding is 0xFFFF).
+template <bool streaming, int unroll, typename V, typename Acc = V, typename I = std::int32_t>
+__device__ __forceinline__ Acc strided_row_sum(const I* __restrict__ idx, const V* __restrict__ val,
+                                               std::int32_t stride, std::int32_t count,
+                                               const V* __restrict__ x)
 {
     Acc s0{0};
     Acc s1{0};
     for (std::int32_t j = 0; j < count; j += unroll) {
-        std::int32_t c[unroll];
+        I c[unroll];
         V v[unroll];
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const bool in = j + u < count;
-            c[u] = in ? ld_matrix<streaming>(idx + u * stride) : padding_index<std::int32_t>;
+            c[u] = in ? ld_matrix<streaming>(idx + u * stride) : padding_index<I>;
             v[u] = in ? ld_matrix<streaming>(val + u * stride) : V{0};
         }
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
-            const bool real = c[u] >= 0;
+            const bool real = !is_padding(c[u]);
             const V xv = real ? ldg(x + c[u]) : V{0};
             if (u % 2 == 0) {
                 s0 += product<Acc>(v[u], xv);

@@ -22,6 +22,7 @@
 #include <spmv/gpu/permutation.hpp>
 #include <spmv/gpu/pjds.hpp>
 #include <spmv/gpu/sell.hpp>
+#include <spmv/gpu/sell_i16.hpp>
 
 namespace spmv::gpu {
 namespace {
@@ -214,6 +215,23 @@ template void spmv<float>(const DeviceCsrMerge<float>&, float, const float*, flo
                           StreamRef);
 template void spmv<double>(const DeviceCsrMerge<double>&, double, const double*, double, double*,
                            StreamRef);
+// sell_i16 runs the SELL host format with its own upload (16-bit column offsets).
+template <typename V>
+DeviceSellI16<V> upload_sell_i16(const SellCSigma<V, std::int32_t>&)
+{
+    not_compiled("sell_i16");
+}
+template <typename V>
+void spmv(const DeviceSellI16<V>&, V, const V*, V, V*, RowOrder, StreamRef)
+{
+    not_compiled("sell_i16");
+}
+template DeviceSellI16<float> upload_sell_i16<float>(const SellCSigma<float, std::int32_t>&);
+template DeviceSellI16<double> upload_sell_i16<double>(const SellCSigma<double, std::int32_t>&);
+template void spmv<float>(const DeviceSellI16<float>&, float, const float*, float, float*, RowOrder,
+                          StreamRef);
+template void spmv<double>(const DeviceSellI16<double>&, double, const double*, double, double*,
+                           RowOrder, StreamRef);
 // [gpu format stubs: keep this marker; add SPMV_STUB_FORMAT lines above it]
 
 template <typename V>

@@ -29,9 +29,9 @@ TEST_CASE("the GPU registry lists our kernels and the cuSPARSE baselines", "[gpu
         CHECK(v.assemble_float != nullptr);
     }
 
-    for (const char* n :
-         {"csr", "csr_vector", "coo", "ell", "ellr", "ellg", "hyb", "cusparse_csr_alg1",
-          "cusparse_csr_alg2", "cusparse_coo_alg1", "cusparse_coo_alg2", "cusparse_sell"}) {
+    for (const char* n : {"csr", "csr_vector", "coo", "ell", "ellr", "ellg", "hyb",
+                          "cusparse_csr_alg1", "cusparse_csr_alg2", "cusparse_coo_alg1",
+                          "cusparse_coo_alg2", "cusparse_sell", "sell", "sell_i16"}) {
         INFO(n);
         CHECK(names.count(n) == 1);
     }
@@ -139,6 +139,6 @@ TEST_CASE("float kernels with double sums are exact where a float sum cancels", 
         synchronize();
         CHECK(dy.to_host()[0] != 2.0f);
     }
-    // CSR scalar and vector, SELL and PELLR have the double-sum kernels
-    CHECK(wide == 4);
+    // CSR scalar and vector, SELL, SELL with 16-bit offsets and PELLR have the double-sum kernels
+    CHECK(wide == 5);
 }

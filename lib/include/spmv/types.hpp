@@ -11,6 +11,11 @@ namespace spmv {
 template <typename IndexType>
 inline constexpr IndexType padding_index = IndexType{-1};
 
+/// Unsigned 16-bit column offsets (the GPU variant sell_i16) have no -1: their sentinel is the
+/// largest value, so a real offset is at most 0xFFFE.
+template <>
+inline constexpr std::uint16_t padding_index<std::uint16_t> = 0xFFFF;
+
 /// Which basis a permuted format's result vector is in. Non-permuted formats ignore it.
 enum class RowOrder {
     original,  ///< y[i] is row i of A (the format un-permutes)
