@@ -11,7 +11,9 @@
 # environment:
 #   SPMVLAB  the spmvlab binary (default: build/cli/spmvlab, built with CUDA if missing)
 #   SIZES    grid sizes k of pde<k> (default "100 150")
-#   FORMATS  storage formats (default "csr sell"; sell runs with sigma = 32, permuted basis)
+#   FORMATS  storage formats (default "csr sell"; sell runs with sigma = 32, permuted basis);
+#            FORMAT/VARIANT picks a GPU kernel variant of that format, e.g. sell/sell_i16
+#            (the records are then named after the variant)
 #   METHODS  solve methods (default "cg mpir-cg:1e-2 mpir-cg:1e-1 mpir-cg-floatsums:1e-2
 #            mpir-cg-restart:1e-3"): mpir-cg:R continues the inner search direction across
 #            refinement steps and sums the inner float SpMV in double (the defaults of
@@ -41,12 +43,18 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,clo
 
 status=0
 for k in $sizes; do
-  for f in $formats; do
+  for fv in $formats; do
+    f=${fv%%/*}
+    name=$f
     extra=()
     [ "$f" = sell ] && extra=(--sigma 32)
+    if [ "$fv" != "$f" ]; then
+      name=${fv#*/}
+      extra+=(--variant "$name")
+    fi
     for m in $methods; do
-      rec="$out/pde${k}_${f}_${m/:/_}.json"
-      echo "== pde$k  $f  $m"
+      rec="$out/pde${k}_${name}_${m/:/_}.json"
+      echo "== pde$k  $fv  $m"
       margs=(--method "${m%%:*}")
       case "$m" in
         mpir-cg-restart*) margs=(--method mpir-cg --inner-restart) ;;
@@ -93,11 +101,12 @@ for name, r in rows:
         kind = "mpir-cg" if r.get("inner_keep_direction", True) else "mpir-cg-restart"
         sums = "double" if r.get("inner_double_sums", False) else "float"
         r["method"] = f"{kind} (inner reduction {r['inner_reduction']:g}, {sums} sums)"
-    print(f"| {mat} | {r['rows']} | {r['nnz']} | {r['format']} | {r['method']} | {r['status']} "
+    fmt = r.get("variant") or r["format"]
+    print(f"| {mat} | {r['rows']} | {r['nnz']} | {fmt} | {r['method']} | {r['status']} "
           f"| {it} | {r['outer_iterations'] or '-'} | {r['final_relative_residual']:.2e} "
           f"| {med:.2f} | {t['spmv']:.2f} | {t['vector']:.2f} | {t['reduction']:.2f} "
           f"| {t['transfer']:.2f} | {med / max(it, 1):.4f} |")
-    best[(mat, r["format"], r["method"])] = (med, r["status"])
+    best[(mat, fmt, r["method"])] = (med, r["status"])
 print("\n## MPIR-CG time relative to double CG (median solve times; the bar is <= 0.75)\n")
 print("| matrix | format | method | CG ms | MPIR-CG ms | MPIR / CG time |")
 print("|---|---|---|---|---|---|")
@@ -107,6 +116,16 @@ for (mat, fmt, m), (mp, mst) in sorted(best.items()):
     ms, st = best[(mat, fmt, "cg")]
     note = "" if st == mst == "converged" else f" (status {st} / {mst})"
     print(f"| {mat} | {fmt} | {m} | {ms:.2f} | {mp:.2f} | {mp / ms:.2f}{note} |")
+print("\n## Fastest MPIR-CG against the fastest double CG of any format, per matrix\n")
+print("| matrix | fastest CG | ms | fastest MPIR-CG | ms | MPIR / CG time |")
+print("|---|---|---|---|---|---|")
+for mat in sorted({k[0] for k in best}):
+    ok = {k: v for k, v in best.items() if k[0] == mat and v[1] == "converged"}
+    cgs = [(v[0], k[1]) for k, v in ok.items() if k[2] == "cg"]
+    mps = [(v[0], f"{k[1]}, {k[2]}") for k, v in ok.items() if k[2].startswith("mpir-cg")]
+    if cgs and mps:
+        (c, cn), (m, mn) = min(cgs), min(mps)
+        print(f"| {mat} | {cn} | {c:.2f} | {mn} | {m:.2f} | {m / c:.2f} |")
 PY
 cat "$summary"
 exit $status

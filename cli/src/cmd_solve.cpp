@@ -179,6 +179,7 @@ nlohmann::json to_json(const SolveResult& r)
               {"transfer", r.times.transfer_ms}}},
             {"bytes_to_device", r.bytes_to_device},
             {"bytes_to_host", r.bytes_to_host},
+            {"pinned_transfers", r.pinned_transfers},
             {"format", r.format},
             {"permuted_basis", r.permuted_basis},
             {"where", r.where}};
@@ -347,7 +348,8 @@ void run(SolveCliOptions& o)
              fmt(r.times.transfer_ms, 3) + " ms" +
                  (o.gpu ? "  (" +
                               fmt_bytes(static_cast<double>(r.bytes_to_device + r.bytes_to_host)) +
-                              " of vectors)"
+                              " of vectors, " +
+                              (r.pinned_transfers ? "page-locked" : "pageable") + ")"
                         : ""));
         line("setup (not in total)", fmt(r.setup_ms, 3) + " ms");
     }

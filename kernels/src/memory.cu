@@ -103,6 +103,23 @@ void pinned_free(void* p) noexcept
     }
 }
 
+bool host_register(const void* p, std::size_t bytes) noexcept
+{
+    // Registration changes no byte of the memory: the const_cast only meets the C API.
+    if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault) != cudaSuccess) {
+        cudaGetLastError();  // clear the sticky-free error so the next check does not see it
+        return false;
+    }
+    return true;
+}
+
+void host_unregister(const void* p) noexcept
+{
+    if (cudaHostUnregister(const_cast<void*>(p)) != cudaSuccess) {
+        cudaGetLastError();
+    }
+}
+
 void copy_bytes(void* dst, const void* src, std::size_t bytes, CopyKind kind)
 {
     SPMV_CUDA_CHECK(cudaMemcpy(dst, src, bytes, to_cuda(kind)));

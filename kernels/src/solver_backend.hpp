@@ -118,6 +118,7 @@ private:
     static constexpr int record_slots = 4;  // > lookahead + 1: a slot is read before reuse
     unsigned alpha_blocks_ = 1;   // grids of the fused reductions: one resident wave, fixed for
     unsigned update_blocks_ = 1;  // the backend's life, so every sum is bitwise reproducible
+    unsigned update_jacobi_blocks_ = 1;
     DeviceBuffer<CgDeviceState> cg_state_;
     DeviceBuffer<double> partials_;  // two per block of the fused reductions
     PinnedBuffer<solvers::CgScalars> records_;  // written by the kernels (pinned, zero copy)

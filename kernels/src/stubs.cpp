@@ -65,6 +65,11 @@ void* pinned_malloc(std::size_t)
     not_compiled("pinned host memory");
 }
 void pinned_free(void*) noexcept {}
+bool host_register(const void*, std::size_t) noexcept
+{
+    return false;
+}
+void host_unregister(const void*) noexcept {}
 void copy_bytes(void*, const void*, std::size_t, CopyKind)
 {
     not_compiled("copy");

@@ -74,6 +74,7 @@ TEST_CASE("GPU CG follows the host reference CG on a 2-D Laplacian", "[gpu][solv
     // the vectors stayed on the device: b and x0 up once, x down once, nothing else
     CHECK(g.bytes_to_device == 2 * n * sizeof(double));
     CHECK(g.bytes_to_host == n * sizeof(double));
+    CHECK(g.pinned_transfers);  // the caller's b and x were page-locked for the solve
     CHECK_FALSE(g.where.empty());
     CHECK(g.where != "host reference");
     CHECK(g.times.spmv_ms > 0.0);
@@ -89,9 +90,11 @@ TEST_CASE("GPU CG follows the host reference CG on a 2-D Laplacian", "[gpu][solv
 TEST_CASE("GPU CG's fused reductions: one block, a partial block, the grid-stride loop",
           "[gpu][solvers]")
 {
-    // The fused steps sum over one resident wave of 256-thread blocks, grid-stride: n = 2 is one
-    // block with 254 idle threads, 35 a partial block, 313,600 more entries than the grid has
-    // threads. Each must follow the host CG (same scalars, other summation order).
+    // The fused steps sum over one resident wave of 256-thread blocks, grid-stride, each thread
+    // taking chunks of 16 bytes (2 doubles, 4 floats) and the last, partial chunk one entry at a
+    // time: n = 2 is one chunk and 255 idle threads, 35 ends in a partial chunk, 1,439,999 entries
+    // give every thread of an H100's wave (132 x 2048 threads) several chunks and a partial one
+    // at the end. Each must follow the host CG (same scalars, other summation order).
     SECTION("A = [4 1; 1 3], b = (1, 2): CG is exact in 2 steps")
     {
         CsrD a;
@@ -118,12 +121,13 @@ TEST_CASE("GPU CG's fused reductions: one block, a partial block, the grid-strid
         CHECK(std::abs(g.iterations - h.iterations) <= 1);
         CHECK(test::rel_diff(xg, xh) < 1e-9);
     }
-    SECTION("2-D Laplacian 560 x 560: 60 steps, each one like the host's")
+    SECTION("2-D Laplacian 1199 x 1201: 60 steps, each one like the host's")
     {
-        // 313,600 entries: more than one resident wave of threads on an H100, so every thread
-        // of the fused kernels sums several entries. A fixed number of steps keeps the test short
-        // (also under compute-sanitizer) and compares every one of them.
-        const auto s = make_system(test::laplace2d(560, 560));
+        // 1,439,999 entries = 719,999 full chunks of 2 doubles and a partial one: more chunks
+        // than one resident wave has threads, so every thread of the fused kernels sums several.
+        // A fixed number of steps keeps the test short (also under compute-sanitizer) and
+        // compares every one of them.
+        const auto s = make_system(test::laplace2d(1199, 1201));
         std::vector<double> xg(s.b.size(), 0.0), xh(s.b.size(), 0.0);
         SolveOptions opt;
         opt.max_iterations = 60;

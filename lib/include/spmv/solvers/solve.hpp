@@ -132,6 +132,9 @@ struct SolveResult {
     double setup_ms = 0.0;  ///< building the format(s), permuting, uploading the matrix
     std::size_t bytes_to_device = 0;  ///< GPU: vector bytes copied host -> device (b, x0)
     std::size_t bytes_to_host = 0;    ///< GPU: vector bytes copied device -> host (x)
+    /// GPU: the caller's b and x were page-locked (cudaHostRegister, during setup) for their
+    /// transfers, which then run as direct DMA; false: pageable memory, staged by the driver.
+    bool pinned_transfers = false;
     std::string format;               ///< registry name of the storage format used
     bool permuted_basis = false;      ///< the solve ran in the format's permuted basis
     std::string where;                ///< "host reference", or the GPU's name
