@@ -19,6 +19,12 @@
 // streaming when matrix + x + y exceed the L2, launch.cuh); cuSPARSE SELL 36.2 us in the same run.
 // kernels/bench/sell_tune.cu has the block-size / unroll / load-kind experiments behind it.
 //
+// sell_i16 (spmv/gpu/sell_i16.hpp): the same kernel on 16-bit column offsets from a base column
+// per slice (I = std::uint16_t): 10 instead of 12 B per slot in double, 6 instead of 8 in float,
+// plus 4 B per slice. Measured (H100, 2026-11-22, spmvlab bench --gpu, cold L2, commit d4a97e2):
+// pde150 116.4 -> 105.3 us (double) and 75.5 -> 62.8 us (float) against sell, cuSPARSE SELL
+// 129.4 / 77.9 us; pde100 34.2 -> 31.2 us and 24.3 -> 20.6 us.
+//
 // Mapping (sell): thread k = stored row k; slice s = k / C, row r = k % C inside it; slot (r, j)
 // is slice_ptrs[s] + j*C + r, so the C threads of a slice read C consecutive slots per column.
 // Each thread loops to slice_widths[s] in steps of 8 slots (index loads first, predicated, see
@@ -28,6 +34,7 @@
 #include <vector>
 
 #include <spmv/gpu/sell.hpp>
+#include <spmv/gpu/sell_i16.hpp>
 
 #include "launch.cuh"
 #include "permuted.cuh"
@@ -39,14 +46,17 @@ namespace {
 
 constexpr int block_size = 256;
 
-template <typename V>
+// I: the column index type, std::int32_t (sell) or std::uint16_t (sell_i16: offsets from the
+// slice's base column, slice_bases; nullptr for sell).
+template <typename V, typename I = std::int32_t>
 struct SellView {
     std::int32_t num_rows;
     std::int32_t slice_height;
     const std::int32_t* slice_ptrs;
     const std::int32_t* slice_widths;
     const std::int32_t* out_map;  ///< nullptr: y[k]; else y[out_map[k]]
-    const std::int32_t* col_idxs;
+    const std::int32_t* slice_bases;
+    const I* col_idxs;
     const V* values;
 };
 
@@ -58,16 +68,33 @@ SellView<V> view(const DeviceSell<V>& a, RowOrder order)
             a.slice_ptrs.data(),
             a.slice_widths.data(),
             detail::output_map(a.row_perm.data(), a.identity_perm, order),
+            nullptr,
             a.col_idxs.data(),
+            a.values.data()};
+}
+
+template <typename V>
+SellView<V, std::uint16_t> view(const DeviceSellI16<V>& a, RowOrder order)
+{
+    return {a.num_rows,
+            a.slice_height,
+            a.slice_ptrs.data(),
+            a.slice_widths.data(),
+            detail::output_map(a.row_perm.data(), a.identity_perm, order),
+            a.slice_bases.data(),
+            a.col_offsets.data(),
             a.values.data()};
 }
 
 // One thread per stored row (fixed_height > 0: C known at compile time, else a.slice_height).
 // `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch). Acc: the
-// type of the sums (V, or double for a float matrix with Sums::double_precision).
-template <bool streaming, int fixed_height, typename Acc, typename V>
+// type of the sums (V, or double for a float matrix with Sums::double_precision). With 16-bit
+// offsets (sell_i16) the slice's base column is a third load next to its width and first slot,
+// and the row reads x + base.
+template <bool streaming, int fixed_height, typename Acc, typename V, typename I>
 __global__ void __launch_bounds__(block_size)
-    sell_spmv_kernel(SellView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
+    sell_spmv_kernel(SellView<V, I> a, V alpha, const V* __restrict__ x, V beta,
+                     V* __restrict__ y)
 {
     const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= static_cast<std::uint32_t>(a.num_rows)) {
@@ -79,8 +106,12 @@ __global__ void __launch_bounds__(block_size)
     const std::uint32_t r = k - slice * c;
     const std::int32_t width = detail::ldg(a.slice_widths + slice);
     const std::int32_t first = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(r);
-    const Acc sum = detail::strided_row_sum<streaming, detail::row_unroll, V, Acc>(
-        a.col_idxs + first, a.values + first, static_cast<std::int32_t>(c), width, x);
+    const V* xs = x;
+    if constexpr (!std::is_same_v<I, std::int32_t>) {
+        xs += detail::ldg(a.slice_bases + slice);
+    }
+    const Acc sum = detail::strided_row_sum<streaming, detail::row_unroll, V, Acc, I>(
+        a.col_idxs + first, a.values + first, static_cast<std::int32_t>(c), width, xs);
     detail::store_row(y, row, alpha, sum, beta);
 }
 
@@ -176,14 +207,14 @@ DeviceSell<V> upload(const SellCSigma<V, std::int32_t>& a)
 
 namespace {
 
-template <typename Acc, typename V>
-void spmv_sums(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
-               StreamRef stream)
+// sell and sell_i16 (Fmt = DeviceSell<V> or DeviceSellI16<V>), sums in Acc.
+template <typename Acc, typename V, typename Fmt>
+void spmv_sums(const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef stream)
 {
     if (a.num_rows == 0) {
         return;
     }
-    const SellView<V> v = view(a, order);
+    const auto v = view(a, order);
     const int b = detail::block_size_for(a.num_rows, block_size);
     const auto blocks = static_cast<unsigned>(detail::ceil_div(a.num_rows, b));
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
@@ -211,6 +242,46 @@ void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder or
 template void spmv<float>(const DeviceSell<float>&, float, const float*, float, float*, RowOrder,
                           StreamRef);
 template void spmv<double>(const DeviceSell<double>&, double, const double*, double, double*,
+                           RowOrder, StreamRef);
+
+template <typename V>
+DeviceSellI16<V> upload_sell_i16(const SellCSigma<V, std::int32_t>& a)
+{
+    SPMV_EXPECTS(a.slice_height >= 1, "sell_i16: slice_height must be at least 1");
+    const SellI16Columns cols = encode_sell_i16_columns(a);  // throws before any allocation
+    ensure_device_memory(
+        "sell_i16",
+        (a.slice_ptrs.size() + a.slice_widths.size() + cols.bases.size() + a.row_perm.size()) *
+                sizeof(std::int32_t) +
+            cols.offsets.size() * sizeof(std::uint16_t) + a.values.size() * sizeof(V));
+    DeviceSellI16<V> d;
+    d.num_rows = a.num_rows;
+    d.num_cols = a.num_cols;
+    d.slice_height = a.slice_height;
+    d.sort_window = a.sort_window;
+    d.identity_perm = detail::is_identity(a.row_perm);
+    d.slice_ptrs = DeviceBuffer<std::int32_t>::from_host(a.slice_ptrs, "sell_i16 slice_ptrs");
+    d.slice_widths = DeviceBuffer<std::int32_t>::from_host(a.slice_widths, "sell_i16 slice_widths");
+    d.slice_bases = DeviceBuffer<std::int32_t>::from_host(cols.bases, "sell_i16 slice_bases");
+    d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, "sell_i16 row_perm");
+    d.col_offsets = DeviceBuffer<std::uint16_t>::from_host(cols.offsets, "sell_i16 col_offsets");
+    d.values = DeviceBuffer<V>::from_host(a.values, "sell_i16 values");
+    return d;
+}
+
+template DeviceSellI16<float> upload_sell_i16<float>(const SellCSigma<float, std::int32_t>&);
+template DeviceSellI16<double> upload_sell_i16<double>(const SellCSigma<double, std::int32_t>&);
+
+template <typename V>
+void spmv(const DeviceSellI16<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+          StreamRef stream)
+{
+    spmv_sums<V>(a, alpha, x, beta, y, order, stream);
+}
+
+template void spmv<float>(const DeviceSellI16<float>&, float, const float*, float, float*,
+                          RowOrder, StreamRef);
+template void spmv<double>(const DeviceSellI16<double>&, double, const double*, double, double*,
                            RowOrder, StreamRef);
 
 namespace {
@@ -251,24 +322,39 @@ std::unique_ptr<DeviceOp<V>> assemble_sell_with(const AnyMatrix<V>& m)
                        StreamRef s) { launch(a, alpha, x, beta, y, order, s); });
 }
 
-// sell also has the kernel with double sums for float matrices (Sums::double_precision).
+// sell and sell_i16: the SELL arrays uploaded by `up` (upload or upload_sell_i16), run by
+// spmv_sums; a float matrix also gets the kernel with double sums (Sums::double_precision).
+template <typename V, auto up>
+std::unique_ptr<DeviceOp<V>> assemble_sell_sums(const AnyMatrix<V>& m)
+{
+    const auto* f = alternative<SellCSigma<V, std::int32_t>>(m);
+    if (f == nullptr) {
+        return nullptr;
+    }
+    using Fmt = decltype(up(*f));
+    const auto launch = [](const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order,
+                           StreamRef s) { spmv_sums<V>(a, alpha, x, beta, y, order, s); };
+    if constexpr (std::is_same_v<V, float>) {
+        return make_op<V, /*permuted=*/true>(
+            up(*f), launch,
+            [](const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef s) {
+                spmv_sums<double>(a, alpha, x, beta, y, order, s);
+            });
+    } else {
+        return make_op<V, /*permuted=*/true>(up(*f), launch);
+    }
+}
+
 template <typename V>
 std::unique_ptr<DeviceOp<V>> assemble_sell(const AnyMatrix<V>& m)
 {
-    if constexpr (std::is_same_v<V, float>) {
-        const auto* f = alternative<SellCSigma<V, std::int32_t>>(m);
-        if (f == nullptr) {
-            return nullptr;
-        }
-        return make_op<V, /*permuted=*/true>(
-            upload(*f),
-            [](const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
-               StreamRef s) { spmv(a, alpha, x, beta, y, order, s); },
-            [](const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
-               StreamRef s) { spmv_sums<double>(a, alpha, x, beta, y, order, s); });
-    } else {
-        return assemble_sell_with<V, &spmv<V>>(m);
-    }
+    return assemble_sell_sums<V, &upload<V>>(m);
+}
+
+template <typename V>
+std::unique_ptr<DeviceOp<V>> assemble_sell_i16(const AnyMatrix<V>& m)
+{
+    return assemble_sell_sums<V, &upload_sell_i16<V>>(m);
 }
 
 template <typename V>
@@ -303,3 +389,4 @@ std::unique_ptr<DeviceOp<V>> assemble_sell_split(const AnyMatrix<V>& m)
 SPMV_INSTANTIATE_ASSEMBLE(sell)
 SPMV_INSTANTIATE_ASSEMBLE(sell_xs)
 SPMV_INSTANTIATE_ASSEMBLE(sell_split)
+SPMV_INSTANTIATE_ASSEMBLE(sell_i16)

@@ -204,11 +204,24 @@ __device__ __forceinline__ void store_pack(V* p, const Pack<V>& r)
     }
 }
 
-// Chunks of pack_width<V> elements covering n (the last one may be partial).
-template <typename V>
-__device__ __forceinline__ std::int64_t chunk_count(std::int64_t n)
+// The grid-stride loop of the fused reductions over chunks of pack_width<V> elements: full(i)
+// for a full chunk starting at element i, tail(k) for each element k of the last, partial one.
+template <typename V, typename Full, typename Tail>
+__device__ __forceinline__ void grid_stride_chunks(std::int64_t n, Full full, Tail tail)
 {
-    return (n + pack_width<V> - 1) / pack_width<V>;
+    constexpr int w = pack_width<V>;
+    const std::int64_t chunks = (n + w - 1) / w;
+    for (auto c = std::int64_t{blockIdx.x} * red_block + threadIdx.x; c < chunks;
+         c += std::int64_t{gridDim.x} * red_block) {
+        const std::int64_t i = c * w;
+        if (i + w <= n) {
+            full(i);
+        } else {
+            for (std::int64_t k = i; k < n; ++k) {
+                tail(k);
+            }
+        }
+    }
 }
 
 // The packed kernels need 16-byte aligned vectors (DeviceBuffer's cudaMalloc gives 256).
@@ -230,13 +243,10 @@ __global__ void __launch_bounds__(red_block)
     if (st->s.stop != solvers::cg_running) {
         return;
     }
-    constexpr int w = pack_width<V>;
     double2 m = make_double2(0.0, 0.0);
-    const std::int64_t chunks = chunk_count<V>(n);
-    for (auto c = std::int64_t{blockIdx.x} * red_block + threadIdx.x; c < chunks;
-         c += std::int64_t{gridDim.x} * red_block) {
-        const std::int64_t i = c * w;
-        if (i + w <= n) {
+    grid_stride_chunks<V>(
+        n,
+        [&](std::int64_t i) {
             const Pack<V> pp = load_pack(p + i);
             const Pack<V> qq = load_pack(q + i);
             Pack<V> rr{};
@@ -244,21 +254,19 @@ __global__ void __launch_bounds__(red_block)
                 rr = load_pack(r + i);
             }
 #pragma unroll
-            for (int u = 0; u < w; ++u) {
+            for (int u = 0; u < pack_width<V>; ++u) {
                 const auto pi = static_cast<double>(pp.v[u]);
                 m.x += pi * static_cast<double>(qq.v[u]);
                 m.y += static_cast<double>(rr.v[u]) * pi;
             }
-        } else {
-            for (std::int64_t k = i; k < n; ++k) {
-                const auto pi = static_cast<double>(p[k]);
-                m.x += pi * static_cast<double>(q[k]);
-                if (r != nullptr) {
-                    m.y += static_cast<double>(r[k]) * pi;
-                }
+        },
+        [&](std::int64_t k) {
+            const auto pi = static_cast<double>(p[k]);
+            m.x += pi * static_cast<double>(q[k]);
+            if (r != nullptr) {
+                m.y += static_cast<double>(r[k]) * pi;
             }
-        }
-    }
+        });
     double2 t;
     if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         solvers::cg_after_pq(st->s, t.x, r != nullptr ? t.y : st->s.rho);
@@ -293,14 +301,11 @@ __global__ void __launch_bounds__(red_block)
     if (st->s.stop != solvers::cg_running) {
         return;
     }
-    constexpr int w = pack_width<V>;
     const auto alpha = static_cast<V>(st->s.alpha);
     double2 m = make_double2(0.0, 0.0);
-    const std::int64_t chunks = chunk_count<V>(n);
-    for (auto c = std::int64_t{blockIdx.x} * red_block + threadIdx.x; c < chunks;
-         c += std::int64_t{gridDim.x} * red_block) {
-        const std::int64_t i = c * w;
-        if (i + w <= n) {
+    grid_stride_chunks<V>(
+        n,
+        [&](std::int64_t i) {
             const Pack<V> pp = load_pack(p + i);
             const Pack<V> qq = load_pack(q + i);
             Pack<V> xx = load_pack(x + i);
@@ -311,7 +316,7 @@ __global__ void __launch_bounds__(red_block)
                 dd = load_pack(inv_diag + i);
             }
 #pragma unroll
-            for (int u = 0; u < w; ++u) {
+            for (int u = 0; u < pack_width<V>; ++u) {
                 update_one<V, jacobi>(alpha, pp.v[u], qq.v[u], xx.v[u], rr.v[u], dd.v[u],
                                       zz.v[u], m);
             }
@@ -320,17 +325,15 @@ __global__ void __launch_bounds__(red_block)
             if constexpr (jacobi) {
                 store_pack(z + i, zz);
             }
-        } else {
-            for (std::int64_t k = i; k < n; ++k) {
-                V zk{};
-                update_one<V, jacobi>(alpha, p[k], q[k], x[k], r[k],
-                                      jacobi ? inv_diag[k] : V{}, zk, m);
-                if constexpr (jacobi) {
-                    z[k] = zk;
-                }
+        },
+        [&](std::int64_t k) {
+            V zk{};
+            update_one<V, jacobi>(alpha, p[k], q[k], x[k], r[k], jacobi ? inv_diag[k] : V{}, zk,
+                                  m);
+            if constexpr (jacobi) {
+                z[k] = zk;
             }
-        }
-    }
+        });
     double2 t;
     if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         solvers::cg_after_update(st->s, t.x, jacobi ? t.y : t.x, st->limits);
