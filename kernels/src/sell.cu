@@ -30,6 +30,7 @@
 // Each thread loops to slice_widths[s] in steps of 8 slots (index loads first, predicated, see
 // permuted.cuh), and loads its output row (row_perm[k]) before the loop.
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -183,25 +184,41 @@ void spmv_split(const DeviceSellSplit<V>& a, V alpha, const V* x, V beta, V* y, 
 
 }  // namespace
 
+namespace {
+
+// What sell and sell_i16 share: the sizes and every array but the column indices.
 template <typename V>
-DeviceSell<V> upload(const SellCSigma<V, std::int32_t>& a)
+std::size_t shared_bytes(const SellCSigma<V, std::int32_t>& a)
 {
-    SPMV_EXPECTS(a.slice_height >= 1, "sell: slice_height must be at least 1");
-    ensure_device_memory("sell", (a.slice_ptrs.size() + a.slice_widths.size() + a.row_perm.size() +
-                                  a.col_idxs.size()) *
-                                         sizeof(std::int32_t) +
-                                     a.values.size() * sizeof(V));
-    DeviceSell<V> d;
+    return (a.slice_ptrs.size() + a.slice_widths.size() + a.row_perm.size()) *
+               sizeof(std::int32_t) +
+           a.values.size() * sizeof(V);
+}
+
+template <typename D, typename V>
+void upload_shared(D& d, const SellCSigma<V, std::int32_t>& a, const std::string& name)
+{
     d.num_rows = a.num_rows;
     d.num_cols = a.num_cols;
     d.slice_height = a.slice_height;
     d.sort_window = a.sort_window;
     d.identity_perm = detail::is_identity(a.row_perm);
-    d.slice_ptrs = DeviceBuffer<std::int32_t>::from_host(a.slice_ptrs, "sell slice_ptrs");
-    d.slice_widths = DeviceBuffer<std::int32_t>::from_host(a.slice_widths, "sell slice_widths");
-    d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, "sell row_perm");
+    d.slice_ptrs = DeviceBuffer<std::int32_t>::from_host(a.slice_ptrs, name + " slice_ptrs");
+    d.slice_widths = DeviceBuffer<std::int32_t>::from_host(a.slice_widths, name + " slice_widths");
+    d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, name + " row_perm");
+    d.values = DeviceBuffer<V>::from_host(a.values, name + " values");
+}
+
+}  // namespace
+
+template <typename V>
+DeviceSell<V> upload(const SellCSigma<V, std::int32_t>& a)
+{
+    SPMV_EXPECTS(a.slice_height >= 1, "sell: slice_height must be at least 1");
+    ensure_device_memory("sell", shared_bytes(a) + a.col_idxs.size() * sizeof(std::int32_t));
+    DeviceSell<V> d;
+    upload_shared(d, a, "sell");
     d.col_idxs = DeviceBuffer<std::int32_t>::from_host(a.col_idxs, "sell col_idxs");
-    d.values = DeviceBuffer<V>::from_host(a.values, "sell values");
     return d;
 }
 
@@ -249,23 +266,13 @@ DeviceSellI16<V> upload_sell_i16(const SellCSigma<V, std::int32_t>& a)
 {
     SPMV_EXPECTS(a.slice_height >= 1, "sell_i16: slice_height must be at least 1");
     const SellI16Columns cols = encode_sell_i16_columns(a);  // throws before any allocation
-    ensure_device_memory(
-        "sell_i16",
-        (a.slice_ptrs.size() + a.slice_widths.size() + cols.bases.size() + a.row_perm.size()) *
-                sizeof(std::int32_t) +
-            cols.offsets.size() * sizeof(std::uint16_t) + a.values.size() * sizeof(V));
+    ensure_device_memory("sell_i16", shared_bytes(a) +
+                                         cols.bases.size() * sizeof(std::int32_t) +
+                                         cols.offsets.size() * sizeof(std::uint16_t));
     DeviceSellI16<V> d;
-    d.num_rows = a.num_rows;
-    d.num_cols = a.num_cols;
-    d.slice_height = a.slice_height;
-    d.sort_window = a.sort_window;
-    d.identity_perm = detail::is_identity(a.row_perm);
-    d.slice_ptrs = DeviceBuffer<std::int32_t>::from_host(a.slice_ptrs, "sell_i16 slice_ptrs");
-    d.slice_widths = DeviceBuffer<std::int32_t>::from_host(a.slice_widths, "sell_i16 slice_widths");
+    upload_shared(d, a, "sell_i16");
     d.slice_bases = DeviceBuffer<std::int32_t>::from_host(cols.bases, "sell_i16 slice_bases");
-    d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, "sell_i16 row_perm");
     d.col_offsets = DeviceBuffer<std::uint16_t>::from_host(cols.offsets, "sell_i16 col_offsets");
-    d.values = DeviceBuffer<V>::from_host(a.values, "sell_i16 values");
     return d;
 }
 
