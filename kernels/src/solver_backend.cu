@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
@@ -386,6 +387,22 @@ V* inout(DeviceVector<V>& v)
 
 }  // namespace
 
+namespace {
+
+int lookahead_from_env()
+{
+    const char* e = std::getenv("SPMV_CG_LOOKAHEAD");
+    return e != nullptr ? std::clamp(std::atoi(e), 1, 16) : 1;
+}
+
+bool phase_events_from_env()
+{
+    const char* e = std::getenv("SPMV_SOLVER_PHASES");
+    return e == nullptr || std::strcmp(e, "off") != 0;
+}
+
+}  // namespace
+
 // ---- PhaseClock -----------------------------------------------------------------------------
 
 std::size_t PhaseClock::acquire()
@@ -401,6 +418,10 @@ std::size_t PhaseClock::acquire()
 
 void PhaseClock::enter(Phase p)
 {
+    static const bool on = phase_events_from_env();
+    if (!on) {
+        return;
+    }
     if (!chain_.empty() && chain_.back().phase == p) {
         return;
     }
@@ -457,7 +478,8 @@ void PhaseClock::finish()
 
 template <typename V>
 GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& clock)
-    : a_(&a),
+    : lookahead(lookahead_from_env()),
+      a_(&a),
       order_(order),
       clock_(&clock),
       n_(static_cast<std::size_t>(a.num_rows())),
@@ -495,8 +517,9 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
     partials_ = DeviceBuffer<double>(
         2 * std::size_t{std::max({alpha_blocks_, update_blocks_, update_jacobi_blocks_})},
                                      "CG reduction partials");
-    records_ = PinnedBuffer<solvers::CgScalars>(record_slots);
-    record_events_.resize(record_slots);
+    record_slots_ = static_cast<std::size_t>(lookahead) + 3;
+    records_ = PinnedBuffer<solvers::CgScalars>(record_slots_);
+    record_events_.resize(record_slots_);
 }
 
 template <typename V>
@@ -675,13 +698,13 @@ void GpuBackend<V>::cg_direction(const Vector& z, Vector& p)
 template <typename V>
 void GpuBackend<V>::cg_iteration(int iteration)
 {
-    slot_ = static_cast<std::size_t>(iteration % record_slots);
+    slot_ = static_cast<std::size_t>(iteration) % record_slots_;
 }
 
 template <typename V>
 solvers::CgScalars GpuBackend<V>::cg_read(int iteration)
 {
-    const auto slot = static_cast<std::size_t>(iteration % record_slots);
+    const auto slot = static_cast<std::size_t>(iteration) % record_slots_;
     record_events_[slot].synchronize();
     clock_->resolve();
     // The kernel wrote it through PCIe; after the event, read it as memory the device changed.

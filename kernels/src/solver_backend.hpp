@@ -30,6 +30,8 @@ enum class Phase { spmv, vector, reduction, transfer };
 /// time between two consecutive events is charged to the phase that was running (launch gaps
 /// included, so the phases add up to the wall-clock time of the solve). Events are resolved
 /// after each synchronising read-back, so the pool stays small.
+/// SPMV_SOLVER_PHASES=off records no events (a diagnostic: what the timing itself costs; the
+/// phase times then read 0): on an H100, 4-5 us per CG iteration on pde100.
 class PhaseClock {
 public:
     void enter(Phase p);
@@ -89,7 +91,9 @@ public:
     solvers::PhaseTimes times() const { return clock_->times(); }
 
     // Fused CG steps (cg.hpp): one iteration is queued ahead of the one the host reads.
-    static constexpr int lookahead = 1;
+    /// Iterations queued before one is read: 1, or SPMV_CG_LOOKAHEAD (1..16), a diagnostic:
+    /// 3 measured 3-6 % slower than 1 on pde100/pde150 (the host is not what the GPU waits on).
+    const int lookahead;
     void cg_begin(double rho, const solvers::CgLimits& limits);
     void cg_alpha(const Vector& p, const Vector& q, const Vector* r);
     void cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z);
@@ -115,7 +119,7 @@ private:
     DeviceBuffer<double> result_;   // the reduced scalar on the device
     PinnedBuffer<double> host_result_;
 
-    static constexpr int record_slots = 4;  // > lookahead + 1: a slot is read before reuse
+    std::size_t record_slots_ = 4;  // > lookahead + 1: a slot is read before reuse
     unsigned alpha_blocks_ = 1;   // grids of the fused reductions: one resident wave, fixed for
     unsigned update_blocks_ = 1;  // the backend's life, so every sum is bitwise reproducible
     unsigned update_jacobi_blocks_ = 1;

@@ -26,7 +26,7 @@
 ///                                             report its CgScalars (after the update, or when
 ///                                             alpha stops it) into a record kept for cg_read
 ///   CgScalars cg_read(int it)                 iteration it's record (waits for it)
-///   static constexpr int lookahead            iterations queued before one is read (GPU: 1)
+///   int lookahead                             iterations queued before one is read (GPU: 1)
 /// Once an iteration sets CgScalars::stop, the fused steps do nothing until cg_begin.
 /// Scalars cross the interface as double and are rounded to the backend's value_type.
 /// Mixed precision (mpir_cg) also needs, on the double "outer" backend:
@@ -78,7 +78,7 @@ concept SolverBackend = requires(B& be, const typename B::Vector& cx, typename B
         be.cg_read(1)
         } -> std::same_as<CgScalars>;
     {
-        B::lookahead
+        be.lookahead
         } -> std::convertible_to<int>;
 };
 
@@ -236,7 +236,7 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
     };
 
     for (int it = 1; it <= opt.max_iterations; ++it) {
-        queue_until(it + Backend::lookahead);
+        queue_until(it + be.lookahead);
         const CgScalars s = be.cg_read(it);
         res.iterations = it;
         if (s.stop == cg_stop_pq) {  // x and r were not updated
