@@ -9,6 +9,7 @@
 #include <spmv/gpu/bijad.hpp>
 #include <spmv/gpu/coo.hpp>
 #include <spmv/gpu/csr.hpp>
+#include <spmv/gpu/csr_adaptive.hpp>
 #include <spmv/gpu/csr_merge.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/ell.hpp>
@@ -220,6 +221,25 @@ template void spmv<float>(const DeviceCsrMerge<float>&, float, const float*, flo
                           StreamRef);
 template void spmv<double>(const DeviceCsrMerge<double>&, double, const double*, double, double*,
                            StreamRef);
+// csr_adaptive runs the CSR host format with its own upload (the row groups, piece scratch).
+template <typename V>
+DeviceCsrAdaptive<V> upload_csr_adaptive(const Csr<V, std::int32_t>&, const CsrAdaptiveConfig&)
+{
+    not_compiled("csr_adaptive");
+}
+template <typename V>
+void spmv(const DeviceCsrAdaptive<V>&, V, const V*, V, V*, StreamRef, bool)
+{
+    not_compiled("csr_adaptive");
+}
+template DeviceCsrAdaptive<float> upload_csr_adaptive<float>(const Csr<float, std::int32_t>&,
+                                                             const CsrAdaptiveConfig&);
+template DeviceCsrAdaptive<double> upload_csr_adaptive<double>(const Csr<double, std::int32_t>&,
+                                                               const CsrAdaptiveConfig&);
+template void spmv<float>(const DeviceCsrAdaptive<float>&, float, const float*, float, float*,
+                          StreamRef, bool);
+template void spmv<double>(const DeviceCsrAdaptive<double>&, double, const double*, double,
+                           double*, StreamRef, bool);
 // sell_i16 runs the SELL host format with its own upload (16-bit column offsets).
 template <typename V>
 DeviceSellI16<V> upload_sell_i16(const SellCSigma<V, std::int32_t>&)
