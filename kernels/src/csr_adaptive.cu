@@ -145,26 +145,8 @@ __device__ __forceinline__ void stream_group(const AdaptiveView<V>& a, std::int3
     }
 }
 
-// One block per group; `Table` is a ParamTable (parameter path) or the device-table tag.
+// One block per group; `Table` is CsrAdaptiveTable (parameter path) or a device-table tag.
 struct DeviceTable {};
-
-// The group table in the kernel parameters, sized to the plan: a launch copies its parameters
-// into the command stream, so a tiny plan does not carry 2 KiB of unused table.
-template <int groups>
-struct ParamTable {
-    std::int32_t row[groups + 1];
-    std::int32_t nnz[groups + 1];
-};
-
-template <int groups>
-ParamTable<groups> param_table(const CsrAdaptiveTable& t)
-{
-    static_assert(groups <= csr_adaptive_param_groups);
-    ParamTable<groups> p;
-    std::memcpy(p.row, t.row, sizeof p.row);
-    std::memcpy(p.nnz, t.nnz, sizeof p.nnz);
-    return p;
-}
 
 template <typename Acc, typename V, typename Table>
 __global__ void __launch_bounds__(block)
@@ -174,7 +156,7 @@ __global__ void __launch_bounds__(block)
     __shared__ Acc s_warp[warps];
     const int g = static_cast<int>(blockIdx.x);
     std::int32_t e0, e1, nz0, nz1;
-    if constexpr (!std::is_same_v<Table, DeviceTable>) {
+    if constexpr (std::is_same_v<Table, CsrAdaptiveTable>) {
         e0 = table.row[g];
         e1 = table.row[g + 1];
         nz0 = table.nnz[g];
@@ -230,18 +212,9 @@ void launch(const DeviceCsrAdaptive<V>& a, V alpha, const V* x, V beta, V* y, St
                             a.group_row.data(),    a.group_nnz.data(),    a.partials.data(),
                             a.arrivals.data(),     a.piece_nnz};
     const auto grid = static_cast<unsigned>(a.num_groups);
-    const auto go = [&](auto table) {
-        csr_adaptive_kernel<Acc><<<grid, block, 0, detail::native(stream)>>>(v, table, alpha, x,
-                                                                            beta, y);
-    };
     if (a.param_table) {
-        if (a.num_groups <= 15) {
-            go(param_table<15>(a.table));  // 128 bytes
-        } else if (a.num_groups <= 63) {
-            go(param_table<63>(a.table));  // 512 bytes
-        } else {
-            go(param_table<csr_adaptive_param_groups>(a.table));  // 2 KiB
-        }
+        csr_adaptive_kernel<Acc><<<grid, block, 0, detail::native(stream)>>>(v, a.table, alpha, x,
+                                                                            beta, y);
     } else {
         csr_adaptive_kernel<Acc><<<grid, block, 0, detail::native(stream)>>>(v, DeviceTable{},
                                                                             alpha, x, beta, y);
