@@ -92,7 +92,7 @@ public:
 
     // Fused CG steps (cg.hpp): one iteration is queued ahead of the one the host reads.
     /// Iterations queued before one is read: 1, or SPMV_CG_LOOKAHEAD (1..16), a diagnostic:
-    /// 3 measured 3-6 % slower than 1 on pde100/pde150 (the host is not what the GPU waits on).
+    /// 3 measured 2-6 % slower than 1 on pde100/pde150 (the host is not what the GPU waits on).
     const int lookahead;
     void cg_begin(double rho, const solvers::CgLimits& limits);
     void cg_alpha(const Vector& p, const Vector& q, const Vector* r);
