@@ -25,6 +25,7 @@
 
 using namespace spmv;
 using namespace spmv::gpu;
+using spmv::test::with_lengths;
 
 namespace {
 
@@ -48,34 +49,6 @@ private:
     DeviceCsrAdaptive<V> d_;
     bool double_sums_;
 };
-
-// Rows of exactly the given lengths; columns consecutive from a random start (mod cols),
-// values random in [-1, 1] and never 0.
-Csr<double, std::int32_t> with_lengths(const std::vector<std::int32_t>& lengths, std::int32_t cols,
-                                       std::uint32_t seed)
-{
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<std::int32_t> start(0, cols - 1);
-    std::uniform_real_distribution<double> val(-1.0, 1.0);
-    Csr<double, std::int32_t> a;
-    a.num_rows = static_cast<std::int32_t>(lengths.size());
-    a.num_cols = cols;
-    std::vector<std::int32_t> c;
-    for (const auto len : lengths) {
-        c.clear();
-        const std::int32_t s = start(rng);
-        for (std::int32_t j = 0; j < std::min(len, cols); ++j) {
-            c.push_back((s + j) % cols);
-        }
-        std::sort(c.begin(), c.end());
-        for (const auto j : c) {
-            a.col_idxs.push_back(j);
-            a.values.push_back(val(rng) + 1e-3);
-        }
-        a.row_ptrs.push_back(static_cast<std::int32_t>(a.values.size()));
-    }
-    return a;
-}
 
 template <typename V>
 void check_config(const Csr<double, std::int32_t>& a, const CsrAdaptiveConfig& c,
