@@ -385,10 +385,6 @@ V* inout(DeviceVector<V>& v)
     return v.device();
 }
 
-}  // namespace
-
-namespace {
-
 int lookahead_from_env()
 {
     const char* e = std::getenv("SPMV_CG_LOOKAHEAD");
@@ -517,9 +513,8 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
     partials_ = DeviceBuffer<double>(
         2 * std::size_t{std::max({alpha_blocks_, update_blocks_, update_jacobi_blocks_})},
                                      "CG reduction partials");
-    record_slots_ = static_cast<std::size_t>(lookahead) + 3;
-    records_ = PinnedBuffer<solvers::CgScalars>(record_slots_);
-    record_events_.resize(record_slots_);
+    records_ = PinnedBuffer<solvers::CgScalars>(record_slots());
+    record_events_.resize(record_slots());
 }
 
 template <typename V>
@@ -698,13 +693,13 @@ void GpuBackend<V>::cg_direction(const Vector& z, Vector& p)
 template <typename V>
 void GpuBackend<V>::cg_iteration(int iteration)
 {
-    slot_ = static_cast<std::size_t>(iteration) % record_slots_;
+    slot_ = static_cast<std::size_t>(iteration) % record_slots();
 }
 
 template <typename V>
 solvers::CgScalars GpuBackend<V>::cg_read(int iteration)
 {
-    const auto slot = static_cast<std::size_t>(iteration) % record_slots_;
+    const auto slot = static_cast<std::size_t>(iteration) % record_slots();
     record_events_[slot].synchronize();
     clock_->resolve();
     // The kernel wrote it through PCIe; after the event, read it as memory the device changed.

@@ -119,7 +119,8 @@ private:
     DeviceBuffer<double> result_;   // the reduced scalar on the device
     PinnedBuffer<double> host_result_;
 
-    std::size_t record_slots_ = 4;  // > lookahead + 1: a slot is read before reuse
+    // > lookahead + 1: a slot is read before it is reused
+    std::size_t record_slots() const noexcept { return static_cast<std::size_t>(lookahead) + 3; }
     unsigned alpha_blocks_ = 1;   // grids of the fused reductions: one resident wave, fixed for
     unsigned update_blocks_ = 1;  // the backend's life, so every sum is bitwise reproducible
     unsigned update_jacobi_blocks_ = 1;
