@@ -240,24 +240,25 @@ DeviceCsrAdaptive<V> upload_csr_adaptive(const Csr<V, std::int32_t>& a,
     const auto groups = static_cast<std::size_t>(plan.num_groups());
     const bool cut = std::any_of(plan.group_row.begin(), plan.group_row.end(),
                                  [](std::int32_t e) { return e < 0; });
+    const bool param_table = plan.num_groups() <= config.param_groups;
     ensure_device_memory("csr_adaptive",
                          a.row_ptrs.size() * sizeof(std::int32_t) +
                              a.col_idxs.size() * sizeof(std::int32_t) +
                              a.values.size() * sizeof(V) +
-                             2 * plan.group_row.size() * sizeof(std::int32_t) +
+                             (param_table ? 0 : 2 * plan.group_row.size() * sizeof(std::int32_t)) +
                              (cut ? groups * (sizeof(double) + sizeof(std::uint32_t)) : 0));
     DeviceCsrAdaptive<V> d;
     d.csr = upload(a);
-    d.stream_nnz = plan.stream_nnz;
     d.piece_nnz = plan.piece_nnz;
     d.num_groups = plan.num_groups();
-    d.param_table = d.num_groups <= config.param_groups;
-    if (d.param_table) {
+    d.param_table = param_table;
+    if (param_table) {  // the kernel parameters carry the table: no device copy
         std::copy(plan.group_row.begin(), plan.group_row.end(), d.table.row);
         std::copy(plan.group_nnz.begin(), plan.group_nnz.end(), d.table.nnz);
+    } else {
+        d.group_row = DeviceBuffer<std::int32_t>::from_host(plan.group_row, "csr_adaptive groups");
+        d.group_nnz = DeviceBuffer<std::int32_t>::from_host(plan.group_nnz, "csr_adaptive groups");
     }
-    d.group_row = DeviceBuffer<std::int32_t>::from_host(plan.group_row, "csr_adaptive groups");
-    d.group_nnz = DeviceBuffer<std::int32_t>::from_host(plan.group_nnz, "csr_adaptive groups");
     if (cut) {
         d.partials = DeviceBuffer<double>(groups, "csr_adaptive pieces");
         d.arrivals = DeviceBuffer<std::uint32_t>(groups, "csr_adaptive pieces");

@@ -107,12 +107,12 @@ struct CsrAdaptiveTable {
 template <typename ValueType>
 struct DeviceCsrAdaptive {
     DeviceCsr<ValueType> csr;
-    int stream_nnz = 0;
     int piece_nnz = 0;
     std::int32_t num_groups = 0;
     bool param_table = false;  ///< the group table travels in the kernel parameters (`table`)
     CsrAdaptiveTable table{};
-    DeviceBuffer<std::int32_t> group_row;   ///< num_groups + 1 (device-table path)
+    /// num_groups + 1 entries each; only on the device-table path (empty when param_table).
+    DeviceBuffer<std::int32_t> group_row;
     DeviceBuffer<std::int32_t> group_nnz;
     /// Scratch of the piece groups: a partial sum per group, an arrival counter per group (the
     /// row's first piece counts), zero between SpMVs. Empty when no row is cut.
