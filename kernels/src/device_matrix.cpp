@@ -1,4 +1,5 @@
 // DeviceMatrix: host logic only (the work happens in the DeviceOp of each format).
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -48,6 +49,28 @@ void DeviceMatrix<V>::spmv(V alpha, const V* x, V beta, V* y, RowOrder order, St
                                         " has no kernel with double-precision sums for float "
                                         "matrices (DeviceMatrix::has_double_sums)");
     }
+}
+
+template <typename V>
+bool DeviceMatrix<V>::spmv_dot(const V* x, V* y, RowOrder order, StreamRef stream, Sums sums,
+                               const DotSink& sink) const
+{
+    if (num_rows_ != num_cols_) {
+        SPMV_THROW(DimensionMismatch, "spmv_dot needs a square matrix, got " +
+                                          std::to_string(num_rows_) + " x " +
+                                          std::to_string(num_cols_));
+    }
+    if (!has_dot(sums)) {
+        return false;
+    }
+    const Sums effective = std::is_same_v<V, double> ? Sums::value_type : sums;
+    return op().apply_dot(x, y, order, effective, sink, stream);
+}
+
+template <typename V>
+bool DeviceMatrix<V>::has_dot(Sums sums) const noexcept
+{
+    return op_ != nullptr && op_->has_dot() && (sums == Sums::value_type || has_double_sums());
 }
 
 template <typename V>

@@ -37,6 +37,7 @@
 #include <spmv/gpu/sell.hpp>
 #include <spmv/gpu/sell_i16.hpp>
 
+#include "grid_sum.cuh"
 #include "launch.cuh"
 #include "permuted.cuh"
 #include "split.cuh"
@@ -91,29 +92,45 @@ SellView<V, std::uint16_t> view(const DeviceSellI16<V>& a, RowOrder order)
 // `streaming`: the matrix arrays' load kind (detail::ld_matrix, chosen per launch). Acc: the
 // type of the sums (V, or double for a float matrix with Sums::double_precision). With 16-bit
 // offsets (sell_i16) the slice's base column is a third load next to its width and first slot,
-// and the row reads x + base.
-template <bool streaming, int fixed_height, typename Acc, typename V, typename I>
+// and the row reads x + base. `dot` (DeviceOp::apply_dot; alpha = 1, beta = 0): each thread
+// also multiplies its stored y entry by x at the same row, and the grid adds these products
+// into sink.result (grid_sum.cuh; blocks of block_size threads).
+template <bool streaming, int fixed_height, typename Acc, bool dot, typename V, typename I>
 __global__ void __launch_bounds__(block_size)
-    sell_spmv_kernel(SellView<V, I> a, V alpha, const V* __restrict__ x, V beta,
-                     V* __restrict__ y)
+    sell_spmv_kernel(SellView<V, I> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y,
+                     DotSink sink)
 {
     const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= static_cast<std::uint32_t>(a.num_rows)) {
-        return;  // padding rows of the last slice: nothing to compute, nothing to write
+    double xy = 0.0;
+    // k >= num_rows: padding rows of the last slice, nothing to compute or write
+    if (k < static_cast<std::uint32_t>(a.num_rows)) {
+        const std::uint32_t row = detail::output_row(a.out_map, k);
+        const std::uint32_t c = fixed_height > 0 ? fixed_height : a.slice_height;
+        const std::uint32_t slice = k / c;
+        const std::uint32_t r = k - slice * c;
+        const std::int32_t width = detail::ldg(a.slice_widths + slice);
+        const std::int32_t first = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(r);
+        const V* xs = x;
+        if constexpr (!std::is_same_v<I, std::int32_t>) {
+            xs += detail::ldg(a.slice_bases + slice);
+        }
+        const Acc sum = detail::strided_row_sum<streaming, detail::row_unroll, V, Acc, I>(
+            a.col_idxs + first, a.values + first, static_cast<std::int32_t>(c), width, xs);
+        if constexpr (dot) {
+            const auto yr = static_cast<V>(sum);
+            y[row] = yr;
+            xy = static_cast<double>(detail::ldg(x + row)) * static_cast<double>(yr);
+        } else {
+            detail::store_row(y, row, alpha, sum, beta);
+        }
     }
-    const std::uint32_t row = detail::output_row(a.out_map, k);
-    const std::uint32_t c = fixed_height > 0 ? fixed_height : a.slice_height;
-    const std::uint32_t slice = k / c;
-    const std::uint32_t r = k - slice * c;
-    const std::int32_t width = detail::ldg(a.slice_widths + slice);
-    const std::int32_t first = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(r);
-    const V* xs = x;
-    if constexpr (!std::is_same_v<I, std::int32_t>) {
-        xs += detail::ldg(a.slice_bases + slice);
+    if constexpr (dot) {
+        double total = 0.0;
+        if (detail::grid_sum<block_size>(xy, sink.partials, sink.ticket, total) &&
+            threadIdx.x == 0) {
+            *sink.result = total;
+        }
     }
-    const Acc sum = detail::strided_row_sum<streaming, detail::row_unroll, V, Acc, I>(
-        a.col_idxs + first, a.values + first, static_cast<std::int32_t>(c), width, xs);
-    detail::store_row(y, row, alpha, sum, beta);
 }
 
 // sell_xs: sell with x staged in shared memory by every block (small, latency-bound matrices;
@@ -141,16 +158,14 @@ __global__ void __launch_bounds__(xs_block_size)
         first_slot = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(k - slice * c);
     }
     detail::SlotPrefetch<detail::row_unroll, V> first;
-    first.load(a.col_idxs + first_slot, a.values + first_slot, static_cast<std::int32_t>(c),
-               width);
+    first.load(a.col_idxs + first_slot, a.values + first_slot, static_cast<std::int32_t>(c), width);
     detail::stage_x(x, xs, num_cols);
     __syncthreads();  // every thread reaches it: no early return above
     if (!active) {
         return;
     }
-    const V sum = detail::strided_row_sum_xs(first, a.col_idxs + first_slot,
-                                             a.values + first_slot, static_cast<std::int32_t>(c),
-                                             width, xs);
+    const V sum = detail::strided_row_sum_xs(first, a.col_idxs + first_slot, a.values + first_slot,
+                                             static_cast<std::int32_t>(c), width, xs);
     detail::store_row(y, row, alpha, sum, beta);
 }
 
@@ -224,24 +239,43 @@ DeviceSell<V> upload(const SellCSigma<V, std::int32_t>& a)
 
 namespace {
 
-// sell and sell_i16 (Fmt = DeviceSell<V> or DeviceSellI16<V>), sums in Acc.
+// sell and sell_i16 (Fmt = DeviceSell<V> or DeviceSellI16<V>), sums in Acc. With a `sink`:
+// y = A x and x.y fused (DeviceOp::apply_dot; alpha and beta are ignored).
 template <typename Acc, typename V, typename Fmt>
-void spmv_sums(const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef stream)
+void spmv_sums(const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef stream,
+               const DotSink* sink = nullptr)
 {
     if (a.num_rows == 0) {
+        if (sink != nullptr) {
+            SPMV_CUDA_CHECK(
+                cudaMemsetAsync(sink->result, 0, sizeof(double), detail::native(stream)));
+        }
         return;
     }
     const auto v = view(a, order);
-    const int b = detail::block_size_for(a.num_rows, block_size);
+    // the fused dot's block reduction is written for block_size threads
+    const int b = sink != nullptr ? block_size : detail::block_size_for(a.num_rows, block_size);
     const auto blocks = static_cast<unsigned>(detail::ceil_div(a.num_rows, b));
+    SPMV_EXPECTS(sink == nullptr || blocks <= sink->capacity,
+                 "sell: the dot sink holds " + std::to_string(sink ? sink->capacity : 0) +
+                     " partial sums, the launch needs " + std::to_string(blocks));
+    const DotSink ds = sink != nullptr ? *sink : DotSink{};
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
         constexpr bool streaming = decltype(s)::value;
-        if (a.slice_height == 32) {
-            sell_spmv_kernel<streaming, 32, Acc>
-                <<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
+        const auto go = [&](auto with_dot) {
+            constexpr bool dot = decltype(with_dot)::value;
+            if (a.slice_height == 32) {
+                sell_spmv_kernel<streaming, 32, Acc, dot>
+                    <<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y, ds);
+            } else {
+                sell_spmv_kernel<streaming, 0, Acc, dot>
+                    <<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y, ds);
+            }
+        };
+        if (sink != nullptr) {
+            go(std::true_type{});
         } else {
-            sell_spmv_kernel<streaming, 0, Acc>
-                <<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y);
+            go(std::false_type{});
         }
     });
     SPMV_CUDA_CHECK(cudaGetLastError());
@@ -266,8 +300,7 @@ DeviceSellI16<V> upload_sell_i16(const SellCSigma<V, std::int32_t>& a)
 {
     SPMV_EXPECTS(a.slice_height >= 1, "sell_i16: slice_height must be at least 1");
     const SellI16Columns cols = encode_sell_i16_columns(a);  // throws before any allocation
-    ensure_device_memory("sell_i16", shared_bytes(a) +
-                                         cols.bases.size() * sizeof(std::int32_t) +
+    ensure_device_memory("sell_i16", shared_bytes(a) + cols.bases.size() * sizeof(std::int32_t) +
                                          cols.offsets.size() * sizeof(std::uint16_t));
     DeviceSellI16<V> d;
     upload_shared(d, a, "sell_i16");
@@ -286,8 +319,8 @@ void spmv(const DeviceSellI16<V>& a, V alpha, const V* x, V beta, V* y, RowOrder
     spmv_sums<V>(a, alpha, x, beta, y, order, stream);
 }
 
-template void spmv<float>(const DeviceSellI16<float>&, float, const float*, float, float*,
-                          RowOrder, StreamRef);
+template void spmv<float>(const DeviceSellI16<float>&, float, const float*, float, float*, RowOrder,
+                          StreamRef);
 template void spmv<double>(const DeviceSellI16<double>&, double, const double*, double, double*,
                            RowOrder, StreamRef);
 
@@ -331,6 +364,7 @@ std::unique_ptr<DeviceOp<V>> assemble_sell_with(const AnyMatrix<V>& m)
 
 // sell and sell_i16: the SELL arrays uploaded by `up` (upload or upload_sell_i16), run by
 // spmv_sums; a float matrix also gets the kernel with double sums (Sums::double_precision).
+// Both have the fused x.y path (DeviceOp::apply_dot) for CG.
 template <typename V, auto up>
 std::unique_ptr<DeviceOp<V>> assemble_sell_sums(const AnyMatrix<V>& m)
 {
@@ -341,14 +375,23 @@ std::unique_ptr<DeviceOp<V>> assemble_sell_sums(const AnyMatrix<V>& m)
     using Fmt = decltype(up(*f));
     const auto launch = [](const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order,
                            StreamRef s) { spmv_sums<V>(a, alpha, x, beta, y, order, s); };
+    const auto dot = [](const Fmt& a, const V* x, V* y, RowOrder order, Sums sums,
+                        const DotSink& sink, StreamRef s) {
+        if (std::is_same_v<V, float> && sums == Sums::double_precision) {
+            spmv_sums<double>(a, V{1}, x, V{0}, y, order, s, &sink);
+        } else {
+            spmv_sums<V>(a, V{1}, x, V{0}, y, order, s, &sink);
+        }
+    };
     if constexpr (std::is_same_v<V, float>) {
         return make_op<V, /*permuted=*/true>(
             up(*f), launch,
             [](const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef s) {
                 spmv_sums<double>(a, alpha, x, beta, y, order, s);
-            });
+            },
+            dot);
     } else {
-        return make_op<V, /*permuted=*/true>(up(*f), launch);
+        return make_op<V, /*permuted=*/true>(up(*f), launch, NoWideLaunch{}, dot);
     }
 }
 

@@ -19,6 +19,7 @@
 #include <spmv/error.hpp>
 
 #include "cuda_check.cuh"
+#include "grid_sum.cuh"
 #include "launch.cuh"
 #include "solver_backend.hpp"
 
@@ -105,44 +106,6 @@ struct Product {
 
 constexpr int red_block = 256;
 
-struct Sum2Op {
-    __device__ double2 operator()(const double2& a, const double2& b) const
-    {
-        return make_double2(a.x + b.x, a.y + b.y);
-    }
-};
-
-// Sums `mine` over the grid. Returns true in the threads of the last block, where thread 0
-// holds the total.
-__device__ bool grid_sum(double2 mine, double2* partials, unsigned* ticket, double2& total)
-{
-    using BlockReduce = cub::BlockReduce<double2, red_block>;
-    __shared__ typename BlockReduce::TempStorage tmp;
-    __shared__ bool last;
-    const double2 block = BlockReduce(tmp).Reduce(mine, Sum2Op{});
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = block;
-        __threadfence();  // the partial is visible before the ticket says so
-        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) {
-        return false;
-    }
-    double2 acc = make_double2(0.0, 0.0);
-#pragma unroll 4
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += red_block) {
-        const double2 v = __ldcg(partials + b);  // L2, not a stale L1 line
-        acc.x += v.x;
-        acc.y += v.y;
-    }
-    total = BlockReduce(tmp).Reduce(acc, Sum2Op{});
-    if (threadIdx.x == 0) {
-        *ticket = 0;  // ready for the next reduction (kernels on one stream run in order)
-    }
-    return true;
-}
-
 // The iteration's scalars, written straight into the host's pinned record (zero copy: no
 // copy-engine operation per iteration); the host reads it after the event recorded behind the
 // kernel has completed.
@@ -158,6 +121,8 @@ __global__ void cg_begin_kernel(CgDeviceState* st, double rho, solvers::CgLimits
     st->s.rho = rho;
     st->limits = limits;
     st->ticket = 0;
+    st->spmv_ticket = 0;
+    st->spmv_pq = 0.0;
 }
 
 // ---- packs: the fused CG kernels move 16 bytes per load (float4 / double2) ------------------
@@ -269,7 +234,7 @@ __global__ void __launch_bounds__(red_block)
             }
         });
     double2 t;
-    if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
+    if (grid_sum<red_block>(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         solvers::cg_after_pq(st->s, t.x, r != nullptr ? t.y : st->s.rho);
         if (st->s.stop != solvers::cg_running) {  // cg_update will not run: report it here
             report(st->s, record);
@@ -292,17 +257,33 @@ __device__ __forceinline__ void update_one(V alpha, V pi, V qi, V& xi, V& ri, V 
 }
 
 // x += alpha p, r -= alpha q, z = inv_diag r (Jacobi), r.r and r.z, the stopping test, beta.
+// pq_from_spmv: alpha is not in the state yet; every block computes it from the p.q that the
+// SpMV summed (st->spmv_pq), and the last block stores it. On a p.q that stops the iteration
+// (<= 0, NaN) no block updates and block 0 reports it.
 template <typename V, bool jacobi>
 __global__ void __launch_bounds__(red_block)
     cg_update_kernel(std::int64_t n, const V* __restrict__ p, const V* __restrict__ q,
                      V* __restrict__ x, V* __restrict__ r, const V* __restrict__ inv_diag,
                      V* __restrict__ z, CgDeviceState* st, double2* partials,
-                     solvers::CgScalars* record)
+                     solvers::CgScalars* record, bool pq_from_spmv)
 {
     if (st->s.stop != solvers::cg_running) {
         return;
     }
-    const auto alpha = static_cast<V>(st->s.alpha);
+    double alpha_d = st->s.alpha;
+    if (pq_from_spmv) {
+        solvers::CgScalars s = st->s;
+        solvers::cg_after_pq(s, st->spmv_pq, s.rho);
+        if (s.stop != solvers::cg_running) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) {
+                st->s = s;
+                report(s, record);
+            }
+            return;
+        }
+        alpha_d = s.alpha;
+    }
+    const auto alpha = static_cast<V>(alpha_d);
     double2 m = make_double2(0.0, 0.0);
     grid_stride_chunks<V>(
         n,
@@ -336,7 +317,10 @@ __global__ void __launch_bounds__(red_block)
             }
         });
     double2 t;
-    if (grid_sum(m, partials, &st->ticket, t) && threadIdx.x == 0) {
+    if (grid_sum<red_block>(m, partials, &st->ticket, t) && threadIdx.x == 0) {
+        if (pq_from_spmv) {
+            solvers::cg_after_pq(st->s, st->spmv_pq, st->s.rho);
+        }
         solvers::cg_after_update(st->s, t.x, jacobi ? t.y : t.x, st->limits);
         report(st->s, record);
     }
@@ -389,6 +373,14 @@ int lookahead_from_env()
 {
     const char* e = std::getenv("SPMV_CG_LOOKAHEAD");
     return e != nullptr ? std::clamp(std::atoi(e), 1, 16) : 1;
+}
+
+// SPMV_CG_FUSED_PQ=off: p.Ap in its own kernel even where the SpMV could sum it (a diagnostic,
+// to measure what the fusion gains on the same machine).
+bool fused_pq_from_env()
+{
+    const char* e = std::getenv("SPMV_CG_FUSED_PQ");
+    return e == nullptr || std::strcmp(e, "off") != 0;
 }
 
 bool phase_events_from_env()
@@ -500,9 +492,10 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
     // the last block to add.
     auto wave = [&](const void* kernel) {
         int per_sm = 0;
-        SPMV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, red_block, 0));
-        const auto resident =
-            static_cast<std::size_t>(std::max(per_sm, 1)) * static_cast<std::size_t>(multiprocessor_count());
+        SPMV_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, red_block, 0));
+        const auto resident = static_cast<std::size_t>(std::max(per_sm, 1)) *
+                              static_cast<std::size_t>(multiprocessor_count());
         return static_cast<unsigned>(
             std::clamp<std::size_t>(ceil_div<std::size_t>(n_, red_block), 1, resident));
     };
@@ -512,7 +505,12 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
     cg_state_ = DeviceBuffer<CgDeviceState>(1, "CG scalars");
     partials_ = DeviceBuffer<double>(
         2 * std::size_t{std::max({alpha_blocks_, update_blocks_, update_jacobi_blocks_})},
-                                     "CG reduction partials");
+        "CG reduction partials");
+    // one partial per block of the fused SpMV (blocks of >= 32 rows)
+    if (a.has_dot() && fused_pq_from_env()) {
+        spmv_partials_ = DeviceBuffer<double>(
+            std::max<std::size_t>(ceil_div<std::size_t>(n_, 32), 1), "CG fused p.q partials");
+    }
     records_ = PinnedBuffer<solvers::CgScalars>(record_slots());
     record_events_.resize(record_slots());
 }
@@ -642,14 +640,35 @@ void GpuBackend<V>::cg_begin(double rho, const solvers::CgLimits& limits)
 }
 
 template <typename V>
+void GpuBackend<V>::cg_spmv(const Vector& p, Vector& q)
+{
+    clock_->enter(Phase::spmv);
+    pq_in_spmv_ = false;
+    if (spmv_partials_.size() > 0) {
+        auto* st = cg_state_.data();
+        const DotSink sink{spmv_partials_.data(), spmv_partials_.size(), &st->spmv_ticket,
+                           &st->spmv_pq};
+        pq_in_spmv_ = a_->spmv_dot(in(p), q.device_for_overwrite(), order_, {}, sums_, sink);
+    }
+    if (!pq_in_spmv_) {
+        a_->spmv(V{1}, in(p), V{0}, q.device_for_overwrite(), order_, {}, sums_);
+    }
+}
+
+template <typename V>
 void GpuBackend<V>::cg_alpha(const Vector& p, const Vector& q, const Vector* r)
 {
+    alpha_in_update_ = pq_in_spmv_ && r == nullptr;
+    pq_in_spmv_ = false;
+    if (alpha_in_update_) {
+        return;  // the SpMV summed p.q; the update kernel computes alpha
+    }
     clock_->enter(Phase::reduction);
     const V* rp = r != nullptr ? in(*r) : nullptr;
     expect_pack_aligned({in(p), in(q), rp});
     cg_alpha_kernel<<<alpha_blocks_, red_block>>>(
-        static_cast<std::int64_t>(n_), in(p), in(q), rp,
-        cg_state_.data(), reinterpret_cast<double2*>(partials_.data()), records_.data() + slot_);
+        static_cast<std::int64_t>(n_), in(p), in(q), rp, cg_state_.data(),
+        reinterpret_cast<double2*>(partials_.data()), records_.data() + slot_);
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -666,14 +685,15 @@ void GpuBackend<V>::cg_update(const Vector& p, const Vector& q, Vector& x, Vecto
         expect_pack_aligned({in(p), in(q), inout(x), inout(r), inv_diag_.data(), zp});
         cg_update_kernel<V, true><<<update_jacobi_blocks_, red_block>>>(
             nn, in(p), in(q), inout(x), inout(r), inv_diag_.data(), zp, cg_state_.data(), partials,
-            record);
+            record, alpha_in_update_);
     } else {
         expect_pack_aligned({in(p), in(q), inout(x), inout(r)});
-        cg_update_kernel<V, false><<<update_blocks_, red_block>>>(
-            nn, in(p), in(q), inout(x), inout(r), nullptr, nullptr, cg_state_.data(), partials,
-            record);
+        cg_update_kernel<V, false>
+            <<<update_blocks_, red_block>>>(nn, in(p), in(q), inout(x), inout(r), nullptr, nullptr,
+                                            cg_state_.data(), partials, record, alpha_in_update_);
     }
     SPMV_CUDA_CHECK(cudaGetLastError());
+    alpha_in_update_ = false;
     record_events_[slot_].record();  // behind both writers of the record (alpha and update)
 }
 
@@ -684,8 +704,8 @@ void GpuBackend<V>::cg_direction(const Vector& z, Vector& p)
     if (n_ > 0) {
         expect_pack_aligned({in(z), inout(p)});
         const auto threads = ceil_div<std::size_t>(n_, pack_width<V>);
-        cg_direction_kernel<<<grid_for(threads), block_size>>>(
-            static_cast<std::int64_t>(n_), in(z), inout(p), cg_state_.data());
+        cg_direction_kernel<<<grid_for(threads), block_size>>>(static_cast<std::int64_t>(n_), in(z),
+                                                               inout(p), cg_state_.data());
         SPMV_CUDA_CHECK(cudaGetLastError());
     }
 }

@@ -58,8 +58,9 @@ private:
 struct CgDeviceState {
     solvers::CgScalars s;
     solvers::CgLimits limits;
-    unsigned int ticket;  ///< blocks done in the running reduction (last one finishes it)
-    unsigned int pad_;
+    unsigned int ticket;       ///< blocks done in the running reduction (last one finishes it)
+    unsigned int spmv_ticket;  ///< the same for the p.q fused into the SpMV (DotSink)
+    double spmv_pq;            ///< p.q from the fused SpMV, read by the update kernel
 };
 
 template <typename ValueType>
@@ -95,6 +96,10 @@ public:
     /// 3 measured 2-6 % slower than 1 on pde100/pde150 (the host is not what the GPU waits on).
     const int lookahead;
     void cg_begin(double rho, const solvers::CgLimits& limits);
+    /// q = A p; with a format that has a fused dot (DeviceMatrix::has_dot) p.q is summed in the
+    /// same kernel, and cg_alpha (without r) then launches nothing: the update kernel takes
+    /// alpha = rho / p.q itself. SPMV_CG_FUSED_PQ=off turns this off (a diagnostic).
+    void cg_spmv(const Vector& p, Vector& q);
     void cg_alpha(const Vector& p, const Vector& q, const Vector* r);
     void cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z);
     void cg_direction(const Vector& z, Vector& p);
@@ -125,7 +130,10 @@ private:
     unsigned update_blocks_ = 1;  // the backend's life, so every sum is bitwise reproducible
     unsigned update_jacobi_blocks_ = 1;
     DeviceBuffer<CgDeviceState> cg_state_;
-    DeviceBuffer<double> partials_;  // two per block of the fused reductions
+    DeviceBuffer<double> partials_;             // two per block of the fused reductions
+    DeviceBuffer<double> spmv_partials_;        // one per block of the fused SpMV's p.q
+    bool pq_in_spmv_ = false;                   // the last cg_spmv summed p.q
+    bool alpha_in_update_ = false;              // the next cg_update computes alpha from that p.q
     PinnedBuffer<solvers::CgScalars> records_;  // written by the kernels (pinned, zero copy)
     std::size_t slot_ = 0;                      // record of the iteration being queued
     std::vector<Event> record_events_;

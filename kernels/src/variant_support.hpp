@@ -36,16 +36,21 @@ const F* alternative(const AnyMatrix<V>& m)
 /// stream)`. DeviceFmt must provide device_bytes() and, for permuted formats, row_perm (a
 /// DeviceBuffer<int32_t>) when `permuted` is true. `WideLaunch`: the same launcher with the sums
 /// in double (Sums::double_precision), or NoWideLaunch when the format has none.
+/// `DotLaunch`: `dot(dev, x, y, order, sums, sink, stream)`, y = A x with x.y fused (see
+/// DeviceOp::apply_dot), or NoDotLaunch.
 struct NoWideLaunch {};
+struct NoDotLaunch {};
 
 template <typename V, typename DeviceFmt, typename Launch, bool permuted = false,
-          typename WideLaunch = NoWideLaunch>
+          typename WideLaunch = NoWideLaunch, typename DotLaunch = NoDotLaunch>
 class FormatOp final : public DeviceOp<V> {
 public:
-    FormatOp(DeviceFmt dev, Launch launch, WideLaunch wide = {})
-        : dev_(std::move(dev)), launch_(std::move(launch)), wide_(std::move(wide))
-    {
-    }
+    FormatOp(DeviceFmt dev, Launch launch, WideLaunch wide = {}, DotLaunch dot = {})
+        : dev_(std::move(dev)),
+          launch_(std::move(launch)),
+          wide_(std::move(wide)),
+          dot_(std::move(dot))
+    {}
 
     void apply(V alpha, const V* x, V beta, V* y, RowOrder order, StreamRef stream) const override
     {
@@ -65,6 +70,17 @@ public:
     {
         return !std::is_same_v<WideLaunch, NoWideLaunch>;
     }
+    bool apply_dot(const V* x, V* y, RowOrder order, Sums sums, const DotSink& sink,
+                   StreamRef stream) const override
+    {
+        if constexpr (std::is_same_v<DotLaunch, NoDotLaunch>) {
+            return DeviceOp<V>::apply_dot(x, y, order, sums, sink, stream);
+        } else {
+            dot_(dev_, x, y, order, sums, sink, stream);
+            return true;
+        }
+    }
+    bool has_dot() const noexcept override { return !std::is_same_v<DotLaunch, NoDotLaunch>; }
     const std::int32_t* device_row_perm() const noexcept override
     {
         if constexpr (permuted) {
@@ -79,6 +95,7 @@ private:
     DeviceFmt dev_;
     Launch launch_;
     [[no_unique_address]] WideLaunch wide_;
+    [[no_unique_address]] DotLaunch dot_;
 };
 
 template <typename V, bool permuted = false, typename DeviceFmt, typename Launch>
@@ -95,6 +112,16 @@ std::unique_ptr<DeviceOp<V>> make_op(DeviceFmt dev, Launch launch, WideLaunch wi
 {
     return std::make_unique<FormatOp<V, DeviceFmt, Launch, permuted, WideLaunch>>(
         std::move(dev), std::move(launch), std::move(wide));
+}
+
+/// make_op for a format with a double-sum launcher (NoWideLaunch{} if none) and a fused-dot
+/// launcher (see FormatOp).
+template <typename V, bool permuted = false, typename DeviceFmt, typename Launch,
+          typename WideLaunch, typename DotLaunch>
+std::unique_ptr<DeviceOp<V>> make_op(DeviceFmt dev, Launch launch, WideLaunch wide, DotLaunch dot)
+{
+    return std::make_unique<FormatOp<V, DeviceFmt, Launch, permuted, WideLaunch, DotLaunch>>(
+        std::move(dev), std::move(launch), std::move(wide), std::move(dot));
 }
 
 }  // namespace spmv::gpu::detail

@@ -145,6 +145,46 @@ TEST_CASE("GPU CG's fused reductions: one block, a partial block, the grid-strid
     gpu::synchronize();
 }
 
+TEST_CASE("GPU CG with p.Ap fused into the SELL SpMV follows the host step by step",
+          "[gpu][solvers][spmv_dot]")
+{
+    // sell and sell_i16 sum p.Ap in the SpMV's last block (DeviceOp::apply_dot), and the update
+    // kernel derives alpha from it: no separate p.Ap kernel. Every step must still be the host's
+    // (other summation order only), plain and Jacobi, in the natural and in the sorted basis.
+    const auto s = make_system(test::laplace2d(1199, 1201));  // 1,439,999 rows: 5,625 blocks
+    SolveOptions opt;
+    opt.max_iterations = 60;
+    std::vector<double> xh(s.b.size(), 0.0);
+    const auto h = solve_host(s.a, s.b, xh, Method::cg, "csr", {}, opt);
+    REQUIRE(h.status == Status::max_iterations);
+    FormatParams sorted;
+    sorted.sort_window = 32;
+    for (const char* variant : {"sell", "sell_i16"}) {
+        for (const FormatParams& p : {FormatParams{}, sorted}) {
+            INFO(variant << ", sigma " << p.sort_window);
+            std::vector<double> xg(s.b.size(), 0.0);
+            const auto g = gpu::solve_gpu(s.a, s.b, xg, Method::cg, "sell", p, opt, variant);
+            REQUIRE(g.status == Status::max_iterations);
+            CHECK(g.iterations == 60);
+            REQUIRE(g.residual_history.size() == h.residual_history.size());
+            for (std::size_t i = 0; i < h.residual_history.size(); ++i) {
+                CHECK(g.residual_history[i] == Approx(h.residual_history[i]).epsilon(1e-9));
+            }
+            CHECK(test::rel_diff(xg, xh) < 1e-9);
+        }
+    }
+    // Jacobi and convergence on an irregular system, sorted basis
+    const auto irr = make_system(test::irregular_spd(3000, 5));
+    SolveOptions jac;
+    jac.jacobi = true;
+    std::vector<double> xj(irr.b.size(), 0.0);
+    const auto j = gpu::solve_gpu(irr.a, irr.b, xj, Method::cg, "sell", sorted, jac, "sell_i16");
+    CHECK(j.status == Status::converged);
+    CHECK(j.final_relative_residual <= 1e-10);
+    CHECK(test::rel_diff(xj, irr.xs) < 1e-9);
+    gpu::synchronize();
+}
+
 TEST_CASE("GPU CG and Jacobi CG solve an irregular SPD system with every kernel variant",
           "[gpu][solvers]")
 {
@@ -227,10 +267,14 @@ TEST_CASE("GPU solvers report breakdowns, NaN and the iteration limit by status"
     const std::vector<double> ones(100, 1.0);
 
     for (const auto method : {Method::cg, Method::mpir_cg}) {
-        INFO(to_string(method));
-        std::vector<double> x(100, 0.0);
-        const auto r = gpu::solve_gpu(indefinite, ones, x, method);
-        CHECK(r.status == Status::breakdown_indefinite);
+        // csr: p.Ap in its own kernel; sell: fused into the SpMV, the update kernel stops
+        for (const char* format : {"csr", "sell"}) {
+            INFO(to_string(method) << ", " << format);
+            std::vector<double> x(100, 0.0);
+            const auto r = gpu::solve_gpu(indefinite, ones, x, method, format);
+            CHECK(r.status == Status::breakdown_indefinite);
+            CHECK(r.message.find("p^T A p") != std::string::npos);
+        }
     }
 
     const auto s = make_system(test::laplace2d(30, 30));
@@ -246,6 +290,9 @@ TEST_CASE("GPU solvers report breakdowns, NaN and the iteration limit by status"
     std::vector<double> xn(s.b.size(), 0.0);
     const auto nan = gpu::solve_gpu(bad, s.b, xn, Method::cg);
     CHECK(nan.status == Status::breakdown_nan);
+    std::vector<double> xs(s.b.size(), 0.0);
+    const auto nan_sell = gpu::solve_gpu(bad, s.b, xs, Method::cg, "sell");
+    CHECK(nan_sell.status == Status::breakdown_nan);
     gpu::synchronize();
 }
 

@@ -36,6 +36,16 @@ namespace spmv::gpu {
 ///    For double matrices it is the same kernel as value_type.
 enum class Sums { value_type, double_precision };
 
+/// Where an SpMV with a fused dot product (DeviceOp::apply_dot) leaves x.y: device memory owned
+/// by the caller. Each block of the launch writes its partial sum, and the last block adds them
+/// in block order (bitwise reproducible) into *result and resets *ticket.
+struct DotSink {
+    double* partials = nullptr;  ///< one entry per block of the launch
+    std::size_t capacity = 0;    ///< entries of partials; a launch needing more throws
+    unsigned* ticket = nullptr;  ///< 0 before the launch; 0 again after it
+    double* result = nullptr;    ///< x.y, summed in double
+};
+
 /// What every device format provides to DeviceMatrix (implemented in kernels/src/<format>.cu).
 template <typename ValueType>
 class DeviceOp {
@@ -55,6 +65,19 @@ public:
     }
     /// Whether apply_double_sums runs (true for every double op).
     virtual bool has_double_sums() const noexcept { return false; }
+    /// y = A x and, in the same launch, *sink.result = sum_i x_i y_i in double (y_i as stored):
+    /// CG's q = A p with p.q, without a second pass over p and q. Square matrices; x and y in
+    /// the same basis (`order`). `sums` as in apply_double_sums. Returns false, doing nothing,
+    /// when the format's kernel has no fused path (or none for these sums).
+    virtual bool apply_dot(const ValueType* x, ValueType* y, RowOrder order, Sums sums,
+                           const DotSink& sink, StreamRef stream) const
+    {
+        (void)x, (void)y, (void)order, (void)sums, (void)sink, (void)stream;
+        return false;
+    }
+    /// Whether apply_dot runs (with Sums::value_type; for double sums on float also
+    /// has_double_sums()).
+    virtual bool has_dot() const noexcept { return false; }
     /// Device copy of row_perm (row_perm[k] = original row stored k-th), or nullptr.
     virtual const std::int32_t* device_row_perm() const noexcept { return nullptr; }
     /// Bytes this matrix holds on the device (all arrays, padding and scratch included).
@@ -92,6 +115,13 @@ public:
     /// Whether spmv(..., Sums::double_precision) runs: always for double; for float, the
     /// CSR (scalar, vector), SELL and PELLR kernels.
     bool has_double_sums() const noexcept;
+    /// y = A x with x.y in the same launch (DeviceOp::apply_dot), asynchronous on `stream`.
+    /// Returns false, launching nothing, when the format has no fused path for these sums
+    /// (has_dot() says which); the caller then runs the SpMV and the dot product separately.
+    /// Throws DimensionMismatch for a rectangular matrix.
+    bool spmv_dot(const ValueType* x, ValueType* y, RowOrder order, StreamRef stream, Sums sums,
+                  const DotSink& sink) const;
+    bool has_dot(Sums sums = Sums::value_type) const noexcept;
     /// Same on DeviceVectors: x is synced to the device if stale; y is synced only when
     /// beta != 0 (beta == 0 overwrites it), and is marked valid on the device afterwards.
     /// Throws DimensionMismatch for wrong sizes.

@@ -18,6 +18,8 @@
 /// and the fused steps of a CG iteration, whose scalars (CgScalars, cg_step.hpp) stay in the
 /// backend (on the device for the GPU) and are decided by cg_step.hpp's functions:
 ///   void cg_begin(double rho, CgLimits)       new rho, clear the stop flag
+///   void cg_spmv(p, Vector& q)                q = A p, the SpMV of an iteration (the GPU adds
+///                                             p.q in the same kernel where the format can)
 ///   void cg_alpha(p, q, const Vector* r)      pq = p.q; alpha = (r ? r.p : rho) / pq
 ///   void cg_update(p, q, x, r, Vector* z)     x += alpha p; r -= alpha q; z = D^-1 r;
 ///                                             rr = r.r, rz = r.z; stop test; beta, rho
@@ -70,6 +72,7 @@ concept SolverBackend = requires(B& be, const typename B::Vector& cx, typename B
         be.times()
         } -> std::convertible_to<PhaseTimes>;
     be.cg_begin(s, CgLimits{});
+    be.cg_spmv(cx, v);
     be.cg_alpha(cx, cx, &cx);
     be.cg_update(cx, cx, v, v, &v);
     be.cg_direction(cx, v);
@@ -225,7 +228,7 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
         while (queued < last) {
             ++queued;
             be.cg_iteration(queued);
-            be.spmv(p, q);
+            be.cg_spmv(p, q);
             be.cg_alpha(p, q, line_search ? &r : nullptr);
             line_search = false;
             be.cg_update(p, q, x, r, z);

@@ -160,6 +160,9 @@ public:
         }
     }
 
+    /// q = A p (the host has nothing to fuse: p.q is cg_alpha's loop).
+    void cg_spmv(const Vector& p, Vector& q) { spmv(p, q); }
+
     /// x += alpha p, r -= alpha q, z = D^-1 r (when z is given), then r.r, r.z and the
     /// stopping test.
     void cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z)
