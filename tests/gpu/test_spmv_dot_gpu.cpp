@@ -66,7 +66,7 @@ void check_dot_variant(const char* variant)
         if (m.a.num_rows != m.a.num_cols || m.a.num_rows == 0) {
             continue;  // x.y needs x and y of one length
         }
-        const auto a = test::convert_values<V>(m.a);
+        const auto a = convert_values<V>(m.a);
         const auto xd = test::random_vector(static_cast<std::size_t>(a.num_cols), 31);
         const std::vector<V> x(xd.begin(), xd.end());
         for (const FormatParams& p : {FormatParams{}, sorted}) {
