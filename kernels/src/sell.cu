@@ -122,12 +122,14 @@ __global__ void __launch_bounds__(block_size)
             if constexpr (!std::is_same_v<I, std::int32_t>) {
                 xs += detail::ldg(a.slice_bases + slice);
             }
+            // the dot's own x entry, requested with the slice's header (not after the sum)
+            const V x_row = dot ? detail::ldg(x + row) : V{};
             const Acc sum = detail::strided_row_sum<streaming, detail::row_unroll, V, Acc, I>(
                 a.col_idxs + first, a.values + first, static_cast<std::int32_t>(c), width, xs);
             if constexpr (dot) {
                 const auto yr = static_cast<V>(sum);
                 y[row] = yr;
-                xy += static_cast<double>(detail::ldg(x + row)) * static_cast<double>(yr);
+                xy += static_cast<double>(x_row) * static_cast<double>(yr);
             } else {
                 detail::store_row(y, row, alpha, sum, beta);
             }
