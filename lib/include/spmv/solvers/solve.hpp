@@ -93,7 +93,8 @@ struct PhaseTimes {
     /// xpay, copies, Jacobi scaling, precision conversions; in CG's fused update step
     /// (x, r, z together) also the r.r and r.z sums computed in the same pass
     double vector_ms = 0.0;
-    /// dot products and norms (including reading the scalar back); in CG's iterations p.Ap
+    /// dot products and norms (including reading the scalar back); in CG's iterations p.Ap,
+    /// except on the GPU with formats whose SpMV sums p.Ap itself (sell, sell_i16: then SpMV)
     double reduction_ms = 0.0;
     double transfer_ms = 0.0;   ///< host <-> device copies of b and x (0 on the host)
 
