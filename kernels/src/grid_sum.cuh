@@ -17,17 +17,6 @@ struct GridSumAdd {
     }
 };
 
-__device__ __forceinline__ void grid_sum_accumulate(double& acc, double v)
-{
-    acc += v;
-}
-
-__device__ __forceinline__ void grid_sum_accumulate(double2& acc, const double2& v)
-{
-    acc.x += v.x;
-    acc.y += v.y;
-}
-
 /// Sums `mine` (T = double or double2) over a grid of `block`-thread blocks; every thread of
 /// every block must call it. `partials` holds at least gridDim.x entries; `*ticket` is 0 before
 /// the launch and is reset to 0 by the last block. Returns true in the threads of the last
@@ -51,7 +40,7 @@ __device__ bool grid_sum(T mine, T* partials, unsigned* ticket, T& total)
     T acc{};
 #pragma unroll 4
     for (unsigned b = threadIdx.x; b < gridDim.x; b += block) {
-        grid_sum_accumulate(acc, __ldcg(partials + b));  // L2, not a stale L1 line
+        acc = GridSumAdd{}(acc, __ldcg(partials + b));  // L2, not a stale L1 line
     }
     // tmp is free again: every thread passed the __syncthreads above after the first Reduce
     total = BlockReduce(tmp).Reduce(acc, GridSumAdd{});

@@ -147,23 +147,33 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-template <typename View>
-struct ViewIndex;
-template <typename V, typename I>
-struct ViewIndex<SellView<V, I>> {
-    using type = I;
-};
-
-/// Blocks of a dot launch: one resident wave (at most one block per 256-row tile).
-template <typename Kernel>
-unsigned dot_grid(Kernel kernel, std::int32_t num_rows)
+// One launch of sell_spmv_kernel: a block per block_rows rows, or with a sink (the dot path)
+// one resident wave of block_size-thread blocks (grid_sum's block size); the occupancy behind
+// that wave is read once per instantiation.
+template <bool streaming, int fixed_height, typename Acc, typename V, typename I>
+void launch_sell(const SellView<V, I>& v, int block_rows, V alpha, const V* x, V beta, V* y,
+                 const DotSink* sink, StreamRef stream)
 {
-    int per_sm = 0;
-    SPMV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_size, 0));
-    const auto resident = static_cast<std::int64_t>(std::max(per_sm, 1)) *
-                          std::int64_t{detail::multiprocessor_count()};
-    return static_cast<unsigned>(
-        std::min<std::int64_t>(detail::ceil_div<std::int64_t>(num_rows, block_size), resident));
+    if (sink == nullptr) {
+        const auto blocks = static_cast<unsigned>(detail::ceil_div(v.num_rows, block_rows));
+        sell_spmv_kernel<streaming, fixed_height, Acc, false>
+            <<<blocks, block_rows, 0, detail::native(stream)>>>(v, alpha, x, beta, y, DotSink{});
+        return;
+    }
+    static const std::int64_t resident = [] {
+        int per_sm = 0;
+        SPMV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, sell_spmv_kernel<streaming, fixed_height, Acc, true, V, I>, block_size, 0));
+        return std::int64_t{std::max(per_sm, 1)} * detail::multiprocessor_count();
+    }();
+    const auto grid = static_cast<unsigned>(
+        std::min(detail::ceil_div<std::int64_t>(v.num_rows, block_size), resident));
+    SPMV_EXPECTS(grid <= sink->capacity, "sell: the dot sink holds " +
+                                             std::to_string(sink->capacity) +
+                                             " partial sums, the launch needs " +
+                                             std::to_string(grid));
+    sell_spmv_kernel<streaming, fixed_height, Acc, true>
+        <<<grid, block_size, 0, detail::native(stream)>>>(v, alpha, x, beta, y, *sink);
 }
 
 // sell_xs: sell with x staged in shared memory by every block (small, latency-bound matrices;
@@ -286,34 +296,13 @@ void spmv_sums(const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, 
         return;
     }
     const auto v = view(a, order);
-    using I = typename ViewIndex<std::remove_cv_t<decltype(v)>>::type;
     const int b = detail::block_size_for(a.num_rows, block_size);
-    const auto blocks = static_cast<unsigned>(detail::ceil_div(a.num_rows, b));
-    const DotSink ds = sink != nullptr ? *sink : DotSink{};
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
         constexpr bool streaming = decltype(s)::value;
-        const auto go = [&](auto kernel) {
-            if (sink == nullptr) {
-                kernel<<<blocks, b, 0, detail::native(stream)>>>(v, alpha, x, beta, y, ds);
-                return;
-            }
-            // the dot path: a resident wave of block_size threads (grid_sum's block)
-            const unsigned grid = dot_grid(kernel, a.num_rows);
-            SPMV_EXPECTS(grid <= sink->capacity,
-                         "sell: the dot sink holds " + std::to_string(sink->capacity) +
-                             " partial sums, the launch needs " + std::to_string(grid));
-            kernel<<<grid, block_size, 0, detail::native(stream)>>>(v, alpha, x, beta, y, ds);
-        };
-        if (sink != nullptr) {
-            if (a.slice_height == 32) {
-                go(sell_spmv_kernel<streaming, 32, Acc, true, V, I>);
-            } else {
-                go(sell_spmv_kernel<streaming, 0, Acc, true, V, I>);
-            }
-        } else if (a.slice_height == 32) {
-            go(sell_spmv_kernel<streaming, 32, Acc, false, V, I>);
+        if (a.slice_height == 32) {
+            launch_sell<streaming, 32, Acc>(v, b, alpha, x, beta, y, sink, stream);
         } else {
-            go(sell_spmv_kernel<streaming, 0, Acc, false, V, I>);
+            launch_sell<streaming, 0, Acc>(v, b, alpha, x, beta, y, sink, stream);
         }
     });
     SPMV_CUDA_CHECK(cudaGetLastError());

@@ -643,14 +643,14 @@ template <typename V>
 void GpuBackend<V>::cg_spmv(const Vector& p, Vector& q)
 {
     clock_->enter(Phase::spmv);
-    pq_in_spmv_ = false;
+    alpha_from_spmv_ = false;
     if (spmv_partials_.size() > 0) {
         auto* st = cg_state_.data();
         const DotSink sink{spmv_partials_.data(), spmv_partials_.size(), &st->spmv_ticket,
                            &st->spmv_pq};
-        pq_in_spmv_ = a_->spmv_dot(in(p), q.device_for_overwrite(), order_, {}, sums_, sink);
+        alpha_from_spmv_ = a_->spmv_dot(in(p), q.device_for_overwrite(), order_, {}, sums_, sink);
     }
-    if (!pq_in_spmv_) {
+    if (!alpha_from_spmv_) {
         a_->spmv(V{1}, in(p), V{0}, q.device_for_overwrite(), order_, {}, sums_);
     }
 }
@@ -658,11 +658,10 @@ void GpuBackend<V>::cg_spmv(const Vector& p, Vector& q)
 template <typename V>
 void GpuBackend<V>::cg_alpha(const Vector& p, const Vector& q, const Vector* r)
 {
-    alpha_in_update_ = pq_in_spmv_ && r == nullptr;
-    pq_in_spmv_ = false;
-    if (alpha_in_update_) {
+    if (alpha_from_spmv_ && r == nullptr) {
         return;  // the SpMV summed p.q; the update kernel computes alpha
     }
+    alpha_from_spmv_ = false;  // alpha (with r.p for a line search) comes from this kernel
     clock_->enter(Phase::reduction);
     const V* rp = r != nullptr ? in(*r) : nullptr;
     expect_pack_aligned({in(p), in(q), rp});
@@ -685,15 +684,15 @@ void GpuBackend<V>::cg_update(const Vector& p, const Vector& q, Vector& x, Vecto
         expect_pack_aligned({in(p), in(q), inout(x), inout(r), inv_diag_.data(), zp});
         cg_update_kernel<V, true><<<update_jacobi_blocks_, red_block>>>(
             nn, in(p), in(q), inout(x), inout(r), inv_diag_.data(), zp, cg_state_.data(), partials,
-            record, alpha_in_update_);
+            record, alpha_from_spmv_);
     } else {
         expect_pack_aligned({in(p), in(q), inout(x), inout(r)});
         cg_update_kernel<V, false>
             <<<update_blocks_, red_block>>>(nn, in(p), in(q), inout(x), inout(r), nullptr, nullptr,
-                                            cg_state_.data(), partials, record, alpha_in_update_);
+                                            cg_state_.data(), partials, record, alpha_from_spmv_);
     }
     SPMV_CUDA_CHECK(cudaGetLastError());
-    alpha_in_update_ = false;
+    alpha_from_spmv_ = false;
     record_events_[slot_].record();  // behind both writers of the record (alpha and update)
 }
 

@@ -132,8 +132,8 @@ private:
     DeviceBuffer<CgDeviceState> cg_state_;
     DeviceBuffer<double> partials_;             // two per block of the fused reductions
     DeviceBuffer<double> spmv_partials_;        // one per block of the fused SpMV's p.q
-    bool pq_in_spmv_ = false;                   // the last cg_spmv summed p.q
-    bool alpha_in_update_ = false;              // the next cg_update computes alpha from that p.q
+    // the last cg_spmv summed p.q and no alpha kernel ran since: cg_update computes alpha
+    bool alpha_from_spmv_ = false;
     PinnedBuffer<solvers::CgScalars> records_;  // written by the kernels (pinned, zero copy)
     std::size_t slot_ = 0;                      // record of the iteration being queued
     std::vector<Event> record_events_;
