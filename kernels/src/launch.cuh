@@ -59,8 +59,8 @@ __device__ __forceinline__ T ldg(const T* p)
 /// on pde05 5.0 us read-only vs 6.0 us streaming, on pde100 38.8 us vs 34.0 us; auto took the
 /// faster kind on both (ELLR, ELL, pJDS and BiELL alike).
 /// The choice: stream_matrix_loads below (streaming when matrix + vectors exceed the L2, unless
-/// SPMV_STREAM_LOADS=always|never says otherwise). x itself always keeps ldg (read-only path,
-/// normal priority). Used by the slice/column-major kernels (ELLPACK family, SELL, pJDS, PELLR,
+/// SPMV_STREAM_LOADS=always|never says otherwise). x keeps the read-only path; the strided row
+/// sum adds an L2 evict_last hint to it in streaming launches (ld_x below). Used by the slice/column-major kernels (ELLPACK family, SELL, pJDS, PELLR,
 /// BiELL/BiJAD, split kernels), whose large-matrix bandwidth the streaming loads serve. The CSR,
 /// COO, JDS, merge-path and "_xs" kernels keep ldg unconditionally.
 template <bool streaming, typename T>
@@ -68,6 +68,34 @@ __device__ __forceinline__ T ld_matrix(const T* p)
 {
     if constexpr (streaming) {
         return __ldcs(p);
+    } else {
+        return __ldg(p);
+    }
+}
+
+/// Load of a gathered x entry in a launch whose matrix loads are `streaming` (see ld_matrix):
+/// then the read-only path with an L2 evict_last hint, so that the x lines, reused by other rows,
+/// outlive the matrix lines that stream past them in L2; otherwise plain ldg. Measured on an
+/// H100 (kernels/bench/gather_bench.cu, power law of 1M rows and 4.1M random columns, double, cold
+/// L2): columns + values + gathers 39.3 us with ldg, 37.7 us with the hint; BiELL on that matrix
+/// 47.9-48.5 -> 46.3 us, on the min-len 4 power law 206.7 -> 194.8 us; SELL/SELL_i16 on pde100,
+/// pde150 and blocks5 unchanged (within 1 %). Used by strided_row_sum (the slice kernels) only:
+/// the same hint made pjds_split's wide-slice kernel (split.cuh) slower (54.9 -> 58.7 us on the
+/// power law) and csr_merge 1-2 % slower, so those keep ldg.
+template <bool streaming, typename T>
+__device__ __forceinline__ T ld_x(const T* p)
+{
+    static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>);
+    if constexpr (streaming) {
+        std::uint64_t policy;
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+        T v;
+        if constexpr (std::is_same_v<T, double>) {
+            asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(policy));
+        } else {
+            asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(policy));
+        }
+        return v;
     } else {
         return __ldg(p);
     }
