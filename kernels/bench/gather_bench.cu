@@ -47,6 +47,7 @@
 #include <spmv/gpu/memory.hpp>
 #include <spmv/gpu/variants.hpp>
 
+#include "../src/launch.cuh"
 #include "bench_common.cuh"
 
 using namespace spmv;
@@ -82,16 +83,6 @@ __device__ __forceinline__ std::uint64_t make_policy()
     return p;
 }
 
-template <bool stream, typename T>
-__device__ __forceinline__ T load_m(const T* p)
-{
-    if constexpr (stream) {
-        return __ldcs(p);
-    } else {
-        return __ldg(p);
-    }
-}
-
 constexpr int steps = 8;  // loads in flight per thread
 constexpr int block = 256;
 
@@ -112,8 +103,8 @@ __global__ void __launch_bounds__(block)
     for (int s = 0; s < steps; ++s) {
         const std::int64_t k = base + s * 32 + lane;
         const bool in = k < nnz;
-        c[s] = in ? load_m<stream>(cols + k) : -1;
-        v[s] = (what != 1 && in) ? load_m<stream>(vals + k) : 1.0;
+        c[s] = in ? spmv::gpu::detail::ld_matrix<stream>(cols + k) : -1;
+        v[s] = (what != 1 && in) ? spmv::gpu::detail::ld_matrix<stream>(vals + k) : 1.0;
     }
     double sum = 0.0;
 #pragma unroll
@@ -156,46 +147,6 @@ __global__ void __launch_bounds__(block)
     }
 }
 
-struct Timer {
-    std::size_t flush_n;
-    DeviceBuffer<double> flush;
-    DeviceBuffer<double> sink;
-    cudaEvent_t e0{}, e1{};
-
-    Timer()
-        : flush_n(2 * std::size_t{device_info().l2_cache_bytes} / sizeof(double)),
-          flush(flush_n, "flush"),
-          sink(1, "sink")
-    {
-        flush.fill(1.0);
-        CHECK_CUDA(cudaEventCreate(&e0));
-        CHECK_CUDA(cudaEventCreate(&e1));
-    }
-
-    template <typename F>
-    double median_us(F&& launch, bool cold = true, int reps = 60)
-    {
-        std::vector<double> t;
-        for (int r = -3; r < reps; ++r) {
-            if (cold) {
-                read_flush_kernel<<<1024, 256>>>(flush.data(), flush_n, sink.data());
-            }
-            CHECK_CUDA(cudaEventRecord(e0));
-            launch();
-            CHECK_CUDA(cudaEventRecord(e1));
-            CHECK_CUDA(cudaEventSynchronize(e1));
-            CHECK_CUDA(cudaGetLastError());
-            float ms = 0.0f;
-            CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 0) {
-                t.push_back(1e3 * ms);
-            }
-        }
-        std::sort(t.begin(), t.end());
-        return t[t.size() / 2];
-    }
-};
-
 }  // namespace
 
 int main(int argc, char** argv)
@@ -210,11 +161,7 @@ int main(int argc, char** argv)
     const double copy_gbs = measure_copy_bandwidth().gbs;
     auto cols = DeviceBuffer<std::int32_t>::from_host(a.col_idxs, "cols");
     auto vals = DeviceBuffer<double>::from_host(a.values, "vals");
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<double> dist(-1, 1);
-    std::vector<double> xh(static_cast<std::size_t>(n));
-    for (auto& e : xh) e = dist(rng);
-    auto x = DeviceBuffer<double>::from_host(xh, "x");
+    auto x = random_device_vector(static_cast<std::size_t>(n));
     DeviceBuffer<double> y(static_cast<std::size_t>(n), "y");
     Timer timer;
     const auto& dev = device_info();

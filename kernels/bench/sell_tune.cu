@@ -95,43 +95,6 @@ __global__ void __launch_bounds__(block)
     y[k] = s0 + s1;
 }
 
-struct Timer {
-    std::size_t flush_n;
-    DeviceBuffer<double> flush;
-    DeviceBuffer<double> sink;
-    cudaEvent_t e0{}, e1{};
-
-    Timer()
-        : flush_n(2 * std::size_t{device_info().l2_cache_bytes} / sizeof(double)),
-          flush(flush_n, "flush"),
-          sink(1, "sink")
-    {
-        flush.fill(1.0);
-        CHECK_CUDA(cudaEventCreate(&e0));
-        CHECK_CUDA(cudaEventCreate(&e1));
-    }
-
-    template <typename F>
-    double median_us(F&& launch, int reps = 60)
-    {
-        std::vector<double> t;
-        for (int r = -3; r < reps; ++r) {
-            read_flush_kernel<<<1024, 256>>>(flush.data(), flush_n, sink.data());
-            CHECK_CUDA(cudaEventRecord(e0));
-            launch();
-            CHECK_CUDA(cudaEventRecord(e1));
-            CHECK_CUDA(cudaEventSynchronize(e1));
-            float ms = 0.0f;
-            CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 0) {
-                t.push_back(1e3 * ms);
-            }
-        }
-        std::sort(t.begin(), t.end());
-        return t[t.size() / 2];
-    }
-};
-
 }  // namespace
 
 int main(int argc, char** argv)
@@ -145,11 +108,7 @@ int main(int argc, char** argv)
     // the project's bandwidth-limit bytes (bench.hpp): values + indices + (N+1) row pointers + x + y
     const double min_bytes = nnz * 12.0 + 4.0 * (n + 1) + 16.0 * n;
     const double copy_gbs = measure_copy_bandwidth().gbs;
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<double> dist(-1, 1);
-    std::vector<double> xh(static_cast<std::size_t>(n));
-    for (auto& e : xh) e = dist(rng);
-    auto x = DeviceBuffer<double>::from_host(xh, "x");
+    auto x = random_device_vector(static_cast<std::size_t>(n));
     DeviceBuffer<double> y(static_cast<std::size_t>(n), "y");
     DeviceBuffer<double> y_ref(static_cast<std::size_t>(n), "y_ref");
     Timer timer;
