@@ -32,11 +32,9 @@
 // => 90 % of the bandwidth limit is out of reach on both: the gathers alone take longer. The
 //    evict_last hint on x (detail::ld_x) went into the strided row sum of the slice kernels.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -68,7 +66,7 @@ __device__ __forceinline__ double load_x(const double* p, std::uint64_t policy)
     } else if constexpr (kind == x_noalloc) {
         asm volatile("ld.global.nc.L1::no_allocate.f64 %0, [%1];" : "=d"(v) : "l"(p));
     } else {
-        asm volatile("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(policy));
+        v = spmv::gpu::detail::ld_x<true>(p, policy);  // the library's hinted x load
     }
     return v;
 }
@@ -76,11 +74,7 @@ __device__ __forceinline__ double load_x(const double* p, std::uint64_t policy)
 template <int kind>
 __device__ __forceinline__ std::uint64_t make_policy()
 {
-    std::uint64_t p = 0;
-    if constexpr (kind == x_evict_last) {
-        asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
-    }
-    return p;
+    return spmv::gpu::detail::x_policy<kind == x_evict_last>();
 }
 
 constexpr int steps = 8;  // loads in flight per thread
@@ -176,25 +170,22 @@ int main(int argc, char** argv)
                     static_cast<double>(nnz) / us * 1e-3, cold ? "" : "  (warm L2)");
     };
     const auto grid = static_cast<unsigned>((nnz + 32 * steps - 1) / (32 * steps) * 32 / block + 1);
-#define FLOOR(W, X, S, NAME)                                                                \
+#define FLOOR(W, X, S, NAME, COLD)                                                          \
     report(NAME, timer.median_us([&] {                                                      \
         floor_kernel<W, X, S><<<grid, block>>>(nnz, cols.data(), vals.data(), x.data(),     \
                                                timer.sink.data());                          \
-    }));
-    FLOOR(0, x_ldg, false, "floor: cols + vals, __ldg (no x)")
-    FLOOR(0, x_ldg, true, "floor: cols + vals, __ldcs (no x)")
-    FLOOR(1, x_ldg, false, "floor: cols + x, x __ldg")
-    FLOOR(1, x_ldg, true, "floor: cols __ldcs + x __ldg")
-    FLOOR(2, x_ldg, false, "floor: cols + vals + x, all __ldg")
-    FLOOR(2, x_ldg, true, "floor: cols + vals __ldcs, x __ldg")
-    FLOOR(2, x_ldcg, true, "floor: cols + vals __ldcs, x __ldcg")
-    FLOOR(2, x_noalloc, true, "floor: cols + vals __ldcs, x L1::no_allocate")
-    FLOOR(2, x_evict_last, true, "floor: cols + vals __ldcs, x L2 evict_last")
-    FLOOR(2, x_evict_last, false, "floor: cols + vals __ldg, x L2 evict_last")
-    report("floor: cols + vals + x, all __ldg", timer.median_us([&] {
-        floor_kernel<2, x_ldg, false><<<grid, block>>>(nnz, cols.data(), vals.data(), x.data(),
-                                                       timer.sink.data());
-    }, false), false);
+    }, COLD), COLD);
+    FLOOR(0, x_ldg, false, "floor: cols + vals, __ldg (no x)", true)
+    FLOOR(0, x_ldg, true, "floor: cols + vals, __ldcs (no x)", true)
+    FLOOR(1, x_ldg, false, "floor: cols + x, x __ldg", true)
+    FLOOR(1, x_ldg, true, "floor: cols __ldcs + x __ldg", true)
+    FLOOR(2, x_ldg, false, "floor: cols + vals + x, all __ldg", true)
+    FLOOR(2, x_ldg, true, "floor: cols + vals __ldcs, x __ldg", true)
+    FLOOR(2, x_ldcg, true, "floor: cols + vals __ldcs, x __ldcg", true)
+    FLOOR(2, x_noalloc, true, "floor: cols + vals __ldcs, x L1::no_allocate", true)
+    FLOOR(2, x_evict_last, true, "floor: cols + vals __ldcs, x L2 evict_last", true)
+    FLOOR(2, x_evict_last, false, "floor: cols + vals __ldg, x L2 evict_last", true)
+    FLOOR(2, x_ldg, false, "floor: cols + vals + x, all __ldg", false)
     {
         const auto g = static_cast<unsigned>((nnz + block * steps - 1) / (block * steps));
 #define RANDOM(X, NAME, COLD)                                                               \

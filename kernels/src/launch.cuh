@@ -60,8 +60,8 @@ __device__ __forceinline__ T ldg(const T* p)
 /// faster kind on both (ELLR, ELL, pJDS and BiELL alike).
 /// The choice: stream_matrix_loads below (streaming when matrix + vectors exceed the L2, unless
 /// SPMV_STREAM_LOADS=always|never says otherwise). x keeps the read-only path; the strided row
-/// sum adds an L2 evict_last hint to it in streaming launches (ld_x below). Used by the slice/column-major kernels (ELLPACK family, SELL, pJDS, PELLR,
-/// BiELL/BiJAD, split kernels), whose large-matrix bandwidth the streaming loads serve. The CSR,
+/// sum adds an L2 evict_last hint to it in streaming launches (ld_x below). Used by the
+/// slice/column-major kernels (ELLPACK family, SELL, pJDS, PELLR, BiELL/BiJAD, split kernels), whose large-matrix bandwidth the streaming loads serve. The CSR,
 /// COO, JDS, merge-path and "_xs" kernels keep ldg unconditionally.
 template <bool streaming, typename T>
 __device__ __forceinline__ T ld_matrix(const T* p)
@@ -77,18 +77,28 @@ __device__ __forceinline__ T ld_matrix(const T* p)
 /// then the read-only path with an L2 evict_last hint, so that the x lines, reused by other rows,
 /// outlive the matrix lines that stream past them in L2; otherwise plain ldg. Measured on an
 /// H100 (kernels/bench/gather_bench.cu, power law of 1M rows and 4.1M random columns, double, cold
-/// L2): columns + values + gathers 39.3 us with ldg, 37.7 us with the hint; BiELL on that matrix
+/// L2): columns + values + gathers 39.3 us with ldg, 37.7 us with the hint (x_policy); BiELL on that matrix
 /// 47.9-48.5 -> 46.3 us, on the min-len 4 power law 206.7 -> 194.8 us; SELL/SELL_i16 on pde100,
 /// pde150 and blocks5 unchanged (within 1 %). Used by strided_row_sum (the slice kernels) only:
 /// the same hint made pjds_split's wide-slice kernel (split.cuh) slower (54.9 -> 58.7 us on the
 /// power law) and csr_merge 1-2 % slower, so those keep ldg.
+/// The L2 cache policy ld_x passes with x in a `streaming` launch (evict_last); 0, unused,
+/// otherwise. Make it once per thread, outside the gather loop.
+template <bool streaming>
+__device__ __forceinline__ std::uint64_t x_policy()
+{
+    std::uint64_t policy = 0;
+    if constexpr (streaming) {
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    }
+    return policy;
+}
+
 template <bool streaming, typename T>
-__device__ __forceinline__ T ld_x(const T* p)
+__device__ __forceinline__ T ld_x(const T* p, std::uint64_t policy)
 {
     static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>);
     if constexpr (streaming) {
-        std::uint64_t policy;
-        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
         T v;
         if constexpr (std::is_same_v<T, double>) {
             asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(policy));

@@ -73,8 +73,8 @@ __device__ __forceinline__ constexpr bool is_padding(I c)
 /// the index); a slot holding padding_index (-1) skips only the gather of x. Padding slots
 /// inside `count` exist only where a neighbouring lane of the warp has a real slot (SELL pads a
 /// slice to its longest row), so their values lie in sectors the warp loads anyway. `streaming`:
-/// the load kind of idx and val (ld_matrix, chosen per launch) and of x (ld_x). Acc: the type of the sums (V, or
-/// double for a float kernel with Sums::double_precision). I: the index type, std::int32_t
+/// the load kind of idx and val (ld_matrix, chosen per launch) and of x (ld_x). Acc: the type
+/// of the sums (V, or double for a float kernel with Sums::double_precision). I: the index type, std::int32_t
 /// (column indices) or std::uint16_t (sell_i16's offsets from a slice's base column: the caller
 /// passes x shifted by the base, padding is 0xFFFF).
 template <bool streaming, int unroll, typename V, typename Acc = V, typename I = std::int32_t>
@@ -82,6 +82,7 @@ __device__ __forceinline__ Acc strided_row_sum(const I* __restrict__ idx, const 
                                                std::int32_t stride, std::int32_t count,
                                                const V* __restrict__ x)
 {
+    const std::uint64_t policy = x_policy<streaming>();
     Acc s0{0};
     Acc s1{0};
     for (std::int32_t j = 0; j < count; j += unroll) {
@@ -96,7 +97,7 @@ __device__ __forceinline__ Acc strided_row_sum(const I* __restrict__ idx, const 
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const bool real = !is_padding(c[u]);
-            const V xv = real ? ld_x<streaming>(x + c[u]) : V{0};
+            const V xv = real ? ld_x<streaming>(x + c[u], policy) : V{0};
             if (u % 2 == 0) {
                 s0 += product<Acc>(v[u], xv);
             } else {
