@@ -1,6 +1,8 @@
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include <spmv/error.hpp>
 #include <spmv/gpu/device.hpp>
@@ -51,6 +53,22 @@ DeviceInfo device_info()
 }
 
 namespace detail {
+
+bool chained_launches()
+{
+    static const bool on = [] {
+        const char* e = std::getenv("SPMV_CG_CHAINED");
+        if (e != nullptr && std::string_view(e) == "off") {
+            return false;
+        }
+        int dev = 0;
+        int major = 0;
+        SPMV_CUDA_CHECK(cudaGetDevice(&dev));
+        SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+        return major >= 9;
+    }();
+    return on;
+}
 
 std::size_t l2_cache_bytes()
 {

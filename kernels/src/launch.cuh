@@ -25,6 +25,50 @@ constexpr T ceil_div(T n, T d)
 /// Multiprocessors of the current device (read once; 132 on an H100 SXM).
 int multiprocessor_count();
 
+/// Programmatic dependent launch (compute capability 9.0+): a kernel launched with
+/// launch_chained may be scheduled while the kernel before it in the stream is still finishing,
+/// so the launch latency and the ramp of its blocks overlap the previous kernel's tail. Such a
+/// kernel must call chain_wait() before it touches anything an earlier kernel wrote
+/// (griddepcontrol.wait returns once that kernel has completed and its memory is visible).
+/// chain_release() lets the next chained kernel be scheduled as soon as every block of this one
+/// has issued it. Used by the fused CG steps (solver_backend.cu) and the fused SpMV + dot product
+/// they chain with. On older devices, or with SPMV_CG_CHAINED=off (a diagnostic, read once),
+/// the launches are ordinary ones and both calls compile to nothing or return at once.
+bool chained_launches();
+
+__device__ __forceinline__ void chain_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void chain_release()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/// kernel<<<grid, block, 0, stream>>>(args...), with programmatic stream serialization when
+/// chained_launches() (see chain_wait).
+template <typename... Params, typename... Args>
+void launch_chained(void (*kernel)(Params...), unsigned grid, unsigned block, StreamRef stream,
+                    Args&&... args)
+{
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(block);
+    cfg.dynamicSmemBytes = 0;
+    cfg.stream = native(stream);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = chained_launches() ? 1 : 0;
+    SPMV_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...));
+}
+
 /// Threads per block for a one-thread-per-item kernel over `items` items: 256 while that
 /// still gives at least two blocks per multiprocessor, otherwise 128 or 64, so that small
 /// matrices still spread over all SMs instead of sitting on a few.

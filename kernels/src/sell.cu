@@ -104,6 +104,13 @@ __global__ void __launch_bounds__(block_size)
     sell_spmv_kernel(SellView<V, I> a, V alpha, const V* __restrict__ x, V beta,
                      V* __restrict__ y, DotSink sink)
 {
+    if constexpr (dot) {  // launched chained after the CG step that wrote x (launch.cuh)
+        detail::chain_wait();
+        detail::chain_release();
+        if (sink.skip != nullptr && *sink.skip != 0) {
+            return;  // every block returns: the grid sum's ticket is not touched
+        }
+    }
     double xy = 0.0;
     const std::uint32_t tiles =
         dot ? (static_cast<std::uint32_t>(a.num_rows) + block_size - 1) / block_size : 1;
@@ -172,8 +179,8 @@ void launch_sell(const SellView<V, I>& v, int block_rows, V alpha, const V* x, V
                                              std::to_string(sink->capacity) +
                                              " partial sums, the launch needs " +
                                              std::to_string(grid));
-    sell_spmv_kernel<streaming, fixed_height, Acc, true>
-        <<<grid, block_size, 0, detail::native(stream)>>>(v, alpha, x, beta, y, *sink);
+    detail::launch_chained(&sell_spmv_kernel<streaming, fixed_height, Acc, true, V, I>, grid,
+                           block_size, stream, v, alpha, x, beta, y, *sink);
 }
 
 // sell_xs: sell with x staged in shared memory by every block (small, latency-bound matrices;

@@ -5,7 +5,10 @@
 // The CG iteration runs as fused kernels whose scalars (alpha, beta, the stop flag) stay on the
 // device: p.Ap, then x/r update + Jacobi + r.r/r.z in one pass, then the new direction; each
 // iteration's CgScalars are written by the kernel into pinned host memory and read by the host
-// one iteration late.
+// one iteration late. On compute capability 9.0+ the step kernels and the fused SpMV + p.q are
+// chained launches (programmatic dependent launch, launch.cuh): each is scheduled while the one
+// before it finishes and waits for it in its first instruction (SPMV_CG_CHAINED=off: ordinary
+// launches, a diagnostic). The SpMV queued after the iteration that stopped skips its pass.
 // The other reductions (norms of b and of true residuals) are cub::DeviceReduce calls.
 //
 // Plain C++ declarations (the definitions are in solver_backend.cu), so that the CG template is

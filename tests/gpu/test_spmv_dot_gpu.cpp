@@ -167,3 +167,45 @@ TEST_CASE("spmv_dot: formats without the fused path say so; bad shapes and sinks
                     DimensionMismatch);
     synchronize();
 }
+
+TEST_CASE("spmv_dot: a set skip flag makes the launch do nothing; a clear one runs it",
+          "[gpu][spmv_dot]")
+{
+    // CG passes its stop flag as DotSink::skip: the SpMV queued after the iteration that stopped
+    // must leave y, x.y and the ticket alone.
+    const auto a = test::pde7(20);  // 8000 rows: several blocks of the resident wave
+    for (const char* variant : {"sell", "sell_i16"}) {
+        INFO(variant);
+        const auto dm = prepare<double>(variant, a, {});
+        Sink sink(64);
+        const std::vector<double> x(8000, 1.0);
+        auto dx = DeviceBuffer<double>::from_host(x);
+        const std::vector<double> poison(8000, 42.0);
+        auto dy = DeviceBuffer<double>::from_host(poison);
+        auto flag = DeviceBuffer<int>::from_host(std::vector<int>{2});  // cg_stop_residual
+        DotSink view = sink.view();
+        view.skip = flag.data();
+        REQUIRE(dm.spmv_dot(dx.data(), dy.data(), RowOrder::original, {}, Sums::value_type, view));
+        synchronize();
+        CHECK(dy.to_host() == poison);
+        CHECK(sink.result.to_host()[0] == -1.0);
+        CHECK(sink.ticket.to_host()[0] == 0u);
+
+        flag = DeviceBuffer<int>::from_host(std::vector<int>{0});  // running: the launch runs
+        view.skip = flag.data();
+        REQUIRE(dm.spmv_dot(dx.data(), dy.data(), RowOrder::original, {}, Sums::value_type, view));
+        synchronize();
+        // A times ones: each row's sum of values (integers: exact in any order); x.y their sum
+        std::vector<double> row_sums(8000, 0.0);
+        double expect = 0.0;
+        for (std::int32_t i = 0; i < a.num_rows; ++i) {
+            for (auto k = a.row_ptrs[i]; k < a.row_ptrs[i + 1]; ++k) {
+                row_sums[static_cast<std::size_t>(i)] += a.values[static_cast<std::size_t>(k)];
+            }
+            expect += row_sums[static_cast<std::size_t>(i)];
+        }
+        CHECK(dy.to_host() == row_sums);
+        CHECK(expect > 0.0);  // boundary rows have fewer than 6 neighbours
+        CHECK(sink.result.to_host()[0] == expect);
+    }
+}

@@ -59,6 +59,40 @@ TEST_CASE("CG takes the two hand-computed steps on A = [4 1; 1 3], b = (1, 2)", 
     CHECK(two.where == "host reference");
 }
 
+TEST_CASE("CG start_from_zero ignores x's contents; rhs_norm replaces the norm of b",
+          "[solvers]")
+{
+    // The same two hand-computed steps as above, from an x full of garbage: with
+    // start_from_zero CG sets x = 0 and r = b itself (MPIR-CG's inner solves).
+    const CsrD a = test::from_triplets(2, {0, 0, 1, 1}, {0, 1, 0, 1}, {4.0, 1.0, 1.0, 3.0});
+    const std::vector<double> b{1.0, 2.0};
+    SolveOptions opt;
+    opt.start_from_zero = true;
+    std::vector<double> x{1e30, std::numeric_limits<double>::quiet_NaN()};
+    const auto r = run_cg(a, b, x, opt);
+    CHECK(r.status == Status::converged);
+    CHECK(r.iterations == 2);
+    CHECK(r.residual_history[0] == 1.0);
+    CHECK(x[0] == Approx(1.0 / 11.0).margin(1e-14));
+    CHECK(x[1] == Approx(7.0 / 11.0).margin(1e-14));
+
+    // rhs_norm is taken as ||b|| without a reduction: given 10 ||b||, every relative residual
+    // reads 10x smaller (0.1 at the start, 0.025 after the first step, whose true value is 1/4),
+    // so CG stops after one step on a tolerance of 0.05. solve_host then recomputes b - A x in
+    // double against the real ||b||, finds 1/4 and refuses to call that converged.
+    SolveOptions scaled;
+    scaled.rhs_norm = 10.0 * std::sqrt(5.0);
+    scaled.tol = 0.05;
+    std::vector<double> x1(2, 0.0);
+    const auto s = run_cg(a, b, x1, scaled);
+    CHECK(s.iterations == 1);
+    CHECK(s.status == Status::stagnated);
+    CHECK(s.final_relative_residual == Approx(0.25));
+    REQUIRE(s.residual_history.size() == 2);
+    CHECK(s.residual_history[0] == Approx(0.1));
+    CHECK(s.residual_history[1] == Approx(0.025));
+}
+
 TEST_CASE("CG solves the 1-D Laplacian n = 10 to its known solution in at most n steps",
           "[solvers]")
 {

@@ -44,6 +44,10 @@ struct DotSink {
     std::size_t capacity = 0;    ///< entries of partials; a launch needing more throws
     unsigned* ticket = nullptr;  ///< 0 before the launch; 0 again after it
     double* result = nullptr;    ///< x.y, summed in double
+    /// When not null and *skip != 0 at the start of the launch, the launch does nothing (y, the
+    /// partials and *result keep their values): CG passes its stop flag, so that the SpMV of an
+    /// iteration queued after the one that stopped costs no pass over the matrix.
+    const int* skip = nullptr;
 };
 
 /// What every device format provides to DeviceMatrix (implemented in kernels/src/<format>.cu).

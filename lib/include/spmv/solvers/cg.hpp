@@ -137,7 +137,7 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
     using detail::sci;
     SolveResult res;
     res.final_relative_residual = 1.0;
-    const double bnorm = be.norm2(b);
+    const double bnorm = opt.rhs_norm > 0.0 ? opt.rhs_norm : be.norm2(b);
     if (!std::isfinite(bnorm)) {
         detail::stop(res, Status::breakdown_nan, "the right-hand side holds NaN or Inf");
         return res;
@@ -182,8 +182,14 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
         return true;
     };
 
-    be.residual(b, x, r);
-    double rel = be.norm2(r) / bnorm;
+    double rel = 1.0;
+    if (opt.start_from_zero) {  // r = b - A 0 = b, ||r|| / ||b|| = 1
+        be.fill_zero(x);
+        be.copy(b, r);
+    } else {
+        be.residual(b, x, r);
+        rel = be.norm2(r) / bnorm;
+    }
     res.residual_history.push_back(rel);
     res.final_relative_residual = rel;
     if (!std::isfinite(rel)) {
@@ -375,6 +381,11 @@ SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
     SolveOptions in;
     in.jacobi = opt.jacobi;
     in.verify_residual = false;
+    in.start_from_zero = true;  // each inner solve computes a correction d from d = 0
+    // Its right-hand side is r / ||r|| rounded to float: norm 1 up to float rounding (relative
+    // 6e-8), which moves the inner stopping test by as much; the outer residual, recomputed in
+    // double, is what decides convergence.
+    in.rhs_norm = 1.0;
     in.divergence_limit = opt.divergence_limit;
     int slow_steps = 0;
     double prev_rel = 0.0;     // outer residual the previous inner system was scaled by
@@ -401,7 +412,6 @@ SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
                      : 0.0;
         const double rnorm = rel * bnorm;
         outer.demote(r, 1.0 / rnorm, rf);
-        inner.fill_zero(df);
         // keep_direction: the new inner right-hand side r/||r|| is the previous inner system's
         // final residual times s = previous rel / rel, so the inner CG can go on along its last
         // search direction (see CgWorkspace) instead of restarting from p = r.

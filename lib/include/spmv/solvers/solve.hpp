@@ -84,6 +84,12 @@ struct SolveOptions {
     /// When the recursive residual meets tol, recompute b - A x; if it does not meet tol, replace
     /// the residual and restart (counted in SolveResult::restarts). Off for MPIR's inner solves.
     bool verify_residual = true;
+    /// Start from x = 0 whatever x holds (MPIR-CG's inner solves): CG sets x to 0 and takes
+    /// r = b, without the SpMV and the norm of b - A x that a general initial guess needs.
+    bool start_from_zero = false;
+    /// ||b|| when the caller knows it (> 0), instead of a reduction over b: MPIR-CG's inner
+    /// right-hand side is its residual scaled to norm 1.
+    double rhs_norm = 0.0;
 };
 
 /// Milliseconds spent per kind of work. On the GPU they are measured with CUDA events around
