@@ -3,14 +3,12 @@
 # after the GPU tests named by TESTS (Catch2 filter) pass.
 # usage: CFGS="name=ENV=VAL,ENV=VAL name2=..." TESTS="[solvers]" scripts/experiments/cg_env_ab.sh
 set -uo pipefail
+cd "$(dirname "$0")/../.."
 export SPMV_COMMIT=${SPMV_COMMIT:-unknown}
 R=$OUT/ab; mkdir -p $R
-prefix="$PWD/.deps/catch2/usr;$PWD/.deps/cli11/usr;$PWD/.deps/json/usr"
 t0=$(date +%s)
-cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPMV_BUILD_GUI=OFF -DSPMV_BUILD_TUTORIALS=OFF \
-  -DCMAKE_CUDA_ARCHITECTURES=90 "-DCMAKE_PREFIX_PATH=$prefix" > $R/configure.log 2>&1 || { tail -30 $R/configure.log; exit 1; }
-cmake --build build-device -j16 --target spmvlab test_gpu > $R/build.log 2>&1 || { grep -B5 -A20 "error" $R/build.log | head -80; exit 1; }
-echo "build $(( $(date +%s)-t0 )) s"
+source scripts/device_build.sh
+device_build $R spmvlab test_gpu || exit 1
 S=build-device/cli/spmvlab
 if [ -n "${TESTS:-}" ]; then
   build-device/tests/test_gpu "$TESTS" > $R/tests.txt 2>&1; echo "tests rc=$? $(tail -2 $R/tests.txt | tr '\n' ' ')"

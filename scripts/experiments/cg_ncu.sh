@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
 # Device batch: per-kernel time, DRAM bytes and occupancy of CG / MPIR-CG iterations (ncu).
 set -uo pipefail
+cd "$(dirname "$0")/../.."
 export SPMV_COMMIT=${SPMV_COMMIT:-unknown}
 R=$OUT/ncu; mkdir -p $R
-prefix="$PWD/.deps/catch2/usr;$PWD/.deps/cli11/usr;$PWD/.deps/json/usr"
 t0=$(date +%s)
-cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPMV_BUILD_GUI=OFF -DSPMV_BUILD_TUTORIALS=OFF \
-  -DCMAKE_CUDA_ARCHITECTURES=90 "-DCMAKE_PREFIX_PATH=$prefix" > $R/configure.log 2>&1 || { tail -30 $R/configure.log; exit 1; }
-cmake --build build-device -j16 --target spmvlab > $R/build.log 2>&1 || { grep -B5 -A20 "error" $R/build.log | head -80; exit 1; }
-echo "build $(( $(date +%s)-t0 )) s"
+source scripts/device_build.sh
+device_build $R spmvlab || exit 1
 S=build-device/cli/spmvlab
 M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,launch__occupancy_limit_registers
 for k in ${SIZES:-100 150}; do

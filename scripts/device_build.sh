@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Sourced by the device batches (scripts/experiments/*.sh, docs/benchmarks/*/run.sh):
+#   source scripts/device_build.sh; device_build LOGDIR TARGET...
+# configures build-device/ (Release, no GUI or tutorials, sm_90, Catch2/CLI11/json from the
+# Debian packages unpacked under .deps/, see scripts/device_check.sh) and builds TARGETs; on a
+# failure prints the error and returns non-zero. Logs: LOGDIR/configure.log, LOGDIR/build.log.
+device_build() {
+    local logs=$1
+    shift
+    local prefix="$PWD/.deps/catch2/usr;$PWD/.deps/cli11/usr;$PWD/.deps/json/usr"
+    local t0=$SECONDS
+    mkdir -p "$logs"
+    cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPMV_BUILD_GUI=OFF \
+        -DSPMV_BUILD_TUTORIALS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 "-DCMAKE_PREFIX_PATH=$prefix" \
+        >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; return 1; }
+    cmake --build build-device -j"$(nproc)" --target "$@" >"$logs/build.log" 2>&1 ||
+        { grep -B5 -A20 "error" "$logs/build.log" | head -80; return 1; }
+    echo "build $((SECONDS - t0)) s"
+}
