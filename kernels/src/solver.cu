@@ -71,7 +71,7 @@ SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double
     if (method == Method::mpir_cg) {
         a_float.emplace(assemble(solvers::build_float_operator(plan, a), variant));
     }
-    detail::PhaseClock clock;
+    detail::PhaseClock clock(options.phase_times);
     detail::GpuBackend<double> outer(a_double, plan.order, clock);
     std::optional<detail::GpuBackend<float>> inner;
     bool inner_double_sums = false;
@@ -131,6 +131,7 @@ SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double
 
     res.setup_ms = setup_ms;
     res.times = clock.times();
+    res.phase_times = clock.on();
     res.bytes_to_device = b_dev.bytes_to_device() + x_dev.bytes_to_device();
     res.bytes_to_host = b_dev.bytes_to_host() + x_dev.bytes_to_host();
     res.format = plan.format;

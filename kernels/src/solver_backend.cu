@@ -400,6 +400,8 @@ bool phase_events_from_env()
 
 // ---- PhaseClock -----------------------------------------------------------------------------
 
+PhaseClock::PhaseClock(bool on) : on_(on && phase_events_from_env()) {}
+
 std::size_t PhaseClock::acquire()
 {
     if (free_.empty()) {
@@ -413,8 +415,7 @@ std::size_t PhaseClock::acquire()
 
 void PhaseClock::enter(Phase p)
 {
-    static const bool on = phase_events_from_env();
-    if (!on) {
+    if (!on_) {
         return;
     }
     if (!chain_.empty() && chain_.back().phase == p) {

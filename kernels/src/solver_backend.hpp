@@ -37,6 +37,10 @@ enum class Phase { spmv, vector, reduction, transfer };
 /// phase times then read 0): on an H100, 4-5 us per CG iteration on pde100.
 class PhaseClock {
 public:
+    /// on = false (SolveOptions::phase_times, or SPMV_SOLVER_PHASES=off): enter() records
+    /// nothing and every phase time stays 0.
+    explicit PhaseClock(bool on);
+    bool on() const noexcept { return on_; }
     void enter(Phase p);
     /// Accumulates the intervals whose end event has completed (does not wait).
     void resolve();
@@ -51,6 +55,7 @@ private:
     };
     std::size_t acquire();
 
+    bool on_;
     std::vector<Event> pool_;
     std::vector<std::size_t> free_;
     std::vector<Mark> chain_;

@@ -210,3 +210,76 @@ TEST_CASE("spmvlab reports bad input with file and line and a non-zero exit", "[
     r = spmvlab("bogus");
     CHECK(r.status != 0);
 }
+
+TEST_CASE("spmvlab solve: CG and MPIR-CG converge; breakdown and the limit exit with 2", "[cli]")
+{
+    // 7-point Laplacian on a 6^3 grid (216 rows), host reference.
+    const auto cg = json_of("solve gen:pde:size=6 --json");
+    CHECK(cg["status"] == "converged");
+    CHECK(cg["rows"] == 216);
+    CHECK(cg["iterations"].get<int>() > 5);
+    CHECK(cg["iterations"].get<int>() <= 216);  // CG in at most n steps (it takes ~20)
+    CHECK(cg["final_relative_residual"].get<double>() <= 1e-10);
+    CHECK(cg["phase_times"] == "inline");  // the host reference times its phases
+    CHECK(cg["times_ms"]["spmv"].get<double>() > 0.0);
+
+    const auto mp = json_of("solve gen:pde:size=6 --method mpir-cg --inner-reduction 1e-2 --json");
+    CHECK(mp["status"] == "converged");
+    CHECK(mp["final_relative_residual"].get<double>() <= 1e-10);
+    CHECK(mp["outer_iterations"].get<int>() >= 2);  // float alone cannot reach 1e-10
+    CHECK(mp["inner_iterations"].get<int>() == mp["iterations"].get<int>());
+    int inner_sum = 0;
+    for (const auto& k : mp["inner_iteration_counts"]) {
+        inner_sum += k.get<int>();
+    }
+    CHECK(inner_sum == mp["inner_iterations"].get<int>());
+
+    // diag(1, -1), b = (1, 1): p = r = b and p^T A p = 0, CG's first step breaks down
+    const auto indefinite = tmp("indefinite2.mtx");
+    {
+        FILE* f = std::fopen(indefinite.c_str(), "w");
+        std::fputs("%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 1.0\n2 2 -1.0\n",
+                   f);
+        std::fclose(f);
+    }
+    auto r = spmvlab("solve " + indefinite);
+    INFO(r.out);
+    CHECK(r.status == 2);
+    CHECK(r.out.find("breakdown_indefinite") != std::string::npos);
+    CHECK(r.out.find("converged") == std::string::npos);
+
+    r = spmvlab("solve gen:pde:size=6 --maxit 3");
+    CHECK(r.status == 2);
+    CHECK(r.out.find("max_iterations") != std::string::npos);
+
+    r = spmvlab("solve gen:pde:size=6 --phase-times sometimes");
+    CHECK(r.status != 0);
+    CHECK(r.out.find("phase-times") != std::string::npos);
+}
+
+TEST_CASE("spmvlab solve --gpu times runs without phase events and measures phases apart",
+          "[cli]")
+{
+    const auto r = spmvlab("solve gen:pde:size=6 --gpu --repeat 2 --json", false);
+    if (r.status != 0) {
+        // no CUDA build or no device: said so on stderr, with a non-zero exit
+        const auto e = spmvlab("solve gen:pde:size=6 --gpu");
+        INFO(e.out);
+        CHECK(e.status != 0);
+        CHECK((e.out.find("CUDA") != std::string::npos || e.out.find("GPU") != std::string::npos));
+        WARN("no CUDA device: the --gpu solve checks did not run");
+        return;
+    }
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["status"] == "converged");
+    CHECK(j["gpu"] == true);
+    CHECK(j["phase_times"] == "separate");
+    CHECK(j["total_ms_runs"].size() == 2);
+    CHECK(j["times_ms"]["phase_run_total"].get<double>() > 0.0);
+    CHECK(j["times_ms"]["spmv"].get<double>() > 0.0);
+
+    const auto off = json_of("solve gen:pde:size=6 --gpu --phase-times off --json");
+    CHECK(off["phase_times"] == "off");
+    CHECK(off["times_ms"]["spmv"].is_null());
+    CHECK(off["iterations"] == j["iterations"]);  // the same solve, without events
+}

@@ -101,6 +101,42 @@ TEST_CASE("GPU CG follows the host reference CG on a 2-D Laplacian", "[gpu][solv
     CHECK(phases >= 0.5 * g.total_ms);
 }
 
+TEST_CASE("GPU solves without phase events: the same steps and bits, no phase times",
+          "[gpu][solvers]")
+{
+    // SolveOptions::phase_times = false only drops the CUDA events at the phase boundaries:
+    // the reductions have a fixed grid and order, so the solve must be bitwise the same.
+    const auto s = make_system(test::laplace2d(64, 64));
+    const std::size_t n = s.b.size();
+    for (const auto method : {Method::cg, Method::mpir_cg}) {
+        for (const char* format : {"csr", "sell"}) {  // sell: p.Ap summed by the SpMV
+            INFO(to_string(method) << " " << format);
+            SolveOptions timed;
+            timed.inner.reduction = 1e-2;
+            SolveOptions quiet = timed;
+            quiet.phase_times = false;
+            std::vector<double> xt(n, 0.0), xq(n, 0.0);
+            const auto t = gpu::solve_gpu(s.a, s.b, xt, method, format, {}, timed);
+            const auto q = gpu::solve_gpu(s.a, s.b, xq, method, format, {}, quiet);
+            REQUIRE(t.status == Status::converged);
+            REQUIRE(q.status == Status::converged);
+            CHECK(t.phase_times);
+            CHECK(t.times.spmv_ms > 0.0);
+            CHECK_FALSE(q.phase_times);
+            CHECK(q.times.spmv_ms == 0.0);
+            CHECK(q.times.vector_ms == 0.0);
+            CHECK(q.times.reduction_ms == 0.0);
+            CHECK(q.times.transfer_ms == 0.0);
+            CHECK(q.total_ms > 0.0);
+            CHECK(q.iterations == t.iterations);
+            CHECK(q.inner_iteration_counts == t.inner_iteration_counts);
+            CHECK(q.residual_history == t.residual_history);
+            CHECK(xq == xt);
+            CHECK(q.final_relative_residual <= 1e-10);
+        }
+    }
+}
+
 TEST_CASE("GPU CG's fused reductions: one block, a partial block, the grid-stride loop",
           "[gpu][solvers]")
 {

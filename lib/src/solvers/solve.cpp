@@ -293,6 +293,7 @@ SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const doubl
     if (inner) {
         res.times += inner->times();
     }
+    res.phase_times = true;  // std::chrono at the phase boundaries, whatever options say
     res.format = plan.format;
     res.permuted_basis = !plan.perm.empty();
     res.inner_double_sums = method == Method::mpir_cg && options.inner.double_sums;

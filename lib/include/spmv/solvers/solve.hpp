@@ -90,6 +90,13 @@ struct SolveOptions {
     /// ||b|| when the caller knows it (> 0), instead of a reduction over b: MPIR-CG's inner
     /// right-hand side is its residual scaled to norm 1.
     double rhs_norm = 0.0;
+    /// Time every phase (SolveResult::times). The host reference reads std::chrono at the
+    /// phase boundaries either way. On the GPU this records a CUDA event at every phase
+    /// boundary, which costs 4-5 us per CG iteration on an H100 (docs/benchmarks/solvers_h100.md,
+    /// session 6): a tenth of a float iteration on pde100. false: no events, times.* stay 0 and
+    /// total_ms is the solve alone (what `spmvlab solve --repeat` times; its phase breakdown
+    /// comes from one extra instrumented run).
+    bool phase_times = true;
 };
 
 /// Milliseconds spent per kind of work. On the GPU they are measured with CUDA events around
@@ -135,6 +142,7 @@ struct SolveResult {
     /// when an inner solve broke down without a usable correction).
     std::vector<int> inner_iteration_counts;
     PhaseTimes times;
+    bool phase_times = false;  ///< times.* were measured (SolveOptions::phase_times)
     double total_ms = 0.0;  ///< the whole solve: b in, iterations, x out (no matrix setup)
     double setup_ms = 0.0;  ///< building the format(s), permuting, uploading the matrix
     std::size_t bytes_to_device = 0;  ///< GPU: vector bytes copied host -> device (b, x0)
