@@ -5,7 +5,8 @@
 # then CG and MPIR-CG on pde100 and pde150 (sell_i16, sigma 32), three rounds of the default
 # command (CG then MPIR-CG, alternating) and one round with --phase-times inline.
 # Usage: SPMV_COMMIT=<sha> bash docs/benchmarks/h100_2026-11-25/phase_separate/run.sh
-# Writes $OUT/ps/: summary.txt (read this first), results.jsonl, gpu.csv, logs.
+# Writes $OUT/ps/ (summary.txt, results.jsonl, gpu.csv, logs); the device tool returns only the
+# first 8 files in name order, so the summary is printed on stdout as well.
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 export SPMV_COMMIT=${SPMV_COMMIT:-unknown}
