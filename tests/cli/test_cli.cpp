@@ -211,7 +211,7 @@ TEST_CASE("spmvlab reports bad input with file and line and a non-zero exit", "[
     CHECK(r.status != 0);
 }
 
-TEST_CASE("spmvlab solve: CG and MPIR-CG converge; breakdown and the limit exit with 2", "[cli]")
+TEST_CASE("spmvlab solve: CG and MPIR-CG converge, breakdown and the limit exit with 2", "[cli]")
 {
     // 7-point Laplacian on a 6^3 grid (216 rows), host reference.
     const auto cg = json_of("solve gen:pde:size=6 --json");

@@ -142,7 +142,7 @@ TEST_CASE("spmv_dot: a 3 x 3 system by hand, and an empty matrix gives 0", "[gpu
     CHECK(sink0.result.to_host()[0] == 0.0);
 }
 
-TEST_CASE("spmv_dot: formats without the fused path say so; bad shapes and sinks are refused",
+TEST_CASE("spmv_dot: formats without the fused path say so, bad shapes and sinks are refused",
           "[gpu][spmv_dot]")
 {
     const auto a = test::pde7(20);  // 8000 rows: 32 blocks of 256
@@ -168,7 +168,7 @@ TEST_CASE("spmv_dot: formats without the fused path say so; bad shapes and sinks
     synchronize();
 }
 
-TEST_CASE("spmv_dot: a set skip flag makes the launch do nothing; a clear one runs it",
+TEST_CASE("spmv_dot: a set skip flag makes the launch do nothing, a clear one runs it",
           "[gpu][spmv_dot]")
 {
     // CG passes its stop flag as DotSink::skip: the SpMV queued after the iteration that stopped

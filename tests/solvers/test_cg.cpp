@@ -27,7 +27,7 @@ SolveResult run_cg(const CsrD& a, const std::vector<double>& b, std::vector<doub
 
 }  // namespace
 
-TEST_CASE("CG takes the two hand-computed steps on A = [4 1; 1 3], b = (1, 2)", "[solvers]")
+TEST_CASE("CG takes the two hand-computed steps on A = (4 1, 1 3), b = (1, 2)", "[solvers]")
 {
     // r0 = b = (1,2), A r0 = (6,7), alpha0 = 5/20 = 1/4, x1 = (1/4, 1/2),
     // r1 = (1,2) - (6,7)/4 = (-1/2, 1/4), ||r1||/||b|| = sqrt(5/16)/sqrt(5) = 1/4.
@@ -59,7 +59,7 @@ TEST_CASE("CG takes the two hand-computed steps on A = [4 1; 1 3], b = (1, 2)", 
     CHECK(two.where == "host reference");
 }
 
-TEST_CASE("CG start_from_zero ignores x's contents; rhs_norm replaces the norm of b",
+TEST_CASE("CG start_from_zero ignores x's contents, rhs_norm replaces the norm of b",
           "[solvers]")
 {
     // The same two hand-computed steps as above, from an x full of garbage: with
