@@ -3,7 +3,7 @@
 # CUDA is optional and comes from NVIDIA's toolkit in /usr/local/cuda (never installed here).
 set -euo pipefail
 pkgs=(cmake ninja-build g++ catch2 nlohmann-json3-dev libcli11-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
-      libopenmpi-dev openmpi-bin xvfb xauth fonts-dejavu-core)
+      libopenmpi-dev openmpi-bin libmetis-dev xvfb xauth fonts-dejavu-core)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,87 @@
+#include <algorithm>
+#include <string>
+
+#include <spmv/dist/partition_stats.hpp>
+#include <spmv/error.hpp>
+
+namespace spmv::dist {
+
+template <typename ValueType>
+Distribution<ValueType> distribute(const Csr<ValueType, std::int32_t>& a, const Partition& rows)
+{
+    validate(rows);
+    SPMV_EXPECTS(rows.size == a.num_rows, "the partition does not match the matrix's rows");
+    Distribution<ValueType> d;
+    d.rows = rows;
+    d.cols = column_partition(rows, a.num_cols);
+    const auto P = static_cast<std::size_t>(rows.num_ranks);
+    d.parts.reserve(P);
+    std::vector<std::vector<global_index>> halo_cols(P);
+    std::vector<std::vector<std::int32_t>> halo_owner(P);
+    for (std::size_t r = 0; r < P; ++r) {
+        d.parts.push_back(split(extract_rows(a, rows, static_cast<int>(r)), rows, d.cols,
+                                static_cast<int>(r)));
+        halo_cols[r] = d.parts.back().halo_cols;
+        halo_owner[r] = d.parts.back().halo_owner;
+    }
+    d.plans = plan_all(halo_cols, halo_owner, d.cols);
+    return d;
+}
+
+template <typename ValueType>
+PartitionStats analyse(const Distribution<ValueType>& d, int value_bytes)
+{
+    PartitionStats s;
+    const int P = d.rows.num_ranks;
+    s.kind = d.rows.kind;
+    s.num_ranks = P;
+    s.num_rows = d.rows.size;
+    s.num_cols = d.cols.size;
+    s.value_bytes = value_bytes;
+    s.comm.assign(static_cast<std::size_t>(P) * static_cast<std::size_t>(P), 0);
+    double max_rows = 0.0;
+    double max_nnz = 0.0;
+    for (int r = 0; r < P; ++r) {
+        const auto& m = d.parts[static_cast<std::size_t>(r)];
+        const auto& pl = d.plans[static_cast<std::size_t>(r)];
+        RankStats rs;
+        rs.rank = r;
+        rs.rows = m.local.num_rows;
+        rs.own_cols = m.num_own_cols;
+        rs.local_nnz = nnz(m.local);
+        rs.nonlocal_nnz = nnz(m.nonlocal);
+        rs.nnz = rs.local_nnz + rs.nonlocal_nnz;
+        for (std::int32_t i = 0; i < m.nonlocal.num_rows; ++i) {
+            rs.nonlocal_rows += m.nonlocal.row_ptrs[i + 1] > m.nonlocal.row_ptrs[i] ? 1 : 0;
+        }
+        rs.halo = pl.halo_size();
+        rs.sent = pl.send_size();
+        rs.recv_neighbours = static_cast<int>(pl.recv.size());
+        rs.send_neighbours = static_cast<int>(pl.send.size());
+        rs.bytes_received = static_cast<double>(rs.halo) * value_bytes;
+        rs.bytes_sent = static_cast<double>(rs.sent) * value_bytes;
+        for (const auto& n : pl.send) {
+            s.comm[static_cast<std::size_t>(r) * P + static_cast<std::size_t>(n.rank)] = n.count;
+        }
+        s.nnz += rs.nnz;
+        s.total_halo += rs.halo;
+        max_rows = std::max(max_rows, static_cast<double>(rs.rows));
+        max_nnz = std::max(max_nnz, static_cast<double>(rs.nnz));
+        s.max_bytes_received = std::max(s.max_bytes_received, rs.bytes_received);
+        s.max_neighbours = std::max({s.max_neighbours, rs.recv_neighbours, rs.send_neighbours});
+        s.ranks.push_back(rs);
+    }
+    const double mean_rows = static_cast<double>(s.num_rows) / P;
+    const double mean_nnz = static_cast<double>(s.nnz) / P;
+    s.row_imbalance = mean_rows > 0 ? max_rows / mean_rows : 1.0;
+    s.nnz_imbalance = mean_nnz > 0 ? max_nnz / mean_nnz : 1.0;
+    return s;
+}
+
+#define SPMV_INSTANTIATE_STATS(V)                                                        \
+    template Distribution<V> distribute<V>(const Csr<V, std::int32_t>&, const Partition&); \
+    template PartitionStats analyse<V>(const Distribution<V>&, int);
+SPMV_INSTANTIATE_STATS(double)
+SPMV_INSTANTIATE_STATS(float)
+
+}  // namespace spmv::dist
