@@ -1,0 +1,240 @@
+#pragma once
+/// The performance model of ONE distributed SpMV y = A x over P ranks: Kreutzer et al.'s
+/// single-GPU bandwidth model (§II.B, model/performance.hpp) applied to each rank's local and
+/// non-local block, plus the halo path of §III.A (Fig. 4), combined for the three modes of
+/// timeline.hpp. MPI-free: it needs only the PartitionStats of a partition, which
+/// partition_stats() computes straight from the CSR matrix.
+///
+/// Per rank (s_v = 8 (DP) or 4 (SP) value bytes, s_i = 4 index bytes, B the rank's memory
+/// bandwidth (GPU: B_GPU, host rank: HostProfile), B_PCI the GPU's PCIe bandwidth, B_L and
+/// lat the link's bandwidth and per-message latency):
+///   T_local    = [local_nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B
+///              = model::t_mvm_seconds(rows, local_nnz / rows, alpha, B)
+///   T_nonlocal = [nonlocal_nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B   (0 without halo)
+///                The second kernel loads and stores y again: per flop 2 s_v / (2 N_nzr)
+///                more, Kreutzer's "+8/N_nzt bytes/flop" in DP. DistMatrix keeps the non-local
+///                block as a full-row matrix (run with beta = 1), so every row's y is touched.
+///   T_merged   = [nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B   vector mode's single step
+///                over [local | non-local] (DistOptions::merged_block); T_local without halo
+///   T_pack     = sent (s_i + 2 s_v) / B     gather: read an index and an x entry, write it
+///   T_d2h      = sent s_v / B_PCI           send buffer to the host (GPU ranks only)
+///   T_exchange = lat max(send_neighbours, recv_neighbours) + max(sent, halo) s_v / B_L
+///                Sends and receives proceed at once (full duplex): one latency per message of
+///                the longer list, the larger of the two volumes.
+///   T_h2d      = halo s_v / B_PCI           received halo to the device (GPU ranks only)
+///   T_comm     = T_pack + T_d2h + T_exchange + T_h2d
+/// x and y stay on the device between products (a solver's setting): unlike model::predict's
+/// T_PCI, only the halo crosses PCIe. alpha (x reuse, 1 = none) is clamped to
+/// [1/N_nzr, 1] of each block, since no block can reuse x better than perfectly.
+///
+/// Modes (Kreutzer §III.A):
+///   vector  = T_comm + T_merged               exchange first, then the whole SpMV at once
+///   overlap = T_comm + T_local + T_nonlocal   "naive overlap": the non-blocking exchange only
+///             moves data inside MPI calls, i.e. in MPI_Waitall after the local kernel; and it
+///             pays the second pass over y (worse than vector mode, as the paper expects). Open
+///             MPI 4.1 (`ompi_info`: "OMPI progress: no") has no asynchronous progress; with
+///             ModelOptions::async_progress the library's progress engine plays the part of
+///             task mode's thread: overlap = task.
+///   task    = max(T_local, T_comm) + T_nonlocal   a communication thread drives the whole
+///             halo path while the GPU runs the local block. At most 2x faster than vector.
+/// T(mode) = max over ranks: the exchange synchronises the ranks once per product.
+///
+/// Worked example (tests/dist/test_dist_model.cpp): B = 100 GB/s, B_PCI = 10 GB/s, link 5 GB/s
+/// and 2 us, DP, alpha = 1; a rank with 1000 rows, 6000 local and 1000 non-local nonzeros in
+/// 500 rows, halo 800 and sent 600 entries to and from one neighbour:
+///   T_local = (6000*20 + 16*1000)/1e11 = 1.36 us   T_nonlocal = (1000*20 + 16*1000)/1e11 = 0.36
+///   T_merged = (7000*20 + 16*1000)/1e11 = 1.56 us
+///   T_pack = 600*20/1e11 = 0.12   T_d2h = 4800/1e10 = 0.48   T_h2d = 6400/1e10 = 0.64
+///   T_exchange = 2 + 6400/5e9 = 3.28 us   T_comm = 4.52 us
+///   vector = 4.52 + 1.56 = 6.08 us   task = max(1.36, 4.52) + 0.36 = 4.88 us
+///
+/// Every built-in profile below is an ASSUMPTION with its source in `note`; measure the
+/// machine at hand and use custom_link / custom_host / model::custom where it matters.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <spmv/dist/partition.hpp>
+#include <spmv/dist/partition_stats.hpp>
+#include <spmv/dist/timeline.hpp>
+#include <spmv/formats/csr.hpp>
+#include <spmv/model/gpu_profile.hpp>
+#include <spmv/model/performance.hpp>
+
+namespace spmv::dist {
+
+/// The network (or bus) between two ranks, as one bandwidth and one latency per message.
+///   name      GB/s  latency  what
+///   pcie4     25    2 us     PCIe 4.0 x16 peer-to-peer (31.5 GB/s nominal per direction)
+///   pcie5     50    2 us     PCIe 5.0 x16 peer-to-peer (63 GB/s nominal per direction)
+///   nvlink4   300   3 us     H100 NVLink 4 via NVSwitch, CUDA-aware MPI (450 nominal)
+///   ib-hdr    25    1.5 us   InfiniBand HDR 4x, 200 Gb/s
+///   ib-ndr    50    1.5 us   InfiniBand NDR 4x, 400 Gb/s
+///   host-shm  10    0.5 us   CPU ranks of one node through shared memory
+struct LinkProfile {
+    std::string name;
+    double bandwidth_gbs = 0.0;  ///< one direction, GB/s (1e9 bytes/s)
+    double latency_us = 0.0;     ///< per message
+    std::string note;            ///< where the numbers come from; what is assumed
+};
+
+/// The built-in links, in the order of the table above.
+std::span<const LinkProfile> links();
+
+/// Looks a built-in link up by name, ignoring case. Throws InvalidArgument listing the names.
+const LinkProfile& find_link(std::string_view name);
+
+/// A user-supplied link. Throws InvalidArgument for a non-positive bandwidth or a negative
+/// latency.
+LinkProfile custom_link(std::string name, double bandwidth_gbs, double latency_us);
+
+/// A CPU rank: the SpMV and the gather stream through host memory at `memory_bandwidth_gbs`,
+/// and nothing crosses PCIe. Built in: "cpu-core", 10 GB/s per rank (see its note).
+struct HostProfile {
+    std::string name;
+    double memory_bandwidth_gbs = 0.0;  ///< what ONE rank attains, GB/s
+    std::string note;
+};
+
+std::span<const HostProfile> hosts();
+/// Looks a built-in host profile up by name, ignoring case; throws InvalidArgument.
+const HostProfile& find_host(std::string_view name);
+/// Throws InvalidArgument for a non-positive bandwidth.
+HostProfile custom_host(std::string name, double memory_bandwidth_gbs);
+
+/// What every rank runs on: one GPU per rank, or a CPU rank.
+using RankDevice = std::variant<model::GpuProfile, HostProfile>;
+std::string device_name(const RankDevice& d);
+bool is_gpu(const RankDevice& d) noexcept;
+
+struct ModelOptions {
+    model::Precision precision = model::Precision::double_precision;
+    double alpha = 1.0;           ///< x reuse, (0, 1]; clamped per block (see above)
+    bool async_progress = false;  ///< the MPI library progresses in the background
+    /// GPU ranks copy the send buffer to the host and the halo back (T_d2h, T_h2d). false: a
+    /// CUDA-aware MPI moves device buffers itself (the link, e.g. nvlink4, carries them).
+    bool stage_through_host = true;
+    /// Fixed cost of every GPU operation that has work (the two kernels, the gather and the
+    /// copies): launch plus synchronisation, ASSUMED a few us on current GPUs. 0 (default)
+    /// keeps Kreutzer's pure bandwidth model. Host ranks ignore it.
+    double launch_latency_us = 0.0;
+};
+
+/// One number per mode (times in seconds, speedups, efficiencies).
+struct PerMode {
+    double vector = 0.0;
+    double overlap = 0.0;
+    double task = 0.0;
+    double operator[](Mode m) const noexcept;
+    double& operator[](Mode m) noexcept;
+};
+
+/// The model's breakdown for one rank, in seconds.
+struct RankTimes {
+    int rank = 0;
+    double local_s = 0.0;
+    double nonlocal_s = 0.0;
+    /// Vector mode's single-step SpMV of the merged [local | non-local] block (one pass over
+    /// y; DistOptions::merged_block); local_s when the rank has no halo.
+    double merged_s = 0.0;
+    double pack_s = 0.0;
+    double copy_d2h_s = 0.0;
+    double exchange_s = 0.0;
+    double copy_h2d_s = 0.0;
+    double comm_s = 0.0;  ///< pack + copy_d2h + exchange + copy_h2d
+    PerMode time_s;       ///< this rank's time of one SpMV in each mode
+};
+
+/// The model's prediction for one partition.
+struct DistPrediction {
+    std::string device;  ///< profile name
+    bool gpu = true;
+    std::string link;
+    PartitionKind kind = PartitionKind::rows;
+    ModelOptions options;
+    int num_ranks = 1;
+    std::int64_t nnz = 0;
+    std::vector<RankTimes> ranks;
+    PerMode time_s;  ///< one SpMV: the slowest rank's time in each mode
+
+    int slowest_rank(Mode m) const;  ///< the first rank with time_s[m]
+    double gflops(Mode m) const;     ///< 2 nnz / time / 1e9 (0 for time 0)
+};
+
+/// The model for one rank. Throws InvalidArgument for alpha outside (0, 1], a non-positive
+/// bandwidth or a negative latency.
+RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& device,
+                       const LinkProfile& link, const ModelOptions& options = {});
+
+/// The model for every rank and the three mode times. Throws InvalidArgument as predict_rank,
+/// and when stats.value_bytes does not match options.precision or the ranks are inconsistent.
+DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice& device,
+                                   const LinkProfile& link, const ModelOptions& options = {});
+
+/// The events of `iterations` products of `mode` as the implementation runs them (Kreutzer
+/// Fig. 4), times in us, predicted = true. Product i starts at i * time_s[mode] on every rank.
+/// Kernels (local, nonlocal) sit on the gpu lane of GPU ranks, on the compute lane of host
+/// ranks; the halo path sits on the lane of the thread that drives it:
+///   vector   compute: pack, copy_d2h, wait (the exchange), copy_h2d; then the merged SpMV
+///   overlap  compute: pack, copy_d2h; local; compute: wait, copy_h2d; nonlocal
+///   task     comm: pack, copy_d2h, exchange, copy_h2d   from the start, beside local;
+///            nonlocal at max(local, comm). overlap with async_progress is laid out as task.
+/// Phases of zero duration are left out. device is the profile's name; matrix, format, date
+/// and commit are left empty for the caller (the model does not depend on the format; the link
+/// is not recorded). Throws InvalidArgument for iterations < 1.
+Timeline predicted_timeline(const DistPrediction& p, Mode mode, int iterations = 2);
+
+/// The statistics of splitting `a` by `rows`, computed straight from the CSR arrays in
+/// O(nnz + P^2) time and O(num_cols + P^2) memory, without building the blocks: IDENTICAL to
+/// analyse(distribute(a, rows), value_bytes) (tests/dist/test_dist_model.cpp checks it), which
+/// needs P LocalMatrix copies and P^2 request lists. Throws InvalidArgument when the partition
+/// does not match the rows or a column is out of range.
+template <typename ValueType>
+PartitionStats partition_stats(const Csr<ValueType, std::int32_t>& a, const Partition& rows,
+                               int value_bytes = 8);
+
+/// One point of a scaling study.
+struct ScalingPoint {
+    int num_ranks = 1;
+    global_index num_rows = 0;  ///< of the whole matrix at this point
+    std::int64_t nnz = 0;
+    std::int64_t total_halo = 0;
+    double max_bytes_received = 0.0;
+    int max_neighbours = 0;
+    double nnz_imbalance = 1.0;
+    DistPrediction prediction;
+    /// Throughput relative to one rank: (nnz / T_P) / (nnz_1 / T_1). Strong scaling (same
+    /// matrix): T_1 / T_P. efficiency = speedup / P; strong scaling: T_1 / (P T_P).
+    PerMode speedup;
+    PerMode efficiency;
+};
+
+struct ScalingResult {
+    PartitionKind kind = PartitionKind::rows;
+    std::string device;
+    std::string link;
+    ModelOptions options;
+    DistPrediction baseline;           ///< P = 1: no halo, every mode = the single-GPU T_MVM
+    std::vector<ScalingPoint> points;  ///< in the order of `ranks`
+};
+
+/// Strong scaling of `a`: for each P in `ranks`, make_partition(a, kind, P), partition_stats
+/// and the model, compared with P = 1. 1M rows up to P = 1024 take seconds. Throws
+/// InvalidArgument for an empty list or P < 1 (NotCompiled for metis without METIS).
+ScalingResult predict_scaling(const Csr<double, std::int32_t>& a, PartitionKind kind,
+                              const std::vector<int>& ranks, const RankDevice& device,
+                              const LinkProfile& link, const ModelOptions& options = {});
+
+/// Weak scaling on the 7-point Laplacian (gen::pde) with about k^3 rows per rank: P ranks get
+/// the K x K x K grid with K = round(k P^(1/3)), i.e. exactly k^3 rows per rank when P is a
+/// cube (1, 8, 64, 512, ...), the nearest cube to P k^3 rows otherwise; speedup and
+/// efficiency are throughput ratios (see ScalingPoint), so the rounding cancels. The matrix
+/// of the largest P is built: k = 32 and P = 1024 is 33.6M rows, about 3 GB.
+ScalingResult predict_weak_scaling(std::int32_t k, PartitionKind kind,
+                                   const std::vector<int>& ranks, const RankDevice& device,
+                                   const LinkProfile& link, const ModelOptions& options = {});
+
+}  // namespace spmv::dist

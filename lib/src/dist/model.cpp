@@ -1,0 +1,625 @@
+// The distributed SpMV model (see model.hpp): profiles, per-rank times, mode times, predicted
+// timelines, the light statistics path and the scaling studies.
+#include <spmv/dist/model.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+#include <spmv/error.hpp>
+#include <spmv/generators.hpp>
+
+namespace spmv::dist {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Profiles
+
+const std::vector<LinkProfile>& link_table()
+{
+    static const std::vector<LinkProfile> t = {
+        {"pcie4", 25.0, 2.0,
+         "PCIe 4.0 x16 between two GPUs (peer-to-peer, no host staging): 16 GT/s x 16 lanes x "
+         "128/130 / 8 = 31.5 GB/s per direction nominal; 25 GB/s is an ASSUMED attained "
+         "~80 %, the usual share for large DMA transfers. Latency 2 us ASSUMED (DMA set-up and "
+         "completion of a small message). When ranks stage the halo through the host, the PCIe "
+         "crossings are the copy phases (GpuProfile::pcie_bandwidth_gbs) and the link is the "
+         "host-to-host path (host-shm or a network)."},
+        {"pcie5", 50.0, 2.0,
+         "PCIe 5.0 x16 between two GPUs (peer-to-peer): 32 GT/s x 16 lanes x 128/130 / 8 = "
+         "63 GB/s per direction nominal; 50 GB/s ASSUMED attained (~80 %). Latency 2 us "
+         "ASSUMED. See pcie4 about host staging."},
+        {"nvlink4", 300.0, 3.0,
+         "H100 SXM NVLink 4: 18 links x 25 GB/s = 450 GB/s per direction nominal (NVIDIA's "
+         "'900 GB/s' counts both directions), reached by one GPU pair through the NVSwitches "
+         "of an HGX board. A point-to-point MPI message does not attain the aggregate: 300 "
+         "GB/s is ASSUMED (two thirds of nominal; not measured here), latency 3 us ASSUMED "
+         "(CUDA-aware MPI on device buffers, e.g. UCX cuda_ipc). Only meaningful with "
+         "ModelOptions::stage_through_host = false: a halo staged through the host never "
+         "touches NVLink (use host-shm for the host-to-host step then)."},
+        {"ib-hdr", 25.0, 1.5,
+         "InfiniBand HDR 4x: 200 Gb/s = 25 GB/s per direction, the nominal data rate used as "
+         "is (an optimistic bound: MPI attains somewhat less). Latency 1.5 us ASSUMED: a "
+         "typical MPI small-message half round trip through one switch (the adapters alone "
+         "are specified below 1 us)."},
+        {"ib-ndr", 50.0, 1.5,
+         "InfiniBand NDR 4x: 400 Gb/s = 50 GB/s per direction, nominal data rate used as is "
+         "(optimistic bound). Latency 1.5 us ASSUMED, as for HDR."},
+        {"host-shm", 10.0, 0.5,
+         "Ranks of one node exchanging through shared memory (Open MPI's vader/sm: a single "
+         "copy via CMA/XPMEM or two through a shared buffer). 10 GB/s per pair ASSUMED (about "
+         "one core's memcpy bandwidth), latency 0.5 us ASSUMED. Also the host-to-host step of "
+         "GPU ranks on one node that stage the halo through the host."},
+    };
+    return t;
+}
+
+const std::vector<HostProfile>& host_table()
+{
+    static const std::vector<HostProfile> t = {
+        {"cpu-core", 10.0,
+         "One MPI rank per CPU core. 10 GB/s per rank is an ASSUMPTION: one core alone streams "
+         "~10-20 GB/s on current servers, but ranks on every core share the socket's bandwidth "
+         "(e.g. 8 DDR5-4800 channels = 307 GB/s nominal over 48+ cores: ~5-6 GB/s each). "
+         "Measure with STREAM at the intended ranks per node and use custom_host."},
+    };
+    return t;
+}
+
+std::string lower(std::string_view s)
+{
+    std::string r(s);
+    std::transform(r.begin(), r.end(), r.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return r;
+}
+
+std::string num(double v)
+{
+    std::ostringstream s;
+    s.precision(6);
+    s << v;
+    return s.str();
+}
+
+template <typename Profile>
+const Profile& find_named(const std::vector<Profile>& table, std::string_view name,
+                          const char* what)
+{
+    std::string names;
+    for (const auto& p : table) {
+        if (lower(p.name) == lower(name)) {
+            return p;
+        }
+        names += (names.empty() ? "" : " ") + p.name;
+    }
+    SPMV_THROW(InvalidArgument,
+               std::string("unknown ") + what + " '" + std::string(name) + "'; known: " + names);
+}
+
+void check_positive(double v, const std::string& what)
+{
+    SPMV_EXPECTS(std::isfinite(v) && v > 0.0, what + " must be positive, got " + num(v));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-rank model
+
+// Memory bytes of one kernel over a block of `rows` rows holding `nnz` nonzeros (model.hpp).
+double block_bytes(std::int64_t rows, std::int64_t nnz, double alpha, model::Precision p)
+{
+    if (rows == 0) {
+        return 0.0;
+    }
+    const auto n = static_cast<double>(rows);
+    if (nnz == 0) {
+        return n * 2.0 * model::value_bytes(p);  // the kernel still loads and stores y
+    }
+    const double n_nzr = static_cast<double>(nnz) / n;
+    const double a = std::clamp(alpha, model::min_alpha(n_nzr), 1.0);
+    return model::device_bytes(n, n_nzr, a, p);
+}
+
+// A GPU operation: its bytes at `gbs`, plus the launch latency when it has work at all.
+double operation_s(double bytes, double gbs, double latency_s)
+{
+    return bytes > 0.0 ? bytes / (gbs * 1e9) + latency_s : 0.0;
+}
+
+struct Rates {
+    bool gpu = true;
+    double memory_gbs = 0.0;
+    double pcie_gbs = 0.0;
+};
+
+Rates rates_of(const RankDevice& d)
+{
+    Rates r;
+    if (const auto* g = std::get_if<model::GpuProfile>(&d)) {
+        r.gpu = true;
+        r.memory_gbs = g->memory_bandwidth_gbs;
+        r.pcie_gbs = g->pcie_bandwidth_gbs;
+        check_positive(r.memory_gbs, "device memory bandwidth (GB/s) of " + g->name);
+        check_positive(r.pcie_gbs, "PCIe bandwidth (GB/s) of " + g->name);
+    } else {
+        const auto& h = std::get<HostProfile>(d);
+        r.gpu = false;
+        r.memory_gbs = h.memory_bandwidth_gbs;
+        check_positive(r.memory_gbs, "host memory bandwidth (GB/s) of " + h.name);
+    }
+    return r;
+}
+
+void check_options(const ModelOptions& o, const LinkProfile& link)
+{
+    SPMV_EXPECTS(std::isfinite(o.alpha) && o.alpha > 0.0 && o.alpha <= 1.0,
+                 "alpha = " + num(o.alpha) + " is outside (0, 1]");
+    SPMV_EXPECTS(std::isfinite(o.launch_latency_us) && o.launch_latency_us >= 0.0,
+                 "launch latency must be >= 0 us, got " + num(o.launch_latency_us));
+    check_positive(link.bandwidth_gbs, "link bandwidth (GB/s) of " + link.name);
+    SPMV_EXPECTS(std::isfinite(link.latency_us) && link.latency_us >= 0.0,
+                 "link latency must be >= 0 us, got " + num(link.latency_us));
+}
+
+void finish_modes(RankTimes& t, const ModelOptions& o)
+{
+    t.comm_s = t.pack_s + t.copy_d2h_s + t.exchange_s + t.copy_h2d_s;
+    t.time_s.vector = t.comm_s + t.merged_s;
+    t.time_s.task = std::max(t.local_s, t.comm_s) + t.nonlocal_s;
+    // without asynchronous progress the messages move in the wait after the local kernel
+    t.time_s.overlap = o.async_progress ? t.time_s.task : t.comm_s + t.local_s + t.nonlocal_s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timeline layout
+
+struct Layout {
+    Timeline* t;
+    int rank;
+    int iteration;
+    // Appends [begin, begin + dur) (seconds) unless empty; returns the end.
+    double add(Lane lane, Phase phase, double begin_s, double dur_s) const
+    {
+        if (dur_s > 0.0) {
+            t->events.push_back(
+                {rank, lane, phase, iteration, begin_s * 1e6, (begin_s + dur_s) * 1e6});
+        }
+        return begin_s + dur_s;
+    }
+};
+
+void lay_out(const Layout& l, const RankTimes& r, bool gpu, Mode mode, bool async, double t0)
+{
+    const Lane kernels = gpu ? Lane::gpu : Lane::compute;
+    double t = t0;
+    if (mode == Mode::task || (mode == Mode::overlap && async)) {
+        // The communication thread (or the progress engine) runs the whole halo path.
+        t = l.add(Lane::comm, Phase::pack, t, r.pack_s);
+        t = l.add(Lane::comm, Phase::copy_d2h, t, r.copy_d2h_s);
+        t = l.add(Lane::comm, Phase::exchange, t, r.exchange_s);
+        l.add(Lane::comm, Phase::copy_h2d, t, r.copy_h2d_s);
+        l.add(kernels, Phase::local, t0, r.local_s);
+        l.add(kernels, Phase::nonlocal, t0 + std::max(r.local_s, r.comm_s), r.nonlocal_s);
+        return;
+    }
+    t = l.add(Lane::compute, Phase::pack, t, r.pack_s);
+    t = l.add(Lane::compute, Phase::copy_d2h, t, r.copy_d2h_s);
+    if (mode == Mode::overlap) {
+        t = l.add(kernels, Phase::local, t, r.local_s);
+    }
+    t = l.add(Lane::compute, Phase::wait, t, r.exchange_s);
+    t = l.add(Lane::compute, Phase::copy_h2d, t, r.copy_h2d_s);
+    if (mode == Mode::vector) {
+        l.add(kernels, Phase::local, t, r.merged_s);  // the whole SpMV in one step
+        return;
+    }
+    l.add(kernels, Phase::nonlocal, t, r.nonlocal_s);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Light statistics
+
+// The owning rank of every index of a partition (what owner_of returns, in O(1)).
+std::vector<std::int32_t> owners(const Partition& p)
+{
+    if (!p.contiguous()) {
+        return p.owner;
+    }
+    std::vector<std::int32_t> o(static_cast<std::size_t>(p.size));
+    for (int r = 0; r < p.num_ranks; ++r) {
+        std::fill(o.begin() + p.offsets[static_cast<std::size_t>(r)],
+                  o.begin() + p.offsets[static_cast<std::size_t>(r) + 1], r);
+    }
+    return o;
+}
+
+ScalingPoint make_point(const PartitionStats& s, DistPrediction p, const DistPrediction& base)
+{
+    ScalingPoint pt;
+    pt.num_ranks = s.num_ranks;
+    pt.num_rows = s.num_rows;
+    pt.nnz = s.nnz;
+    pt.total_halo = s.total_halo;
+    pt.max_bytes_received = s.max_bytes_received;
+    pt.max_neighbours = s.max_neighbours;
+    pt.nnz_imbalance = s.nnz_imbalance;
+    pt.prediction = std::move(p);
+    for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+        const double t = pt.prediction.time_s[m];
+        const double t1 = base.time_s[m];
+        const double work =
+            base.nnz > 0 ? static_cast<double>(pt.nnz) / static_cast<double>(base.nnz) : 1.0;
+        pt.speedup[m] = t > 0.0 ? work * t1 / t : 0.0;
+        pt.efficiency[m] = pt.speedup[m] / pt.num_ranks;
+    }
+    return pt;
+}
+
+void check_ranks(const std::vector<int>& ranks)
+{
+    SPMV_EXPECTS(!ranks.empty(), "a scaling study needs at least one rank count");
+    for (int p : ranks) {
+        SPMV_EXPECTS(p >= 1, "rank counts must be >= 1, got " + std::to_string(p));
+    }
+}
+
+ScalingResult empty_result(PartitionKind kind, const RankDevice& device, const LinkProfile& link,
+                           const ModelOptions& options)
+{
+    ScalingResult r;
+    r.kind = kind;
+    r.device = device_name(device);
+    r.link = link.name;
+    r.options = options;
+    return r;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Profiles
+
+std::span<const LinkProfile> links()
+{
+    return link_table();
+}
+
+const LinkProfile& find_link(std::string_view name)
+{
+    return find_named(link_table(), name, "link");
+}
+
+LinkProfile custom_link(std::string name, double bandwidth_gbs, double latency_us)
+{
+    check_positive(bandwidth_gbs, "link bandwidth (GB/s)");
+    SPMV_EXPECTS(std::isfinite(latency_us) && latency_us >= 0.0,
+                 "link latency must be >= 0 us, got " + num(latency_us));
+    return {std::move(name), bandwidth_gbs, latency_us, "user-supplied link (custom)"};
+}
+
+std::span<const HostProfile> hosts()
+{
+    return host_table();
+}
+
+const HostProfile& find_host(std::string_view name)
+{
+    return find_named(host_table(), name, "host profile");
+}
+
+HostProfile custom_host(std::string name, double memory_bandwidth_gbs)
+{
+    check_positive(memory_bandwidth_gbs, "host memory bandwidth (GB/s)");
+    return {std::move(name), memory_bandwidth_gbs, "user-supplied host bandwidth (custom)"};
+}
+
+std::string device_name(const RankDevice& d)
+{
+    return std::visit([](const auto& p) { return p.name; }, d);
+}
+
+bool is_gpu(const RankDevice& d) noexcept
+{
+    return std::holds_alternative<model::GpuProfile>(d);
+}
+
+double PerMode::operator[](Mode m) const noexcept
+{
+    return m == Mode::vector ? vector : m == Mode::overlap ? overlap : task;
+}
+
+double& PerMode::operator[](Mode m) noexcept
+{
+    return m == Mode::vector ? vector : m == Mode::overlap ? overlap : task;
+}
+
+int DistPrediction::slowest_rank(Mode m) const
+{
+    for (const auto& r : ranks) {
+        if (r.time_s[m] == time_s[m]) {
+            return r.rank;
+        }
+    }
+    return 0;
+}
+
+double DistPrediction::gflops(Mode m) const
+{
+    const double t = time_s[m];
+    return t > 0.0 ? 2.0 * static_cast<double>(nnz) / t / 1e9 : 0.0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model
+
+RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& device,
+                       const LinkProfile& link, const ModelOptions& options)
+{
+    check_options(options, link);
+    const Rates rates = rates_of(device);
+    const double sv = model::value_bytes(options.precision);
+    SPMV_EXPECTS(value_bytes == static_cast<int>(sv),
+                 "the statistics count " + std::to_string(value_bytes) +
+                     " bytes per value but the model runs in " +
+                     std::string(model::to_string(options.precision)));
+    SPMV_EXPECTS(r.rows >= 0 && r.local_nnz >= 0 && r.nonlocal_nnz >= 0 && r.halo >= 0 &&
+                     r.sent >= 0 && r.nonlocal_rows >= 0 && r.nonlocal_rows <= r.rows,
+                 "rank " + std::to_string(r.rank) + " has negative or inconsistent counts");
+    const double launch_s = rates.gpu ? options.launch_latency_us * 1e-6 : 0.0;
+    const double sent_bytes = static_cast<double>(r.sent) * sv;
+    const double halo_bytes = static_cast<double>(r.halo) * sv;
+
+    RankTimes t;
+    t.rank = r.rank;
+    t.local_s = operation_s(block_bytes(r.rows, r.local_nnz, options.alpha, options.precision),
+                            rates.memory_gbs, launch_s);
+    // The non-local block keeps all of the rank's rows (DistMatrix stores it as a full-row
+    // matrix run with beta = 1), so its pass reads and writes every y entry, not only the
+    // nonlocal_rows that have entries; a rank without halo runs no non-local pass.
+    if (r.halo > 0) {
+        t.nonlocal_s =
+            operation_s(block_bytes(r.rows, r.nonlocal_nnz, options.alpha, options.precision),
+                        rates.memory_gbs, launch_s);
+        // vector mode's single step: [local | non-local] in one pass over y
+        t.merged_s = operation_s(
+            block_bytes(r.rows, r.local_nnz + r.nonlocal_nnz, options.alpha, options.precision),
+            rates.memory_gbs, launch_s);
+    } else {
+        t.merged_s = t.local_s;
+    }
+    t.pack_s = operation_s(static_cast<double>(r.sent) * (model::index_bytes + 2.0 * sv),
+                           rates.memory_gbs, launch_s);
+    if (rates.gpu && options.stage_through_host) {
+        t.copy_d2h_s = operation_s(sent_bytes, rates.pcie_gbs, launch_s);
+        t.copy_h2d_s = operation_s(halo_bytes, rates.pcie_gbs, launch_s);
+    }
+    const int messages = std::max(r.send_neighbours, r.recv_neighbours);
+    if (messages > 0 || sent_bytes > 0.0 || halo_bytes > 0.0) {
+        t.exchange_s = link.latency_us * 1e-6 * messages +
+                       std::max(sent_bytes, halo_bytes) / (link.bandwidth_gbs * 1e9);
+    }
+    finish_modes(t, options);
+    return t;
+}
+
+DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice& device,
+                                   const LinkProfile& link, const ModelOptions& options)
+{
+    SPMV_EXPECTS(
+        stats.num_ranks >= 1 && stats.ranks.size() == static_cast<std::size_t>(stats.num_ranks),
+        "the statistics must hold one entry per rank (" + std::to_string(stats.ranks.size()) +
+            " for " + std::to_string(stats.num_ranks) + " ranks)");
+    DistPrediction p;
+    p.device = device_name(device);
+    p.gpu = is_gpu(device);
+    p.link = link.name;
+    p.kind = stats.kind;
+    p.options = options;
+    p.num_ranks = stats.num_ranks;
+    p.nnz = stats.nnz;
+    p.ranks.reserve(stats.ranks.size());
+    for (const auto& r : stats.ranks) {
+        p.ranks.push_back(predict_rank(r, stats.value_bytes, device, link, options));
+        for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+            p.time_s[m] = std::max(p.time_s[m], p.ranks.back().time_s[m]);
+        }
+    }
+    return p;
+}
+
+Timeline predicted_timeline(const DistPrediction& p, Mode mode, int iterations)
+{
+    SPMV_EXPECTS(iterations >= 1,
+                 "a timeline needs at least one iteration, got " + std::to_string(iterations));
+    Timeline t;
+    t.mode = mode;
+    t.num_ranks = p.num_ranks;
+    t.partition = std::string(to_string(p.kind));
+    t.device = p.device;
+    t.precision = p.options.precision == model::Precision::single_precision ? "float" : "double";
+    t.predicted = true;
+    for (int i = 0; i < iterations; ++i) {
+        const double t0 = i * p.time_s[mode];
+        for (const auto& r : p.ranks) {
+            lay_out(Layout{&t, r.rank, i}, r, p.gpu, mode, p.options.async_progress, t0);
+        }
+    }
+    return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Light statistics: the numbers analyse(distribute(a, rows)) gives, from the CSR arrays alone.
+// A column c of a row of rank r is local when the column partition gives it to r; otherwise it
+// is a halo entry of r owned by o, counted once per (r, c) with the stamp seen[c] == r, and it
+// adds one entry to comm[o * P + r]. A rank's rows are visited together (all rows of rank 0,
+// then rank 1, ...), so one stamp array serves every rank.
+
+template <typename ValueType>
+PartitionStats partition_stats(const Csr<ValueType, std::int32_t>& a, const Partition& rows,
+                               int value_bytes)
+{
+    validate(rows);
+    SPMV_EXPECTS(rows.size == a.num_rows, "the partition does not match the matrix's rows");
+    SPMV_EXPECTS(value_bytes > 0, "value_bytes must be positive");
+    const Partition cols = column_partition(rows, a.num_cols);
+    const int P = rows.num_ranks;
+    const auto Pz = static_cast<std::size_t>(P);
+    const std::vector<std::int32_t> col_owner = owners(cols);
+    std::vector<global_index> own_cols(Pz, 0);
+    for (auto o : col_owner) {
+        ++own_cols[static_cast<std::size_t>(o)];
+    }
+    // Rows grouped by rank, ascending within a rank (a counting sort of the owners).
+    std::vector<std::size_t> first(Pz + 1, 0);
+    std::vector<std::int32_t> order;
+    if (rows.contiguous()) {
+        for (std::size_t r = 0; r <= Pz; ++r) {
+            first[r] = static_cast<std::size_t>(rows.offsets[r]);
+        }
+    } else {
+        for (auto o : rows.owner) {
+            ++first[static_cast<std::size_t>(o) + 1];
+        }
+        for (std::size_t r = 0; r < Pz; ++r) {
+            first[r + 1] += first[r];
+        }
+        order.resize(rows.owner.size());
+        std::vector<std::size_t> next(first.begin(), first.end() - 1);
+        for (std::size_t g = 0; g < rows.owner.size(); ++g) {
+            order[next[static_cast<std::size_t>(rows.owner[g])]++] = static_cast<std::int32_t>(g);
+        }
+    }
+
+    PartitionStats s;
+    s.kind = rows.kind;
+    s.num_ranks = P;
+    s.num_rows = rows.size;
+    s.num_cols = cols.size;
+    s.value_bytes = value_bytes;
+    s.comm.assign(Pz * Pz, 0);
+    std::vector<RankStats> rs(Pz);
+    std::vector<std::int32_t> seen(static_cast<std::size_t>(a.num_cols), -1);
+    std::vector<std::int32_t> neighbour(Pz, -1);
+    for (int r = 0; r < P; ++r) {
+        auto& st = rs[static_cast<std::size_t>(r)];
+        st.rank = r;
+        st.own_cols = own_cols[static_cast<std::size_t>(r)];
+        for (auto k = first[static_cast<std::size_t>(r)];
+             k < first[static_cast<std::size_t>(r) + 1]; ++k) {
+            const auto row = static_cast<std::size_t>(order.empty() ? k : order[k]);
+            bool has_nonlocal = false;
+            for (auto e = a.row_ptrs[row]; e < a.row_ptrs[row + 1]; ++e) {
+                const auto c = a.col_idxs[static_cast<std::size_t>(e)];
+                if (c < 0 || c >= a.num_cols) {
+                    SPMV_THROW(InvalidArgument, "column " + std::to_string(c) + " of row " +
+                                                    std::to_string(row) + " outside [0, " +
+                                                    std::to_string(a.num_cols) + ")");
+                }
+                const auto cz = static_cast<std::size_t>(c);
+                const int o = col_owner[cz];
+                if (o == r) {
+                    ++st.local_nnz;
+                    continue;
+                }
+                ++st.nonlocal_nnz;
+                has_nonlocal = true;
+                if (seen[cz] != r) {
+                    seen[cz] = r;
+                    ++st.halo;
+                    ++s.comm[static_cast<std::size_t>(o) * Pz + static_cast<std::size_t>(r)];
+                    if (neighbour[static_cast<std::size_t>(o)] != r) {
+                        neighbour[static_cast<std::size_t>(o)] = r;
+                        ++st.recv_neighbours;
+                    }
+                }
+            }
+            st.nonlocal_rows += has_nonlocal ? 1 : 0;
+            ++st.rows;
+        }
+        st.nnz = st.local_nnz + st.nonlocal_nnz;
+    }
+    // The send side and the totals, in the order analyse() forms them (bit-identical doubles).
+    double max_rows = 0.0;
+    double max_nnz = 0.0;
+    for (std::size_t r = 0; r < Pz; ++r) {
+        auto& st = rs[r];
+        for (std::size_t d = 0; d < Pz; ++d) {
+            const auto n = s.comm[r * Pz + d];
+            st.sent += n;
+            st.send_neighbours += n > 0 ? 1 : 0;
+        }
+        st.bytes_received = static_cast<double>(st.halo) * value_bytes;
+        st.bytes_sent = static_cast<double>(st.sent) * value_bytes;
+        s.nnz += st.nnz;
+        s.total_halo += st.halo;
+        max_rows = std::max(max_rows, static_cast<double>(st.rows));
+        max_nnz = std::max(max_nnz, static_cast<double>(st.nnz));
+        s.max_bytes_received = std::max(s.max_bytes_received, st.bytes_received);
+        s.max_neighbours = std::max({s.max_neighbours, st.recv_neighbours, st.send_neighbours});
+    }
+    s.ranks = std::move(rs);
+    const double mean_rows = static_cast<double>(s.num_rows) / P;
+    const double mean_nnz = static_cast<double>(s.nnz) / P;
+    s.row_imbalance = mean_rows > 0 ? max_rows / mean_rows : 1.0;
+    s.nnz_imbalance = mean_nnz > 0 ? max_nnz / mean_nnz : 1.0;
+    return s;
+}
+
+template PartitionStats partition_stats<double>(const Csr<double, std::int32_t>&, const Partition&,
+                                                int);
+template PartitionStats partition_stats<float>(const Csr<float, std::int32_t>&, const Partition&,
+                                               int);
+
+// ---------------------------------------------------------------------------------------------
+// Scaling studies
+
+ScalingResult predict_scaling(const Csr<double, std::int32_t>& a, PartitionKind kind,
+                              const std::vector<int>& ranks, const RankDevice& device,
+                              const LinkProfile& link, const ModelOptions& options)
+{
+    check_ranks(ranks);
+    const int vb = model::value_bytes(options.precision);
+    auto result = empty_result(kind, device, link, options);
+    // P = 1 needs no partitioner (nor METIS): the whole matrix is rank 0's local block.
+    const auto one = partition_stats(a, partition_rows(a.num_rows, 1), vb);
+    result.baseline = predict_distributed(one, device, link, options);
+    result.baseline.kind = kind;
+    for (int P : ranks) {
+        const auto s = P == 1 ? one : partition_stats(a, make_partition(a, kind, P), vb);
+        auto p = predict_distributed(s, device, link, options);
+        p.kind = kind;
+        result.points.push_back(make_point(s, std::move(p), result.baseline));
+    }
+    return result;
+}
+
+ScalingResult predict_weak_scaling(std::int32_t k, PartitionKind kind,
+                                   const std::vector<int>& ranks, const RankDevice& device,
+                                   const LinkProfile& link, const ModelOptions& options)
+{
+    check_ranks(ranks);
+    SPMV_EXPECTS(k >= 1,
+                 "k (grid points per rank and direction) must be >= 1, got " + std::to_string(k));
+    const int vb = model::value_bytes(options.precision);
+    auto result = empty_result(kind, device, link, options);
+    const auto one = gen::pde(k);
+    result.baseline = predict_distributed(partition_stats(one, partition_rows(one.num_rows, 1), vb),
+                                          device, link, options);
+    result.baseline.kind = kind;
+    for (int P : ranks) {
+        const auto K = static_cast<std::int32_t>(
+            std::max(1L, std::lround(k * std::cbrt(static_cast<double>(P)))));
+        const auto a = gen::pde(K);
+        const auto s = partition_stats(
+            a, P == 1 ? partition_rows(a.num_rows, 1) : make_partition(a, kind, P), vb);
+        auto p = predict_distributed(s, device, link, options);
+        p.kind = kind;
+        result.points.push_back(make_point(s, std::move(p), result.baseline));
+    }
+    return result;
+}
+
+}  // namespace spmv::dist

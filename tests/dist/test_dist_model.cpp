@@ -1,0 +1,523 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <spmv/analysis/row_stats.hpp>
+#include <spmv/dist/model.hpp>
+#include <spmv/dist/partition_stats.hpp>
+#include <spmv/error.hpp>
+#include <spmv/generators.hpp>
+#include <spmv/model/performance.hpp>
+
+#include "test_matrices.hpp"
+
+using namespace spmv;
+using namespace spmv::dist;
+
+namespace {
+
+constexpr auto dp = model::Precision::double_precision;
+constexpr Mode all_modes[] = {Mode::vector, Mode::overlap, Mode::task};
+
+/// Two ranks exchanging with each other only (sent by one = halo of the other). Rank 0 is
+/// small and communication-bound, rank 1 large and computation-bound.
+PartitionStats two_ranks()
+{
+    PartitionStats s;
+    s.num_ranks = 2;
+    s.value_bytes = 8;
+    RankStats r0;
+    r0.rank = 0;
+    r0.rows = 1000;
+    r0.local_nnz = 6000;
+    r0.nonlocal_nnz = 1000;
+    r0.nnz = 7000;
+    r0.nonlocal_rows = 500;
+    r0.halo = 800;
+    r0.sent = 600;
+    r0.recv_neighbours = r0.send_neighbours = 1;
+    r0.bytes_received = 6400.0;
+    r0.bytes_sent = 4800.0;
+    RankStats r1;
+    r1.rank = 1;
+    r1.rows = 100000;
+    r1.local_nnz = 690000;
+    r1.nonlocal_nnz = 10000;
+    r1.nnz = 700000;
+    r1.nonlocal_rows = 5000;
+    r1.halo = 600;
+    r1.sent = 800;
+    r1.recv_neighbours = r1.send_neighbours = 1;
+    r1.bytes_received = 4800.0;
+    r1.bytes_sent = 6400.0;
+    s.ranks = {r0, r1};
+    s.num_rows = s.num_cols = 101000;
+    s.nnz = 707000;
+    s.comm = {0, 600, 800, 0};
+    return s;
+}
+
+const model::GpuProfile test_gpu = model::custom("test-gpu", 100.0, 10.0);
+const LinkProfile test_link = custom_link("test-link", 5.0, 2.0);
+
+/// A diagonal matrix: no row partition ever needs a halo.
+Csr<double, std::int32_t> diagonal(std::int32_t n)
+{
+    Csr<double, std::int32_t> a;
+    a.num_rows = a.num_cols = n;
+    for (std::int32_t i = 0; i < n; ++i) {
+        a.col_idxs.push_back(i);
+        a.values.push_back(1.0 + i);
+        a.row_ptrs.push_back(i + 1);
+    }
+    return a;
+}
+
+void check_same(const PartitionStats& light, const PartitionStats& full)
+{
+    CHECK(light.kind == full.kind);
+    CHECK(light.num_ranks == full.num_ranks);
+    CHECK(light.num_rows == full.num_rows);
+    CHECK(light.num_cols == full.num_cols);
+    CHECK(light.nnz == full.nnz);
+    CHECK(light.value_bytes == full.value_bytes);
+    CHECK(light.comm == full.comm);
+    CHECK(light.total_halo == full.total_halo);
+    CHECK(light.row_imbalance == full.row_imbalance);
+    CHECK(light.nnz_imbalance == full.nnz_imbalance);
+    CHECK(light.max_bytes_received == full.max_bytes_received);
+    CHECK(light.max_neighbours == full.max_neighbours);
+    REQUIRE(light.ranks.size() == full.ranks.size());
+    for (std::size_t r = 0; r < light.ranks.size(); ++r) {
+        const auto& x = light.ranks[r];
+        const auto& y = full.ranks[r];
+        INFO("rank " << r);
+        CHECK(x.rank == y.rank);
+        CHECK(x.rows == y.rows);
+        CHECK(x.own_cols == y.own_cols);
+        CHECK(x.nnz == y.nnz);
+        CHECK(x.local_nnz == y.local_nnz);
+        CHECK(x.nonlocal_nnz == y.nonlocal_nnz);
+        CHECK(x.nonlocal_rows == y.nonlocal_rows);
+        CHECK(x.halo == y.halo);
+        CHECK(x.sent == y.sent);
+        CHECK(x.recv_neighbours == y.recv_neighbours);
+        CHECK(x.send_neighbours == y.send_neighbours);
+        CHECK(x.bytes_received == y.bytes_received);
+        CHECK(x.bytes_sent == y.bytes_sent);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("built-in links are found by name ignoring case", "[dist_model]")
+{
+    const auto& hdr = find_link("IB-HDR");
+    const auto& shm = find_link("host-shm");
+
+    CHECK(hdr.name == "ib-hdr");
+    CHECK(hdr.bandwidth_gbs == 25.0);
+    CHECK(hdr.latency_us == 1.5);
+    CHECK(find_link("ib-ndr").bandwidth_gbs == 50.0);
+    CHECK(find_link("PCIe4").bandwidth_gbs == 25.0);
+    CHECK(find_link("pcie5").bandwidth_gbs == 50.0);
+    CHECK(find_link("NVLink4").note.find("ASSUMED") != std::string::npos);
+    CHECK(shm.bandwidth_gbs > 0.0);
+    CHECK(links().size() == 6);
+    for (const auto& l : links()) {
+        CHECK_FALSE(l.note.empty());
+    }
+    CHECK(find_host("CPU-core").memory_bandwidth_gbs == 10.0);
+}
+
+TEST_CASE("an unknown link name throws InvalidArgument listing the known names", "[dist_model]")
+{
+    try {
+        (void)find_link("myrinet");
+        FAIL("no exception");
+    } catch (const InvalidArgument& e) {
+        const std::string what = e.what();
+        CHECK(what.find("myrinet") != std::string::npos);
+        for (const auto& l : links()) {
+            CHECK(what.find(l.name) != std::string::npos);
+        }
+    }
+    CHECK_THROWS_AS(find_host("gpu"), InvalidArgument);
+    CHECK_THROWS_AS(custom_link("bad", 0.0, 1.0), InvalidArgument);
+    CHECK_THROWS_AS(custom_link("bad", 10.0, -1.0), InvalidArgument);
+    CHECK_THROWS_AS(custom_host("bad", -5.0), InvalidArgument);
+    CHECK(custom_link("mine", 12.5, 0.0).bandwidth_gbs == 12.5);
+}
+
+TEST_CASE("the distributed model matches hand-computed times for two GPU ranks", "[dist_model]")
+{
+    // B_GPU = 100 GB/s, B_PCI = 10 GB/s, link 5 GB/s + 2 us per message, DP (s_v = 8), alpha 1:
+    // 20 bytes per nonzero, 16 per row.
+    // Rank 0: local   (6000*20 + 1000*16) / 1e11 = 136000 / 1e11 = 1.36 us
+    //         nonloc  (1000*20 + 1000*16) / 1e11 =  36000 / 1e11 = 0.36 us (all rows' y)
+    //         merged  (7000*20 + 1000*16) / 1e11 = 156000 / 1e11 = 1.56 us
+    //         pack    600 * (4 + 16) / 1e11 = 0.12 us, d2h 600*8/1e10 = 0.48 us
+    //         exchange 2 us * 1 + max(4800, 6400) / 5e9 = 2 + 1.28 = 3.28 us, h2d 6400/1e10 = 0.64
+    //         comm 0.12 + 0.48 + 3.28 + 0.64 = 4.52 us
+    //         vector 4.52 + 1.56 = 6.08 us, task max(1.36, 4.52) + 0.36 = 4.88 us
+    // Rank 1: local   (690000*20 + 100000*16) / 1e11 = 15.4e6 / 1e11 = 154 us
+    //         nonloc  (10000*20 + 100000*16) / 1e11 = 1.8e6 / 1e11 = 18 us
+    //         merged  (700000*20 + 100000*16) / 1e11 = 15.6e6 / 1e11 = 156 us
+    //         pack    800 * 20 / 1e11 = 0.16 us, d2h 6400/1e10 = 0.64, exchange 3.28, h2d 0.48
+    //         comm 4.56 us; vector 4.56 + 156 = 160.56 us, task 154 + 18 = 172 us
+    // One SpMV: the slowest rank (1): vector = overlap 160.56 us, task 172 us. Task mode loses
+    // here: its non-local pass re-reads and re-writes all 100000 y entries to add 10000
+    // nonzeros, while the exchange it hides takes 4.56 us.
+    const auto s = two_ranks();
+
+    const auto p = predict_distributed(s, test_gpu, test_link);
+
+    REQUIRE(p.ranks.size() == 2);
+    const auto& r0 = p.ranks[0];
+    CHECK(r0.local_s == Approx(1.36e-6));
+    CHECK(r0.nonlocal_s == Approx(0.36e-6));
+    CHECK(r0.merged_s == Approx(1.56e-6));
+    CHECK(r0.pack_s == Approx(0.12e-6));
+    CHECK(r0.copy_d2h_s == Approx(0.48e-6));
+    CHECK(r0.exchange_s == Approx(3.28e-6));
+    CHECK(r0.copy_h2d_s == Approx(0.64e-6));
+    CHECK(r0.comm_s == Approx(4.52e-6));
+    CHECK(r0.time_s.vector == Approx(6.08e-6));
+    CHECK(r0.time_s.overlap == Approx(6.24e-6));  // 4.52 + 1.36 + 0.36
+    CHECK(r0.time_s.task == Approx(4.88e-6));
+    const auto& r1 = p.ranks[1];
+    CHECK(r1.local_s == Approx(154e-6));
+    CHECK(r1.nonlocal_s == Approx(18e-6));
+    CHECK(r1.comm_s == Approx(4.56e-6));
+    CHECK(r1.time_s.vector == Approx(160.56e-6));
+    CHECK(r1.time_s.task == Approx(172e-6));
+    CHECK(p.time_s.vector == Approx(160.56e-6));
+    CHECK(p.time_s.overlap == Approx(176.56e-6));  // 4.56 + 154 + 18
+    CHECK(p.time_s.task == Approx(172e-6));
+    CHECK(p.slowest_rank(Mode::task) == 1);
+    // 2 * 707000 flops / 172 us = 8.22 GF/s
+    CHECK(p.gflops(Mode::task) == Approx(2.0 * 707000 / 172e-6 / 1e9));
+}
+
+TEST_CASE("the non-local kernel pays Kreutzer's extra 8 over N_nzt bytes per flop", "[dist_model]")
+{
+    // One rank, every row split into a local and a non-local half (N_nzt = 8, 4 + 4): the two
+    // kernels move 2 * 16 bytes of y per row instead of 16, i.e. 16 / (2 * 8) = 1 byte/flop
+    // more than one fused kernel: 8 / N_nzt with N_nzt = 8.
+    RankStats r;
+    r.rows = 1000;
+    r.local_nnz = 4000;
+    r.nonlocal_nnz = 4000;
+    r.nnz = 8000;
+    r.nonlocal_rows = 1000;
+    r.halo = 1;
+
+    const auto t = predict_rank(r, 8, test_gpu, test_link);
+
+    const double fused = model::t_mvm_seconds(1000, 8.0, 1.0, 100.0, dp);
+    const double flops = 2.0 * 8000;
+    CHECK((t.local_s + t.nonlocal_s - fused) * 100e9 / flops == Approx(8.0 / 8.0));
+}
+
+TEST_CASE("host ranks stream through host memory and cross no PCIe", "[dist_model]")
+{
+    // cpu-core 10 GB/s, rank 0 of two_ranks(): local 136000/1e10 = 13.6 us, non-local
+    // 36000/1e10 = 3.6 us, merged 156000/1e10 = 15.6 us, pack 12000/1e10 = 1.2 us, no copies,
+    // exchange 3.28 us: comm 4.48 us, vector 4.48 + 15.6 = 20.08 us, task 13.6 + 3.6 = 17.2 us.
+    const auto s = two_ranks();
+
+    const auto p = predict_distributed(s, find_host("cpu-core"), test_link);
+
+    const auto& r0 = p.ranks[0];
+    CHECK_FALSE(p.gpu);
+    CHECK(r0.local_s == Approx(13.6e-6));
+    CHECK(r0.nonlocal_s == Approx(3.6e-6));
+    CHECK(r0.pack_s == Approx(1.2e-6));
+    CHECK(r0.copy_d2h_s == 0.0);
+    CHECK(r0.copy_h2d_s == 0.0);
+    CHECK(r0.comm_s == Approx(4.48e-6));
+    CHECK(r0.time_s.vector == Approx(20.08e-6));
+    CHECK(r0.time_s.task == Approx(17.2e-6));
+}
+
+TEST_CASE("asynchronous progress makes overlap mode as fast as task mode", "[dist_model]")
+{
+    ModelOptions async;
+    async.async_progress = true;
+
+    const auto sync = predict_distributed(two_ranks(), test_gpu, test_link);
+    const auto with = predict_distributed(two_ranks(), test_gpu, test_link, async);
+
+    CHECK(sync.time_s.overlap == Approx(176.56e-6));  // no progress: comm + local + non-local
+    CHECK(with.time_s.overlap == with.time_s.task);
+    CHECK(with.time_s.overlap == Approx(172e-6));
+}
+
+TEST_CASE("options change the halo path as documented", "[dist_model]")
+{
+    // Rank 0 of two_ranks() with 5 us per GPU operation: local 6.36, non-local 5.36, pack 5.12,
+    // d2h 5.48, h2d 5.64 us; the MPI exchange (3.28 us) has no launch.
+    ModelOptions launch;
+    launch.launch_latency_us = 5.0;
+    ModelOptions direct;
+    direct.stage_through_host = false;
+
+    const auto a = predict_distributed(two_ranks(), test_gpu, test_link, launch).ranks[0];
+    const auto b = predict_distributed(two_ranks(), test_gpu, test_link, direct).ranks[0];
+
+    CHECK(a.local_s == Approx(6.36e-6));
+    CHECK(a.nonlocal_s == Approx(5.36e-6));
+    CHECK(a.pack_s == Approx(5.12e-6));
+    CHECK(a.copy_d2h_s == Approx(5.48e-6));
+    CHECK(a.copy_h2d_s == Approx(5.64e-6));
+    CHECK(a.exchange_s == Approx(3.28e-6));
+    CHECK(b.copy_d2h_s == 0.0);
+    CHECK(b.copy_h2d_s == 0.0);
+    CHECK(b.comm_s == Approx(0.12e-6 + 3.28e-6));
+}
+
+TEST_CASE("the model rejects inconsistent inputs", "[dist_model]")
+{
+    auto s = two_ranks();
+    ModelOptions sp;
+    sp.precision = model::Precision::single_precision;
+    ModelOptions zero_alpha;
+    zero_alpha.alpha = 0.0;
+
+    CHECK_THROWS_AS(predict_distributed(s, test_gpu, test_link, sp), InvalidArgument);
+    CHECK_THROWS_AS(predict_distributed(s, test_gpu, test_link, zero_alpha), InvalidArgument);
+    CHECK_THROWS_AS(predict_distributed(s, model::GpuProfile{}, test_link), InvalidArgument);
+    CHECK_THROWS_AS(predicted_timeline(predict_distributed(s, test_gpu, test_link), Mode::task, 0),
+                    InvalidArgument);
+    s.ranks.pop_back();
+    CHECK_THROWS_AS(predict_distributed(s, test_gpu, test_link), InvalidArgument);
+}
+
+TEST_CASE("task mode is never slower than vector mode and equal without a halo", "[dist_model]")
+{
+    const auto& h100 = model::find_profile("H100");
+    const auto& link = find_link("ib-hdr");
+    const std::vector<std::pair<std::string, Csr<double, std::int32_t>>> matrices = {
+        {"pde 12", gen::pde(12)},
+        {"power law", gen::power_law(3000, 1, 2.0, 300, 7)},
+        {"random", test::random_csr(500, 500, 0, 30, 11)},
+    };
+
+    for (const auto& [name, a] : matrices) {
+        for (int P : {1, 2, 5, 16, 64}) {
+            for (auto kind : {PartitionKind::rows, PartitionKind::nnz}) {
+                const auto p =
+                    predict_distributed(partition_stats(a, make_partition(a, kind, P)), h100, link);
+                INFO(name << " P = " << P << " " << to_string(kind));
+                CHECK(p.time_s.task <= p.time_s.vector);
+                CHECK(p.time_s.overlap >= p.time_s.vector);  // second pass over y, no progress
+                CHECK(p.time_s.vector <= 2.0 * p.time_s.task * (1.0 + 1e-12));
+            }
+        }
+    }
+    const auto d = diagonal(1000);
+    for (int P : {1, 3, 8}) {
+        const auto s = partition_stats(d, partition_rows(d.num_rows, P));
+        const auto p = predict_distributed(s, h100, link);
+        CHECK(s.total_halo == 0);
+        CHECK(p.time_s.task == p.time_s.vector);
+        for (const auto& r : p.ranks) {
+            CHECK(r.comm_s == 0.0);
+            CHECK(r.nonlocal_s == 0.0);
+        }
+    }
+}
+
+TEST_CASE("one rank reproduces the single-GPU T_MVM without communication", "[dist_model]")
+{
+    const auto a = gen::pde(10);  // 1000 rows, 6400 nonzeros, N_nzr 6.4
+    const auto& h100 = model::find_profile("H100");
+    const auto stats = analysis::row_stats(a);
+
+    for (double alpha : {1.0, 0.5, 1.0 / 6.4}) {
+        ModelOptions o;
+        o.alpha = alpha;
+
+        const auto r = predict_scaling(a, PartitionKind::nnz, {1}, h100, find_link("ib-ndr"), o);
+
+        const double t_mvm = model::predict(stats, h100, dp, alpha).t_mvm_s;
+        INFO("alpha = " << alpha);
+        for (auto m : all_modes) {
+            CHECK(r.baseline.time_s[m] == Approx(t_mvm).epsilon(1e-14));
+            CHECK(r.points[0].prediction.time_s[m] == Approx(t_mvm).epsilon(1e-14));
+            CHECK(r.points[0].speedup[m] == 1.0);
+            CHECK(r.points[0].efficiency[m] == 1.0);
+        }
+        CHECK(r.baseline.ranks[0].comm_s == 0.0);
+        CHECK(r.baseline.ranks[0].nonlocal_s == 0.0);
+    }
+}
+
+TEST_CASE("parallel efficiency is T1 over P times TP", "[dist_model]")
+{
+    const auto a = gen::pde(16);
+
+    const auto r = predict_scaling(a, PartitionKind::rows, {2, 4, 8, 1},
+                                   model::find_profile("H100"), find_link("ib-hdr"));
+
+    REQUIRE(r.points.size() == 4);
+    CHECK(r.points[3].num_ranks == 1);
+    for (const auto& pt : r.points) {
+        INFO("P = " << pt.num_ranks);
+        CHECK(pt.prediction.num_ranks == pt.num_ranks);
+        CHECK(pt.nnz == static_cast<std::int64_t>(a.values.size()));
+        for (auto m : all_modes) {
+            const double t1 = r.baseline.time_s[m];
+            const double tp = pt.prediction.time_s[m];
+            CHECK(pt.speedup[m] == Approx(t1 / tp));
+            CHECK(pt.efficiency[m] == Approx(t1 / (pt.num_ranks * tp)));
+            CHECK(pt.efficiency[m] <= 1.0 + 1e-12);
+        }
+    }
+    CHECK_THROWS_AS(predict_scaling(a, PartitionKind::rows, {}, model::find_profile("H100"),
+                                    find_link("ib-hdr")),
+                    InvalidArgument);
+    CHECK_THROWS_AS(predict_scaling(a, PartitionKind::rows, {0}, model::find_profile("H100"),
+                                    find_link("ib-hdr")),
+                    InvalidArgument);
+}
+
+TEST_CASE("the light statistics path equals analyse of distribute", "[dist_model]")
+{
+    auto matrices = test::zoo();
+    matrices.push_back({"pde 7", gen::pde(7)});
+    matrices.push_back({"power law 2000", gen::power_law(2000, 1, 2.0, 400, 3)});
+    matrices.push_back({"laplace2d 30x17", gen::laplace2d(30, 17)});
+    std::vector<PartitionKind> kinds = {PartitionKind::rows, PartitionKind::nnz};
+    if (has_metis()) {
+        kinds.push_back(PartitionKind::metis);
+    }
+
+    for (const auto& m : matrices) {
+        for (auto kind : kinds) {
+            if (kind == PartitionKind::metis &&
+                (m.a.num_rows != m.a.num_cols || m.a.num_rows == 0)) {
+                continue;  // METIS partitions square matrices only
+            }
+            for (int P : {1, 2, 3, 4, 7, 16}) {
+                INFO(m.name << ", " << to_string(kind) << ", P = " << P);
+                const auto part = make_partition(m.a, kind, P);
+                for (int vb : {8, 4}) {
+                    const auto light = partition_stats(m.a, part, vb);
+                    const auto full = analyse(distribute(m.a, part), vb);
+                    check_same(light, full);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("predicted timeline events are consistent with the breakdown", "[dist_model]")
+{
+    ModelOptions async;
+    async.async_progress = true;
+    const auto gpu = predict_distributed(two_ranks(), test_gpu, test_link);
+    const auto host = predict_distributed(two_ranks(), find_host("cpu-core"), test_link);
+    const auto gpu_async = predict_distributed(two_ranks(), test_gpu, test_link, async);
+
+    for (const auto* p : {&gpu, &host, &gpu_async}) {
+        for (auto mode : all_modes) {
+            const auto t = predicted_timeline(*p, mode, 2);
+
+            INFO(p->device << " " << to_string(mode));
+            CHECK(t.predicted);
+            CHECK(t.mode == mode);
+            CHECK(t.num_ranks == 2);
+            CHECK(t.span_us() == Approx(2.0 * p->time_s[mode] * 1e6));
+            for (const auto& r : p->ranks) {
+                for (int it = 0; it < 2; ++it) {
+                    const double t0 = it * p->time_s[mode] * 1e6;
+                    std::map<Phase, double> sum;
+                    double end = t0;
+                    std::vector<const TimelineEvent*> mine;
+                    for (const auto& e : t.events) {
+                        if (e.rank != r.rank || e.iteration != it) continue;
+                        CHECK(e.begin_us >= t0 - 1e-9);
+                        CHECK(e.end_us > e.begin_us);
+                        sum[e.phase] += e.end_us - e.begin_us;
+                        end = std::max(end, e.end_us);
+                        mine.push_back(&e);
+                    }
+                    const auto exch =
+                        mode == Mode::task || (mode == Mode::overlap && p->options.async_progress)
+                            ? Phase::exchange
+                            : Phase::wait;
+                    // vector mode runs the merged block in one step (drawn as "local")
+                    CHECK(sum[Phase::local] ==
+                          Approx((mode == Mode::vector ? r.merged_s : r.local_s) * 1e6));
+                    CHECK(sum[Phase::nonlocal] ==
+                          Approx(mode == Mode::vector ? 0.0 : r.nonlocal_s * 1e6));
+                    CHECK(sum[Phase::pack] == Approx(r.pack_s * 1e6));
+                    CHECK(sum[Phase::copy_d2h] == Approx(r.copy_d2h_s * 1e6));
+                    CHECK(sum[exch] == Approx(r.exchange_s * 1e6));
+                    CHECK(sum[Phase::copy_h2d] == Approx(r.copy_h2d_s * 1e6));
+                    CHECK(end - t0 == Approx(r.time_s[mode] * 1e6));
+                    // events of one lane never overlap
+                    for (const auto* e : mine) {
+                        for (const auto* f : mine) {
+                            if (e != f && e->lane == f->lane) {
+                                CHECK((e->end_us <= f->begin_us + 1e-9 ||
+                                       f->end_us <= e->begin_us + 1e-9));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Rank 1's halo path (4.56 us) hides entirely behind its local kernel (154 us) in task
+    // mode; vector mode hides nothing.
+    CHECK(overlapped_fraction(predicted_timeline(gpu, Mode::task), 1) == Approx(1.0));
+    CHECK(overlapped_fraction(predicted_timeline(gpu, Mode::vector), 1) == 0.0);
+    CHECK(predicted_timeline(gpu, Mode::task, 3).events.size() == 3 * 2 * 6);
+}
+
+TEST_CASE("weak scaling keeps k cubed rows per rank for cube rank counts", "[dist_model]")
+{
+    const auto r = predict_weak_scaling(4, PartitionKind::rows, {1, 8, 27},
+                                        model::find_profile("H100"), find_link("ib-hdr"));
+
+    REQUIRE(r.points.size() == 3);
+    CHECK(r.baseline.nnz == 7 * 64 - 6 * 16);
+    for (const auto& pt : r.points) {
+        INFO("P = " << pt.num_ranks);
+        CHECK(pt.num_rows == 64 * pt.num_ranks);
+        for (auto m : all_modes) {
+            const double work = static_cast<double>(pt.nnz) / static_cast<double>(r.baseline.nnz);
+            CHECK(pt.speedup[m] == Approx(work * r.baseline.time_s[m] / pt.prediction.time_s[m]));
+            CHECK(pt.efficiency[m] == Approx(pt.speedup[m] / pt.num_ranks));
+        }
+    }
+    CHECK(r.points[0].efficiency.task == Approx(1.0));
+    CHECK(r.points[2].efficiency.vector < 1.0);
+}
+
+TEST_CASE("strong scaling to 1024 ranks runs on the light statistics path", "[dist_model]")
+{
+    const auto a = gen::pde(100);  // 1M rows, 6.94M nonzeros: 977 rows per rank at P = 1024
+    std::vector<int> ranks;
+    for (int P = 1; P <= 1024; P *= 2) {
+        ranks.push_back(P);
+    }
+
+    const auto r = predict_scaling(a, PartitionKind::nnz, ranks, model::find_profile("H100"),
+                                   find_link("ib-ndr"));
+
+    REQUIRE(r.points.size() == 11);
+    CHECK(r.points.back().prediction.ranks.size() == 1024);
+    // the halo path grows relative to the shrinking blocks: efficiency falls
+    CHECK(r.points.back().efficiency.vector < r.points[1].efficiency.vector);
+    for (const auto& pt : r.points) {
+        CHECK(pt.prediction.time_s.task <= pt.prediction.time_s.vector);
+    }
+}
