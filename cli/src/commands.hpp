@@ -15,5 +15,6 @@ void add_bench_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_tour_command(CLI::App& app);
+void add_dist_command(CLI::App& app);
 
 }  // namespace spmvlab

@@ -21,6 +21,7 @@ int main(int argc, char** argv)
     spmvlab::add_bench_command(app);
     spmvlab::add_report_command(app);
     spmvlab::add_solve_command(app);
+    spmvlab::add_dist_command(app);
     spmvlab::add_tour_command(app);
     try {
         app.parse(argc, argv);

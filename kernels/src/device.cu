@@ -30,6 +30,18 @@ int device_count() noexcept
     return n;
 }
 
+void set_device(int ordinal)
+{
+    SPMV_CUDA_CHECK(cudaSetDevice(ordinal));
+}
+
+int current_device()
+{
+    int d = 0;
+    SPMV_CUDA_CHECK(cudaGetDevice(&d));
+    return d;
+}
+
 DeviceInfo device_info()
 {
     int dev = 0;

@@ -246,6 +246,12 @@ void Stream::synchronize() const
     SPMV_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(handle_)));
 }
 
+void Stream::wait(const Event& e) const
+{
+    SPMV_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(handle_),
+                                        static_cast<cudaEvent_t>(e.native_handle()), 0));
+}
+
 Event::Event()
 {
     cudaEvent_t e = nullptr;

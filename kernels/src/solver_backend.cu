@@ -22,54 +22,14 @@
 #include "grid_sum.cuh"
 #include "launch.cuh"
 #include "solver_backend.hpp"
+#include "vector_kernels.cuh"
 
 namespace spmv::gpu::detail {
 namespace {
 
 constexpr int block_size = 256;
 
-// ---- vector kernels: one thread per entry --------------------------------------------------
-
-template <typename V>
-__global__ void __launch_bounds__(block_size)
-    xpay_kernel(std::int64_t n, const V* __restrict__ x, V alpha, V* __restrict__ y)
-{
-    const auto i = std::int64_t{blockIdx.x} * block_size + threadIdx.x;
-    if (i < n) {
-        y[i] = x[i] + alpha * y[i];
-    }
-}
-
-template <typename V>
-__global__ void __launch_bounds__(block_size)
-    jacobi_kernel(std::int64_t n, const V* __restrict__ inv_diag, const V* __restrict__ r,
-                  V* __restrict__ z)
-{
-    const auto i = std::int64_t{blockIdx.x} * block_size + threadIdx.x;
-    if (i < n) {
-        z[i] = inv_diag[i] * r[i];
-    }
-}
-
-__global__ void __launch_bounds__(block_size)
-    demote_kernel(std::int64_t n, double scale, const double* __restrict__ src,
-                  float* __restrict__ dst)
-{
-    const auto i = std::int64_t{blockIdx.x} * block_size + threadIdx.x;
-    if (i < n) {
-        dst[i] = static_cast<float>(scale * src[i]);
-    }
-}
-
-__global__ void __launch_bounds__(block_size)
-    promote_add_kernel(std::int64_t n, double scale, const float* __restrict__ d,
-                       double* __restrict__ x)
-{
-    const auto i = std::int64_t{blockIdx.x} * block_size + threadIdx.x;
-    if (i < n) {
-        x[i] += scale * static_cast<double>(d[i]);
-    }
-}
+// ---- vector kernels (one thread per entry), packs and update_one: vector_kernels.cuh -------
 
 unsigned grid_for(std::size_t n)
 {
@@ -126,71 +86,6 @@ __global__ void cg_begin_kernel(CgDeviceState* st, double rho, solvers::CgLimits
     st->spmv_pq = 0.0;
 }
 
-// ---- packs: the fused CG kernels move 16 bytes per load (float4 / double2) ------------------
-// Thread t of a grid-stride loop handles chunk c = t, t + stride, ...: elements
-// [c * width, c * width + width), one 16-byte load per vector when the chunk is full, one
-// element at a time for the last, partial chunk. With four floats (two doubles) per load a
-// one-wave grid keeps 4x (2x) more bytes in flight per thread than element-wise loads: the
-// float kernels were latency bound (pde150: 2.2 TB/s in float against 2.6 TB/s in double).
-// Every thread adds its elements in index order, so a fixed grid still gives bitwise
-// reproducible sums. Vectors come from cudaMalloc (256-byte aligned); the launcher checks.
-
-template <typename V>
-inline constexpr int pack_width = 16 / static_cast<int>(sizeof(V));
-
-template <typename V>
-struct Pack {
-    V v[pack_width<V>];
-};
-
-template <typename V>
-__device__ __forceinline__ Pack<V> load_pack(const V* p)
-{
-    Pack<V> r;
-    if constexpr (std::is_same_v<V, float>) {
-        const float4 t = *reinterpret_cast<const float4*>(p);
-        r.v[0] = t.x;
-        r.v[1] = t.y;
-        r.v[2] = t.z;
-        r.v[3] = t.w;
-    } else {
-        const double2 t = *reinterpret_cast<const double2*>(p);
-        r.v[0] = t.x;
-        r.v[1] = t.y;
-    }
-    return r;
-}
-
-template <typename V>
-__device__ __forceinline__ void store_pack(V* p, const Pack<V>& r)
-{
-    if constexpr (std::is_same_v<V, float>) {
-        *reinterpret_cast<float4*>(p) = make_float4(r.v[0], r.v[1], r.v[2], r.v[3]);
-    } else {
-        *reinterpret_cast<double2*>(p) = make_double2(r.v[0], r.v[1]);
-    }
-}
-
-// The grid-stride loop of the fused reductions over chunks of pack_width<V> elements: full(i)
-// for a full chunk starting at element i, tail(k) for each element k of the last, partial one.
-template <typename V, typename Full, typename Tail>
-__device__ __forceinline__ void grid_stride_chunks(std::int64_t n, Full full, Tail tail)
-{
-    constexpr int w = pack_width<V>;
-    const std::int64_t chunks = (n + w - 1) / w;
-    for (auto c = std::int64_t{blockIdx.x} * red_block + threadIdx.x; c < chunks;
-         c += std::int64_t{gridDim.x} * red_block) {
-        const std::int64_t i = c * w;
-        if (i + w <= n) {
-            full(i);
-        } else {
-            for (std::int64_t k = i; k < n; ++k) {
-                tail(k);
-            }
-        }
-    }
-}
-
 // The packed kernels need 16-byte aligned vectors (DeviceBuffer's cudaMalloc gives 256).
 void expect_pack_aligned(std::initializer_list<const void*> ptrs)
 {
@@ -213,7 +108,7 @@ __global__ void __launch_bounds__(red_block)
         return;
     }
     double2 m = make_double2(0.0, 0.0);
-    grid_stride_chunks<V>(
+    grid_stride_chunks<V, red_block>(
         n,
         [&](std::int64_t i) {
             const Pack<V> pp = load_pack(p + i);
@@ -242,20 +137,6 @@ __global__ void __launch_bounds__(red_block)
         if (st->s.stop != solvers::cg_running) {  // cg_update will not run: report it here
             report(st->s, record);
         }
-    }
-}
-
-// One element of cg_update: x += alpha p, r -= alpha q, z = inv_diag r; adds r.r and r.z.
-template <typename V, bool jacobi>
-__device__ __forceinline__ void update_one(V alpha, V pi, V qi, V& xi, V& ri, V di, V& zi,
-                                           double2& m)
-{
-    xi += alpha * pi;
-    ri -= alpha * qi;
-    m.x += static_cast<double>(ri) * static_cast<double>(ri);
-    if constexpr (jacobi) {
-        zi = di * ri;
-        m.y += static_cast<double>(ri) * static_cast<double>(zi);
     }
 }
 
@@ -289,38 +170,8 @@ __global__ void __launch_bounds__(red_block)
         alpha_d = s.alpha;
     }
     const auto alpha = static_cast<V>(alpha_d);
-    double2 m = make_double2(0.0, 0.0);
-    grid_stride_chunks<V>(
-        n,
-        [&](std::int64_t i) {
-            const Pack<V> pp = load_pack(p + i);
-            const Pack<V> qq = load_pack(q + i);
-            Pack<V> xx = load_pack(x + i);
-            Pack<V> rr = load_pack(r + i);
-            Pack<V> dd{};
-            Pack<V> zz{};
-            if constexpr (jacobi) {
-                dd = load_pack(inv_diag + i);
-            }
-#pragma unroll
-            for (int u = 0; u < pack_width<V>; ++u) {
-                update_one<V, jacobi>(alpha, pp.v[u], qq.v[u], xx.v[u], rr.v[u], dd.v[u],
-                                      zz.v[u], m);
-            }
-            store_pack(x + i, xx);
-            store_pack(r + i, rr);
-            if constexpr (jacobi) {
-                store_pack(z + i, zz);
-            }
-        },
-        [&](std::int64_t k) {
-            V zk{};
-            update_one<V, jacobi>(alpha, p[k], q[k], x[k], r[k], jacobi ? inv_diag[k] : V{}, zk,
-                                  m);
-            if constexpr (jacobi) {
-                z[k] = zk;
-            }
-        });
+    const double2 m = cg_update_pass<V, red_block, jacobi, /*aligned=*/true>(n, alpha, p, q, x,
+                                                                           r, inv_diag, z);
     double2 t;
     if (grid_sum<red_block>(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         if (pq_from_spmv) {
@@ -580,8 +431,8 @@ void GpuBackend<V>::precondition(const Vector& r, Vector& z)
     SPMV_EXPECTS(inv_diag_.size() == n_, "precondition() needs set_jacobi() first");
     clock_->enter(Phase::vector);
     if (n_ > 0) {
-        jacobi_kernel<<<grid_for(n_), block_size>>>(static_cast<std::int64_t>(n_), inv_diag_.data(),
-                                                    in(r), z.device_for_overwrite());
+        jacobi_kernel<block_size><<<grid_for(n_), block_size>>>(
+            static_cast<std::int64_t>(n_), inv_diag_.data(), in(r), z.device_for_overwrite());
         SPMV_CUDA_CHECK(cudaGetLastError());
     }
 }
@@ -622,8 +473,8 @@ void GpuBackend<V>::xpay(const Vector& x, double alpha, Vector& y)
 {
     clock_->enter(Phase::vector);
     if (n_ > 0) {
-        xpay_kernel<<<grid_for(n_), block_size>>>(static_cast<std::int64_t>(n_), in(x),
-                                                  static_cast<V>(alpha), inout(y));
+        xpay_kernel<block_size><<<grid_for(n_), block_size>>>(static_cast<std::int64_t>(n_), in(x),
+                                                              static_cast<V>(alpha), inout(y));
         SPMV_CUDA_CHECK(cudaGetLastError());
     }
 }
@@ -753,8 +604,8 @@ void GpuBackend<V>::demote(const Vector& src, double scale, DeviceVector<float>&
         SPMV_EXPECTS(dst.size() == n_, "demote: sizes differ");
         clock_->enter(Phase::vector);
         if (n_ > 0) {
-            demote_kernel<<<grid_for(n_), block_size>>>(static_cast<std::int64_t>(n_), scale,
-                                                        in(src), dst.device_for_overwrite());
+            convert_scaled_kernel<block_size><<<grid_for(n_), block_size>>>(
+                static_cast<std::int64_t>(n_), scale, in(src), dst.device_for_overwrite());
             SPMV_CUDA_CHECK(cudaGetLastError());
         }
         dst.set_dev();
@@ -770,8 +621,8 @@ void GpuBackend<V>::promote_add(const DeviceVector<float>& d, double scale, Vect
         SPMV_EXPECTS(d.size() == n_, "promote_add: sizes differ");
         clock_->enter(Phase::vector);
         if (n_ > 0) {
-            promote_add_kernel<<<grid_for(n_), block_size>>>(static_cast<std::int64_t>(n_), scale,
-                                                             in(d), inout(x));
+            add_scaled_kernel<block_size><<<grid_for(n_), block_size>>>(
+                static_cast<std::int64_t>(n_), scale, in(d), inout(x));
             SPMV_CUDA_CHECK(cudaGetLastError());
         }
     } else {

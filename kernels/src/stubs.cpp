@@ -48,6 +48,15 @@ int device_count() noexcept
     return 0;
 }
 
+void set_device(int)
+{
+    not_compiled("set_device");
+}
+int current_device()
+{
+    not_compiled("current_device");
+}
+
 DeviceInfo device_info()
 {
     not_compiled("device_info");
@@ -121,6 +130,10 @@ Stream& Stream::operator=(Stream&& o) noexcept
 void Stream::synchronize() const
 {
     not_compiled("Stream::synchronize");
+}
+void Stream::wait(const Event&) const
+{
+    not_compiled("Stream::wait");
 }
 
 Event::Event()

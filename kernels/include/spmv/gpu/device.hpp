@@ -28,6 +28,13 @@ struct DeviceInfo {
     double peak_bandwidth_gbs = 0.0;  ///< from memory clock and bus width (theoretical)
 };
 
+/// Makes device `ordinal` the current one of the calling host thread (cudaSetDevice): one MPI
+/// rank per GPU picks its GPU by its node-local rank. Throws CudaError for an invalid ordinal,
+/// NotCompiled in a build without CUDA.
+void set_device(int ordinal);
+/// The calling thread's current device (cudaGetDevice).
+int current_device();
+
 /// Properties of the current device; throws spmv::NotCompiled in a build without CUDA and
 /// spmv::gpu::CudaError when no device is present.
 DeviceInfo device_info();

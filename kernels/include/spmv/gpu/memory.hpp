@@ -245,6 +245,8 @@ private:
     std::size_t size_ = 0;
 };
 
+class Event;
+
 /// Owning CUDA stream. Created as a blocking stream, so work on it stays ordered with the
 /// synchronous copies of DeviceBuffer/DeviceVector (legacy default stream semantics).
 class Stream {
@@ -259,6 +261,9 @@ public:
     StreamRef ref() const noexcept { return {handle_}; }
     operator StreamRef() const noexcept { return ref(); }  // NOLINT: implicit by design
     void synchronize() const;
+    /// Work queued on this stream after the call waits for `e` (recorded on another stream)
+    /// without blocking the host (cudaStreamWaitEvent).
+    void wait(const Event& e) const;
 
 private:
     void* handle_ = nullptr;

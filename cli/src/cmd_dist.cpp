@@ -1,0 +1,645 @@
+// spmvlab dist plan|verify|bench|solve: distributed SpMV and CG over MPI ranks (Kreutzer §III,
+// Cevahir §3.3). `plan` runs in one process without MPI; the others run under
+// `mpiexec -n N spmvlab dist ...` (or as one rank without mpiexec).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include <spmv/dist/comm.hpp>
+#include <spmv/dist/dist_matrix.hpp>
+#include <spmv/dist/dist_solve.hpp>
+#include <spmv/dist/model.hpp>
+#include <spmv/dist/partition_stats.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/memory.hpp>
+#include <spmv/gpu/variants.hpp>
+#include <spmv/model/gpu_profile.hpp>
+#include <spmv/viz/timeline_svg.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace spmvlab {
+namespace {
+
+using namespace spmv::dist;
+using Clock = std::chrono::steady_clock;
+
+struct DistCli {
+    std::string input;
+    std::string mode = "all";
+    std::string partition = "nnz";
+    std::string format = "csr";
+    std::string variant;
+    std::string precision = "double";
+    bool gpu = false;
+    bool split_blocks = false;
+    std::string json_out;
+    std::string timeline;
+    int repeat = 200;
+    int ranks = 2;
+    std::string link = "ib-hdr";
+    std::string device = "H100";
+    std::string scaling = "1,2,4,8,16,32,64,128,256,512,1024";
+    // solve
+    std::string method = "cg";
+    bool jacobi = false;
+    double tol = 1e-10;
+    int maxit = 10000;
+    ParamOptions params;
+};
+
+std::vector<Mode> modes_of(const std::string& s)
+{
+    if (s == "all") {
+        return {Mode::vector, Mode::overlap, Mode::task};
+    }
+    return {parse_mode(s)};
+}
+
+std::vector<int> int_list(const std::string& s)
+{
+    std::vector<int> v;
+    std::size_t pos = 0;
+    while (pos <= s.size()) {
+        const auto comma = s.find(',', pos);
+        const auto item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        try {
+            v.push_back(std::stoi(item));
+        } catch (const std::exception&) {
+            SPMV_THROW(spmv::InvalidArgument, "'" + item + "' is not a whole number");
+        }
+        if (comma == std::string::npos) {
+            break;
+        }
+        pos = comma + 1;
+    }
+    return v;
+}
+
+/// Result records carry where, what and when (SPEC: every number states device, precision,
+/// matrix, date and commit).
+nlohmann::json record_head(const DistCli& o, const Comm& comm)
+{
+    return {{"matrix", input_name(o.input)}, {"ranks", comm.size()},
+            {"partition", o.partition},      {"format", o.format},
+            {"variant", o.variant},          {"precision", o.precision},
+            {"date", utc_now()},             {"commit", git_commit()},
+            {"mpi", library_version()}};
+}
+
+void write_json(const std::string& path, const nlohmann::json& j)
+{
+    std::ofstream f(path);
+    if (!f) {
+        SPMV_THROW(spmv::InvalidArgument, "cannot write " + path);
+    }
+    f << j.dump(2) << "\n";
+}
+
+/// Every rank's timeline events on the root, merged into one timeline per mode.
+void write_timelines(const Comm& comm, std::vector<Timeline>& tls, const std::string& prefix)
+{
+    for (auto& t : tls) {
+        const auto all = comm.allgather(to_json({t}));
+        if (comm.rank() != 0) {
+            continue;
+        }
+        Timeline merged = t;
+        merged.events.clear();
+        for (const auto& s : all) {
+            for (const auto& e : timelines_from_json(s).front().events) {
+                merged.events.push_back(e);
+            }
+        }
+        t = merged;
+    }
+    if (comm.rank() == 0) {
+        std::ofstream(prefix + ".json") << to_json(tls);
+        std::ofstream(prefix + ".svg") << spmv::viz::timeline_svg(tls);
+        std::printf("timelines: %s.json, %s.svg\n", prefix.c_str(), prefix.c_str());
+    }
+}
+
+std::string rank_devices(const Comm& comm, const std::string& mine)
+{
+    auto all = comm.allgather(mine);
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    std::string s;
+    for (const auto& d : all) {
+        s += (s.empty() ? "" : ", ") + d;
+    }
+    return s;
+}
+
+// ---- plan (no MPI) ----------------------------------------------------------------------------
+
+int run_plan(const DistCli& o)
+{
+    const auto params = apply_format_params(o.params);
+    (void)params;
+    const auto a = load_matrix(o.input);
+    const auto kind = parse_partition_kind(o.partition);
+    const auto part = make_partition(a, kind, o.ranks);
+    const int vb = o.precision == "float" ? 4 : 8;
+    const auto stats = partition_stats(a, part, vb);
+    const RankDevice dev = o.gpu ? RankDevice{spmv::model::find_profile(o.device)}
+                                 : RankDevice{find_host(o.device == "H100" ? "cpu-core" : o.device)};
+    const auto& link = find_link(o.link);
+    ModelOptions mo;
+    mo.precision = vb == 4 ? spmv::model::Precision::single_precision
+                           : spmv::model::Precision::double_precision;
+    const auto pred = predict_distributed(stats, dev, link, mo);
+
+    std::printf("%s: %d x %d, %lld nonzeros; %s partition over %d ranks (MODEL, no run)\n",
+                input_name(o.input).c_str(), a.num_rows, a.num_cols,
+                static_cast<long long>(stats.nnz), o.partition.c_str(), o.ranks);
+    Table t({"rank", "rows", "nnz", "local", "non-local", "halo", "sent", "neighbours",
+             "recv bytes", "vector us", "overlap us", "task us"});
+    for (std::size_t r = 0; r < stats.ranks.size(); ++r) {
+        const auto& s = stats.ranks[r];
+        const auto& p = pred.ranks[r];
+        t.add({std::to_string(r), std::to_string(s.rows), std::to_string(s.nnz),
+               std::to_string(s.local_nnz), std::to_string(s.nonlocal_nnz), std::to_string(s.halo),
+               std::to_string(s.sent), std::to_string(std::max(s.recv_neighbours, s.send_neighbours)),
+               fmt_bytes(s.bytes_received), fmt(p.time_s.vector * 1e6, 2),
+               fmt(p.time_s.overlap * 1e6, 2), fmt(p.time_s.task * 1e6, 2)});
+    }
+    std::printf("%s", t.str().c_str());
+    std::printf("imbalance: rows %.3f, nnz %.3f; halo total %lld entries; max neighbours %d\n",
+                stats.row_imbalance, stats.nnz_imbalance,
+                static_cast<long long>(stats.total_halo), stats.max_neighbours);
+    std::printf("predicted SpMV on %s ranks over %s: vector %.2f us, overlap %.2f us, task %.2f us\n",
+                pred.device.c_str(), pred.link.c_str(), pred.time_s.vector * 1e6,
+                pred.time_s.overlap * 1e6, pred.time_s.task * 1e6);
+
+    nlohmann::json j = {{"matrix", input_name(o.input)}, {"ranks", o.ranks},
+                        {"partition", o.partition},      {"precision", o.precision},
+                        {"model", true},                 {"device_profile", pred.device},
+                        {"link", pred.link},             {"date", utc_now()},
+                        {"commit", git_commit()}};
+    j["imbalance"] = {{"rows", stats.row_imbalance}, {"nnz", stats.nnz_imbalance}};
+    j["comm"] = stats.comm;
+    for (std::size_t r = 0; r < stats.ranks.size(); ++r) {
+        const auto& s = stats.ranks[r];
+        const auto& p = pred.ranks[r];
+        j["per_rank"].push_back({{"rank", r},
+                                 {"rows", s.rows},
+                                 {"nnz", s.nnz},
+                                 {"local_nnz", s.local_nnz},
+                                 {"nonlocal_nnz", s.nonlocal_nnz},
+                                 {"halo", s.halo},
+                                 {"sent", s.sent},
+                                 {"bytes_received", s.bytes_received},
+                                 {"bytes_sent", s.bytes_sent},
+                                 {"predicted_us",
+                                  {{"vector", p.time_s.vector * 1e6},
+                                   {"overlap", p.time_s.overlap * 1e6},
+                                   {"task", p.time_s.task * 1e6}}}});
+    }
+    if (!o.scaling.empty() && o.scaling != "none") {
+        const auto sc = predict_scaling(a, kind, int_list(o.scaling), dev, link, mo);
+        Table st({"ranks", "halo", "nnz imbalance", "vector us", "task us", "task speedup",
+                  "task efficiency"});
+        for (const auto& p : sc.points) {
+            st.add({std::to_string(p.num_ranks), std::to_string(p.total_halo),
+                    fmt(p.nnz_imbalance, 3), fmt(p.prediction.time_s.vector * 1e6, 2),
+                    fmt(p.prediction.time_s.task * 1e6, 2), fmt(p.speedup.task, 2),
+                    fmt(p.efficiency.task, 3)});
+            j["scaling"].push_back({{"ranks", p.num_ranks},
+                                    {"vector_us", p.prediction.time_s.vector * 1e6},
+                                    {"overlap_us", p.prediction.time_s.overlap * 1e6},
+                                    {"task_us", p.prediction.time_s.task * 1e6},
+                                    {"efficiency_task", p.efficiency.task}});
+        }
+        std::printf("predicted strong scaling (MODEL):\n%s", st.str().c_str());
+    }
+    if (!o.timeline.empty()) {
+        std::vector<Timeline> tls;
+        for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+            auto tl = predicted_timeline(pred, m);
+            tl.matrix = input_name(o.input);
+            tl.partition = o.partition;
+            tl.precision = o.precision;
+            tl.date = utc_now();
+            tl.commit = git_commit();
+            tls.push_back(std::move(tl));
+        }
+        std::ofstream(o.timeline + ".json") << to_json(tls);
+        std::ofstream(o.timeline + ".svg") << spmv::viz::timeline_svg(tls);
+        std::printf("predicted timelines: %s.json, %s.svg\n", o.timeline.c_str(), o.timeline.c_str());
+    }
+    if (!o.json_out.empty()) {
+        write_json(o.json_out, j);
+    }
+    return 0;
+}
+
+// ---- MPI commands -----------------------------------------------------------------------------
+
+template <typename V>
+DistMatrix<V> distribute_input(const Comm& comm, const DistCli& o,
+                               const spmv::Csr<double, std::int32_t>& a)
+{
+    DistOptions opt;
+    opt.partition = parse_partition_kind(o.partition);
+    opt.format = o.format;
+    opt.variant = o.variant;
+    opt.params = apply_format_params(o.params);
+    opt.gpu = o.gpu;
+    opt.merged_block = !o.split_blocks;
+    if constexpr (std::is_same_v<V, double>) {
+        return DistMatrix<double>::create(comm, a, opt);
+    } else {
+        return DistMatrix<V>::create(comm, spmv::convert_values<V>(a), opt);
+    }
+}
+
+/// The root loads the input; a failure there ends every rank with its message.
+spmv::Csr<double, std::int32_t> load_on_root(const Comm& comm, const std::string& input)
+{
+    spmv::Csr<double, std::int32_t> a;
+    collective(comm, [&] {
+        if (comm.rank() == 0) {
+            a = load_matrix(input);
+        }
+    });
+    return a;
+}
+
+template <typename V>
+int run_verify(const Comm& comm, const DistCli& o)
+{
+    const auto a = load_on_root(comm, o.input);
+    auto m = distribute_input<V>(comm, o, a);
+    std::vector<double> xg;
+    std::vector<double> ref;
+    if (comm.rank() == 0) {
+        xg.resize(static_cast<std::size_t>(a.num_cols));
+        for (std::size_t i = 0; i < xg.size(); ++i) {
+            xg[i] = std::sin(0.37 * static_cast<double>(i) + 1.0);
+        }
+        ref.resize(static_cast<std::size_t>(a.num_rows));
+        spmv::spmv_reference(a, 1.0, std::span<const double>(xg), 0.0, std::span<double>(ref));
+    }
+    std::vector<V> xv(xg.begin(), xg.end());
+    const auto xo = scatter_from_root<V>(comm, m.col_partition(), xv);
+    const double tol = std::is_same_v<V, double> ? 1e-12 : 2e-5;
+    int bad = 0;
+    nlohmann::json j = record_head(o, comm);
+    j["devices"] = rank_devices(comm, m.info().device);
+    j["exchange_path"] = m.exchange_path();
+    for (auto mode : modes_of(o.mode)) {
+        std::vector<V> y(static_cast<std::size_t>(m.own_rows()));
+        m.apply(mode, xo, y);
+        const auto yg = gather_to_root<V>(comm, m.row_partition(), y);
+        if (comm.rank() == 0) {
+            double num = 0.0;
+            double den = 0.0;
+            for (std::size_t i = 0; i < ref.size(); ++i) {
+                num += (static_cast<double>(yg[i]) - ref[i]) * (static_cast<double>(yg[i]) - ref[i]);
+                den += ref[i] * ref[i];
+            }
+            const double err = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+            const bool ok = err <= tol;
+            bad += ok ? 0 : 1;
+            std::printf("%-8s %s: relative error %.2e (tolerance %.0e) %s\n",
+                        std::string(to_string(mode)).c_str(), input_name(o.input).c_str(), err,
+                        tol, ok ? "OK" : "MISMATCH");
+            j["modes"].push_back({{"mode", to_string(mode)}, {"relative_error", err}, {"ok", ok}});
+        }
+    }
+    if (comm.rank() == 0) {
+        std::printf("%d rank(s) on %s, %s partition, format %s, exchange %s\n", comm.size(),
+                    j["devices"].get<std::string>().c_str(), o.partition.c_str(),
+                    o.format.c_str(), m.exchange_path().c_str());
+        if (!o.json_out.empty()) {
+            write_json(o.json_out, j);
+        }
+    }
+    bad = static_cast<int>(comm.allreduce_max(static_cast<double>(bad)));
+    if (bad > 0) {
+        throw ExitCode{3};
+    }
+    return 0;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) {
+        return 0.0;
+    }
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+template <typename V>
+int run_bench(const Comm& comm, const DistCli& o)
+{
+    const auto a = load_on_root(comm, o.input);
+    // Single-process baseline on the root's device (the same format, kernel and timing: warm,
+    // back to back, each product synchronised), before the distributed run.
+    double base_us = 0.0;
+    std::string base_device;
+    if (o.gpu) {
+        collective(comm, [&] {
+            if (comm.rank() == 0 && spmv::gpu::is_available()) {
+                spmv::gpu::set_device(comm.node_rank() % spmv::gpu::device_count());
+                const auto av = spmv::convert_values<V>(a);
+                auto host = spmv::build<V>(o.format, av, apply_format_params(o.params));
+                auto dm = o.variant.empty() ? spmv::gpu::assemble(host)
+                                            : spmv::gpu::assemble(spmv::gpu::find_variant(o.variant), host);
+                spmv::gpu::DeviceBuffer<V> x(static_cast<std::size_t>(a.num_cols));
+                spmv::gpu::DeviceBuffer<V> y(static_cast<std::size_t>(a.num_rows));
+                x.fill(V{1});
+                spmv::gpu::Stream s;
+                std::vector<double> ts;
+                for (int i = 0; i < o.repeat + 10; ++i) {
+                    const auto t0 = Clock::now();
+                    dm.spmv(V{1}, x.data(), V{0}, y.data(), spmv::RowOrder::original, s);
+                    s.synchronize();
+                    if (i >= 10) {
+                        ts.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+                    }
+                }
+                base_us = median(ts);
+                base_device = spmv::gpu::device_info().name;
+            }
+        });
+    }
+    auto m = distribute_input<V>(comm, o, a);
+    const auto devices = rank_devices(comm, m.info().device);
+    nlohmann::json j = record_head(o, comm);
+    j["devices"] = devices;
+    j["exchange_path"] = m.exchange_path();
+    j["repeat"] = o.repeat;
+    j["timing"] = "wall clock per SpMV (after a barrier), back to back, each product complete "
+                  "on every rank before the next; median over repeats of the slowest rank";
+    std::vector<Timeline> tls;
+    // ghosted x on the device (GPU ranks) or the host
+    spmv::gpu::DeviceBuffer<V> dx, dy;
+    std::vector<V> hx, hy;
+    if (o.gpu) {
+        dx = spmv::gpu::DeviceBuffer<V>(static_cast<std::size_t>(m.ghosted_size()));
+        dy = spmv::gpu::DeviceBuffer<V>(static_cast<std::size_t>(m.own_rows()));
+        dx.fill(V{1});
+    } else {
+        hx.assign(static_cast<std::size_t>(m.ghosted_size()), V{1});
+        hy.assign(static_cast<std::size_t>(m.own_rows()), V{0});
+    }
+    auto apply = [&](Mode mode, Timeline* tl, int it) {
+        if (o.gpu) {
+            m.apply_device_ghosted(mode, dx.data(), dy.data(), tl, it);
+        } else {
+            m.apply_ghosted(mode, hx, hy, tl, it);
+        }
+    };
+    const auto total_nnz = comm.allreduce_sum(static_cast<std::int64_t>(m.info().nnz));
+    if (comm.rank() == 0) {
+        std::printf("%s: %lld rows, %lld nonzeros on %d rank(s) (%s), %s partition, format %s, "
+                    "%s, exchange %s\n",
+                    input_name(o.input).c_str(), static_cast<long long>(m.part().global_rows),
+                    static_cast<long long>(total_nnz), comm.size(), devices.c_str(),
+                    o.partition.c_str(), o.format.c_str(), o.precision.c_str(),
+                    m.exchange_path().c_str());
+    }
+    for (auto mode : modes_of(o.mode)) {
+        for (int i = 0; i < 10; ++i) {  // warm-up
+            apply(mode, nullptr, i);
+        }
+        std::vector<double> ts;
+        for (int i = 0; i < o.repeat; ++i) {
+            comm.barrier();
+            const auto t0 = Clock::now();
+            apply(mode, nullptr, i);
+            ts.push_back(comm.allreduce_max(
+                std::chrono::duration<double, std::micro>(Clock::now() - t0).count()));
+        }
+        const double med = median(ts);
+        // three more products recorded into a timeline: the share of the exchange hidden
+        // behind computation in the last of them
+        double hidden = 0.0;
+        {
+            Timeline t;
+            t.mode = mode;
+            t.num_ranks = comm.size();
+            t.matrix = input_name(o.input);
+            t.format = o.format;
+            t.partition = o.partition;
+            t.device = devices;
+            t.precision = o.precision;
+            t.date = utc_now();
+            t.commit = git_commit();
+            m.start_clock();
+            for (int it = 0; it < 3; ++it) {
+                comm.barrier();
+                apply(mode, &t, it);
+            }
+            // overlapped fraction over the ranks' recorded iterations (root's view of all)
+            const auto all = comm.allgather(to_json({t}));
+            Timeline merged = t;
+            merged.events.clear();
+            for (const auto& s : all) {
+                for (const auto& e : timelines_from_json(s).front().events) {
+                    merged.events.push_back(e);
+                }
+            }
+            hidden = overlapped_fraction(merged, -1, 2);
+            tls.push_back(std::move(t));
+        }
+        if (comm.rank() == 0) {
+            const double gflops = 2.0 * static_cast<double>(total_nnz) / (med * 1e3);
+            std::printf("%-8s median %9.2f us  min %9.2f us  %7.2f GF/s  exchange hidden %5.1f %%",
+                        std::string(to_string(mode)).c_str(), med,
+                        *std::min_element(ts.begin(), ts.end()), gflops, 100.0 * hidden);
+            if (base_us > 0.0) {
+                std::printf("  vs single process %.2f us (%+.1f %%)", base_us,
+                            100.0 * (med / base_us - 1.0));
+            }
+            std::printf("\n");
+            nlohmann::json r = {{"mode", to_string(mode)},
+                                {"median_us", med},
+                                {"min_us", *std::min_element(ts.begin(), ts.end())},
+                                {"gflops", gflops},
+                                {"overlapped_fraction", hidden}};
+            if (base_us > 0.0) {
+                r["single_process_us"] = base_us;
+                r["single_process_device"] = base_device;
+                r["overhead"] = med / base_us - 1.0;
+            }
+            j["modes"].push_back(r);
+        }
+    }
+    if (!o.timeline.empty()) {
+        write_timelines(comm, tls, o.timeline);
+    }
+    if (comm.rank() == 0 && !o.json_out.empty()) {
+        write_json(o.json_out, j);
+    }
+    return 0;
+}
+
+int run_solve(const Comm& comm, const DistCli& o)
+{
+    const auto a = load_on_root(comm, o.input);
+    auto m = distribute_input<double>(comm, o, a);
+    std::vector<double> bg;
+    if (comm.rank() == 0) {
+        bg.assign(static_cast<std::size_t>(a.num_rows), 1.0);
+    }
+    const auto b = scatter_from_root<double>(comm, m.row_partition(), bg);
+    std::vector<double> x(b.size(), 0.0);
+    spmv::solvers::SolveOptions so;
+    so.tol = o.tol;
+    so.max_iterations = o.maxit;
+    so.jacobi = o.jacobi || o.method == "jacobi-cg";
+    so.inner.double_sums = false;  // the distributed inner SpMV adds in float
+    if (o.method != "cg" && o.method != "jacobi-cg" && o.method != "mpir-cg" && o.method != "mpir") {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--method " + o.method + ": not cg, jacobi-cg or mpir-cg");
+    }
+    const auto method = o.method == "mpir" || o.method == "mpir-cg" ? spmv::solvers::Method::mpir_cg
+                                                                     : spmv::solvers::Method::cg;
+    DistSolveOptions dso;
+    dso.mode = o.mode == "all" ? Mode::task : parse_mode(o.mode);
+    Timeline t;
+    if (!o.timeline.empty()) {
+        t.mode = dso.mode;
+        t.num_ranks = comm.size();
+        t.matrix = input_name(o.input);
+        t.format = o.format;
+        t.partition = o.partition;
+        t.precision = "double";
+        t.date = utc_now();
+        t.commit = git_commit();
+        dso.timeline = &t;
+        m.start_clock();
+    }
+    comm.barrier();
+    const auto res = solve(m, b, x, method, so, dso);
+    const auto devices = rank_devices(comm, m.info().device);
+    if (comm.rank() == 0) {
+        std::printf("%s: %s on %d rank(s) (%s), %s mode, %s partition, format %s\n",
+                    input_name(o.input).c_str(), std::string(spmv::solvers::to_string(method)).c_str(),
+                    comm.size(), devices.c_str(), std::string(to_string(dso.mode)).c_str(),
+                    o.partition.c_str(), o.format.c_str());
+        std::printf("status %s after %d iterations (inner %d, outer %d); true relative residual "
+                    "%.3e; %.2f ms (setup %.2f ms)\n",
+                    std::string(spmv::solvers::to_string(res.status)).c_str(), res.iterations,
+                    res.inner_iterations, res.outer_iterations, res.final_relative_residual,
+                    res.total_ms, res.setup_ms);
+        if (!o.json_out.empty()) {
+            auto j = record_head(o, comm);
+            j["devices"] = devices;
+            j["method"] = spmv::solvers::to_string(method);
+            j["mode"] = to_string(dso.mode);
+            j["status"] = spmv::solvers::to_string(res.status);
+            j["iterations"] = res.iterations;
+            j["inner_iterations"] = res.inner_iterations;
+            j["outer_iterations"] = res.outer_iterations;
+            j["final_relative_residual"] = res.final_relative_residual;
+            j["total_ms"] = res.total_ms;
+            j["setup_ms"] = res.setup_ms;
+            j["times_ms"] = {{"spmv", res.times.spmv_ms},
+                             {"vector", res.times.vector_ms},
+                             {"reduction", res.times.reduction_ms}};
+            write_json(o.json_out, j);
+        }
+    }
+    if (!o.timeline.empty()) {
+        std::vector<Timeline> tls{t};
+        write_timelines(comm, tls, o.timeline);
+    }
+    if (res.status != spmv::solvers::Status::converged) {
+        throw ExitCode{2};
+    }
+    return 0;
+}
+
+/// MPI_Init for the commands that need it; every rank runs the command; RemoteError and any
+/// other error end every rank with a non-zero status.
+int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
+{
+    int argc = 0;
+    char** argv = nullptr;
+    Environment env(&argc, &argv);
+    const auto comm = Comm::world();
+    return run(comm, o);
+}
+
+void add_common(CLI::App* c, DistCli& o, bool with_mode)
+{
+    c->add_option("INPUT", o.input, "Matrix Market file or generator spec (gen:pde:size=150)")
+        ->required();
+    if (with_mode) {
+        c->add_option("--mode", o.mode, "vector, overlap, task or all")->capture_default_str();
+    }
+    c->add_option("--partition", o.partition, "rows, nnz or metis")->capture_default_str();
+    c->add_option("--format", o.format, "storage format of both blocks (spmvlab formats)")
+        ->capture_default_str();
+    c->add_option("--variant", o.variant, "GPU kernel variant (default: the format's)");
+    c->add_flag("--gpu", o.gpu, "blocks on the GPUs: one rank per GPU (node-local rank)");
+    c->add_option("--json-out", o.json_out, "write the result record as JSON");
+    c->add_option("--timeline", o.timeline, "write PREFIX.json and PREFIX.svg timelines");
+    c->add_flag("--split-blocks", o.split_blocks,
+                "vector mode runs the local and non-local blocks one after the other "
+                "(default: one merged block, a single pass over y)");
+    add_format_param_options(c, o.params);
+}
+
+}  // namespace
+
+void add_dist_command(CLI::App& app)
+{
+    auto o = std::make_shared<DistCli>();
+    auto* dist = app.add_subcommand("dist", "distributed SpMV and CG over MPI ranks "
+                                            "(mpiexec -n N spmvlab dist ...)");
+    dist->require_subcommand(1);
+
+    auto* plan = dist->add_subcommand("plan", "partition statistics and the model's prediction "
+                                              "(one process, no MPI)");
+    add_common(plan, *o, false);
+    plan->add_option("--ranks", o->ranks, "number of ranks")->capture_default_str()
+        ->check(CLI::Range(1, 1 << 20));
+    plan->add_option("--link", o->link, "link profile: pcie4, pcie5, nvlink4, ib-hdr, ib-ndr, "
+                                        "host-shm")->capture_default_str();
+    plan->add_option("--device", o->device, "GPU profile with --gpu (H100, ...), else host "
+                                            "profile (cpu-core)")->capture_default_str();
+    plan->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    plan->add_option("--scaling", o->scaling, "rank counts of the predicted scaling, or none")
+        ->capture_default_str();
+    plan->callback([o] { run_plan(*o); });
+
+    auto* verify = dist->add_subcommand("verify", "every mode against the single-process "
+                                                  "product (exit 3 on a mismatch)");
+    add_common(verify, *o, true);
+    verify->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    verify->callback([o] {
+        with_mpi(*o, o->precision == "float" ? &run_verify<float> : &run_verify<double>);
+    });
+
+    auto* bench = dist->add_subcommand("bench", "time the distributed SpMV in each mode");
+    add_common(bench, *o, true);
+    bench->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    bench->add_option("--repeat", o->repeat, "timed products per mode")->capture_default_str()
+        ->check(CLI::Range(1, 1000000));
+    bench->callback([o] {
+        with_mpi(*o, o->precision == "float" ? &run_bench<float> : &run_bench<double>);
+    });
+
+    auto* solve = dist->add_subcommand("solve", "distributed CG / Jacobi-CG / MPIR-CG "
+                                                "(b = ones, x0 = 0)");
+    add_common(solve, *o, true);
+    solve->add_option("--method", o->method, "cg | jacobi-cg | mpir-cg (double outer, float inner)")->capture_default_str();
+    solve->add_flag("--jacobi", o->jacobi, "Jacobi preconditioner");
+    solve->add_option("--tol", o->tol, "relative residual to reach")->capture_default_str();
+    solve->add_option("--maxit", o->maxit, "iteration limit")->capture_default_str();
+    solve->callback([o] { with_mpi(*o, &run_solve); });
+}
+
+}  // namespace spmvlab

@@ -1,0 +1,155 @@
+#pragma once
+/// DistMatrix: a sparse matrix spread over MPI ranks, each rank holding its rows as a local and
+/// a non-local block (local_matrix.hpp) in ANY registered format, on the host or on its GPU,
+/// and the halo exchange plan computed once (exchange_plan.hpp). y = A x in one of the three
+/// modes of Kreutzer et al. §III.A (Mode in timeline.hpp):
+///
+///   vector   post receives, pack + send, wait; then the whole SpMV. With halo the whole SpMV
+///            runs on one block [local | non-local] over [x_own | halo] (one pass over y, the
+///            paper's "single step"); without halo it is the local block alone.
+///   overlap  post receives, pack + send, local SpMV, wait, non-local SpMV (adds into y).
+///            Without asynchronous progress in the MPI library (Open MPI 4.1 here: "OMPI
+///            progress: no") the messages move only inside MPI calls, i.e. in the wait: little
+///            overlap, as the paper predicts; the timeline shows it.
+///   task     a dedicated communication thread packs, sends, receives (and on GPU ranks copies
+///            the send buffer to the host and the halo back) while the compute side runs the
+///            local SpMV; then the non-local SpMV.
+///
+/// GPU ranks: one rank per GPU (node-local rank -> device ordinal modulo the devices present).
+/// The halo is gathered on the device into a device buffer, copied to page-locked host memory,
+/// exchanged by MPI, copied back (the paper's path); with a CUDA-aware MPI library the device
+/// buffers go to MPI directly (exchange_path() says which ran).
+///
+///   spmv::dist::Environment env(&argc, &argv);
+///   auto comm = spmv::dist::Comm::world();
+///   Csr<double> a;  if (comm.rank() == 0) a = load(...);      // only the root reads
+///   auto A = DistMatrix<double>::create(comm, a, {.format = "sell", .gpu = true});
+///   std::vector<double> x(A.own_cols()), y(A.own_rows());
+///   A.apply(Mode::task, x, y);                                 // host vectors in and out
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <spmv/dist/comm.hpp>
+#include <spmv/dist/exchange_plan.hpp>
+#include <spmv/dist/local_matrix.hpp>
+#include <spmv/dist/partition.hpp>
+#include <spmv/dist/timeline.hpp>
+#include <spmv/formats/csr.hpp>
+#include <spmv/registry.hpp>
+
+namespace spmv::dist {
+
+struct DistOptions {
+    PartitionKind partition = PartitionKind::nnz;  ///< Cevahir's rule by default
+    std::string format = "csr";  ///< registry name of both blocks' format
+    FormatParams params;
+    bool gpu = false;            ///< blocks on this rank's GPU
+    std::string variant;         ///< GPU kernel variant (empty: the format's default)
+    /// Build the merged [local | non-local] block that vector mode's single-step SpMV runs
+    /// (extra memory: one more copy of the rank's rows). Off: vector mode runs the two
+    /// blocks one after the other, after the wait.
+    bool merged_block = true;
+    /// Exchange device buffers directly when the MPI library is CUDA-aware (GPU ranks).
+    bool allow_cuda_aware = true;
+};
+
+/// Where the rank's work ran, for result records.
+struct RankInfo {
+    int rank = 0;
+    std::string device;         ///< "host" or the GPU's name
+    int device_ordinal = -1;    ///< GPU ordinal, -1 on the host
+    std::int64_t rows = 0;
+    std::int64_t nnz = 0;
+    std::int64_t halo = 0;
+    int neighbours = 0;
+};
+
+template <typename ValueType>
+class DistMatrix {
+public:
+    using value_type = ValueType;
+
+    DistMatrix();
+    ~DistMatrix();
+    DistMatrix(DistMatrix&&) noexcept;
+    DistMatrix& operator=(DistMatrix&&) noexcept;
+
+    /// Collective. The root (rank 0) passes the whole matrix (the others' `a` is ignored): it
+    /// partitions the rows, sends every rank its rows, and every rank splits them, builds the
+    /// exchange plan with its neighbours and its two blocks in `opt.format` (on its GPU when
+    /// opt.gpu). Any rank's failure (a format that does not fit, no GPU, ...) throws
+    /// RemoteError on every rank.
+    static DistMatrix create(const Comm& comm, const Csr<ValueType, std::int32_t>& a,
+                             const DistOptions& opt);
+    /// Collective. Every rank passes its own rows in global numbering and the partition (the
+    /// same on all ranks): for matrices that no single process holds (more than 2^31 rows or
+    /// nonzeros in total, generated rank by rank).
+    static DistMatrix from_rows(const Comm& comm, const GlobalRows<ValueType>& rows,
+                                const Partition& row_partition, const DistOptions& opt);
+
+    const Comm& comm() const;
+    const Partition& row_partition() const;
+    const Partition& col_partition() const;
+    const LocalMatrix<ValueType>& part() const;
+    const ExchangePlan& plan() const;
+    const DistOptions& options() const;
+    RankInfo info() const;
+    std::int64_t own_rows() const;   ///< entries of y on this rank
+    std::int64_t own_cols() const;   ///< entries of x on this rank
+    /// "none" (no rank has a halo), "host" (host ranks), "host-staged" (GPU ranks through
+    /// page-locked host buffers) or "cuda-aware" (device buffers to MPI).
+    std::string exchange_path() const;
+    bool on_gpu() const;
+
+    /// y_own = A x (x_own: this rank's entries of x in the column partition's order; y_own:
+    /// its rows). GPU ranks copy x in and y out (not part of the SpMV a solver would run).
+    /// Collective. With `timeline`, appends this rank's events of SpMV `iteration`.
+    void apply(Mode mode, std::span<const ValueType> x_own, std::span<ValueType> y_own,
+               Timeline* timeline = nullptr, int iteration = 0);
+    /// The same on device pointers (GPU ranks): no host copies of x and y (x is copied into
+    /// the matrix's ghosted buffer on the device).
+    void apply_device(Mode mode, const ValueType* x_own, ValueType* y_own,
+                      Timeline* timeline = nullptr, int iteration = 0);
+
+    /// Entries of a "ghosted" x: own_cols() own entries followed by the halo (PETSc's
+    /// VecGhost). A solver that keeps its SpMV input ghosted spares the copy of x: the
+    /// exchange writes the halo into the tail, the blocks read the vector in place.
+    std::int64_t ghosted_size() const;
+    /// y_own = A x with x ghosted (host ranks): x_ghost[0, own_cols()) is read, the halo tail
+    /// is overwritten by the exchange.
+    void apply_ghosted(Mode mode, std::span<ValueType> x_ghost, std::span<ValueType> y_own,
+                       Timeline* timeline = nullptr, int iteration = 0);
+    /// The same on device pointers (GPU ranks).
+    void apply_device_ghosted(Mode mode, ValueType* x_ghost, ValueType* y_own,
+                              Timeline* timeline = nullptr, int iteration = 0);
+
+    /// The same distributed matrix with its values converted (e.g. the float operator of
+    /// MPIR-CG's inner solve): same partition, plan and format, blocks rebuilt on the same
+    /// device. Collective.
+    template <typename To>
+    DistMatrix<To> with_values() const;
+
+    /// The timeline's origin: a barrier, then now. Events are in microseconds after it.
+    void start_clock();
+
+private:
+    template <typename>
+    friend class DistMatrix;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+/// Gathers a distributed vector (each rank's own entries, `part` its index set) on the root in
+/// global order; other ranks get an empty vector. Collective.
+template <typename ValueType>
+std::vector<ValueType> gather_to_root(const Comm& comm, const Partition& part,
+                                      std::span<const ValueType> own);
+/// The root's global vector cut into every rank's own entries. Collective.
+template <typename ValueType>
+std::vector<ValueType> scatter_from_root(const Comm& comm, const Partition& part,
+                                         std::span<const ValueType> global);
+
+}  // namespace spmv::dist

@@ -1,0 +1,37 @@
+#pragma once
+/// Distributed CG, Jacobi-CG and MPIR-CG: the solvers of spmv/solvers/cg.hpp, written once
+/// against a backend of vector operations, run unchanged on a backend whose vectors are each
+/// rank's own entries, whose SpMV is DistMatrix::apply in one of the three modes, and whose
+/// dot products end in MPI_Allreduce (Cevahir et al. §3.3: rows and vector entries spread over
+/// the GPUs, input vector entries exchanged before every SpMV, scalars reduced twice per
+/// iteration; MPIR-CG's inner CG in float on the GPUs, refinement in double).
+///
+/// Host ranks keep their vectors in std::vector, GPU ranks on their device (the SpMV input is
+/// "ghosted": own entries followed by the halo, so the exchange writes straight into it). The
+/// iteration count equals the single-process solve's up to rounding (the sums of the dot
+/// products are split over ranks and added in a different order: ±1 iteration).
+#include <span>
+
+#include <spmv/dist/dist_matrix.hpp>
+#include <spmv/dist/timeline.hpp>
+#include <spmv/solvers/solve.hpp>
+
+namespace spmv::dist {
+
+struct DistSolveOptions {
+    Mode mode = Mode::task;       ///< how each SpMV exchanges its halo
+    /// Record every SpMV and every reduction into this timeline (this rank's events).
+    Timeline* timeline = nullptr;
+};
+
+/// Collective. Solves A x = b with b_own / x_own this rank's entries (x_own holds the initial
+/// guess); `a` on host or GPU ranks (DistOptions::gpu). For Method::mpir_cg a float copy of
+/// the matrix is built on the same partition (counted in setup_ms). The result is the same on
+/// every rank; final_relative_residual is the true ||b - A x|| / ||b|| in double, computed with
+/// the distributed double SpMV.
+solvers::SolveResult solve(DistMatrix<double>& a, std::span<const double> b_own,
+                           std::span<double> x_own, solvers::Method method,
+                           const solvers::SolveOptions& options = {},
+                           const DistSolveOptions& dist = {});
+
+}  // namespace spmv::dist

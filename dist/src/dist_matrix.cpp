@@ -1,0 +1,948 @@
+// DistMatrix: plain C++ over Comm (comm.cpp holds every MPI call) and the kernels' public API
+// (DeviceMatrix, DeviceBuffer, Stream, Event, gather), so it is the same code with and without
+// MPI and CUDA.
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include <spmv/dist/dist_matrix.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/memory.hpp>
+#include <spmv/gpu/variants.hpp>
+#include <spmv/gpu/vector_ops.hpp>
+
+namespace spmv::dist {
+
+namespace {
+
+constexpr int tag_halo = 7101;
+constexpr int tag_rows = 7102;
+
+using Clock = std::chrono::steady_clock;
+
+/// The communication thread of task mode: one persistent thread that runs one job at a time
+/// (Kreutzer's "dedicated thread for MPI"); run() hands it a job, join() waits for it and
+/// rethrows what it threw.
+class CommThread {
+public:
+    CommThread() : thread_([this] { loop(); }) {}
+    ~CommThread()
+    {
+        {
+            std::lock_guard lock(m_);
+            quit_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+    CommThread(const CommThread&) = delete;
+    CommThread& operator=(const CommThread&) = delete;
+
+    void run(std::function<void()> job)
+    {
+        {
+            std::lock_guard lock(m_);
+            job_ = std::move(job);
+            done_ = false;
+            error_ = nullptr;
+        }
+        cv_.notify_all();
+    }
+    void join()
+    {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [this] { return done_; });
+        if (error_) {
+            std::rethrow_exception(std::exchange(error_, nullptr));
+        }
+    }
+
+private:
+    void loop()
+    {
+        std::unique_lock lock(m_);
+        for (;;) {
+            cv_.wait(lock, [this] { return quit_ || job_; });
+            if (quit_) {
+                return;
+            }
+            auto job = std::exchange(job_, nullptr);
+            lock.unlock();
+            std::exception_ptr err;
+            try {
+                job();
+            } catch (...) {
+                err = std::current_exception();
+            }
+            lock.lock();
+            error_ = err;
+            done_ = true;
+            cv_.notify_all();
+        }
+    }
+
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::function<void()> job_;
+    bool done_ = true;
+    bool quit_ = false;
+    std::exception_ptr error_;
+    std::thread thread_;  // last: starts after the members above exist
+};
+
+/// Events of one rank; the comm thread writes its own list, merged after the join.
+struct Recorder {
+    Timeline* tl = nullptr;
+    int rank = 0;
+    int iteration = 0;
+    Clock::time_point origin;
+    std::vector<TimelineEvent> comm_events;
+
+    bool on() const noexcept { return tl != nullptr; }
+    double now_us() const
+    {
+        return std::chrono::duration<double, std::micro>(Clock::now() - origin).count();
+    }
+    void add(Lane lane, Phase phase, double b, double e)
+    {
+        if (tl != nullptr) {
+            tl->events.push_back({rank, lane, phase, iteration, b, e});
+        }
+    }
+    void add_comm(Phase phase, double b, double e)
+    {
+        if (tl != nullptr) {
+            comm_events.push_back({rank, Lane::comm, phase, iteration, b, e});
+        }
+    }
+    void merge()
+    {
+        if (tl != nullptr) {
+            tl->events.insert(tl->events.end(), comm_events.begin(), comm_events.end());
+            comm_events.clear();
+        }
+    }
+};
+
+/// Times a scope into a recorder lane.
+class Span {
+public:
+    Span(Recorder& r, Lane lane, Phase p, bool comm_list = false)
+        : r_(r), lane_(lane), p_(p), comm_(comm_list), b_(r.on() ? r.now_us() : 0.0)
+    {}
+    ~Span()
+    {
+        if (!r_.on()) {
+            return;
+        }
+        const double e = r_.now_us();
+        if (comm_) {
+            r_.add_comm(p_, b_, e);
+        } else {
+            r_.add(lane_, p_, b_, e);
+        }
+    }
+    Span(const Span&) = delete;
+    Span& operator=(const Span&) = delete;
+
+private:
+    Recorder& r_;
+    Lane lane_;
+    Phase p_;
+    bool comm_;
+    double b_;
+};
+
+template <typename ValueType>
+Csr<ValueType, std::int32_t> merge_blocks(const LocalMatrix<ValueType>& m)
+{
+    // [local | non-local] over [x_own | halo]: non-local columns shifted by own columns; local
+    // columns come first in every row, so the rows stay sorted
+    Csr<ValueType, std::int32_t> c;
+    c.num_rows = m.local.num_rows;
+    c.num_cols = m.local.num_cols + m.nonlocal.num_cols;
+    c.row_ptrs.assign(1, 0);
+    c.col_idxs.reserve(m.local.values.size() + m.nonlocal.values.size());
+    c.values.reserve(c.col_idxs.capacity());
+    for (std::int32_t i = 0; i < c.num_rows; ++i) {
+        for (auto k = m.local.row_ptrs[i]; k < m.local.row_ptrs[i + 1]; ++k) {
+            c.col_idxs.push_back(m.local.col_idxs[static_cast<std::size_t>(k)]);
+            c.values.push_back(m.local.values[static_cast<std::size_t>(k)]);
+        }
+        for (auto k = m.nonlocal.row_ptrs[i]; k < m.nonlocal.row_ptrs[i + 1]; ++k) {
+            c.col_idxs.push_back(m.local.num_cols + m.nonlocal.col_idxs[static_cast<std::size_t>(k)]);
+            c.values.push_back(m.nonlocal.values[static_cast<std::size_t>(k)]);
+        }
+        c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
+    }
+    return c;
+}
+
+}  // namespace
+
+template <typename ValueType>
+struct DistMatrix<ValueType>::Impl {
+    Comm comm;
+    DistOptions opt;
+    Partition rows;
+    Partition cols;
+    LocalMatrix<ValueType> part;
+    ExchangePlan plan;
+    bool any_halo = false;  // some rank exchanges (all ranks agree on it)
+    Clock::time_point origin = Clock::now();
+
+    // host blocks
+    std::optional<AnyMatrix<ValueType>> h_local, h_nonlocal, h_merged;
+    std::vector<ValueType> h_ghost;  // [x_own | halo] for apply() on host spans
+    std::vector<ValueType> h_send;
+
+    // GPU blocks and buffers
+    std::string device_name = "host";
+    int device_ordinal = -1;
+    gpu::DeviceMatrix<ValueType> d_local, d_nonlocal, d_merged;
+    gpu::DeviceBuffer<std::int32_t> d_send_idx;
+    gpu::DeviceBuffer<ValueType> d_send;
+    gpu::DeviceBuffer<ValueType> d_ghost;  // [x_own | halo] for apply_device(x_own)
+    gpu::DeviceBuffer<ValueType> d_io_x, d_io_y;  // apply() on a GPU rank
+    gpu::PinnedBuffer<ValueType> p_send, p_recv;
+    std::optional<gpu::Stream> s_compute, s_comm;
+    bool use_cuda_aware = false;
+
+    std::unique_ptr<CommThread> thread;
+
+    std::int64_t halo() const { return plan.halo_size(); }
+    std::int64_t own() const { return part.num_own_cols; }
+
+    void build_blocks();
+    void host_apply(Mode mode, ValueType* x_ghost, ValueType* y, Recorder& rec);
+    void device_apply(Mode mode, ValueType* x_ghost, ValueType* y, Recorder& rec);
+    void host_exchange_post(const ValueType* x_own, ValueType* halo, Requests& reqs,
+                            Recorder& rec, bool comm_lane);
+};
+
+template <typename ValueType>
+void DistMatrix<ValueType>::Impl::build_blocks()
+{
+    const bool merged = opt.merged_block && any_halo && halo() > 0;
+    if (!opt.gpu) {
+        h_local = spmv::build<ValueType>(opt.format, part.local, opt.params);
+        h_nonlocal = spmv::build<ValueType>(opt.format, part.nonlocal, opt.params);
+        if (merged) {
+            h_merged = spmv::build<ValueType>(opt.format, merge_blocks(part), opt.params);
+        }
+        h_ghost.resize(static_cast<std::size_t>(own() + halo()));
+        h_send.resize(static_cast<std::size_t>(plan.send_size()));
+        return;
+    }
+    const int n = gpu::device_count();
+    if (n == 0) {
+        SPMV_THROW(InvalidArgument, gpu::is_compiled()
+                                        ? "--gpu: no CUDA device on this rank's host"
+                                        : "--gpu: this build has no CUDA kernels");
+    }
+    device_ordinal = comm.node_rank() % n;
+    gpu::set_device(device_ordinal);
+    device_name = gpu::device_info().name;
+    auto up = [&](const Csr<ValueType, std::int32_t>& c) {
+        if (opt.variant.empty()) {
+            return gpu::assemble(spmv::build<ValueType>(opt.format, c, opt.params));
+        }
+        const auto& v = gpu::find_variant(opt.variant);
+        return gpu::assemble(v, spmv::build<ValueType>(v.format, c, opt.params));
+    };
+    d_local = up(part.local);
+    if (halo() > 0) {
+        d_nonlocal = up(part.nonlocal);
+    }
+    if (merged) {
+        d_merged = up(merge_blocks(part));
+    }
+    d_send_idx = gpu::DeviceBuffer<std::int32_t>::from_host(plan.send_idx, "halo send indices");
+    d_send = gpu::DeviceBuffer<ValueType>(static_cast<std::size_t>(plan.send_size()), "halo send buffer");
+    d_ghost = gpu::DeviceBuffer<ValueType>(static_cast<std::size_t>(own() + halo()), "ghosted x");
+    use_cuda_aware = opt.allow_cuda_aware && cuda_aware();
+    if (!use_cuda_aware) {
+        p_send = gpu::PinnedBuffer<ValueType>(static_cast<std::size_t>(plan.send_size()));
+        p_recv = gpu::PinnedBuffer<ValueType>(static_cast<std::size_t>(halo()));
+    }
+    s_compute.emplace();
+    s_comm.emplace();
+}
+
+/// Posts the receives into `halo`, packs and posts the sends (host buffers).
+template <typename ValueType>
+void DistMatrix<ValueType>::Impl::host_exchange_post(const ValueType* x_own, ValueType* halo_out,
+                                                     Requests& reqs, Recorder& rec,
+                                                     bool comm_lane)
+{
+    const Lane lane = comm_lane ? Lane::comm : Lane::compute;
+    {
+        Span s(rec, lane, Phase::post, comm_lane);
+        for (const auto& n : plan.recv) {
+            comm.irecv(halo_out + n.offset, n.count, datatype_of<ValueType>(), n.rank, tag_halo, reqs);
+        }
+    }
+    {
+        Span s(rec, lane, Phase::pack, comm_lane);
+        for (std::size_t i = 0; i < plan.send_idx.size(); ++i) {
+            h_send[i] = x_own[plan.send_idx[i]];
+        }
+    }
+    Span s(rec, lane, Phase::post, comm_lane);
+    for (const auto& n : plan.send) {
+        comm.isend(h_send.data() + n.offset, n.count, datatype_of<ValueType>(), n.rank, tag_halo, reqs);
+    }
+}
+
+template <typename ValueType>
+void DistMatrix<ValueType>::Impl::host_apply(Mode mode, ValueType* x_ghost, ValueType* y,
+                                             Recorder& rec)
+{
+    const auto nr = static_cast<std::size_t>(part.local.num_rows);
+    std::span<const ValueType> x_own(x_ghost, static_cast<std::size_t>(own()));
+    std::span<const ValueType> xh(x_ghost + own(), static_cast<std::size_t>(halo()));
+    std::span<const ValueType> xg(x_ghost, static_cast<std::size_t>(own() + halo()));
+    std::span<ValueType> ys(y, nr);
+    auto local = [&] {
+        Span s(rec, Lane::compute, Phase::local);
+        spmv_reference(*h_local, ValueType{1}, x_own, ValueType{0}, ys);
+    };
+    auto nonlocal = [&] {
+        if (halo() == 0) {
+            return;
+        }
+        Span s(rec, Lane::compute, Phase::nonlocal);
+        spmv_reference(*h_nonlocal, ValueType{1}, xh, ValueType{1}, ys);
+    };
+    if (!any_halo) {  // nothing to exchange anywhere: every mode is the local SpMV
+        local();
+        return;
+    }
+    Requests reqs;
+    switch (mode) {
+    case Mode::vector: {
+        host_exchange_post(x_ghost, x_ghost + own(), reqs, rec, false);
+        {
+            Span s(rec, Lane::compute, Phase::wait);
+            comm.wait_all(reqs);
+        }
+        if (h_merged) {
+            Span s(rec, Lane::compute, Phase::local);  // the whole SpMV in one step
+            spmv_reference(*h_merged, ValueType{1}, xg, ValueType{0}, ys);
+        } else {
+            local();
+            nonlocal();
+        }
+        break;
+    }
+    case Mode::overlap: {
+        host_exchange_post(x_ghost, x_ghost + own(), reqs, rec, false);
+        local();
+        {
+            Span s(rec, Lane::compute, Phase::wait);
+            comm.wait_all(reqs);
+        }
+        nonlocal();
+        break;
+    }
+    case Mode::task: {
+        if (!thread) {
+            thread = std::make_unique<CommThread>();
+        }
+        thread->run([&] {
+            const double b = rec.on() ? rec.now_us() : 0.0;
+            host_exchange_post(x_ghost, x_ghost + own(), reqs, rec, true);
+            {
+                Span s(rec, Lane::comm, Phase::wait, true);
+                comm.wait_all(reqs);
+            }
+            if (rec.on()) {
+                rec.add_comm(Phase::exchange, b, rec.now_us());
+            }
+        });
+        local();
+        {
+            Span s(rec, Lane::compute, Phase::idle);
+            thread->join();
+        }
+        rec.merge();
+        nonlocal();
+        break;
+    }
+    }
+}
+
+template <typename ValueType>
+void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, ValueType* y,
+                                               Recorder& rec)
+{
+    auto& sc = *s_compute;
+    auto& sm = *s_comm;
+    const ValueType* xh = x_ghost + own();
+    // GPU lane times: CUDA events against a reference event synchronised at the start
+    struct GpuMark {
+        Phase phase;
+        Lane lane;
+        gpu::Event b, e;
+    };
+    std::vector<GpuMark> marks, comm_marks;  // the comm thread keeps its own list
+    std::optional<gpu::Event> ref;
+    double ref_us = 0.0;
+    if (rec.on()) {
+        ref.emplace();
+        ref->record(sc);
+        ref->synchronize();
+        ref_us = rec.now_us();
+    }
+    // x_ghost's own part was written on the compute stream: the comm stream's gather waits
+    {
+        gpu::Event x_ready;
+        x_ready.record(sc);
+        sm.wait(x_ready);
+    }
+    auto gpu_span = [&](Phase p, gpu::StreamRef s, auto&& work, bool comm_thread = false) {
+        if (!rec.on()) {
+            work();
+            return;
+        }
+        auto& list = comm_thread ? comm_marks : marks;
+        list.push_back({p, Lane::gpu, gpu::Event{}, gpu::Event{}});
+        auto& m = list.back();
+        m.b.record(s);
+        work();
+        m.e.record(s);
+    };
+    auto local = [&](gpu::StreamRef s) {
+        gpu_span(Phase::local, s, [&] {
+            d_local.spmv(ValueType{1}, x_ghost, ValueType{0}, y, RowOrder::original, s);
+        });
+    };
+    auto nonlocal = [&](gpu::StreamRef s) {
+        if (halo() == 0) {
+            return;
+        }
+        gpu_span(Phase::nonlocal, s, [&] {
+            d_nonlocal.spmv(ValueType{1}, xh, ValueType{1}, y, RowOrder::original, s);
+        });
+    };
+    // The exchange on stream `s` from the calling host thread: gather on the device, to the
+    // host, MPI, back to the device (or device buffers straight to MPI when CUDA-aware).
+    auto exchange = [&](gpu::Stream& s, bool comm_lane) {
+        const Lane lane = comm_lane ? Lane::comm : Lane::compute;
+        Requests reqs;
+        ValueType* halo_dst = use_cuda_aware ? x_ghost + own() : p_recv.data();
+        {
+            Span sp(rec, lane, Phase::post, comm_lane);
+            for (const auto& n : plan.recv) {
+                comm.irecv(halo_dst + n.offset, n.count, datatype_of<ValueType>(), n.rank,
+                           tag_halo, reqs);
+            }
+        }
+        if (plan.send_size() > 0) {
+            gpu_span(Phase::pack, s, [&] {
+                gpu::gather(x_ghost, d_send_idx.data(), plan.send_size(), d_send.data(), s.ref());
+            }, comm_lane);
+            if (!use_cuda_aware) {
+                gpu_span(Phase::copy_d2h, s, [&] {
+                    gpu::detail::copy_bytes_async(p_send.data(), d_send.data(),
+                                                  static_cast<std::size_t>(plan.send_size()) * sizeof(ValueType),
+                                                  gpu::detail::CopyKind::device_to_host, s.ref());
+                }, comm_lane);
+            }
+            Span sp(rec, lane, Phase::pack, comm_lane);  // host waits for gather (+ copy)
+            s.synchronize();
+        }
+        {
+            Span sp(rec, lane, Phase::post, comm_lane);
+            const ValueType* src = use_cuda_aware ? d_send.data() : p_send.data();
+            for (const auto& n : plan.send) {
+                comm.isend(src + n.offset, n.count, datatype_of<ValueType>(), n.rank, tag_halo,
+                           reqs);
+            }
+        }
+        {
+            Span sp(rec, lane, Phase::wait, comm_lane);
+            comm.wait_all(reqs);
+        }
+        if (!use_cuda_aware && halo() > 0) {
+            gpu_span(Phase::copy_h2d, s, [&] {
+                gpu::detail::copy_bytes_async(x_ghost + own(), p_recv.data(),
+                                              static_cast<std::size_t>(halo()) * sizeof(ValueType),
+                                              gpu::detail::CopyKind::host_to_device, s.ref());
+            }, comm_lane);
+        }
+    };
+
+    if (!any_halo) {
+        local(sc);
+    } else {
+        switch (mode) {
+        case Mode::vector:
+            exchange(sc, false);
+            if (d_merged) {
+                gpu_span(Phase::local, sc, [&] {
+                    d_merged.spmv(ValueType{1}, x_ghost, ValueType{0}, y, RowOrder::original, sc);
+                });
+            } else {
+                local(sc);
+                nonlocal(sc);
+            }
+            break;
+        case Mode::overlap:
+            // the local SpMV is queued first, so the GPU computes while the host exchanges
+            local(sc);
+            exchange(sm, false);
+            {
+                gpu::Event halo_ready;
+                halo_ready.record(sm);
+                sc.wait(halo_ready);
+                nonlocal(sc);
+            }
+            break;
+        case Mode::task: {
+            if (!thread) {
+                thread = std::make_unique<CommThread>();
+            }
+            thread->run([&] {
+                const double b = rec.on() ? rec.now_us() : 0.0;
+                gpu::set_device(device_ordinal);  // the comm thread's current device
+                exchange(sm, true);
+                if (rec.on()) {
+                    rec.add_comm(Phase::exchange, b, rec.now_us());
+                }
+            });
+            local(sc);
+            {
+                Span s(rec, Lane::compute, Phase::idle);
+                thread->join();
+            }
+            rec.merge();
+            gpu::Event halo_ready;
+            halo_ready.record(sm);
+            sc.wait(halo_ready);
+            nonlocal(sc);
+            break;
+        }
+        }
+    }
+    sc.synchronize();
+    if (rec.on()) {
+        marks.insert(marks.end(), std::make_move_iterator(comm_marks.begin()),
+                     std::make_move_iterator(comm_marks.end()));
+        for (auto& m : marks) {
+            m.e.synchronize();
+            rec.add(Lane::gpu, m.phase, ref_us + 1e3 * gpu::Event::elapsed_ms(*ref, m.b),
+                    ref_us + 1e3 * gpu::Event::elapsed_ms(*ref, m.e));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+template <typename ValueType>
+DistMatrix<ValueType>::DistMatrix() = default;
+template <typename ValueType>
+DistMatrix<ValueType>::~DistMatrix() = default;
+template <typename ValueType>
+DistMatrix<ValueType>::DistMatrix(DistMatrix&&) noexcept = default;
+template <typename ValueType>
+DistMatrix<ValueType>& DistMatrix<ValueType>::operator=(DistMatrix&&) noexcept = default;
+
+namespace {
+
+template <typename T>
+void send_vec(const Comm& c, const std::vector<T>& v, int dest)
+{
+    c.send(v.data(), static_cast<std::int64_t>(v.size()), datatype_of<T>(), dest, tag_rows);
+}
+template <typename T>
+void recv_vec(const Comm& c, std::vector<T>& v, int source)
+{
+    c.recv(v.data(), static_cast<std::int64_t>(v.size()), datatype_of<T>(), source, tag_rows);
+}
+
+/// The partition from the root to every rank.
+Partition broadcast_partition(const Comm& comm, Partition p)
+{
+    std::int64_t head[4] = {static_cast<std::int64_t>(p.kind), p.num_ranks, p.size,
+                            p.contiguous() ? 1 : 0};
+    comm.broadcast(head, 4, Datatype::i64);
+    p.kind = static_cast<PartitionKind>(head[0]);
+    p.num_ranks = static_cast<int>(head[1]);
+    p.size = head[2];
+    if (head[3] == 1) {
+        p.owner.clear();
+        p.local.clear();
+        p.offsets.resize(static_cast<std::size_t>(p.num_ranks) + 1);
+        comm.broadcast(p.offsets.data(), static_cast<std::int64_t>(p.offsets.size()), Datatype::i64);
+        return p;
+    }
+    p.offsets.clear();
+    p.owner.resize(static_cast<std::size_t>(p.size));
+    comm.broadcast(p.owner.data(), p.size, Datatype::i32);
+    if (comm.rank() != 0) {
+        p.local.assign(p.owner.size(), 0);
+        std::vector<std::int32_t> next(static_cast<std::size_t>(p.num_ranks), 0);
+        for (std::size_t g = 0; g < p.owner.size(); ++g) {
+            p.local[g] = next[static_cast<std::size_t>(p.owner[g])]++;
+        }
+    }
+    return p;
+}
+
+}  // namespace
+
+template <typename ValueType>
+DistMatrix<ValueType> DistMatrix<ValueType>::create(const Comm& comm,
+                                                    const Csr<ValueType, std::int32_t>& a,
+                                                    const DistOptions& opt)
+{
+    Partition p;
+    std::int64_t dims[2] = {0, 0};
+    collective(comm, [&] {
+        if (comm.rank() == 0) {
+            validate(a);
+            p = make_partition(a, opt.partition, comm.size());
+            dims[0] = a.num_rows;
+            dims[1] = a.num_cols;
+        }
+    });
+    comm.broadcast(dims, 2, Datatype::i64);
+    p = broadcast_partition(comm, std::move(p));
+
+    // The root hands every rank its rows: sizes first, then (after every rank allocated, and
+    // all agreed that it could) the arrays.
+    GlobalRows<ValueType> mine;
+    std::vector<GlobalRows<ValueType>> outgoing;
+    std::int64_t sizes[2] = {0, 0};  // rows, nnz of this rank
+    collective(comm, [&] {
+        if (comm.rank() == 0) {
+            outgoing.resize(static_cast<std::size_t>(comm.size()));
+            for (int r = 0; r < comm.size(); ++r) {
+                outgoing[static_cast<std::size_t>(r)] = extract_rows(a, p, r);
+            }
+        }
+    });
+    if (comm.rank() == 0) {
+        for (int r = 1; r < comm.size(); ++r) {
+            const auto& g = outgoing[static_cast<std::size_t>(r)];
+            std::int64_t s[2] = {static_cast<std::int64_t>(g.rows.size()),
+                                 static_cast<std::int64_t>(g.values.size())};
+            comm.send(s, 2, Datatype::i64, r, tag_rows);
+        }
+        mine = std::move(outgoing[0]);
+    } else {
+        comm.recv(sizes, 2, Datatype::i64, 0, tag_rows);
+    }
+    collective(comm, [&] {
+        mine.num_rows = dims[0];
+        mine.num_cols = dims[1];
+        if (comm.rank() != 0) {
+            mine.rows.resize(static_cast<std::size_t>(sizes[0]));
+            mine.row_ptrs.resize(static_cast<std::size_t>(sizes[0]) + 1);
+            mine.col_idxs.resize(static_cast<std::size_t>(sizes[1]));
+            mine.values.resize(static_cast<std::size_t>(sizes[1]));
+        }
+    });
+    if (comm.rank() == 0) {
+        for (int r = 1; r < comm.size(); ++r) {
+            auto& g = outgoing[static_cast<std::size_t>(r)];
+            send_vec(comm, g.rows, r);
+            send_vec(comm, g.row_ptrs, r);
+            send_vec(comm, g.col_idxs, r);
+            send_vec(comm, g.values, r);
+            g = GlobalRows<ValueType>{};  // free as we go
+        }
+    } else {
+        recv_vec(comm, mine.rows, 0);
+        recv_vec(comm, mine.row_ptrs, 0);
+        recv_vec(comm, mine.col_idxs, 0);
+        recv_vec(comm, mine.values, 0);
+    }
+    return from_rows(comm, mine, p, opt);
+}
+
+template <typename ValueType>
+DistMatrix<ValueType> DistMatrix<ValueType>::from_rows(const Comm& comm,
+                                                       const GlobalRows<ValueType>& rows,
+                                                       const Partition& row_partition,
+                                                       const DistOptions& opt)
+{
+    DistMatrix m;
+    m.impl_ = std::make_unique<Impl>();
+    auto& d = *m.impl_;
+    d.comm = comm;
+    d.opt = opt;
+    collective(comm, [&] {
+        SPMV_EXPECTS(row_partition.num_ranks == comm.size(),
+                     "the partition has " + std::to_string(row_partition.num_ranks) +
+                         " ranks, the run " + std::to_string(comm.size()));
+        validate(row_partition);
+        d.rows = row_partition;
+        d.cols = column_partition(row_partition, rows.num_cols);
+        d.part = split(rows, d.rows, d.cols, comm.rank());
+        d.plan = receive_side(comm.rank(), d.part.halo_owner);
+    });
+    // The send side: tell every owner which of its x entries this rank needs (all-to-all).
+    const auto P = static_cast<std::size_t>(comm.size());
+    std::vector<std::int64_t> want(P, 0), asked(P, 0);
+    for (const auto& n : d.plan.recv) {
+        want[static_cast<std::size_t>(n.rank)] = n.count;
+    }
+    comm.alltoall(want, asked);
+    std::vector<std::int64_t> req_in;
+    std::vector<std::vector<global_index>> requests(P);
+    collective(comm, [&] {
+        std::int64_t total = 0;
+        for (auto v : asked) {
+            total += v;
+        }
+        req_in.resize(static_cast<std::size_t>(total));
+    });
+    comm.alltoallv(std::span<const std::int64_t>(d.part.halo_cols), want, req_in, asked);
+    collective(comm, [&] {
+        std::size_t pos = 0;
+        for (std::size_t s = 0; s < P; ++s) {
+            requests[s].assign(req_in.begin() + static_cast<std::ptrdiff_t>(pos),
+                               req_in.begin() + static_cast<std::ptrdiff_t>(pos + static_cast<std::size_t>(asked[s])));
+            pos += static_cast<std::size_t>(asked[s]);
+        }
+        fill_send_side(d.plan, requests, d.cols);
+        validate(d.plan, d.part.num_own_cols);
+    });
+    d.any_halo = comm.allreduce_sum(static_cast<std::int64_t>(d.plan.halo_size() + d.plan.send_size())) > 0;
+    collective(comm, [&] { d.build_blocks(); });
+    comm.barrier();
+    d.origin = Clock::now();
+    return m;
+}
+
+template <typename ValueType>
+const Comm& DistMatrix<ValueType>::comm() const { return impl_->comm; }
+template <typename ValueType>
+const Partition& DistMatrix<ValueType>::row_partition() const { return impl_->rows; }
+template <typename ValueType>
+const Partition& DistMatrix<ValueType>::col_partition() const { return impl_->cols; }
+template <typename ValueType>
+const LocalMatrix<ValueType>& DistMatrix<ValueType>::part() const { return impl_->part; }
+template <typename ValueType>
+const ExchangePlan& DistMatrix<ValueType>::plan() const { return impl_->plan; }
+template <typename ValueType>
+const DistOptions& DistMatrix<ValueType>::options() const { return impl_->opt; }
+template <typename ValueType>
+std::int64_t DistMatrix<ValueType>::own_rows() const { return impl_->part.local.num_rows; }
+template <typename ValueType>
+std::int64_t DistMatrix<ValueType>::own_cols() const { return impl_->part.num_own_cols; }
+template <typename ValueType>
+std::int64_t DistMatrix<ValueType>::ghosted_size() const { return impl_->own() + impl_->halo(); }
+template <typename ValueType>
+bool DistMatrix<ValueType>::on_gpu() const { return impl_->opt.gpu; }
+
+template <typename ValueType>
+std::string DistMatrix<ValueType>::exchange_path() const
+{
+    if (!impl_->any_halo) {
+        return "none";
+    }
+    if (!impl_->opt.gpu) {
+        return "host";
+    }
+    return impl_->use_cuda_aware ? "cuda-aware" : "host-staged";
+}
+
+template <typename ValueType>
+RankInfo DistMatrix<ValueType>::info() const
+{
+    const auto& d = *impl_;
+    RankInfo r;
+    r.rank = d.comm.rank();
+    r.device = d.device_name;
+    r.device_ordinal = d.device_ordinal;
+    r.rows = d.part.local.num_rows;
+    r.nnz = nnz(d.part.local) + nnz(d.part.nonlocal);
+    r.halo = d.halo();
+    r.neighbours = static_cast<int>(std::max(d.plan.recv.size(), d.plan.send.size()));
+    return r;
+}
+
+template <typename ValueType>
+template <typename To>
+DistMatrix<To> DistMatrix<ValueType>::with_values() const
+{
+    const auto& d = *impl_;
+    DistMatrix<To> m;
+    m.impl_ = std::make_unique<typename DistMatrix<To>::Impl>();
+    auto& o = *m.impl_;
+    o.comm = d.comm;
+    o.opt = d.opt;
+    o.rows = d.rows;
+    o.cols = d.cols;
+    o.plan = d.plan;
+    o.any_halo = d.any_halo;
+    collective(d.comm, [&] {
+        auto& p = o.part;
+        p.rank = d.part.rank;
+        p.global_rows = d.part.global_rows;
+        p.global_cols = d.part.global_cols;
+        p.local = convert_values<To>(d.part.local);
+        p.nonlocal = convert_values<To>(d.part.nonlocal);
+        p.row_ids = d.part.row_ids;
+        p.halo_cols = d.part.halo_cols;
+        p.halo_owner = d.part.halo_owner;
+        p.num_own_cols = d.part.num_own_cols;
+        o.build_blocks();
+    });
+    o.origin = d.origin;
+    return m;
+}
+
+template <typename ValueType>
+void DistMatrix<ValueType>::start_clock()
+{
+    impl_->comm.barrier();
+    impl_->origin = Clock::now();
+}
+
+template <typename ValueType>
+void DistMatrix<ValueType>::apply(Mode mode, std::span<const ValueType> x_own,
+                                  std::span<ValueType> y_own, Timeline* timeline, int iteration)
+{
+    auto& d = *impl_;
+    SPMV_EXPECTS(static_cast<std::int64_t>(x_own.size()) == d.own() &&
+                     static_cast<std::int64_t>(y_own.size()) == own_rows(),
+                 "x and y must hold this rank's entries");
+    if (!d.opt.gpu) {
+        std::copy(x_own.begin(), x_own.end(), d.h_ghost.begin());
+        apply_ghosted(mode, d.h_ghost, y_own, timeline, iteration);
+        return;
+    }
+    if (d.d_io_x.size() != x_own.size()) {
+        d.d_io_x = gpu::DeviceBuffer<ValueType>(x_own.size(), "x");
+        d.d_io_y = gpu::DeviceBuffer<ValueType>(y_own.size(), "y");
+    }
+    d.d_io_x.upload(x_own);
+    apply_device(mode, d.d_io_x.data(), d.d_io_y.data(), timeline, iteration);
+    d.d_io_y.download(y_own);
+}
+
+template <typename ValueType>
+void DistMatrix<ValueType>::apply_ghosted(Mode mode, std::span<ValueType> x_ghost,
+                                          std::span<ValueType> y_own, Timeline* timeline,
+                                          int iteration)
+{
+    auto& d = *impl_;
+    SPMV_EXPECTS(!d.opt.gpu, "apply_ghosted runs host ranks; GPU ranks use apply_device");
+    SPMV_EXPECTS(static_cast<std::int64_t>(x_ghost.size()) == ghosted_size() &&
+                     static_cast<std::int64_t>(y_own.size()) == own_rows(),
+                 "x must hold own + halo entries, y this rank's rows");
+    Recorder rec{timeline, d.comm.rank(), iteration, d.origin, {}};
+    try {
+        d.host_apply(mode, x_ghost.data(), y_own.data(), rec);
+    } catch (const std::exception& e) {
+        if (d.any_halo && d.comm.size() > 1) {
+            abort_all(e.what());  // peers may be blocked in the exchange
+        }
+        throw;
+    }
+}
+
+template <typename ValueType>
+void DistMatrix<ValueType>::apply_device(Mode mode, const ValueType* x_own, ValueType* y_own,
+                                         Timeline* timeline, int iteration)
+{
+    auto& d = *impl_;
+    SPMV_EXPECTS(d.opt.gpu, "apply_device needs GPU ranks (DistOptions::gpu)");
+    if (d.own() > 0) {
+        gpu::detail::copy_bytes_async(d.d_ghost.data(), x_own,
+                                      static_cast<std::size_t>(d.own()) * sizeof(ValueType),
+                                      gpu::detail::CopyKind::device_to_device, *d.s_compute);
+    }
+    apply_device_ghosted(mode, d.d_ghost.data(), y_own, timeline, iteration);
+}
+
+template <typename ValueType>
+void DistMatrix<ValueType>::apply_device_ghosted(Mode mode, ValueType* x_ghost, ValueType* y_own,
+                                                 Timeline* timeline, int iteration)
+{
+    auto& d = *impl_;
+    SPMV_EXPECTS(d.opt.gpu, "apply_device_ghosted needs GPU ranks (DistOptions::gpu)");
+    Recorder rec{timeline, d.comm.rank(), iteration, d.origin, {}};
+    try {
+        d.device_apply(mode, x_ghost, y_own, rec);
+    } catch (const std::exception& e) {
+        if (d.any_halo && d.comm.size() > 1) {
+            abort_all(e.what());
+        }
+        throw;
+    }
+}
+
+template <typename ValueType>
+std::vector<ValueType> gather_to_root(const Comm& comm, const Partition& part,
+                                      std::span<const ValueType> own)
+{
+    std::vector<std::int64_t> counts;
+    std::vector<ValueType> all;
+    if (comm.rank() == 0) {
+        for (int r = 0; r < comm.size(); ++r) {
+            counts.push_back(part.count(r));
+        }
+        all.resize(static_cast<std::size_t>(part.size));
+    }
+    comm.gatherv(own.data(), static_cast<std::int64_t>(own.size()), all.data(), counts,
+                 datatype_of<ValueType>());
+    if (comm.rank() != 0 || part.contiguous()) {
+        return all;
+    }
+    std::vector<ValueType> global(all.size());
+    std::size_t pos = 0;
+    for (int r = 0; r < comm.size(); ++r) {
+        for (auto g : part.indices_of(r)) {
+            global[static_cast<std::size_t>(g)] = all[pos++];
+        }
+    }
+    return global;
+}
+
+template <typename ValueType>
+std::vector<ValueType> scatter_from_root(const Comm& comm, const Partition& part,
+                                         std::span<const ValueType> global)
+{
+    std::vector<std::int64_t> counts;
+    std::vector<ValueType> all;
+    if (comm.rank() == 0) {
+        SPMV_EXPECTS(static_cast<global_index>(global.size()) == part.size,
+                     "the global vector does not match the partition");
+        for (int r = 0; r < comm.size(); ++r) {
+            counts.push_back(part.count(r));
+            for (auto g : part.indices_of(r)) {
+                all.push_back(global[static_cast<std::size_t>(g)]);
+            }
+        }
+    }
+    std::vector<ValueType> mine(static_cast<std::size_t>(part.count(comm.rank())));
+    comm.scatterv(all.data(), counts, mine.data(), static_cast<std::int64_t>(mine.size()),
+                  datatype_of<ValueType>());
+    return mine;
+}
+
+template class DistMatrix<double>;
+template class DistMatrix<float>;
+template DistMatrix<float> DistMatrix<double>::with_values<float>() const;
+template DistMatrix<double> DistMatrix<float>::with_values<double>() const;
+template DistMatrix<double> DistMatrix<double>::with_values<double>() const;
+template std::vector<double> gather_to_root<double>(const Comm&, const Partition&, std::span<const double>);
+template std::vector<float> gather_to_root<float>(const Comm&, const Partition&, std::span<const float>);
+template std::vector<double> scatter_from_root<double>(const Comm&, const Partition&, std::span<const double>);
+template std::vector<float> scatter_from_root<float>(const Comm&, const Partition&, std::span<const float>);
+
+}  // namespace spmv::dist
