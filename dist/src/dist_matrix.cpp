@@ -14,6 +14,7 @@
 #include <utility>
 
 #include <spmv/dist/dist_matrix.hpp>
+#include <spmv/dist/model.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/memory.hpp>
@@ -187,6 +188,31 @@ Csr<ValueType, std::int32_t> merge_blocks(const LocalMatrix<ValueType>& m)
     return c;
 }
 
+/// The non-local block reduced to the rows that have non-local entries (PETSc's "compressed
+/// row" off-diagonal part): `rows` lists them, the result is added into y[rows[k]].
+template <typename ValueType>
+Csr<ValueType, std::int32_t> compress_rows(const Csr<ValueType, std::int32_t>& n,
+                                           std::vector<std::int32_t>& rows)
+{
+    rows.clear();
+    Csr<ValueType, std::int32_t> c;
+    c.num_cols = n.num_cols;
+    c.row_ptrs.assign(1, 0);
+    for (std::int32_t i = 0; i < n.num_rows; ++i) {
+        if (n.row_ptrs[i + 1] == n.row_ptrs[i]) {
+            continue;
+        }
+        rows.push_back(i);
+        for (auto k = n.row_ptrs[i]; k < n.row_ptrs[i + 1]; ++k) {
+            c.col_idxs.push_back(n.col_idxs[static_cast<std::size_t>(k)]);
+            c.values.push_back(n.values[static_cast<std::size_t>(k)]);
+        }
+        c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
+    }
+    c.num_rows = static_cast<std::int32_t>(rows.size());
+    return c;
+}
+
 }  // namespace
 
 template <typename ValueType>
@@ -202,6 +228,13 @@ struct DistMatrix<ValueType>::Impl {
 
     // host blocks
     std::optional<AnyMatrix<ValueType>> h_local, h_nonlocal, h_merged;
+    // Non-local block on its rows with entries only (compressed) when at most half the rows
+    // have non-local entries: its pass then reads and writes those y entries only, instead of
+    // all of them; nl_rows lists them (empty: the block keeps every row).
+    std::vector<std::int32_t> nl_rows;
+    std::vector<ValueType> h_nl_tmp;
+    gpu::DeviceBuffer<std::int32_t> d_nl_rows;
+    gpu::DeviceBuffer<ValueType> d_nl_tmp;
     std::vector<ValueType> h_ghost;  // [x_own | halo] for apply() on host spans
     std::vector<ValueType> h_send;
 
@@ -233,9 +266,21 @@ template <typename ValueType>
 void DistMatrix<ValueType>::Impl::build_blocks()
 {
     const bool merged = opt.merged_block && any_halo && halo() > 0;
+    std::vector<std::int32_t> rows_with_entries;
+    auto compressed = compress_rows(part.nonlocal, rows_with_entries);
+    // the same rule as the model's (spmv/dist/model.hpp, compressed_nonlocal)
+    const bool compress = compressed_nonlocal(static_cast<std::int64_t>(rows_with_entries.size()),
+                                              part.nonlocal.num_rows);
+    if (compress) {
+        nl_rows = std::move(rows_with_entries);
+    } else {
+        nl_rows.clear();
+        compressed = part.nonlocal;
+    }
     if (!opt.gpu) {
         h_local = spmv::build<ValueType>(opt.format, part.local, opt.params);
-        h_nonlocal = spmv::build<ValueType>(opt.format, part.nonlocal, opt.params);
+        h_nonlocal = spmv::build<ValueType>(opt.format, compressed, opt.params);
+        h_nl_tmp.resize(nl_rows.size());
         if (merged) {
             h_merged = spmv::build<ValueType>(opt.format, merge_blocks(part), opt.params);
         }
@@ -261,7 +306,11 @@ void DistMatrix<ValueType>::Impl::build_blocks()
     };
     d_local = up(part.local);
     if (halo() > 0) {
-        d_nonlocal = up(part.nonlocal);
+        d_nonlocal = up(compressed);
+        if (!nl_rows.empty()) {
+            d_nl_rows = gpu::DeviceBuffer<std::int32_t>::from_host(nl_rows, "non-local rows");
+            d_nl_tmp = gpu::DeviceBuffer<ValueType>(nl_rows.size(), "non-local products");
+        }
     }
     if (merged) {
         d_merged = up(merge_blocks(part));
@@ -321,7 +370,14 @@ void DistMatrix<ValueType>::Impl::host_apply(Mode mode, ValueType* x_ghost, Valu
             return;
         }
         Span s(rec, Lane::compute, Phase::nonlocal);
-        spmv_reference(*h_nonlocal, ValueType{1}, xh, ValueType{1}, ys);
+        if (nl_rows.empty()) {  // the full-row block adds into y itself
+            spmv_reference(*h_nonlocal, ValueType{1}, xh, ValueType{1}, ys);
+            return;
+        }
+        spmv_reference(*h_nonlocal, ValueType{1}, xh, ValueType{0}, std::span<ValueType>(h_nl_tmp));
+        for (std::size_t k = 0; k < nl_rows.size(); ++k) {
+            ys[static_cast<std::size_t>(nl_rows[k])] += h_nl_tmp[k];
+        }
     };
     if (!any_halo) {  // nothing to exchange anywhere: every mode is the local SpMV
         local();
@@ -431,7 +487,13 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             return;
         }
         gpu_span(Phase::nonlocal, s, [&] {
-            d_nonlocal.spmv(ValueType{1}, xh, ValueType{1}, y, RowOrder::original, s);
+            if (nl_rows.empty()) {
+                d_nonlocal.spmv(ValueType{1}, xh, ValueType{1}, y, RowOrder::original, s);
+            } else {
+                d_nonlocal.spmv(ValueType{1}, xh, ValueType{0}, d_nl_tmp.data(), RowOrder::original, s);
+                gpu::scatter_add(d_nl_tmp.data(), d_nl_rows.data(),
+                                 static_cast<std::int64_t>(nl_rows.size()), y, s);
+            }
         });
     };
     // The exchange on stream `s` from the calling host thread: gather on the device, to the

@@ -27,6 +27,12 @@ void gather(const V*, const std::int32_t*, std::int64_t, V*, StreamRef)
 }
 
 template <typename V>
+void scatter_add(const V*, const std::int32_t*, std::int64_t, V*, StreamRef)
+{
+    not_compiled("scatter_add");
+}
+
+template <typename V>
 void xpay(const V*, double, V*, std::int64_t, StreamRef)
 {
     not_compiled("xpay");
@@ -90,6 +96,7 @@ std::array<double, 2> DotEngine<V>::cg_update(double, const V*, const V*, V*, V*
 
 #define SPMV_VECTOR_OPS_INSTANTIATE(V)                                                   \
     template void gather<V>(const V*, const std::int32_t*, std::int64_t, V*, StreamRef); \
+    template void scatter_add<V>(const V*, const std::int32_t*, std::int64_t, V*, StreamRef); \
     template void xpay<V>(const V*, double, V*, std::int64_t, StreamRef);                \
     template void axpy<V>(double, const V*, V*, std::int64_t, StreamRef);                \
     template void multiply<V>(const V*, const V*, V*, std::int64_t, StreamRef);          \

@@ -141,6 +141,31 @@ void gather(const V* src, const std::int32_t* idx, std::int64_t n, V* dst, Strea
     }
 }
 
+namespace {
+/// dst[idx[i]] += src[i]: one thread per entry (idx holds no repeats).
+template <int block, typename V>
+__global__ void __launch_bounds__(block)
+    scatter_add_kernel(std::int64_t n, const V* __restrict__ src,
+                       const std::int32_t* __restrict__ idx, V* __restrict__ dst)
+{
+    const auto i = std::int64_t{blockIdx.x} * block + threadIdx.x;
+    if (i < n) {
+        dst[idx[i]] += src[i];
+    }
+}
+}  // namespace
+
+template <typename V>
+void scatter_add(const V* src, const std::int32_t* idx, std::int64_t n, V* dst, StreamRef stream)
+{
+    expect_args("scatter_add", n, {src, idx, dst});
+    if (n > 0) {
+        scatter_add_kernel<block_size>
+            <<<grid_for(n), block_size, 0, detail::native(stream)>>>(n, src, idx, dst);
+    }
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
 template <typename V>
 void xpay(const V* x, double a, V* y, std::int64_t n, StreamRef stream)
 {
@@ -304,6 +329,7 @@ std::array<double, 2> DotEngine<V>::cg_update(double alpha, const V* p, const V*
 
 #define SPMV_VECTOR_OPS_INSTANTIATE(V)                                                   \
     template void gather<V>(const V*, const std::int32_t*, std::int64_t, V*, StreamRef); \
+    template void scatter_add<V>(const V*, const std::int32_t*, std::int64_t, V*, StreamRef); \
     template void xpay<V>(const V*, double, V*, std::int64_t, StreamRef);                \
     template void axpy<V>(double, const V*, V*, std::int64_t, StreamRef);                \
     template void multiply<V>(const V*, const V*, V*, std::int64_t, StreamRef);          \

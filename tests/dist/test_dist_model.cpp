@@ -166,13 +166,14 @@ TEST_CASE("the distributed model matches hand-computed times for two GPU ranks",
     //         comm 0.12 + 0.48 + 3.28 + 0.64 = 4.52 us
     //         vector 4.52 + 1.56 = 6.08 us, task max(1.36, 4.52) + 0.36 = 4.88 us
     // Rank 1: local   (690000*20 + 100000*16) / 1e11 = 15.4e6 / 1e11 = 154 us
-    //         nonloc  (10000*20 + 100000*16) / 1e11 = 1.8e6 / 1e11 = 18 us
+    //         nonloc  5000 of 100000 rows have entries: compressed (<= a third)
+    //                 (10000*20 + 5000*16) / 1e11 + 5000 * (24 + 4) / 1e11 = 4.2 us
     //         merged  (700000*20 + 100000*16) / 1e11 = 15.6e6 / 1e11 = 156 us
     //         pack    800 * 20 / 1e11 = 0.16 us, d2h 6400/1e10 = 0.64, exchange 3.28, h2d 0.48
-    //         comm 4.56 us; vector 4.56 + 156 = 160.56 us, task 154 + 18 = 172 us
-    // One SpMV: the slowest rank (1): vector = overlap 160.56 us, task 172 us. Task mode loses
-    // here: its non-local pass re-reads and re-writes all 100000 y entries to add 10000
-    // nonzeros, while the exchange it hides takes 4.56 us.
+    //         comm 4.56 us; vector 4.56 + 156 = 160.56 us, task 154 + 4.2 = 158.2 us,
+    //         overlap 4.56 + 154 + 4.2 = 162.76 us
+    // One SpMV: the slowest rank (1): vector 160.56 us, overlap 162.76 us, task 158.2 us.
+    // (Rank 0's non-local rows are half its rows: full-row block, 0.36 us.)
     const auto s = two_ranks();
 
     const auto p = predict_distributed(s, test_gpu, test_link);
@@ -192,16 +193,16 @@ TEST_CASE("the distributed model matches hand-computed times for two GPU ranks",
     CHECK(r0.time_s.task == Approx(4.88e-6));
     const auto& r1 = p.ranks[1];
     CHECK(r1.local_s == Approx(154e-6));
-    CHECK(r1.nonlocal_s == Approx(18e-6));
+    CHECK(r1.nonlocal_s == Approx(4.2e-6));
     CHECK(r1.comm_s == Approx(4.56e-6));
     CHECK(r1.time_s.vector == Approx(160.56e-6));
-    CHECK(r1.time_s.task == Approx(172e-6));
+    CHECK(r1.time_s.task == Approx(158.2e-6));
     CHECK(p.time_s.vector == Approx(160.56e-6));
-    CHECK(p.time_s.overlap == Approx(176.56e-6));  // 4.56 + 154 + 18
-    CHECK(p.time_s.task == Approx(172e-6));
+    CHECK(p.time_s.overlap == Approx(162.76e-6));  // 4.56 + 154 + 4.2
+    CHECK(p.time_s.task == Approx(158.2e-6));
     CHECK(p.slowest_rank(Mode::task) == 1);
-    // 2 * 707000 flops / 172 us = 8.22 GF/s
-    CHECK(p.gflops(Mode::task) == Approx(2.0 * 707000 / 172e-6 / 1e9));
+    // 2 * 707000 flops / 158.2 us = 8.94 GF/s
+    CHECK(p.gflops(Mode::task) == Approx(2.0 * 707000 / 158.2e-6 / 1e9));
 }
 
 TEST_CASE("the non-local kernel pays Kreutzer's extra 8 over N_nzt bytes per flop", "[dist_model]")
@@ -253,9 +254,9 @@ TEST_CASE("asynchronous progress makes overlap mode as fast as task mode", "[dis
     const auto sync = predict_distributed(two_ranks(), test_gpu, test_link);
     const auto with = predict_distributed(two_ranks(), test_gpu, test_link, async);
 
-    CHECK(sync.time_s.overlap == Approx(176.56e-6));  // no progress: comm + local + non-local
+    CHECK(sync.time_s.overlap == Approx(162.76e-6));  // no progress: comm + local + non-local
     CHECK(with.time_s.overlap == with.time_s.task);
-    CHECK(with.time_s.overlap == Approx(172e-6));
+    CHECK(with.time_s.overlap == Approx(158.2e-6));
 }
 
 TEST_CASE("options change the halo path as documented", "[dist_model]")

@@ -331,3 +331,28 @@ TEST_CASE("a moved-from DotEngine refuses work and the moved-to one runs", "[gpu
     CHECK_FALSE(static_cast<bool>(a));  // NOLINT(bugprone-use-after-move): specified empty
     CHECK_THROWS_AS(a.dot(d_x.data(), d_x.data(), 3), spmv::InvalidArgument);
 }
+
+TEMPLATE_TEST_CASE("scatter_add adds into every other entry in reversed order", "[gpu][vector_ops]",
+                   float, double)
+{
+    using V = TestType;
+    const std::int64_t m = 4099;  // destination entries
+    const auto dst0 = random_vector<V>(m, 3);
+    const std::int64_t n = (m + 1) / 2;
+    const auto src = random_vector<V>(n, 4);
+    std::vector<std::int32_t> idx(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+        idx[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(m - 1 - 2 * i);
+    }
+    auto want = dst0;
+    for (std::size_t i = 0; i < idx.size(); ++i) {
+        want[static_cast<std::size_t>(idx[i])] += src[i];
+    }
+    auto d_src = upload(src);
+    auto d_idx = DeviceBuffer<std::int32_t>::from_host(idx);
+    auto d_dst = upload(dst0);
+
+    scatter_add(d_src.data(), d_idx.data(), n, d_dst.data());
+
+    CHECK(d_dst.to_host() == want);
+}

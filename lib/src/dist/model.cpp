@@ -376,13 +376,24 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
     t.rank = r.rank;
     t.local_s = operation_s(block_bytes(r.rows, r.local_nnz, options.alpha, options.precision),
                             rates.memory_gbs, launch_s);
-    // The non-local block keeps all of the rank's rows (DistMatrix stores it as a full-row
-    // matrix run with beta = 1), so its pass reads and writes every y entry, not only the
-    // nonlocal_rows that have entries; a rank without halo runs no non-local pass.
+    // The non-local pass (none without halo). DistMatrix compresses the block to its rows with
+    // entries when they are at most a third of the rows (compressed_nonlocal): the block writes
+    // one product per such row and a scatter adds it into y (reads it, its row index, y, writes
+    // y: 3 s_v + s_i); otherwise the block keeps every row and adds into y itself (beta = 1),
+    // reading and writing every y entry.
     if (r.halo > 0) {
-        t.nonlocal_s =
-            operation_s(block_bytes(r.rows, r.nonlocal_nnz, options.alpha, options.precision),
-                        rates.memory_gbs, launch_s);
+        if (compressed_nonlocal(r.nonlocal_rows, r.rows)) {
+            t.nonlocal_s =
+                operation_s(block_bytes(r.nonlocal_rows, r.nonlocal_nnz, options.alpha,
+                                        options.precision),
+                            rates.memory_gbs, launch_s) +
+                operation_s(static_cast<double>(r.nonlocal_rows) * (3.0 * sv + model::index_bytes),
+                            rates.memory_gbs, launch_s);
+        } else {
+            t.nonlocal_s =
+                operation_s(block_bytes(r.rows, r.nonlocal_nnz, options.alpha, options.precision),
+                            rates.memory_gbs, launch_s);
+        }
         // vector mode's single step: [local | non-local] in one pass over y
         t.merged_s = operation_s(
             block_bytes(r.rows, r.local_nnz + r.nonlocal_nnz, options.alpha, options.precision),

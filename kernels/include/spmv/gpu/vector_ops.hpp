@@ -31,6 +31,13 @@ template <typename ValueType>
 void gather(const ValueType* src, const std::int32_t* idx, std::int64_t n, ValueType* dst,
             StreamRef stream = {});
 
+/// dst[idx[i]] += src[i] for i < n: the distributed SpMV adds the products of its compressed
+/// non-local block (one per row with non-local entries) into y. idx must not repeat (no two
+/// threads add into the same entry). One thread per entry.
+template <typename ValueType>
+void scatter_add(const ValueType* src, const std::int32_t* idx, std::int64_t n, ValueType* dst,
+                 StreamRef stream = {});
+
 /// y = x + a y (CG's p = z + beta p), in ValueType.
 template <typename ValueType>
 void xpay(const ValueType* x, double a, ValueType* y, std::int64_t n, StreamRef stream = {});

@@ -12,8 +12,10 @@
 ///              = model::t_mvm_seconds(rows, local_nnz / rows, alpha, B)
 ///   T_nonlocal = [nonlocal_nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B   (0 without halo)
 ///                The second kernel loads and stores y again: per flop 2 s_v / (2 N_nzr)
-///                more, Kreutzer's "+8/N_nzt bytes/flop" in DP. DistMatrix keeps the non-local
-///                block as a full-row matrix (run with beta = 1), so every row's y is touched.
+///                more, Kreutzer's "+8/N_nzt bytes/flop" in DP: the full-row block (beta = 1).
+///                When nonlocal_rows <= rows / 3 (compressed_nonlocal) DistMatrix keeps only
+///                those rows: [nonlocal_nnz (s_v + s_i + s_v alpha) + 2 s_v nonlocal_rows] / B
+///                for the block + nonlocal_rows (3 s_v + s_i) / B for the scatter into y.
 ///   T_merged   = [nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B   vector mode's single step
 ///                over [local | non-local] (DistOptions::merged_block); T_local without halo
 ///   T_pack     = sent (s_i + 2 s_v) / B     gather: read an index and an x entry, write it
@@ -65,6 +67,17 @@
 #include <spmv/model/performance.hpp>
 
 namespace spmv::dist {
+
+/// Whether DistMatrix keeps a rank's non-local block compressed to its rows with non-local
+/// entries (then a scatter adds the products into y) rather than full-row (beta = 1 over every
+/// y entry): when those rows are at most a third of the rank's rows. In DP the full-row pass
+/// moves 16 bytes of y per row; the compressed one 16 + 28 bytes per row with entries: even at
+/// 16/44 = 0.36.
+constexpr bool compressed_nonlocal(std::int64_t nonlocal_rows, std::int64_t rows)
+{
+    return 3 * nonlocal_rows <= rows;
+}
+
 
 /// The network (or bus) between two ranks, as one bandwidth and one latency per message.
 ///   name      GB/s  latency  what
