@@ -92,13 +92,17 @@ nlohmann::json record_head(const DistCli& o, const Comm& comm)
             {"mpi", library_version()}};
 }
 
-void write_json(const std::string& path, const nlohmann::json& j)
+void write_text(const std::string& path, const std::string& text)
 {
     std::ofstream f(path);
-    if (!f) {
+    if (!(f << text)) {
         SPMV_THROW(spmv::InvalidArgument, "cannot write " + path);
     }
-    f << j.dump(2) << "\n";
+}
+
+void write_json(const std::string& path, const nlohmann::json& j)
+{
+    write_text(path, j.dump(2) + "\n");
 }
 
 /// Every rank's timeline events on the root, merged into one timeline per mode.
@@ -118,11 +122,14 @@ void write_timelines(const Comm& comm, std::vector<Timeline>& tls, const std::st
         }
         t = merged;
     }
-    if (comm.rank() == 0) {
-        std::ofstream(prefix + ".json") << to_json(tls);
-        std::ofstream(prefix + ".svg") << spmv::viz::timeline_svg(tls);
-        std::printf("timelines: %s.json, %s.svg\n", prefix.c_str(), prefix.c_str());
-    }
+    // the root writes; a failure there (a directory that does not exist) ends every rank
+    collective(comm, [&] {
+        if (comm.rank() == 0) {
+            write_text(prefix + ".json", to_json(tls));
+            write_text(prefix + ".svg", spmv::viz::timeline_svg(tls));
+            std::printf("timelines: %s.json, %s.svg\n", prefix.c_str(), prefix.c_str());
+        }
+    });
 }
 
 std::string rank_devices(const Comm& comm, const std::string& mine)
@@ -314,14 +321,16 @@ int run_verify(const Comm& comm, const DistCli& o)
             j["modes"].push_back({{"mode", to_string(mode)}, {"relative_error", err}, {"ok", ok}});
         }
     }
-    if (comm.rank() == 0) {
-        std::printf("%d rank(s) on %s, %s partition, format %s, exchange %s\n", comm.size(),
-                    j["devices"].get<std::string>().c_str(), o.partition.c_str(),
-                    o.format.c_str(), m.exchange_path().c_str());
-        if (!o.json_out.empty()) {
-            write_json(o.json_out, j);
+    collective(comm, [&] {
+        if (comm.rank() == 0) {
+            std::printf("%d rank(s) on %s, %s partition, format %s, exchange %s\n", comm.size(),
+                        j["devices"].get<std::string>().c_str(), o.partition.c_str(),
+                        o.format.c_str(), m.exchange_path().c_str());
+            if (!o.json_out.empty()) {
+                write_json(o.json_out, j);
+            }
         }
-    }
+    });
     bad = static_cast<int>(comm.allreduce_max(static_cast<double>(bad)));
     if (bad > 0) {
         throw ExitCode{3};
@@ -478,9 +487,11 @@ int run_bench(const Comm& comm, const DistCli& o)
     if (!o.timeline.empty()) {
         write_timelines(comm, tls, o.timeline);
     }
-    if (comm.rank() == 0 && !o.json_out.empty()) {
-        write_json(o.json_out, j);
-    }
+    collective(comm, [&] {
+        if (comm.rank() == 0 && !o.json_out.empty()) {
+            write_json(o.json_out, j);
+        }
+    });
     return 0;
 }
 
@@ -523,6 +534,7 @@ int run_solve(const Comm& comm, const DistCli& o)
     comm.barrier();
     const auto res = solve(m, b, x, method, so, dso);
     const auto devices = rank_devices(comm, m.info().device);
+    collective(comm, [&] {
     if (comm.rank() == 0) {
         std::printf("%s: %s on %d rank(s) (%s), %s mode, %s partition, format %s\n",
                     input_name(o.input).c_str(), std::string(spmv::solvers::to_string(method)).c_str(),
@@ -551,6 +563,7 @@ int run_solve(const Comm& comm, const DistCli& o)
             write_json(o.json_out, j);
         }
     }
+    });
     if (!o.timeline.empty()) {
         std::vector<Timeline> tls{t};
         write_timelines(comm, tls, o.timeline);

@@ -1,0 +1,191 @@
+// spmvlab dist end to end: plan without MPI, verify / bench / solve as one rank and under
+// mpiexec, and the failures that must end every rank with a message, never a hang.
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out;
+    double seconds;
+};
+
+/// Runs `prefix spmvlab args` with a 60 s limit (a hang fails the test instead of CI).
+Run run(const std::string& prefix, const std::string& args)
+{
+    const std::string cmd = "timeout 60 " + prefix + " " + SPMVLAB_EXE + " " + args + " 2>&1";
+    const auto t0 = std::chrono::steady_clock::now();
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
+        out.append(buf.data(), n);
+    }
+    const int st = pclose(p);
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out, s};
+}
+
+Run spmvlab(const std::string& args) { return run("", args); }
+
+/// mpiexec -n N ... (empty when this build has no MPI: the caller skips visibly)
+std::string mpiexec(int n)
+{
+    const std::string exe = MPIEXEC;
+    if (exe.empty()) {
+        return {};
+    }
+    return exe + " -n " + std::to_string(n) + " --oversubscribe";
+}
+
+std::string tmp(const std::string& name)
+{
+    std::filesystem::create_directories(SPMV_TEST_TMP);
+    return std::string(SPMV_TEST_TMP) + "/" + name;
+}
+
+nlohmann::json read_json(const std::string& path)
+{
+    std::ifstream f(path);
+    REQUIRE(f.good());
+    return nlohmann::json::parse(f);
+}
+
+const std::string canonical = std::string(SPMV_SOURCE_DIR) + "/sample_matrices/canonical4.mtx";
+
+}  // namespace
+
+TEST_CASE("dist plan gives the canonical matrix's halo, communication matrix and prediction", "[cli_dist]")
+{
+    const auto out = tmp("plan.json");
+
+    const auto r = spmvlab("dist plan " + canonical + " --ranks 2 --partition rows --scaling 1,2 --json-out " + out);
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("MODEL, no run") != std::string::npos);
+    const auto j = read_json(out);
+    CHECK(j["model"] == true);
+    CHECK(j["comm"] == nlohmann::json::array({0, 2, 2, 0}));
+    CHECK(j["per_rank"][0]["halo"] == 2);
+    CHECK(j["per_rank"][1]["nnz"] == 5);
+    CHECK(j["per_rank"][0]["predicted_us"]["task"].get<double>() > 0.0);
+    CHECK(j["scaling"].size() == 2);
+    CHECK(j.contains("commit"));
+    CHECK(j.contains("date"));
+}
+
+TEST_CASE("dist plan with more ranks than rows leaves the extra ranks empty", "[cli_dist]")
+{
+    const auto out = tmp("plan7.json");
+
+    const auto r = spmvlab("dist plan " + canonical + " --ranks 7 --partition rows --scaling none --json-out " + out);
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const auto j = read_json(out);
+    REQUIRE(j["per_rank"].size() == 7);
+    CHECK(j["per_rank"][6]["rows"] == 0);
+}
+
+TEST_CASE("dist verify, bench and solve run as one rank without mpiexec", "[cli_dist]")
+{
+    const auto tl = tmp("bench_timeline");
+
+    const auto v = spmvlab("dist verify gen:pde:size=10 --format sell --sigma 8");
+    const auto b = spmvlab("dist bench gen:pde:size=10 --repeat 5 --timeline " + tl);
+    const auto s = spmvlab("dist solve gen:pde:size=8 --method jacobi-cg");
+
+    INFO(v.out << b.out << s.out);
+    CHECK(v.status == 0);
+    CHECK(v.out.find("task") != std::string::npos);
+    CHECK(v.out.find("MISMATCH") == std::string::npos);
+    CHECK(b.status == 0);
+    CHECK(std::filesystem::exists(tl + ".svg"));
+    CHECK(read_json(tl + ".json").size() == 3);  // one timeline per mode
+    CHECK(s.status == 0);
+    CHECK(s.out.find("status converged") != std::string::npos);
+}
+
+TEST_CASE("dist refuses a bad mode and GPU ranks without a GPU with a message", "[cli_dist]")
+{
+    const auto m = spmvlab("dist verify gen:pde:size=6 --mode sideways");
+    const auto g = spmvlab("dist verify gen:pde:size=6 --gpu");
+
+    CHECK(m.status != 0);
+    CHECK(m.out.find("sideways") != std::string::npos);
+    if (g.status == 0) {
+        WARN("SKIPPED the no-GPU check: this machine has a GPU");
+    } else {
+        CHECK(g.out.find("--gpu") != std::string::npos);
+    }
+}
+
+TEST_CASE("dist verify under mpiexec agrees with the single-process product", "[cli_dist]")
+{
+    if (mpiexec(2).empty()) {
+        WARN("SKIPPED: this build has no MPI");
+        return;
+    }
+    const auto out = tmp("verify3.json");
+
+    const auto r = run(mpiexec(3), "dist verify gen:pde:size=12 --format pjds --br 4 --json-out " + out);
+
+    INFO(r.out);
+    CHECK(r.status == 0);
+    const auto j = read_json(out);
+    CHECK(j["ranks"] == 3);
+    CHECK(j["exchange_path"] == "host");
+    for (const auto& m : j["modes"]) {
+        CHECK(m["ok"] == true);
+        CHECK(m["relative_error"].get<double>() < 1e-12);
+    }
+}
+
+TEST_CASE("A missing file under mpiexec ends every rank with the root's message, within seconds", "[cli_dist]")
+{
+    if (mpiexec(3).empty()) {
+        WARN("SKIPPED: this build has no MPI");
+        return;
+    }
+
+    const auto r = run(mpiexec(3), "dist verify /nonexistent/matrix.mtx");
+
+    INFO(r.out);
+    CHECK(r.status != 0);
+    CHECK(r.status != 124);  // not the timeout
+    CHECK(r.out.find("rank 0 of 3 failed") != std::string::npos);
+    CHECK(r.seconds < 30.0);
+}
+
+TEST_CASE("Distributed MPIR-CG under mpiexec converges and reports its record", "[cli_dist]")
+{
+    if (mpiexec(2).empty()) {
+        WARN("SKIPPED: this build has no MPI");
+        return;
+    }
+    const auto out = tmp("solve2.json");
+
+    const auto r = run(mpiexec(2), "dist solve gen:pde:size=10 --method mpir-cg --mode overlap --json-out " + out);
+
+    INFO(r.out);
+    CHECK(r.status == 0);
+    const auto j = read_json(out);
+    CHECK(j["status"] == "converged");
+    CHECK(j["ranks"] == 2);
+    CHECK(j["final_relative_residual"].get<double>() <= 1e-10);
+    CHECK(j["outer_iterations"].get<int>() >= 2);
+}
