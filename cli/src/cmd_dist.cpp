@@ -48,6 +48,7 @@ struct DistCli {
     // solve
     std::string method = "cg";
     bool jacobi = false;
+    std::string inner_sums = "double";
     double tol = 1e-10;
     int maxit = 10000;
     ParamOptions params;
@@ -509,7 +510,9 @@ int run_solve(const Comm& comm, const DistCli& o)
     so.tol = o.tol;
     so.max_iterations = o.maxit;
     so.jacobi = o.jacobi || o.method == "jacobi-cg";
-    so.inner.double_sums = false;  // the distributed inner SpMV adds in float
+    // GPU ranks with CSR, SELL or PELLR add the inner float SpMV's products in double (as the
+    // single-process solver); host ranks and other kernels add in float
+    so.inner.double_sums = o.inner_sums == "double";
     if (o.method != "cg" && o.method != "jacobi-cg" && o.method != "mpir-cg" && o.method != "mpir") {
         SPMV_THROW(spmv::InvalidArgument,
                    "--method " + o.method + ": not cg, jacobi-cg or mpir-cg");
@@ -541,10 +544,13 @@ int run_solve(const Comm& comm, const DistCli& o)
                     comm.size(), devices.c_str(), std::string(to_string(dso.mode)).c_str(),
                     o.partition.c_str(), o.format.c_str());
         std::printf("status %s after %d iterations (inner %d, outer %d); true relative residual "
-                    "%.3e; %.2f ms (setup %.2f ms)\n",
+                    "%.3e; %.2f ms (setup %.2f ms)%s\n",
                     std::string(spmv::solvers::to_string(res.status)).c_str(), res.iterations,
                     res.inner_iterations, res.outer_iterations, res.final_relative_residual,
-                    res.total_ms, res.setup_ms);
+                    res.total_ms, res.setup_ms,
+                    method == spmv::solvers::Method::mpir_cg
+                        ? (res.inner_double_sums ? "; inner sums in double" : "; inner sums in float")
+                        : "");
         if (!o.json_out.empty()) {
             auto j = record_head(o, comm);
             j["devices"] = devices;
@@ -556,6 +562,7 @@ int run_solve(const Comm& comm, const DistCli& o)
             j["outer_iterations"] = res.outer_iterations;
             j["final_relative_residual"] = res.final_relative_residual;
             j["total_ms"] = res.total_ms;
+            j["inner_double_sums"] = res.inner_double_sums;
             j["setup_ms"] = res.setup_ms;
             j["times_ms"] = {{"spmv", res.times.spmv_ms},
                              {"vector", res.times.vector_ms},
@@ -650,6 +657,9 @@ void add_dist_command(CLI::App& app)
     add_common(solve, *o, true);
     solve->add_option("--method", o->method, "cg | jacobi-cg | mpir-cg (double outer, float inner)")->capture_default_str();
     solve->add_flag("--jacobi", o->jacobi, "Jacobi preconditioner");
+    solve->add_option("--inner-sums", o->inner_sums,
+                      "mpir-cg on GPU ranks: the inner float SpMV adds in double or float")
+        ->check(CLI::IsMember({"double", "float"}))->capture_default_str();
     solve->add_option("--tol", o->tol, "relative residual to reach")->capture_default_str();
     solve->add_option("--maxit", o->maxit, "iteration limit")->capture_default_str();
     solve->callback([o] { with_mpi(*o, &run_solve); });

@@ -248,6 +248,7 @@ struct DistMatrix<ValueType>::Impl {
     gpu::DeviceBuffer<ValueType> d_io_x, d_io_y;  // apply() on a GPU rank
     gpu::PinnedBuffer<ValueType> p_send, p_recv;
     std::optional<gpu::Stream> s_compute, s_comm;
+    gpu::Sums sums = gpu::Sums::value_type;
     bool use_cuda_aware = false;
 
     std::unique_ptr<CommThread> thread;
@@ -315,6 +316,10 @@ void DistMatrix<ValueType>::Impl::build_blocks()
     if (merged) {
         d_merged = up(merge_blocks(part));
     }
+    const bool wide = opt.double_sums && d_local.has_double_sums() &&
+                      (!d_nonlocal || d_nonlocal.has_double_sums()) &&
+                      (!d_merged || d_merged.has_double_sums());
+    sums = wide ? gpu::Sums::double_precision : gpu::Sums::value_type;
     d_send_idx = gpu::DeviceBuffer<std::int32_t>::from_host(plan.send_idx, "halo send indices");
     d_send = gpu::DeviceBuffer<ValueType>(static_cast<std::size_t>(plan.send_size()), "halo send buffer");
     d_ghost = gpu::DeviceBuffer<ValueType>(static_cast<std::size_t>(own() + halo()), "ghosted x");
@@ -479,7 +484,7 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
     };
     auto local = [&](gpu::StreamRef s) {
         gpu_span(Phase::local, s, [&] {
-            d_local.spmv(ValueType{1}, x_ghost, ValueType{0}, y, RowOrder::original, s);
+            d_local.spmv(ValueType{1}, x_ghost, ValueType{0}, y, RowOrder::original, s, sums);
         });
     };
     auto nonlocal = [&](gpu::StreamRef s) {
@@ -488,9 +493,9 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
         }
         gpu_span(Phase::nonlocal, s, [&] {
             if (nl_rows.empty()) {
-                d_nonlocal.spmv(ValueType{1}, xh, ValueType{1}, y, RowOrder::original, s);
+                d_nonlocal.spmv(ValueType{1}, xh, ValueType{1}, y, RowOrder::original, s, sums);
             } else {
-                d_nonlocal.spmv(ValueType{1}, xh, ValueType{0}, d_nl_tmp.data(), RowOrder::original, s);
+                d_nonlocal.spmv(ValueType{1}, xh, ValueType{0}, d_nl_tmp.data(), RowOrder::original, s, sums);
                 gpu::scatter_add(d_nl_tmp.data(), d_nl_rows.data(),
                                  static_cast<std::int64_t>(nl_rows.size()), y, s);
             }
@@ -552,7 +557,7 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             exchange(sc, false);
             if (d_merged) {
                 gpu_span(Phase::local, sc, [&] {
-                    d_merged.spmv(ValueType{1}, x_ghost, ValueType{0}, y, RowOrder::original, sc);
+                    d_merged.spmv(ValueType{1}, x_ghost, ValueType{0}, y, RowOrder::original, sc, sums);
                 });
             } else {
                 local(sc);
@@ -833,12 +838,13 @@ RankInfo DistMatrix<ValueType>::info() const
     r.nnz = nnz(d.part.local) + nnz(d.part.nonlocal);
     r.halo = d.halo();
     r.neighbours = static_cast<int>(std::max(d.plan.recv.size(), d.plan.send.size()));
+    r.double_sums = d.sums == gpu::Sums::double_precision;
     return r;
 }
 
 template <typename ValueType>
 template <typename To>
-DistMatrix<To> DistMatrix<ValueType>::with_values() const
+DistMatrix<To> DistMatrix<ValueType>::with_values(bool double_sums) const
 {
     const auto& d = *impl_;
     DistMatrix<To> m;
@@ -846,6 +852,7 @@ DistMatrix<To> DistMatrix<ValueType>::with_values() const
     auto& o = *m.impl_;
     o.comm = d.comm;
     o.opt = d.opt;
+    o.opt.double_sums = double_sums;
     o.rows = d.rows;
     o.cols = d.cols;
     o.plan = d.plan;
@@ -999,9 +1006,9 @@ std::vector<ValueType> scatter_from_root(const Comm& comm, const Partition& part
 
 template class DistMatrix<double>;
 template class DistMatrix<float>;
-template DistMatrix<float> DistMatrix<double>::with_values<float>() const;
-template DistMatrix<double> DistMatrix<float>::with_values<double>() const;
-template DistMatrix<double> DistMatrix<double>::with_values<double>() const;
+template DistMatrix<float> DistMatrix<double>::with_values<float>(bool) const;
+template DistMatrix<double> DistMatrix<float>::with_values<double>(bool) const;
+template DistMatrix<double> DistMatrix<double>::with_values<double>(bool) const;
 template std::vector<double> gather_to_root<double>(const Comm&, const Partition&, std::span<const double>);
 template std::vector<float> gather_to_root<float>(const Comm&, const Partition&, std::span<const float>);
 template std::vector<double> scatter_from_root<double>(const Comm&, const Partition&, std::span<const double>);

@@ -462,7 +462,7 @@ solvers::SolveResult solve(DistMatrix<double>& a, std::span<const double> b_own,
         std::optional<GpuDistBackend<float>> inner;
         if (method == solvers::Method::mpir_cg) {
             const auto ts = Clock::now();
-            af.emplace(a.template with_values<float>());
+            af.emplace(a.template with_values<float>(options.inner.double_sums));
             inner.emplace(*af, dist);
             setup_ms = elapsed(ts);
         }
@@ -476,6 +476,7 @@ solvers::SolveResult solve(DistMatrix<double>& a, std::span<const double> b_own,
         res = run(outer, inner ? &*inner : nullptr, b_own, x_own, method, options);
         res.total_ms = elapsed(ts);
         res.where = a.info().device;
+        res.inner_double_sums = af && af->info().double_sums;
     } else {
         HostDistBackend<double> outer(a, dist);
         std::optional<DistMatrix<float>> af;
@@ -499,7 +500,6 @@ solvers::SolveResult solve(DistMatrix<double>& a, std::span<const double> b_own,
     }
     res.setup_ms = setup_ms;
     res.format = a.options().format;
-    res.inner_double_sums = false;
     return res;
 }
 

@@ -246,3 +246,36 @@ TEST_CASE("Task mode records the exchange on the communication lane", "[mpi]")
         CHECK(e.rank == comm.rank());
     }
 }
+
+TEST_CASE("Rows handed over rank by rank in global numbering give the same product", "[mpi]")
+{
+    // every rank generates the matrix itself and keeps only its rows (what a generator too
+    // large for one process would do), instead of the root scattering them
+    const auto& comm = world();
+    const auto a = gen::pde(9);
+    const auto part = partition_nnz(a, comm.size());
+    const auto mine = extract_rows(a, part, comm.rank());
+    DistOptions opt;
+    opt.format = "ellr";
+    auto m = DistMatrix<double>::from_rows(comm, mine, part, opt);
+    const auto x = test::random_vector(static_cast<std::size_t>(a.num_cols), 9);
+    std::vector<double> ref(x.size());
+    spmv_reference(a, 1.0, std::span<const double>(x), 0.0, std::span<double>(ref));
+
+    const auto y = distributed_y(m, x, Mode::task);
+
+    if (comm.rank() == 0) {
+        CHECK(test::relative_error(y, ref) < 1e-14);
+    }
+    CHECK(m.row_partition().offsets == part.offsets);
+}
+
+TEST_CASE("A partition for another number of ranks is refused on every rank", "[mpi]")
+{
+    const auto& comm = world();
+    const auto a = gen::pde(4);
+    const auto part = partition_rows(a.num_rows, comm.size() + 1);
+    const auto mine = extract_rows(a, part, std::min(comm.rank(), comm.size()));
+
+    CHECK_THROWS_AS(DistMatrix<double>::from_rows(comm, mine, part, DistOptions{}), RemoteError);
+}

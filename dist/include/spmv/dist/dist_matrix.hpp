@@ -54,6 +54,11 @@ struct DistOptions {
     bool merged_block = true;
     /// Exchange device buffers directly when the MPI library is CUDA-aware (GPU ranks).
     bool allow_cuda_aware = true;
+    /// Float GPU ranks: add each row's products in double and round once
+    /// (spmv::gpu::Sums::double_precision) where the format's kernel has that path (CSR, SELL,
+    /// PELLR); MPIR-CG's inner solve asks for it (InnerOptions::double_sums). Host ranks and
+    /// other kernels add in the value type (RankInfo::double_sums says which ran).
+    bool double_sums = false;
 };
 
 /// Where the rank's work ran, for result records.
@@ -65,6 +70,7 @@ struct RankInfo {
     std::int64_t nnz = 0;
     std::int64_t halo = 0;
     int neighbours = 0;
+    bool double_sums = false;  ///< the kernels add in double (DistOptions::double_sums)
 };
 
 template <typename ValueType>
@@ -130,7 +136,7 @@ public:
     /// MPIR-CG's inner solve): same partition, plan and format, blocks rebuilt on the same
     /// device. Collective.
     template <typename To>
-    DistMatrix<To> with_values() const;
+    DistMatrix<To> with_values(bool double_sums = false) const;
 
     /// The timeline's origin: a barrier, then now. Events are in microseconds after it.
     void start_clock();
