@@ -38,6 +38,7 @@ struct DistCli {
     std::string precision = "double";
     bool gpu = false;
     bool split_blocks = false;
+    int task_poll_us = 0;
     std::string json_out;
     std::string timeline;
     int repeat = 200;
@@ -261,6 +262,7 @@ DistMatrix<V> distribute_input(const Comm& comm, const DistCli& o,
     opt.params = apply_format_params(o.params);
     opt.gpu = o.gpu;
     opt.merged_block = !o.split_blocks;
+    opt.task_poll_us = o.task_poll_us;
     if constexpr (std::is_same_v<V, double>) {
         return DistMatrix<double>::create(comm, a, opt);
     } else {
@@ -609,6 +611,10 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
     c->add_flag("--split-blocks", o.split_blocks,
                 "vector mode runs the local and non-local blocks one after the other "
                 "(default: one merged block, a single pass over y)");
+    c->add_option("--task-poll-us", o.task_poll_us,
+                  "task mode: the communication thread tests its messages every N us and sleeps "
+                  "in between (0: MPI_Waitall, which keeps a core busy)")
+        ->capture_default_str()->check(CLI::Range(0, 100000));
     add_format_param_options(c, o.params);
 }
 

@@ -285,6 +285,20 @@ void Comm::wait_all(Requests& reqs) const
     h.clear();
 }
 
+bool Comm::test_all(Requests& reqs) const
+{
+    auto& h = reqs.impl().handles;
+    if (h.empty()) {
+        return true;
+    }
+    int done = 0;
+    SPMV_MPI_CHECK(MPI_Testall(static_cast<int>(h.size()), h.data(), &done, MPI_STATUSES_IGNORE));
+    if (done != 0) {
+        h.clear();
+    }
+    return done != 0;
+}
+
 void Comm::gatherv(const void* mine, std::int64_t count, void* all,
                    std::span<const std::int64_t> counts, Datatype t, int root) const
 {

@@ -254,6 +254,17 @@ struct DistMatrix<ValueType>::Impl {
     std::unique_ptr<CommThread> thread;
 
     std::int64_t halo() const { return plan.halo_size(); }
+    /// The communication thread's wait (DistOptions::task_poll_us).
+    void comm_wait(Requests& reqs) const
+    {
+        if (opt.task_poll_us <= 0) {
+            comm.wait_all(reqs);
+            return;
+        }
+        while (!comm.test_all(reqs)) {
+            std::this_thread::sleep_for(std::chrono::microseconds(opt.task_poll_us));
+        }
+    }
     std::int64_t own() const { return part.num_own_cols; }
 
     void build_blocks();
@@ -424,7 +435,7 @@ void DistMatrix<ValueType>::Impl::host_apply(Mode mode, ValueType* x_ghost, Valu
             host_exchange_post(x_ghost, x_ghost + own(), reqs, rec, true);
             {
                 Span s(rec, Lane::comm, Phase::wait, true);
-                comm.wait_all(reqs);
+                comm_wait(reqs);
             }
             if (rec.on()) {
                 rec.add_comm(Phase::exchange, b, rec.now_us());
@@ -538,7 +549,11 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
         }
         {
             Span sp(rec, lane, Phase::wait, comm_lane);
-            comm.wait_all(reqs);
+            if (comm_lane) {
+                comm_wait(reqs);
+            } else {
+                comm.wait_all(reqs);
+            }
         }
         if (!use_cuda_aware && halo() > 0) {
             gpu_span(Phase::copy_h2d, s, [&] {

@@ -122,6 +122,9 @@ public:
     void irecv(void* data, std::int64_t count, Datatype t, int source, int tag,
                Requests& reqs) const;
     void wait_all(Requests& reqs) const;
+    /// MPI_Testall: true (and reqs emptied) when every operation has completed; advances the
+    /// library's progress either way.
+    bool test_all(Requests& reqs) const;
     /// Every rank's `count` elements on the root, rank after rank (counts: one per rank, on
     /// the root). Non-root ranks pass an empty `all`.
     void gatherv(const void* mine, std::int64_t count, void* all,

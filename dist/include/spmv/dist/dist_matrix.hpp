@@ -52,6 +52,12 @@ struct DistOptions {
     /// (extra memory: one more copy of the rank's rows). Off: vector mode runs the two
     /// blocks one after the other, after the wait.
     bool merged_block = true;
+    /// Task mode: how the communication thread waits for its messages. 0: MPI_Waitall, which
+    /// polls (and keeps a core busy: right when the thread has a core of its own, as in the
+    /// paper). > 0: MPI_Testall, then sleep this many microseconds, until done: the thread
+    /// gives its core to the compute side between polls (ranks sharing cores, e.g. 2 ranks on
+    /// 2 cores), at the price of up to one interval of latency.
+    int task_poll_us = 0;
     /// Exchange device buffers directly when the MPI library is CUDA-aware (GPU ranks).
     bool allow_cuda_aware = true;
     /// Float GPU ranks: add each row's products in double and round once
