@@ -38,7 +38,7 @@ struct DistCli {
     std::string precision = "double";
     bool gpu = false;
     bool split_blocks = false;
-    int task_poll_us = 0;
+    int task_poll_us = -1;
     std::string json_out;
     std::string timeline;
     int repeat = 200;
@@ -389,6 +389,7 @@ int run_bench(const Comm& comm, const DistCli& o)
     nlohmann::json j = record_head(o, comm);
     j["devices"] = devices;
     j["exchange_path"] = m.exchange_path();
+    j["task_poll_us"] = m.task_poll_interval_us();
     j["repeat"] = o.repeat;
     j["timing"] = "wall clock per SpMV (after a barrier), back to back, each product complete "
                   "on every rank before the next; median over repeats of the slowest rank";
@@ -414,11 +415,14 @@ int run_bench(const Comm& comm, const DistCli& o)
     const auto total_nnz = comm.allreduce_sum(static_cast<std::int64_t>(m.info().nnz));
     if (comm.rank() == 0) {
         std::printf("%s: %lld rows, %lld nonzeros on %d rank(s) (%s), %s partition, format %s, "
-                    "%s, exchange %s\n",
+                    "%s, exchange %s, task mode %s\n",
                     input_name(o.input).c_str(), static_cast<long long>(m.part().global_rows),
                     static_cast<long long>(total_nnz), comm.size(), devices.c_str(),
                     o.partition.c_str(), o.format.c_str(), o.precision.c_str(),
-                    m.exchange_path().c_str());
+                    m.exchange_path().c_str(),
+                    m.task_poll_interval_us() > 0
+                        ? ("polls every " + std::to_string(m.task_poll_interval_us()) + " us").c_str()
+                        : "waits in MPI_Waitall");
     }
     for (auto mode : modes_of(o.mode)) {
         for (int i = 0; i < 10; ++i) {  // warm-up
@@ -613,8 +617,9 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
                 "(default: one merged block, a single pass over y)");
     c->add_option("--task-poll-us", o.task_poll_us,
                   "task mode: the communication thread tests its messages every N us and sleeps "
-                  "in between (0: MPI_Waitall, which keeps a core busy)")
-        ->capture_default_str()->check(CLI::Range(0, 100000));
+                  "in between; 0: MPI_Waitall, which keeps a core busy; -1: 20 when the ranks "
+                  "of a host have fewer than 2 hardware threads each, else 0")
+        ->capture_default_str()->check(CLI::Range(-1, 100000));
     add_format_param_options(c, o.params);
 }
 

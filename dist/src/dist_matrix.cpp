@@ -254,15 +254,16 @@ struct DistMatrix<ValueType>::Impl {
     std::unique_ptr<CommThread> thread;
 
     std::int64_t halo() const { return plan.halo_size(); }
+    int poll_us = 0;  // DistOptions::task_poll_us resolved (build_blocks)
     /// The communication thread's wait (DistOptions::task_poll_us).
     void comm_wait(Requests& reqs) const
     {
-        if (opt.task_poll_us <= 0) {
+        if (poll_us <= 0) {
             comm.wait_all(reqs);
             return;
         }
         while (!comm.test_all(reqs)) {
-            std::this_thread::sleep_for(std::chrono::microseconds(opt.task_poll_us));
+            std::this_thread::sleep_for(std::chrono::microseconds(poll_us));
         }
     }
     std::int64_t own() const { return part.num_own_cols; }
@@ -278,6 +279,14 @@ template <typename ValueType>
 void DistMatrix<ValueType>::Impl::build_blocks()
 {
     const bool merged = opt.merged_block && any_halo && halo() > 0;
+    if (opt.task_poll_us >= 0) {
+        poll_us = opt.task_poll_us;
+    } else {
+        // each rank runs a compute and a communication thread: without two hardware threads
+        // per rank the polling MPI_Waitall would take the compute side's core
+        const auto hw = std::max(1u, std::thread::hardware_concurrency());
+        poll_us = 2u * static_cast<unsigned>(comm.node_size()) > hw ? 20 : 0;
+    }
     std::vector<std::int32_t> rows_with_entries;
     auto compressed = compress_rows(part.nonlocal, rows_with_entries);
     // the same rule as the model's (spmv/dist/model.hpp, compressed_nonlocal)
@@ -830,6 +839,9 @@ template <typename ValueType>
 bool DistMatrix<ValueType>::on_gpu() const { return impl_->opt.gpu; }
 
 template <typename ValueType>
+int DistMatrix<ValueType>::task_poll_interval_us() const { return impl_->poll_us; }
+
+template <typename ValueType>
 std::string DistMatrix<ValueType>::exchange_path() const
 {
     if (!impl_->any_halo) {
@@ -872,6 +884,7 @@ DistMatrix<To> DistMatrix<ValueType>::with_values(bool double_sums) const
     o.cols = d.cols;
     o.plan = d.plan;
     o.any_halo = d.any_halo;
+    o.opt.task_poll_us = d.poll_us;
     collective(d.comm, [&] {
         auto& p = o.part;
         p.rank = d.part.rank;

@@ -56,8 +56,10 @@ struct DistOptions {
     /// polls (and keeps a core busy: right when the thread has a core of its own, as in the
     /// paper). > 0: MPI_Testall, then sleep this many microseconds, until done: the thread
     /// gives its core to the compute side between polls (ranks sharing cores, e.g. 2 ranks on
-    /// 2 cores), at the price of up to one interval of latency.
-    int task_poll_us = 0;
+    /// 2 cores), at the price of up to one interval of latency. -1 (default): 20 us when the
+    /// ranks on this host have fewer than two hardware threads each, else 0
+    /// (task_poll_interval_us() says which was taken).
+    int task_poll_us = -1;
     /// Exchange device buffers directly when the MPI library is CUDA-aware (GPU ranks).
     bool allow_cuda_aware = true;
     /// Float GPU ranks: add each row's products in double and round once
@@ -115,6 +117,9 @@ public:
     /// page-locked host buffers) or "cuda-aware" (device buffers to MPI).
     std::string exchange_path() const;
     bool on_gpu() const;
+    /// The communication thread's poll interval in task mode (DistOptions::task_poll_us
+    /// resolved): 0 for MPI_Waitall.
+    int task_poll_interval_us() const;
 
     /// y_own = A x (x_own: this rank's entries of x in the column partition's order; y_own:
     /// its rows). GPU ranks copy x in and y out (not part of the SpMV a solver would run).
