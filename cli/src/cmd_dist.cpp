@@ -118,7 +118,10 @@ void write_timelines(const Comm& comm, std::vector<Timeline>& tls, const std::st
         Timeline merged = t;
         merged.events.clear();
         for (const auto& s : all) {
-            for (const auto& e : timelines_from_json(s).front().events) {
+            // keep the parsed timelines alive: a range-for over a member of a temporary would
+            // read freed memory (the temporary dies before the loop body runs, until C++23)
+            const auto parsed = timelines_from_json(s);
+            for (const auto& e : parsed.front().events) {
                 merged.events.push_back(e);
             }
         }
@@ -461,7 +464,8 @@ int run_bench(const Comm& comm, const DistCli& o)
             Timeline merged = t;
             merged.events.clear();
             for (const auto& s : all) {
-                for (const auto& e : timelines_from_json(s).front().events) {
+                const auto parsed = timelines_from_json(s);  // alive for the loop
+                for (const auto& e : parsed.front().events) {
                     merged.events.push_back(e);
                 }
             }

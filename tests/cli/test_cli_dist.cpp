@@ -68,6 +68,28 @@ nlohmann::json read_json(const std::string& path)
 
 const std::string canonical = std::string(SPMV_SOURCE_DIR) + "/sample_matrices/canonical4.mtx";
 
+/// Every event of a timeline file names a rank of the run, a lane and a phase, and ends after
+/// it begins (a recorder reading freed memory wrote garbage ranks once).
+void check_timeline_file(const std::string& path, int ranks)
+{
+    const auto j = read_json(path);
+    REQUIRE(j.is_array());
+    for (const auto& t : j) {
+        CHECK(t["num_ranks"] == ranks);
+        REQUIRE(!t["events"].empty());
+        for (const auto& e : t["events"]) {
+            INFO(e.dump());
+            CHECK(e["rank"].get<int>() >= 0);
+            CHECK(e["rank"].get<int>() < ranks);
+            const auto lane = e["lane"].get<std::string>();
+            CHECK((lane == "compute" || lane == "comm" || lane == "gpu"));
+            CHECK(e["phase"].get<std::string>() != "unknown");
+            CHECK(e["iteration"].get<int>() >= 0);
+            CHECK(e["end_us"].get<double>() >= e["begin_us"].get<double>());
+        }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("dist plan gives the canonical matrix's halo, communication matrix and prediction", "[cli_dist]")
@@ -118,6 +140,7 @@ TEST_CASE("dist verify, bench and solve run as one rank without mpiexec", "[cli_
     CHECK(b.status == 0);
     CHECK(std::filesystem::exists(tl + ".svg"));
     CHECK(read_json(tl + ".json").size() == 3);  // one timeline per mode
+    check_timeline_file(tl + ".json", 1);
     CHECK(s.status == 0);
     CHECK(s.out.find("status converged") != std::string::npos);
 }
@@ -154,6 +177,29 @@ TEST_CASE("dist verify under mpiexec agrees with the single-process product", "[
     for (const auto& m : j["modes"]) {
         CHECK(m["ok"] == true);
         CHECK(m["relative_error"].get<double>() < 1e-12);
+    }
+}
+
+TEST_CASE("dist bench under mpiexec writes every rank's timeline events", "[cli_dist]")
+{
+    if (mpiexec(2).empty()) {
+        WARN("SKIPPED: this build has no MPI");
+        return;
+    }
+    const auto tl = tmp("bench2_timeline");
+
+    const auto r = run(mpiexec(2), "dist bench gen:pde:size=16 --repeat 5 --timeline " + tl);
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    check_timeline_file(tl + ".json", 2);
+    const auto j = read_json(tl + ".json");
+    for (const auto& t : j) {
+        int rank1 = 0;
+        for (const auto& e : t["events"]) {
+            rank1 += e["rank"] == 1 ? 1 : 0;
+        }
+        CHECK(rank1 > 0);  // the root merged the other rank's events
     }
 }
 
