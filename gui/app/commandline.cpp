@@ -11,6 +11,8 @@
 #include <QSpinBox>
 #include <QTimer>
 
+#include <spmv/dist/model.hpp>
+#include <spmv/dist/partition.hpp>
 #include <spmv/error.hpp>
 #include <spmv/generators.hpp>
 #include <spmv/model/gpu_profile.hpp>
@@ -19,6 +21,7 @@
 
 #include "mainwindow.hpp"
 #include "widgets/constructionpanel.hpp"
+#include "widgets/distributionpanel.hpp"
 #include "widgets/layoutview.hpp"
 #include "widgets/modelpanel.hpp"
 #include "widgets/rowhistogramview.hpp"
@@ -76,7 +79,9 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
          QStringLiteral("View: %1.").arg(MainWindow::viewNames().join(QStringLiteral(", "))),
          QStringLiteral("NAME"), QStringLiteral("pattern")},
         {QStringLiteral("matrix"),
-         QStringLiteral("Matrix Market file (default: the built-in example)."),
+         QStringLiteral("Matrix Market file (default: the built-in example), or a generator "
+                        "spec gen:NAME[:param=value,...][@seed] as the CLI takes it, e.g. "
+                        "gen:pde:size=30."),
          QStringLiteral("FILE")},
         {QStringLiteral("generate"),
          QStringLiteral("Generate the matrix instead: NAME[:param=value,...][@seed], e.g. "
@@ -107,6 +112,20 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
          QStringLiteral("Construction: first row and first column of the 64 x 64 window shown "
                         "of a larger matrix."),
          QStringLiteral("ROW,COL")},
+        {QStringLiteral("ranks"),
+         QStringLiteral("Distribution: number of ranks (1..1024, default 4)."),
+         QStringLiteral("N")},
+        {QStringLiteral("partition"),
+         QStringLiteral("Distribution: partition rows, nnz (default) or metis."),
+         QStringLiteral("KIND")},
+        {QStringLiteral("link"),
+         QStringLiteral("Distribution: link profile (pcie4, pcie5, nvlink4, ib-hdr (default), "
+                        "ib-ndr, host-shm)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("timeline"),
+         QStringLiteral("Distribution: a recorded timeline (spmvlab dist bench --timeline) to "
+                        "show instead of the model's prediction."),
+         QStringLiteral("FILE.json")},
         {QStringLiteral("quit-after"), QStringLiteral("Close the window after MS milliseconds."),
          QStringLiteral("MS")},
     };
@@ -140,19 +159,42 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             }
         }
     }
-    int warp = -1, br = -1, slice = -1, sigma = -1, step = 0, quitAfter = -1;
+    int warp = -1, br = -1, slice = -1, sigma = -1, step = 0, quitAfter = -1, ranks = -1;
     if (!parseInt(p, QStringLiteral("warp"), 2, 64, &warp) ||
         !parseInt(p, QStringLiteral("br"), 2, 64, &br) ||
         !parseInt(p, QStringLiteral("slice"), 2, 64, &slice) ||
         !parseInt(p, QStringLiteral("sigma"), 1, 1 << 20, &sigma) ||
         !parseInt(p, QStringLiteral("step"), 1, 16, &step) ||
-        !parseInt(p, QStringLiteral("quit-after"), 0, 1 << 30, &quitAfter)) {
+        !parseInt(p, QStringLiteral("quit-after"), 0, 1 << 30, &quitAfter) ||
+        !parseInt(p, QStringLiteral("ranks"), 1, 1024, &ranks)) {
         return 2;
     }
     const QString profile = p.value(QStringLiteral("profile"));
     if (!profile.isEmpty()) {
         try {
             spmv::model::find_profile(profile.toStdString());
+        } catch (const spmv::Error& e) {
+            fail(QString::fromStdString(e.what()));
+            return 2;
+        }
+    }
+    const QString partition = p.value(QStringLiteral("partition")).toLower();
+    if (!partition.isEmpty()) {
+        try {
+            const auto kind = spmv::dist::parse_partition_kind(partition.toStdString());
+            if (kind == spmv::dist::PartitionKind::metis && !spmv::dist::has_metis()) {
+                fail(QStringLiteral("--partition metis: this build has no METIS (libmetis-dev)"));
+                return 2;
+            }
+        } catch (const spmv::Error& e) {
+            fail(QString::fromStdString(e.what()));
+            return 2;
+        }
+    }
+    const QString link = p.value(QStringLiteral("link"));
+    if (!link.isEmpty()) {
+        try {
+            spmv::dist::find_link(link.toStdString());
         } catch (const spmv::Error& e) {
             fail(QString::fromStdString(e.what()));
             return 2;
@@ -169,12 +211,21 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             return 2;
         }
     }
+    QString matrix = p.value(QStringLiteral("matrix"));
+    if (matrix.isEmpty() && !p.positionalArguments().isEmpty()) {
+        matrix = p.positionalArguments().first();
+    }
+    QString generateSpec = p.value(QStringLiteral("generate"));
+    if (generateSpec.isEmpty() && matrix.startsWith(QLatin1String("gen:"))) {
+        generateSpec = matrix.mid(4);  // --matrix gen:pde:size=30, as spmvlab takes it
+        matrix.clear();
+    }
     // --generate NAME[:k=v,...][@seed], checked against the generator's schema before starting
     QString generator;
     spmv::gen::GeneratorParams generatorParams;
     quint64 seed = 1;
-    if (p.isSet(QStringLiteral("generate"))) {
-        QString spec = p.value(QStringLiteral("generate"));
+    if (!generateSpec.isEmpty()) {
+        QString spec = generateSpec;
         if (const auto at = spec.lastIndexOf(QLatin1Char('@')); at >= 0) {
             bool ok = false;
             seed = spec.mid(at + 1).toULongLong(&ok);
@@ -207,10 +258,6 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             return 2;
         }
     }
-    QString matrix = p.value(QStringLiteral("matrix"));
-    if (matrix.isEmpty() && !p.positionalArguments().isEmpty()) {
-        matrix = p.positionalArguments().first();
-    }
 
     MainWindow window(!screenshot);
     window.resize(size);
@@ -237,9 +284,21 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
                      .arg(format));
         }
     }
+    auto* distribution = window.distributionPanel();
     if (!profile.isEmpty()) {
         window.timingPanel()->selectProfile(profile);
         window.modelPanel()->selectProfile(profile);
+        distribution->selectDevice(profile);
+    }
+    if (ranks > 0) distribution->ranksBox()->setValue(ranks);
+    if (!partition.isEmpty()) distribution->selectPartition(partition);
+    if (!link.isEmpty()) distribution->selectLink(link);
+    if (p.isSet(QStringLiteral("timeline"))) {
+        QString error;
+        if (!distribution->loadTimeline(p.value(QStringLiteral("timeline")), &error)) {
+            fail(error);
+            if (screenshot) return 3;
+        }
     }
     if (!generator.isEmpty()) {
         controller->generate(generator, generatorParams, seed);

@@ -4,6 +4,10 @@
 //   spmvlab-gui --screenshot OUT.png|OUT.svg [--view NAME] [--matrix FILE] [--format NAME]
 //               [--warp W] [--br B] [--slice C] [--sigma S] [--step K] [--profile NAME]
 //               [--size WxH] [--presentation] [--generate NAME[:param=value,...][@seed]]
+//               [--ranks N] [--partition rows|nnz|metis] [--link NAME] [--timeline FILE.json]
+//       --matrix also takes the CLI's generator spec gen:NAME[:param=value,...][@seed];
+//       --ranks, --partition, --link and --timeline (a recorded timeline shown instead of the
+//       model's prediction; exit 3 when it cannot be read) set up the distribution view.
 //       renders one view offscreen and exits: 0 on success, 2 for a bad option (unknown view,
 //       format, profile, out-of-range number), 3 when the matrix cannot be loaded or a view
 //       fails, 4 when the image cannot be written. Messages go to stderr.

@@ -29,6 +29,7 @@
 #include "models/matrixstatsmodel.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/constructionpanel.hpp"
+#include "widgets/distributionpanel.hpp"
 #include "widgets/layoutview.hpp"
 #include "widgets/memoryview.hpp"
 #include "widgets/modelpanel.hpp"
@@ -112,6 +113,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     m_tabs->addTab(m_model, tr("Model"));
     m_solver = new SolverPanel(m_controller);
     m_tabs->addTab(m_solver, tr("Solver"));
+    m_distribution = new DistributionPanel;
+    m_tabs->addTab(m_distribution, tr("Distribution"));
     setCentralWidget(m_tabs);
 
     m_busyLabel = new QLabel;
@@ -132,6 +135,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
                 m_statsModel->resetData(doc);
                 m_sparsity->setDocument(doc);
                 m_model->setDocument(doc);
+                m_distribution->setDocument(doc);
                 m_memory->setSummaries(nullptr);
                 m_histogram->setChartData(nullptr, m_controller->params().block_rows);
                 m_construction->layoutView()->setConstruction(nullptr);
@@ -173,7 +177,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
             [this] { m_controller->setRowOrderFormat(m_rowOrder->currentData().toString()); });
     connect(m_logScale, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogScale);
     for (auto* source : {static_cast<QObject*>(m_sparsity), static_cast<QObject*>(m_waste),
-                         static_cast<QObject*>(m_timing), static_cast<QObject*>(m_solver)}) {
+                         static_cast<QObject*>(m_timing), static_cast<QObject*>(m_solver),
+                         static_cast<QObject*>(m_distribution)}) {
         connect(source, SIGNAL(statusMessage(QString)), statusBar(), SLOT(showMessage(QString)));
     }
     resize(1200, 800);
@@ -186,7 +191,8 @@ QStringList MainWindow::viewNames()
 {
     return {QStringLiteral("matrix"),       QStringLiteral("pattern"), QStringLiteral("histogram"),
             QStringLiteral("construction"), QStringLiteral("waste"),   QStringLiteral("memory"),
-            QStringLiteral("timing"),       QStringLiteral("model"),   QStringLiteral("solver")};
+            QStringLiteral("timing"),       QStringLiteral("model"),   QStringLiteral("solver"),
+            QStringLiteral("distribution")};
 }
 
 QWidget* MainWindow::viewPage(const QString& name) const
@@ -239,8 +245,10 @@ void MainWindow::buildMenus()
     view->addSeparator();
     const QStringList names = viewNames();
     for (int i = 0; i < names.size(); ++i) {
-        view->addAction(m_tabs->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)),
-                        this, [this, i] { m_tabs->setCurrentIndex(i); });
+        // Ctrl+1 .. Ctrl+9, then Ctrl+0 for the tenth view
+        const QKeySequence key =
+            i < 10 ? QKeySequence(QStringLiteral("Ctrl+%1").arg((i + 1) % 10)) : QKeySequence();
+        view->addAction(m_tabs->tabText(i), key, this, [this, i] { m_tabs->setCurrentIndex(i); });
     }
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About SpMV Lab"), this, [this] {
@@ -324,7 +332,7 @@ void MainWindow::setPresentationMode(bool on)
 bool MainWindow::isBusy() const
 {
     return m_controller->isBusy() || m_sparsity->isRendering() || m_timing->isRunning() ||
-           m_solver->isRunning();
+           m_solver->isRunning() || m_distribution->isBusy();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs)

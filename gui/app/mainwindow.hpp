@@ -1,7 +1,7 @@
 #pragma once
 // The SpMV Lab explorer window: one tab per view (matrix statistics, sparsity pattern,
 // row-length histogram, format construction, per-warp waste, memory per format, timing, model,
-// solver residual histories),
+// solver residual histories, distribution over ranks),
 // File menu (open, samples, generate, export PNG / SVG), presentation mode, drag and drop.
 #include <QMainWindow>
 #include <QStringList>
@@ -15,6 +15,7 @@ class QProgressBar;
 class QTabWidget;
 class QTableView;
 class ConstructionPanel;
+class DistributionPanel;
 class MatrixStatsModel;
 class MemoryView;
 class ModelPanel;
@@ -33,7 +34,7 @@ public:
     ~MainWindow() override;
 
     /// View names for --view: matrix pattern histogram construction waste memory timing model
-    /// solver.
+    /// solver distribution.
     static QStringList viewNames();
     /// Shows the named view; false for an unknown name.
     bool setCurrentView(const QString& name);
@@ -49,6 +50,7 @@ public:
     TimingPanel* timingPanel() const { return m_timing; }
     ModelPanel* modelPanel() const { return m_model; }
     SolverPanel* solverPanel() const { return m_solver; }
+    DistributionPanel* distributionPanel() const { return m_distribution; }
     MatrixStatsModel* statsModel() const { return m_statsModel; }
     QComboBox* rowOrderBox() const { return m_rowOrder; }
     QCheckBox* logScaleBox() const { return m_logScale; }
@@ -95,6 +97,7 @@ private:
     TimingPanel* m_timing;
     ModelPanel* m_model;
     SolverPanel* m_solver;
+    DistributionPanel* m_distribution;
     QLabel* m_busyLabel;
     QProgressBar* m_busyBar;
     QStringList m_errors;
