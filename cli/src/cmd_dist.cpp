@@ -108,7 +108,8 @@ void write_json(const std::string& path, const nlohmann::json& j)
 }
 
 /// Every rank's timeline events on the root, merged into one timeline per mode.
-void write_timelines(const Comm& comm, std::vector<Timeline>& tls, const std::string& prefix)
+void write_timelines(const Comm& comm, std::vector<Timeline>& tls, const std::string& prefix,
+                     int svg_iteration = spmv::viz::timeline_last_iteration)
 {
     for (auto& t : tls) {
         const auto all = comm.allgather(to_json({t}));
@@ -131,7 +132,9 @@ void write_timelines(const Comm& comm, std::vector<Timeline>& tls, const std::st
     collective(comm, [&] {
         if (comm.rank() == 0) {
             write_text(prefix + ".json", to_json(tls));
-            write_text(prefix + ".svg", spmv::viz::timeline_svg(tls));
+            spmv::viz::TimelineSvgOptions svg;
+            svg.iteration = svg_iteration;
+            write_text(prefix + ".svg", spmv::viz::timeline_svg(tls, svg));
             std::printf("timelines: %s.json, %s.svg\n", prefix.c_str(), prefix.c_str());
         }
     });
@@ -583,7 +586,8 @@ int run_solve(const Comm& comm, const DistCli& o)
     });
     if (!o.timeline.empty()) {
         std::vector<Timeline> tls{t};
-        write_timelines(comm, tls, o.timeline);
+        // the picture shows one iteration from the middle of the solve (the JSON has them all)
+        write_timelines(comm, tls, o.timeline, std::max(0, res.iterations / 2));
     }
     if (res.status != spmv::solvers::Status::converged) {
         throw ExitCode{2};

@@ -1,5 +1,6 @@
 // The distributed solver backends: every vector operation on this rank's entries, every
 // reduction finished by an allreduce over the ranks, every SpMV a DistMatrix::apply.
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <type_traits>
@@ -83,7 +84,8 @@ public:
     }
 
 protected:
-    /// Sums over ranks (MPI_Allreduce), recorded as a reduce phase.
+    /// Sums over ranks (MPI_Allreduce), recorded as a reduce phase of the SpMV it follows (so
+    /// that a CG iteration's SpMV and its two allreduces share an iteration number).
     void allreduce(std::span<double> v)
     {
         const double b = now_us();
@@ -93,7 +95,8 @@ protected:
         }
         if (opt_.timeline != nullptr) {
             opt_.timeline->events.push_back(
-                {a_->comm().rank(), Lane::compute, Phase::reduce, spmv_count_, b, now_us()});
+                {a_->comm().rank(), Lane::compute, Phase::reduce, std::max(0, spmv_count_ - 1),
+                 b, now_us()});
         }
     }
     double now_us() const
