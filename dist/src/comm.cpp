@@ -343,21 +343,6 @@ void agree(const Comm& comm, const std::string& error)
                           " failed: " + msg);
 }
 
-void collective(const Comm& comm, const std::function<void()>& f)
-{
-    std::string error;
-    try {
-        f();
-    } catch (const RemoteError&) {
-        throw;  // already agreed inside f: every rank throws it
-    } catch (const std::bad_alloc&) {
-        error = "out of host memory";
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
-    agree(comm, error);
-}
-
 void abort_all(const std::string& why, int code)
 {
     std::fprintf(stderr, "spmvlab: fatal error inside an MPI exchange, ending every rank: %s\n",

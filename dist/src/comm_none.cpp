@@ -88,21 +88,6 @@ void agree(const Comm&, const std::string& error)
     }
 }
 
-void collective(const Comm& comm, const std::function<void()>& f)
-{
-    std::string error;
-    try {
-        f();
-    } catch (const RemoteError&) {
-        throw;
-    } catch (const std::bad_alloc&) {
-        error = "out of host memory";
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
-    agree(comm, error);
-}
-
 void abort_all(const std::string& why, int code)
 {
     std::fprintf(stderr, "spmvlab: fatal error: %s\n", why.c_str());

@@ -298,17 +298,6 @@ std::vector<double> timelineTicks(const spmv::viz::TimelineAxis& axis)
     return ticks;
 }
 
-std::string timelineNumber(double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3f", v);
-    std::string s = buf;
-    if (s.find('.') != std::string::npos) {
-        while (s.back() == '0') s.pop_back();
-        if (s.back() == '.') s.pop_back();
-    }
-    return s == "-0" ? "0" : s;
-}
 
 // ---- scaling curve -------------------------------------------------------------------------
 

@@ -166,8 +166,6 @@ std::vector<TimelineLegendItem> timelineLegend(const spmv::viz::TimelineLayout& 
 /// Tick values of the shared time axis, 0 .. max_us in steps of step_us.
 std::vector<double> timelineTicks(const spmv::viz::TimelineAxis& axis);
 
-/// "12.5", "3", "0.125": at most three decimals, no trailing zeros (as the SVG writes them).
-std::string timelineNumber(double v);
 
 // ---- scaling curve -------------------------------------------------------------------------
 

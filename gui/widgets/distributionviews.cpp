@@ -640,7 +640,7 @@ void TimelineView::paintEvent(QPaintEvent*)
             const double x = lay.x_of(tick);
             p.drawLine(QPointF(x, panel.axis_y), QPointF(x, panel.axis_y + 4.0));
             p.drawText(QRectF(x - 40, panel.axis_y + 5.0, 80, 13), Qt::AlignHCenter | Qt::AlignTop,
-                       fromStd(timelineNumber(tick)));
+                       fromStd(spmv::viz::compact_number(tick)));
         }
         p.drawText(QRectF(lay.plot_left, panel.axis_y + 19.0, lay.plot_width, 13),
                    Qt::AlignRight | Qt::AlignTop, tr("time (\u00b5s)"));
@@ -670,8 +670,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
                         .arg(fromStd(spmv::viz::phase_label(e.phase)),
                              fromStd(f.layout.rows[b.row].label))
                         .arg(e.iteration)
-                        .arg(fromStd(timelineNumber(e.begin_us)), fromStd(timelineNumber(e.end_us)),
-                             fromStd(timelineNumber(e.end_us - e.begin_us))),
+                        .arg(fromStd(spmv::viz::compact_number(e.begin_us)), fromStd(spmv::viz::compact_number(e.end_us)),
+                             fromStd(spmv::viz::compact_number(e.end_us - e.begin_us))),
                     this);
                 return;
             }

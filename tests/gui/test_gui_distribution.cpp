@@ -284,7 +284,9 @@ TEST_CASE("The timeline legend sits where the SVG writer puts it", "[gui][distri
     CHECK(items.size() == lay.legend.size());
     CHECK(items.back().swatch.y > items.front().swatch.y);  // wrapped
     CHECK(timelineTicks({50, 10}) == std::vector<double>{0, 10, 20, 30, 40, 50});
-    CHECK(timelineNumber(12.5) == "12.5");
+    CHECK(spmv::viz::compact_number(12.5) == "12.5");
+    CHECK(spmv::viz::compact_number(-0.0001) == "0");
+    CHECK(spmv::viz::compact_number(3.0) == "3");
 }
 
 TEST_CASE("The scaling chart has time and efficiency per mode at powers of two",

@@ -223,18 +223,6 @@ void lay_out(const Layout& l, const RankTimes& r, bool gpu, Mode mode, bool asyn
 // Light statistics
 
 // The owning rank of every index of a partition (what owner_of returns, in O(1)).
-std::vector<std::int32_t> owners(const Partition& p)
-{
-    if (!p.contiguous()) {
-        return p.owner;
-    }
-    std::vector<std::int32_t> o(static_cast<std::size_t>(p.size));
-    for (int r = 0; r < p.num_ranks; ++r) {
-        std::fill(o.begin() + p.offsets[static_cast<std::size_t>(r)],
-                  o.begin() + p.offsets[static_cast<std::size_t>(r) + 1], r);
-    }
-    return o;
-}
 
 ScalingPoint make_point(const PartitionStats& s, DistPrediction p, const DistPrediction& base)
 {
@@ -478,7 +466,7 @@ PartitionStats partition_stats(const Csr<ValueType, std::int32_t>& a, const Part
     const Partition cols = column_partition(rows, a.num_cols);
     const int P = rows.num_ranks;
     const auto Pz = static_cast<std::size_t>(P);
-    const std::vector<std::int32_t> col_owner = owners(cols);
+    const std::vector<std::int32_t> col_owner = cols.owners();
     std::vector<global_index> own_cols(Pz, 0);
     for (auto o : col_owner) {
         ++own_cols[static_cast<std::size_t>(o)];

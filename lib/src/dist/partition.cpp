@@ -77,6 +77,19 @@ std::vector<global_index> Partition::indices_of(int r) const
     return out;
 }
 
+std::vector<std::int32_t> Partition::owners() const
+{
+    if (!contiguous()) {
+        return owner;
+    }
+    std::vector<std::int32_t> o(static_cast<std::size_t>(size));
+    for (int r = 0; r < num_ranks; ++r) {
+        std::fill(o.begin() + offsets[static_cast<std::size_t>(r)],
+                  o.begin() + offsets[static_cast<std::size_t>(r) + 1], r);
+    }
+    return o;
+}
+
 void validate(const Partition& p)
 {
     SPMV_ENSURE_LAYOUT(p.num_ranks >= 1, "a partition needs at least one rank");

@@ -32,8 +32,9 @@ constexpr double legend_line_height = 20.0;
 constexpr double legend_swatch = 12.0;
 constexpr double text_char_width = 6.4;  ///< rough width of one 11 px character (legend wrap)
 
-/// "12.5", "3", "0.125": at most three decimals, no trailing zeros.
-std::string number(double v)
+}  // namespace
+
+std::string compact_number(double v)
 {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f", v);
@@ -44,6 +45,11 @@ std::string number(double v)
     }
     return s == "-0" ? "0" : s;
 }
+
+namespace {
+
+/// Short name for the many coordinates below.
+std::string number(double v) { return compact_number(v); }
 
 std::string hex(Rgb c)
 {

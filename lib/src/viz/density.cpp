@@ -6,18 +6,8 @@
 #include <spmv/viz/density.hpp>
 
 namespace spmv::viz {
-namespace {
 
-/// Pixels [begin, end) that show the matrix interval [lo, hi) (its pixel edges), clipped to
-/// [0, limit). Centre sampling: a pixel shows the cell containing the pixel's centre
-/// (lo <= p + 0.5 < hi up to rounding at exact ties); a cell narrower than a pixel lands in the
-/// one pixel containing the cell's centre. Both rules give one pixel per cell at scale < 1.
-struct Span {
-    std::int64_t begin;
-    std::int64_t end;
-};
-
-inline Span pixel_span(double lo, double hi, std::int64_t limit) noexcept
+PixelSpan pixel_span(double lo, double hi, std::int64_t limit) noexcept
 {
     auto b = static_cast<std::int64_t>(std::floor(lo + 0.5));
     auto e = static_cast<std::int64_t>(std::floor(hi + 0.5));
@@ -27,8 +17,6 @@ inline Span pixel_span(double lo, double hi, std::int64_t limit) noexcept
     }
     return {std::max<std::int64_t>(b, 0), std::min(e, limit)};
 }
-
-}  // namespace
 
 template <typename ValueType>
 DensityRaster rasterize(const Csr<ValueType, std::int32_t>& a, const ViewTransform& view,
@@ -52,7 +40,7 @@ DensityRaster rasterize(const Csr<ValueType, std::int32_t>& a, const ViewTransfo
     std::int32_t max_count = 0;
     std::int64_t visited = 0;
     for (std::int64_t k = vis.row_begin; k < vis.row_end; ++k) {
-        const Span ys = pixel_span(v.y_of_row(static_cast<double>(k)),
+        const PixelSpan ys = pixel_span(v.y_of_row(static_cast<double>(k)),
                                    v.y_of_row(static_cast<double>(k + 1)), r.height);
         if (ys.begin >= ys.end) {
             continue;
@@ -64,7 +52,7 @@ DensityRaster rasterize(const Csr<ValueType, std::int32_t>& a, const ViewTransfo
             first = std::lower_bound(first, last, static_cast<std::int32_t>(vis.col_begin));
         }
         for (const std::int32_t* p = first; p != last && *p < vis.col_end; ++p) {
-            const Span xs = pixel_span(v.x_of_col(*p), v.x_of_col(*p + 1.0), r.width);
+            const PixelSpan xs = pixel_span(v.x_of_col(*p), v.x_of_col(*p + 1.0), r.width);
             if (xs.begin >= xs.end) {
                 continue;
             }
@@ -94,9 +82,9 @@ std::vector<std::uint32_t> to_argb(const DensityRaster& raster, const ViewTransf
     for (std::size_t c = 0; c < lut.size(); ++c) {
         lut[c] = density_colour(static_cast<std::int64_t>(c), raster.max_count).argb();
     }
-    const Span xs = pixel_span(view.x_of_col(0), view.x_of_col(static_cast<double>(view.num_cols)),
+    const PixelSpan xs = pixel_span(view.x_of_col(0), view.x_of_col(static_cast<double>(view.num_cols)),
                                raster.width);
-    const Span ys = pixel_span(view.y_of_row(0), view.y_of_row(static_cast<double>(view.num_rows)),
+    const PixelSpan ys = pixel_span(view.y_of_row(0), view.y_of_row(static_cast<double>(view.num_rows)),
                                raster.height);
     for (std::int64_t y = ys.begin; y < ys.end; ++y) {
         const std::size_t line =

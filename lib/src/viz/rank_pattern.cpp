@@ -4,43 +4,13 @@
 #include <string>
 
 #include <spmv/error.hpp>
+#include <spmv/viz/density.hpp>
 #include <spmv/viz/rank_pattern.hpp>
 
 namespace spmv::viz {
 namespace {
 
-/// Pixels [begin, end) showing the matrix interval [lo, hi): density.cpp's centre sampling
-/// (a pixel shows the cell containing its centre; a cell narrower than a pixel lands in the
-/// one pixel containing the cell's centre), clipped to [0, limit).
-struct Span {
-    std::int64_t begin;
-    std::int64_t end;
-};
 
-Span pixel_span(double lo, double hi, std::int64_t limit) noexcept
-{
-    auto b = static_cast<std::int64_t>(std::floor(lo + 0.5));
-    auto e = static_cast<std::int64_t>(std::floor(hi + 0.5));
-    if (e <= b) {
-        b = static_cast<std::int64_t>(std::floor((lo + hi) / 2.0));
-        e = b + 1;
-    }
-    return {std::max<std::int64_t>(b, 0), std::min(e, limit)};
-}
-
-/// The owner of every index of a partition.
-std::vector<std::int32_t> owners(const dist::Partition& p)
-{
-    if (!p.contiguous()) {
-        return p.owner;
-    }
-    std::vector<std::int32_t> o(static_cast<std::size_t>(p.size));
-    for (int r = 0; r < p.num_ranks; ++r) {
-        std::fill(o.begin() + p.offsets[static_cast<std::size_t>(r)],
-                  o.begin() + p.offsets[static_cast<std::size_t>(r) + 1], r);
-    }
-    return o;
-}
 
 /// Display order of one partition: identity with its offsets for contiguous ones; grouped by
 /// rank (a counting sort of the owners) or left alone (no bounds) for scattered ones.
@@ -141,8 +111,8 @@ RankRaster rasterize_ranks(const Csr<ValueType, std::int32_t>& a, const dist::Pa
                                               std::to_string(a.num_rows));
     const dist::Partition cols = dist::column_partition(rows, a.num_cols);
     const RankOrder order = rank_order(rows, cols, options);
-    const std::vector<std::int32_t> row_owner = owners(rows);
-    const std::vector<std::int32_t> col_owner = owners(cols);
+    const std::vector<std::int32_t> row_owner = rows.owners();
+    const std::vector<std::int32_t> col_owner = cols.owners();
     // display position of every column (the inverse of order.cols)
     std::vector<std::int32_t> col_pos;
     if (!order.cols.empty()) {
@@ -176,7 +146,7 @@ RankRaster rasterize_ranks(const Csr<ValueType, std::int32_t>& a, const dist::Pa
     const VisibleRange vis = v.visible();
     std::int32_t max_count = 0;
     for (std::int64_t k = vis.row_begin; k < vis.row_end; ++k) {
-        const Span ys = pixel_span(v.y_of_row(static_cast<double>(k)),
+        const PixelSpan ys = pixel_span(v.y_of_row(static_cast<double>(k)),
                                    v.y_of_row(static_cast<double>(k + 1)), r.height);
         if (ys.begin >= ys.end) {
             continue;
@@ -193,7 +163,7 @@ RankRaster rasterize_ranks(const Csr<ValueType, std::int32_t>& a, const dist::Pa
             if (d < vis.col_begin || d >= vis.col_end) {
                 continue;
             }
-            const Span xs = pixel_span(v.x_of_col(static_cast<double>(d)),
+            const PixelSpan xs = pixel_span(v.x_of_col(static_cast<double>(d)),
                                        v.x_of_col(static_cast<double>(d) + 1.0), r.width);
             if (xs.begin >= xs.end) {
                 continue;
@@ -221,9 +191,9 @@ std::vector<std::uint32_t> rank_argb(const RankRaster& raster, const ViewTransfo
     if (raster.width == 0 || raster.height == 0) {
         return px;
     }
-    const Span xs = pixel_span(view.x_of_col(0), view.x_of_col(static_cast<double>(view.num_cols)),
+    const PixelSpan xs = pixel_span(view.x_of_col(0), view.x_of_col(static_cast<double>(view.num_cols)),
                                raster.width);
-    const Span ys = pixel_span(view.y_of_row(0), view.y_of_row(static_cast<double>(view.num_rows)),
+    const PixelSpan ys = pixel_span(view.y_of_row(0), view.y_of_row(static_cast<double>(view.num_rows)),
                                raster.height);
     const bool outlined = view.scale >= rank_outline_min_scale;
     // one pixel of a cell's edge: the pixel centre lies within 1 px of the cell's boundary

@@ -55,6 +55,8 @@ struct Partition {
     global_index count(int r) const;
     /// The global indices rank r owns, ascending.
     std::vector<global_index> indices_of(int r) const;
+    /// The owning rank of every index (`owner` itself for general partitions).
+    std::vector<std::int32_t> owners() const;
 };
 
 /// Throws InvalidLayout when a partition's arrays are inconsistent (offsets not monotone or not

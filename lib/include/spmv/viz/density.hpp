@@ -21,6 +21,17 @@
 
 namespace spmv::viz {
 
+/// Pixels [begin, end) that show the matrix interval [lo, hi) (its pixel edges), clipped to
+/// [0, limit). Centre sampling: a pixel shows the cell containing the pixel's centre
+/// (lo <= p + 0.5 < hi up to rounding at exact ties); a cell narrower than a pixel lands in the
+/// one pixel containing the cell's centre. Both rules give one pixel per cell at scale < 1.
+/// Shared by every rasteriser of a pattern (density.cpp, rank_pattern.cpp).
+struct PixelSpan {
+    std::int64_t begin;
+    std::int64_t end;
+};
+PixelSpan pixel_span(double lo, double hi, std::int64_t limit) noexcept;
+
 struct DensityRaster {
     int width = 0;
     int height = 0;

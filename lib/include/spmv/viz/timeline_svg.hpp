@@ -48,6 +48,10 @@ struct TimelineSvgOptions {
     int max_ticks = 10;            ///< at most this many tick intervals on the time axis
 };
 
+/// "12.5", "3", "0.125": at most three decimals, no trailing zeros (axis ticks and SVG
+/// coordinates; the GUI's timeline labels use it too).
+std::string compact_number(double v);
+
 /// "Vector mode (no overlap)", "Vector mode, naive overlap", "Task mode (comm thread)".
 std::string mode_title(dist::Mode m);
 
