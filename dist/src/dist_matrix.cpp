@@ -188,28 +188,64 @@ Csr<ValueType, std::int32_t> merge_blocks(const LocalMatrix<ValueType>& m)
     return c;
 }
 
-/// The non-local block reduced to the rows that have non-local entries (PETSc's "compressed
-/// row" off-diagonal part): `rows` lists them, the result is added into y[rows[k]].
+/// The rows with non-local entries (the "boundary" rows), ascending.
 template <typename ValueType>
-Csr<ValueType, std::int32_t> compress_rows(const Csr<ValueType, std::int32_t>& n,
-                                           std::vector<std::int32_t>& rows)
+std::vector<std::int32_t> boundary_rows(const Csr<ValueType, std::int32_t>& nonlocal)
 {
-    rows.clear();
-    Csr<ValueType, std::int32_t> c;
-    c.num_cols = n.num_cols;
-    c.row_ptrs.assign(1, 0);
-    for (std::int32_t i = 0; i < n.num_rows; ++i) {
-        if (n.row_ptrs[i + 1] == n.row_ptrs[i]) {
-            continue;
+    std::vector<std::int32_t> rows;
+    for (std::int32_t i = 0; i < nonlocal.num_rows; ++i) {
+        if (nonlocal.row_ptrs[i + 1] > nonlocal.row_ptrs[i]) {
+            rows.push_back(i);
         }
-        rows.push_back(i);
-        for (auto k = n.row_ptrs[i]; k < n.row_ptrs[i + 1]; ++k) {
-            c.col_idxs.push_back(n.col_idxs[static_cast<std::size_t>(k)]);
-            c.values.push_back(n.values[static_cast<std::size_t>(k)]);
+    }
+    return rows;
+}
+
+/// `a` with the listed rows (ascending) left empty.
+template <typename ValueType>
+Csr<ValueType, std::int32_t> without_rows(const Csr<ValueType, std::int32_t>& a,
+                                          const std::vector<std::int32_t>& rows)
+{
+    Csr<ValueType, std::int32_t> c;
+    c.num_rows = a.num_rows;
+    c.num_cols = a.num_cols;
+    c.row_ptrs.assign(1, 0);
+    std::size_t next = 0;
+    for (std::int32_t i = 0; i < a.num_rows; ++i) {
+        if (next < rows.size() && rows[next] == i) {
+            ++next;
+        } else {
+            for (auto k = a.row_ptrs[i]; k < a.row_ptrs[i + 1]; ++k) {
+                c.col_idxs.push_back(a.col_idxs[static_cast<std::size_t>(k)]);
+                c.values.push_back(a.values[static_cast<std::size_t>(k)]);
+            }
         }
         c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
     }
+    return c;
+}
+
+/// The listed rows of the merged block [local | non-local] (merge_blocks), in that order: a
+/// matrix of rows.size() rows over the ghosted x [x_own | halo].
+template <typename ValueType>
+Csr<ValueType, std::int32_t> merged_rows(const LocalMatrix<ValueType>& m,
+                                         const std::vector<std::int32_t>& rows)
+{
+    Csr<ValueType, std::int32_t> c;
     c.num_rows = static_cast<std::int32_t>(rows.size());
+    c.num_cols = m.local.num_cols + m.nonlocal.num_cols;
+    c.row_ptrs.assign(1, 0);
+    for (auto i : rows) {
+        for (auto k = m.local.row_ptrs[i]; k < m.local.row_ptrs[i + 1]; ++k) {
+            c.col_idxs.push_back(m.local.col_idxs[static_cast<std::size_t>(k)]);
+            c.values.push_back(m.local.values[static_cast<std::size_t>(k)]);
+        }
+        for (auto k = m.nonlocal.row_ptrs[i]; k < m.nonlocal.row_ptrs[i + 1]; ++k) {
+            c.col_idxs.push_back(m.local.num_cols + m.nonlocal.col_idxs[static_cast<std::size_t>(k)]);
+            c.values.push_back(m.nonlocal.values[static_cast<std::size_t>(k)]);
+        }
+        c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
+    }
     return c;
 }
 
@@ -232,6 +268,7 @@ struct DistMatrix<ValueType>::Impl {
     // have non-local entries: its pass then reads and writes those y entries only, instead of
     // all of them; nl_rows lists them (empty: the block keeps every row).
     std::vector<std::int32_t> nl_rows;
+    bool row_split = false;  // interior rows, then boundary rows (see build_blocks)
     std::vector<ValueType> h_nl_tmp;
     gpu::DeviceBuffer<std::int32_t> d_nl_rows;
     gpu::DeviceBuffer<ValueType> d_nl_tmp;
@@ -287,20 +324,31 @@ void DistMatrix<ValueType>::Impl::build_blocks()
         const auto hw = std::max(1u, std::thread::hardware_concurrency());
         poll_us = 2u * static_cast<unsigned>(comm.node_size()) > hw ? 20 : 0;
     }
-    std::vector<std::int32_t> rows_with_entries;
-    auto compressed = compress_rows(part.nonlocal, rows_with_entries);
-    // the same rule as the model's (spmv/dist/model.hpp, compressed_nonlocal)
+    // The two passes of overlap and task mode (the same rule as the model's,
+    // spmv/dist/model.hpp, compressed_nonlocal):
+    //  - few boundary rows (rows with non-local entries, at most a third): the first pass runs
+    //    the interior rows (the local block with the boundary rows emptied), the second the
+    //    boundary rows whole (local and non-local entries, over the ghosted x) into a product
+    //    per row that is scattered into y. Every row is then summed in one pass, as in vector
+    //    mode's merged block: the same y to the last bit, whatever the mode (in float too);
+    //  - many: Kreutzer's split by columns, the local block over every row, then the full-row
+    //    non-local block adding into y (beta = 1).
+    std::vector<std::int32_t> rows_with_entries = boundary_rows(part.nonlocal);
     const bool compress = compressed_nonlocal(static_cast<std::int64_t>(rows_with_entries.size()),
                                               part.nonlocal.num_rows);
-    if (compress) {
+    Csr<ValueType, std::int32_t> first = part.local;
+    Csr<ValueType, std::int32_t> second = part.nonlocal;
+    row_split = compress && !rows_with_entries.empty();
+    if (row_split) {
         nl_rows = std::move(rows_with_entries);
+        first = without_rows(part.local, nl_rows);
+        second = merged_rows(part, nl_rows);
     } else {
         nl_rows.clear();
-        compressed = part.nonlocal;
     }
     if (!opt.gpu) {
-        h_local = spmv::build<ValueType>(opt.format, part.local, opt.params);
-        h_nonlocal = spmv::build<ValueType>(opt.format, compressed, opt.params);
+        h_local = spmv::build<ValueType>(opt.format, first, opt.params);
+        h_nonlocal = spmv::build<ValueType>(opt.format, second, opt.params);
         h_nl_tmp.resize(nl_rows.size());
         if (merged) {
             h_merged = spmv::build<ValueType>(opt.format, merge_blocks(part), opt.params);
@@ -325,9 +373,9 @@ void DistMatrix<ValueType>::Impl::build_blocks()
         const auto& v = gpu::find_variant(opt.variant);
         return gpu::assemble(v, spmv::build<ValueType>(v.format, c, opt.params));
     };
-    d_local = up(part.local);
+    d_local = up(first);
     if (halo() > 0) {
-        d_nonlocal = up(compressed);
+        d_nonlocal = up(second);
         if (!nl_rows.empty()) {
             d_nl_rows = gpu::DeviceBuffer<std::int32_t>::from_host(nl_rows, "non-local rows");
             d_nl_tmp = gpu::DeviceBuffer<ValueType>(nl_rows.size(), "non-local products");
@@ -399,7 +447,7 @@ void DistMatrix<ValueType>::Impl::host_apply(Mode mode, ValueType* x_ghost, Valu
             spmv_reference(*h_nonlocal, ValueType{1}, xh, ValueType{1}, ys);
             return;
         }
-        spmv_reference(*h_nonlocal, ValueType{1}, xh, ValueType{0}, std::span<ValueType>(h_nl_tmp));
+        spmv_reference(*h_nonlocal, ValueType{1}, xg, ValueType{0}, std::span<ValueType>(h_nl_tmp));
         for (std::size_t k = 0; k < nl_rows.size(); ++k) {
             ys[static_cast<std::size_t>(nl_rows[k])] += h_nl_tmp[k];
         }
@@ -515,7 +563,9 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             if (nl_rows.empty()) {
                 d_nonlocal.spmv(ValueType{1}, xh, ValueType{1}, y, RowOrder::original, s, sums);
             } else {
-                d_nonlocal.spmv(ValueType{1}, xh, ValueType{0}, d_nl_tmp.data(), RowOrder::original, s, sums);
+                // the boundary rows whole, over the ghosted x
+                d_nonlocal.spmv(ValueType{1}, x_ghost, ValueType{0}, d_nl_tmp.data(),
+                                RowOrder::original, s, sums);
                 gpu::scatter_add(d_nl_tmp.data(), d_nl_rows.data(),
                                  static_cast<std::int64_t>(nl_rows.size()), y, s);
             }

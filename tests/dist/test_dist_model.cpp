@@ -104,6 +104,7 @@ void check_same(const PartitionStats& light, const PartitionStats& full)
         CHECK(x.local_nnz == y.local_nnz);
         CHECK(x.nonlocal_nnz == y.nonlocal_nnz);
         CHECK(x.nonlocal_rows == y.nonlocal_rows);
+        CHECK(x.boundary_local_nnz == y.boundary_local_nnz);
         CHECK(x.halo == y.halo);
         CHECK(x.sent == y.sent);
         CHECK(x.recv_neighbours == y.recv_neighbours);
@@ -521,4 +522,36 @@ TEST_CASE("strong scaling to 1024 ranks runs on the light statistics path", "[di
     for (const auto& pt : r.points) {
         CHECK(pt.prediction.time_s.task <= pt.prediction.time_s.vector);
     }
+}
+
+TEST_CASE("the split by rows runs the interior rows first and the boundary rows whole", "[dist_model]")
+{
+    // B = 100 GB/s, DP, alpha 1 (20 bytes per nonzero, 16 per row); 1000 rows, 200 of them
+    // boundary rows (<= a third: split by rows) holding 1400 of the 7000 local nonzeros and
+    // all 300 non-local ones:
+    //   first pass  ((7000 - 1400) * 20 + 1000 * 16) / 1e11 = 128000 / 1e11 = 1.28 us
+    //   second pass ((1400 + 300) * 20 + 200 * 16) / 1e11 + 200 * (24 + 4) / 1e11
+    //             = (34000 + 3200 + 5600) / 1e11 = 0.428 us
+    //   merged      ((7000 + 300) * 20 + 1000 * 16) / 1e11 = 1.62 us
+    RankStats r;
+    r.rows = 1000;
+    r.local_nnz = 7000;
+    r.nonlocal_nnz = 300;
+    r.nnz = 7300;
+    r.nonlocal_rows = 200;
+    r.boundary_local_nnz = 1400;
+    r.halo = 50;
+    r.sent = 50;
+    r.recv_neighbours = r.send_neighbours = 1;
+
+    const auto t = predict_rank(r, 8, test_gpu, test_link);
+
+    CHECK(t.local_s == Approx(1.28e-6));
+    CHECK(t.nonlocal_s == Approx(0.428e-6));
+    CHECK(t.merged_s == Approx(1.62e-6));
+    // more than a third of the rows at the boundary: Kreutzer's split by columns
+    r.nonlocal_rows = 400;
+    const auto c = predict_rank(r, 8, test_gpu, test_link);
+    CHECK(c.local_s == Approx((7000 * 20 + 1000 * 16) / 1e11));
+    CHECK(c.nonlocal_s == Approx((300 * 20 + 1000 * 16) / 1e11));
 }

@@ -354,7 +354,8 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
                      " bytes per value but the model runs in " +
                      std::string(model::to_string(options.precision)));
     SPMV_EXPECTS(r.rows >= 0 && r.local_nnz >= 0 && r.nonlocal_nnz >= 0 && r.halo >= 0 &&
-                     r.sent >= 0 && r.nonlocal_rows >= 0 && r.nonlocal_rows <= r.rows,
+                     r.sent >= 0 && r.nonlocal_rows >= 0 && r.nonlocal_rows <= r.rows &&
+                     r.boundary_local_nnz >= 0 && r.boundary_local_nnz <= r.local_nnz,
                  "rank " + std::to_string(r.rank) + " has negative or inconsistent counts");
     const double launch_s = rates.gpu ? options.launch_latency_us * 1e-6 : 0.0;
     const double sent_bytes = static_cast<double>(r.sent) * sv;
@@ -362,18 +363,21 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
 
     RankTimes t;
     t.rank = r.rank;
-    t.local_s = operation_s(block_bytes(r.rows, r.local_nnz, options.alpha, options.precision),
+    // The two passes of overlap and task mode (none without halo). When the boundary rows (with
+    // non-local entries) are at most a third of the rows (compressed_nonlocal), DistMatrix
+    // runs the interior rows first (every row's y written, the boundary rows' as 0) and then
+    // the boundary rows whole, local and non-local entries, into one product per row that a
+    // scatter adds into y (reads it, its row index, y, writes y: 3 s_v + s_i); otherwise the
+    // local block over every row, then the full-row non-local block adding into y (beta = 1).
+    const bool row_split = r.halo > 0 && compressed_nonlocal(r.nonlocal_rows, r.rows);
+    const std::int64_t first_nnz = row_split ? r.local_nnz - r.boundary_local_nnz : r.local_nnz;
+    t.local_s = operation_s(block_bytes(r.rows, first_nnz, options.alpha, options.precision),
                             rates.memory_gbs, launch_s);
-    // The non-local pass (none without halo). DistMatrix compresses the block to its rows with
-    // entries when they are at most a third of the rows (compressed_nonlocal): the block writes
-    // one product per such row and a scatter adds it into y (reads it, its row index, y, writes
-    // y: 3 s_v + s_i); otherwise the block keeps every row and adds into y itself (beta = 1),
-    // reading and writing every y entry.
     if (r.halo > 0) {
-        if (compressed_nonlocal(r.nonlocal_rows, r.rows)) {
+        if (row_split) {
             t.nonlocal_s =
-                operation_s(block_bytes(r.nonlocal_rows, r.nonlocal_nnz, options.alpha,
-                                        options.precision),
+                operation_s(block_bytes(r.nonlocal_rows, r.boundary_local_nnz + r.nonlocal_nnz,
+                                        options.alpha, options.precision),
                             rates.memory_gbs, launch_s) +
                 operation_s(static_cast<double>(r.nonlocal_rows) * (3.0 * sv + model::index_bytes),
                             rates.memory_gbs, launch_s);
@@ -387,7 +391,7 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
             block_bytes(r.rows, r.local_nnz + r.nonlocal_nnz, options.alpha, options.precision),
             rates.memory_gbs, launch_s);
     } else {
-        t.merged_s = t.local_s;
+        t.merged_s = t.local_s;  // no halo: the local block is the whole SpMV
     }
     t.pack_s = operation_s(static_cast<double>(r.sent) * (model::index_bytes + 2.0 * sv),
                            rates.memory_gbs, launch_s);
@@ -510,6 +514,7 @@ PartitionStats partition_stats(const Csr<ValueType, std::int32_t>& a, const Part
              k < first[static_cast<std::size_t>(r) + 1]; ++k) {
             const auto row = static_cast<std::size_t>(order.empty() ? k : order[k]);
             bool has_nonlocal = false;
+            std::int64_t row_local = 0;
             for (auto e = a.row_ptrs[row]; e < a.row_ptrs[row + 1]; ++e) {
                 const auto c = a.col_idxs[static_cast<std::size_t>(e)];
                 if (c < 0 || c >= a.num_cols) {
@@ -521,6 +526,7 @@ PartitionStats partition_stats(const Csr<ValueType, std::int32_t>& a, const Part
                 const int o = col_owner[cz];
                 if (o == r) {
                     ++st.local_nnz;
+                    ++row_local;
                     continue;
                 }
                 ++st.nonlocal_nnz;
@@ -535,7 +541,10 @@ PartitionStats partition_stats(const Csr<ValueType, std::int32_t>& a, const Part
                     }
                 }
             }
-            st.nonlocal_rows += has_nonlocal ? 1 : 0;
+            if (has_nonlocal) {
+                ++st.nonlocal_rows;
+                st.boundary_local_nnz += row_local;
+            }
             ++st.rows;
         }
         st.nnz = st.local_nnz + st.nonlocal_nnz;

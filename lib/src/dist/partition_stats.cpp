@@ -52,7 +52,10 @@ PartitionStats analyse(const Distribution<ValueType>& d, int value_bytes)
         rs.nonlocal_nnz = nnz(m.nonlocal);
         rs.nnz = rs.local_nnz + rs.nonlocal_nnz;
         for (std::int32_t i = 0; i < m.nonlocal.num_rows; ++i) {
-            rs.nonlocal_rows += m.nonlocal.row_ptrs[i + 1] > m.nonlocal.row_ptrs[i] ? 1 : 0;
+            if (m.nonlocal.row_ptrs[i + 1] > m.nonlocal.row_ptrs[i]) {
+                ++rs.nonlocal_rows;
+                rs.boundary_local_nnz += m.local.row_ptrs[i + 1] - m.local.row_ptrs[i];
+            }
         }
         rs.halo = pl.halo_size();
         rs.sent = pl.send_size();

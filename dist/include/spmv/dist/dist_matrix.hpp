@@ -14,6 +14,11 @@
 ///   task     a dedicated communication thread packs, sends, receives (and on GPU ranks copies
 ///            the send buffer to the host and the halo back) while the compute side runs the
 ///            local SpMV; then the non-local SpMV.
+/// "Local" and "non-local" SpMV in overlap and task mode: with few boundary rows (rows with
+/// halo entries, at most a third of the rank's rows) the first pass runs the interior rows and
+/// the second the boundary rows whole (scattered into y), so every row is summed in one pass
+/// and every mode gives vector mode's y to the last bit; with many, the local block over every
+/// row, then the non-local block adding into y (Kreutzer's split by columns).
 ///
 /// GPU ranks: one rank per GPU (node-local rank -> device ordinal modulo the devices present).
 /// The halo is gathered on the device into a device buffer, copied to page-locked host memory,

@@ -8,14 +8,21 @@
 /// Per rank (s_v = 8 (DP) or 4 (SP) value bytes, s_i = 4 index bytes, B the rank's memory
 /// bandwidth (GPU: B_GPU, host rank: HostProfile), B_PCI the GPU's PCIe bandwidth, B_L and
 /// lat the link's bandwidth and per-message latency):
-///   T_local    = [local_nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B
-///              = model::t_mvm_seconds(rows, local_nnz / rows, alpha, B)
-///   T_nonlocal = [nonlocal_nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B   (0 without halo)
-///                The second kernel loads and stores y again: per flop 2 s_v / (2 N_nzr)
-///                more, Kreutzer's "+8/N_nzt bytes/flop" in DP: the full-row block (beta = 1).
-///                When nonlocal_rows <= rows / 3 (compressed_nonlocal) DistMatrix keeps only
-///                those rows: [nonlocal_nnz (s_v + s_i + s_v alpha) + 2 s_v nonlocal_rows] / B
-///                for the block + nonlocal_rows (3 s_v + s_i) / B for the scatter into y.
+///   The first and second pass of overlap and task mode, as DistMatrix runs them:
+///   - Kreutzer's split by columns (boundary rows, those with non-local entries, more than a
+///     third of the rows):
+///     T_local    = [local_nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B
+///                = model::t_mvm_seconds(rows, local_nnz / rows, alpha, B)
+///     T_nonlocal = [nonlocal_nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B   (0 without halo)
+///                  the full-row non-local block loads and stores y again: per flop
+///                  2 s_v / (2 N_nzr) more, Kreutzer's "+8/N_nzt bytes/flop" in DP.
+///   - the split by rows (nonlocal_rows <= rows / 3, compressed_nonlocal): the interior rows
+///     first, then the boundary rows whole (local and non-local entries) into one product
+///     per row, scattered into y; every row is summed once, so the result does not depend on
+///     the mode (the same y as vector mode to the last bit):
+///     T_local    = [(local_nnz - boundary_local_nnz) (s_v + s_i + s_v alpha) + 2 s_v rows] / B
+///     T_nonlocal = [(boundary_local_nnz + nonlocal_nnz) (s_v + s_i + s_v alpha)
+///                   + 2 s_v nonlocal_rows] / B  +  nonlocal_rows (3 s_v + s_i) / B (scatter)
 ///   T_merged   = [nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B   vector mode's single step
 ///                over [local | non-local] (DistOptions::merged_block); T_local without halo
 ///   T_pack     = sent (s_i + 2 s_v) / B     gather: read an index and an x entry, write it

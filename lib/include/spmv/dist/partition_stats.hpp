@@ -20,7 +20,8 @@ struct RankStats {
     std::int64_t nnz = 0;             ///< local + non-local
     std::int64_t local_nnz = 0;
     std::int64_t nonlocal_nnz = 0;
-    std::int64_t nonlocal_rows = 0;   ///< rows with at least one non-local entry
+    std::int64_t nonlocal_rows = 0;   ///< rows with at least one non-local entry ("boundary")
+    std::int64_t boundary_local_nnz = 0;  ///< local nonzeros of those rows
     std::int64_t halo = 0;            ///< x entries received per SpMV
     std::int64_t sent = 0;            ///< x entries sent per SpMV
     int recv_neighbours = 0;
