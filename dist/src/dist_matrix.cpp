@@ -8,6 +8,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <thread>
@@ -163,30 +164,6 @@ private:
     double b_;
 };
 
-template <typename ValueType>
-Csr<ValueType, std::int32_t> merge_blocks(const LocalMatrix<ValueType>& m)
-{
-    // [local | non-local] over [x_own | halo]: non-local columns shifted by own columns; local
-    // columns come first in every row, so the rows stay sorted
-    Csr<ValueType, std::int32_t> c;
-    c.num_rows = m.local.num_rows;
-    c.num_cols = m.local.num_cols + m.nonlocal.num_cols;
-    c.row_ptrs.assign(1, 0);
-    c.col_idxs.reserve(m.local.values.size() + m.nonlocal.values.size());
-    c.values.reserve(c.col_idxs.capacity());
-    for (std::int32_t i = 0; i < c.num_rows; ++i) {
-        for (auto k = m.local.row_ptrs[i]; k < m.local.row_ptrs[i + 1]; ++k) {
-            c.col_idxs.push_back(m.local.col_idxs[static_cast<std::size_t>(k)]);
-            c.values.push_back(m.local.values[static_cast<std::size_t>(k)]);
-        }
-        for (auto k = m.nonlocal.row_ptrs[i]; k < m.nonlocal.row_ptrs[i + 1]; ++k) {
-            c.col_idxs.push_back(m.local.num_cols + m.nonlocal.col_idxs[static_cast<std::size_t>(k)]);
-            c.values.push_back(m.nonlocal.values[static_cast<std::size_t>(k)]);
-        }
-        c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
-    }
-    return c;
-}
 
 /// The rows with non-local entries (the "boundary" rows), ascending.
 template <typename ValueType>
@@ -247,6 +224,15 @@ Csr<ValueType, std::int32_t> merged_rows(const LocalMatrix<ValueType>& m,
         c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
     }
     return c;
+}
+
+/// [local | non-local] over [x_own | halo], every row: vector mode's single step.
+template <typename ValueType>
+Csr<ValueType, std::int32_t> merge_blocks(const LocalMatrix<ValueType>& m)
+{
+    std::vector<std::int32_t> all(static_cast<std::size_t>(m.local.num_rows));
+    std::iota(all.begin(), all.end(), 0);
+    return merged_rows(m, all);
 }
 
 }  // namespace

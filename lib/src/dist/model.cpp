@@ -549,9 +549,7 @@ PartitionStats partition_stats(const Csr<ValueType, std::int32_t>& a, const Part
         }
         st.nnz = st.local_nnz + st.nonlocal_nnz;
     }
-    // The send side and the totals, in the order analyse() forms them (bit-identical doubles).
-    double max_rows = 0.0;
-    double max_nnz = 0.0;
+    // The send side; the totals by finish_totals, as analyse() forms them (the same doubles).
     for (std::size_t r = 0; r < Pz; ++r) {
         auto& st = rs[r];
         for (std::size_t d = 0; d < Pz; ++d) {
@@ -561,18 +559,9 @@ PartitionStats partition_stats(const Csr<ValueType, std::int32_t>& a, const Part
         }
         st.bytes_received = static_cast<double>(st.halo) * value_bytes;
         st.bytes_sent = static_cast<double>(st.sent) * value_bytes;
-        s.nnz += st.nnz;
-        s.total_halo += st.halo;
-        max_rows = std::max(max_rows, static_cast<double>(st.rows));
-        max_nnz = std::max(max_nnz, static_cast<double>(st.nnz));
-        s.max_bytes_received = std::max(s.max_bytes_received, st.bytes_received);
-        s.max_neighbours = std::max({s.max_neighbours, st.recv_neighbours, st.send_neighbours});
     }
     s.ranks = std::move(rs);
-    const double mean_rows = static_cast<double>(s.num_rows) / P;
-    const double mean_nnz = static_cast<double>(s.nnz) / P;
-    s.row_imbalance = mean_rows > 0 ? max_rows / mean_rows : 1.0;
-    s.nnz_imbalance = mean_nnz > 0 ? max_nnz / mean_nnz : 1.0;
+    finish_totals(s);
     return s;
 }
 

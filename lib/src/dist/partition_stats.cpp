@@ -28,6 +28,28 @@ Distribution<ValueType> distribute(const Csr<ValueType, std::int32_t>& a, const 
     return d;
 }
 
+void finish_totals(PartitionStats& s)
+{
+    s.nnz = 0;
+    s.total_halo = 0;
+    s.max_bytes_received = 0.0;
+    s.max_neighbours = 0;
+    double max_rows = 0.0;
+    double max_nnz = 0.0;
+    for (const auto& r : s.ranks) {
+        s.nnz += r.nnz;
+        s.total_halo += r.halo;
+        max_rows = std::max(max_rows, static_cast<double>(r.rows));
+        max_nnz = std::max(max_nnz, static_cast<double>(r.nnz));
+        s.max_bytes_received = std::max(s.max_bytes_received, r.bytes_received);
+        s.max_neighbours = std::max({s.max_neighbours, r.recv_neighbours, r.send_neighbours});
+    }
+    const double mean_rows = static_cast<double>(s.num_rows) / s.num_ranks;
+    const double mean_nnz = static_cast<double>(s.nnz) / s.num_ranks;
+    s.row_imbalance = mean_rows > 0 ? max_rows / mean_rows : 1.0;
+    s.nnz_imbalance = mean_nnz > 0 ? max_nnz / mean_nnz : 1.0;
+}
+
 template <typename ValueType>
 PartitionStats analyse(const Distribution<ValueType>& d, int value_bytes)
 {
@@ -39,8 +61,6 @@ PartitionStats analyse(const Distribution<ValueType>& d, int value_bytes)
     s.num_cols = d.cols.size;
     s.value_bytes = value_bytes;
     s.comm.assign(static_cast<std::size_t>(P) * static_cast<std::size_t>(P), 0);
-    double max_rows = 0.0;
-    double max_nnz = 0.0;
     for (int r = 0; r < P; ++r) {
         const auto& m = d.parts[static_cast<std::size_t>(r)];
         const auto& pl = d.plans[static_cast<std::size_t>(r)];
@@ -66,18 +86,9 @@ PartitionStats analyse(const Distribution<ValueType>& d, int value_bytes)
         for (const auto& n : pl.send) {
             s.comm[static_cast<std::size_t>(r) * P + static_cast<std::size_t>(n.rank)] = n.count;
         }
-        s.nnz += rs.nnz;
-        s.total_halo += rs.halo;
-        max_rows = std::max(max_rows, static_cast<double>(rs.rows));
-        max_nnz = std::max(max_nnz, static_cast<double>(rs.nnz));
-        s.max_bytes_received = std::max(s.max_bytes_received, rs.bytes_received);
-        s.max_neighbours = std::max({s.max_neighbours, rs.recv_neighbours, rs.send_neighbours});
         s.ranks.push_back(rs);
     }
-    const double mean_rows = static_cast<double>(s.num_rows) / P;
-    const double mean_nnz = static_cast<double>(s.nnz) / P;
-    s.row_imbalance = mean_rows > 0 ? max_rows / mean_rows : 1.0;
-    s.nnz_imbalance = mean_nnz > 0 ? max_nnz / mean_nnz : 1.0;
+    finish_totals(s);
     return s;
 }
 

@@ -47,6 +47,11 @@ struct PartitionStats {
     int max_neighbours = 0;
 };
 
+/// Fills the totals of `s` (nnz, total_halo, max_bytes_received, max_neighbours and the
+/// imbalances) from its per-rank entries, summed in rank order: analyse() and the model's
+/// fast partition_stats() share it, so both give the same doubles.
+void finish_totals(PartitionStats& s);
+
 /// Everything a distributed run needs, for all ranks, built in one process.
 template <typename ValueType>
 struct Distribution {
