@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include <spmv/dist/comm.hpp>
 #include <spmv/dist/dist_matrix.hpp>
@@ -44,8 +45,10 @@ struct DistCli {
     int repeat = 200;
     int ranks = 2;
     std::string link = "ib-hdr";
+    std::string bench_link = "host-shm";  ///< dist bench: the model's link (ranks of one host)
     std::string device = "H100";
     std::string scaling = "1,2,4,8,16,32,64,128,256,512,1024";
+    int weak_k = 0;  ///< dist plan --weak K: weak scaling of pde with K^3 rows per rank
     // solve
     std::string method = "cg";
     bool jacobi = false;
@@ -234,6 +237,23 @@ int run_plan(const DistCli& o)
         }
         std::printf("predicted strong scaling (MODEL):\n%s", st.str().c_str());
     }
+    if (o.weak_k > 0) {
+        const auto ws = predict_weak_scaling(o.weak_k, kind, int_list(o.scaling), dev, link, mo);
+        Table wt({"ranks", "rows", "halo", "vector us", "task us", "task efficiency"});
+        for (const auto& p : ws.points) {
+            wt.add({std::to_string(p.num_ranks), std::to_string(p.num_rows),
+                    std::to_string(p.total_halo), fmt(p.prediction.time_s.vector * 1e6, 2),
+                    fmt(p.prediction.time_s.task * 1e6, 2), fmt(p.efficiency.task, 3)});
+            j["weak_scaling"].push_back({{"ranks", p.num_ranks},
+                                         {"rows", p.num_rows},
+                                         {"vector_us", p.prediction.time_s.vector * 1e6},
+                                         {"overlap_us", p.prediction.time_s.overlap * 1e6},
+                                         {"task_us", p.prediction.time_s.task * 1e6},
+                                         {"efficiency_task", p.efficiency.task}});
+        }
+        std::printf("predicted weak scaling, pde with about %d^3 rows per rank (MODEL):\n%s",
+                    o.weak_k, wt.str().c_str());
+    }
     if (!o.timeline.empty()) {
         std::vector<Timeline> tls;
         for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
@@ -419,6 +439,22 @@ int run_bench(const Comm& comm, const DistCli& o)
         }
     };
     const auto total_nnz = comm.allreduce_sum(static_cast<std::int64_t>(m.info().nnz));
+    // The model's prediction for this very partition, printed next to each measured mode (the
+    // root holds the matrix; labelled MODEL with the profiles it assumed).
+    std::optional<DistPrediction> pred;
+    collective(comm, [&] {
+        if (comm.rank() == 0 && o.bench_link != "none") {
+            const RankDevice dev = o.gpu ? RankDevice{spmv::model::find_profile(o.device)}
+                                         : RankDevice{find_host("cpu-core")};
+            ModelOptions mo;
+            mo.precision = std::is_same_v<V, float> ? spmv::model::Precision::single_precision
+                                                    : spmv::model::Precision::double_precision;
+            pred = predict_distributed(
+                partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V))), dev,
+                find_link(o.bench_link), mo);
+            j["model"] = {{"device_profile", pred->device}, {"link", pred->link}};
+        }
+    });
     if (comm.rank() == 0) {
         std::printf("%s: %lld rows, %lld nonzeros on %d rank(s) (%s), %s partition, format %s, "
                     "%s, exchange %s, task mode %s\n",
@@ -484,12 +520,18 @@ int run_bench(const Comm& comm, const DistCli& o)
                 std::printf("  vs single process %.2f us (%+.1f %%)", base_us,
                             100.0 * (med / base_us - 1.0));
             }
+            if (pred) {
+                std::printf("  model %.2f us", pred->time_s[mode] * 1e6);
+            }
             std::printf("\n");
             nlohmann::json r = {{"mode", to_string(mode)},
                                 {"median_us", med},
                                 {"min_us", *std::min_element(ts.begin(), ts.end())},
                                 {"gflops", gflops},
                                 {"overlapped_fraction", hidden}};
+            if (pred) {
+                r["predicted_us"] = pred->time_s[mode] * 1e6;
+            }
             if (base_us > 0.0) {
                 r["single_process_us"] = base_us;
                 r["single_process_device"] = base_device;
@@ -497,6 +539,11 @@ int run_bench(const Comm& comm, const DistCli& o)
             }
             j["modes"].push_back(r);
         }
+    }
+    if (comm.rank() == 0 && pred) {
+        std::printf("model: %s ranks over %s (MODEL, profiles assumed: spmvlab dist plan shows "
+                    "them; --link none drops it)\n",
+                    pred->device.c_str(), pred->link.c_str());
     }
     if (!o.timeline.empty()) {
         write_timelines(comm, tls, o.timeline);
@@ -650,6 +697,10 @@ void add_dist_command(CLI::App& app)
     plan->add_option("--device", o->device, "GPU profile with --gpu (H100, ...), else host "
                                             "profile (cpu-core)")->capture_default_str();
     plan->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    plan->add_option("--weak", o->weak_k,
+                     "also the predicted weak scaling of pde with about K^3 rows per rank "
+                     "(K x K x K grids, over the --scaling rank counts)")
+        ->check(CLI::Range(1, 512));
     plan->add_option("--scaling", o->scaling, "rank counts of the predicted scaling, or none")
         ->capture_default_str();
     plan->callback([o] { run_plan(*o); });
@@ -665,6 +716,12 @@ void add_dist_command(CLI::App& app)
     auto* bench = dist->add_subcommand("bench", "time the distributed SpMV in each mode");
     add_common(bench, *o, true);
     bench->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    bench->add_option("--link", o->bench_link,
+                      "link profile of the model's prediction printed next to each mode "
+                      "(host-shm: ranks of one host), or none")
+        ->capture_default_str();
+    bench->add_option("--device", o->device, "GPU profile of that prediction with --gpu")
+        ->capture_default_str();
     bench->add_option("--repeat", o->repeat, "timed products per mode")->capture_default_str()
         ->check(CLI::Range(1, 1000000));
     bench->callback([o] {

@@ -112,6 +112,21 @@ TEST_CASE("dist plan gives the canonical matrix's halo, communication matrix and
     CHECK(j.contains("date"));
 }
 
+TEST_CASE("dist plan predicts weak scaling with about k^3 rows per rank", "[cli_dist]")
+{
+    const auto out = tmp("weak.json");
+
+    const auto r = spmvlab("dist plan gen:pde:size=8 --ranks 2 --scaling 1,8 --weak 6 --json-out " + out);
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const auto j = read_json(out);
+    REQUIRE(j["weak_scaling"].size() == 2);
+    CHECK(j["weak_scaling"][0]["rows"] == 216);   // 6^3
+    CHECK(j["weak_scaling"][1]["rows"] == 1728);  // 8 ranks: a 12^3 grid
+    CHECK(j["weak_scaling"][0]["efficiency_task"] == 1.0);
+}
+
 TEST_CASE("dist plan with more ranks than rows leaves the extra ranks empty", "[cli_dist]")
 {
     const auto out = tmp("plan7.json");
@@ -130,7 +145,8 @@ TEST_CASE("dist verify, bench and solve run as one rank without mpiexec", "[cli_
     const auto tl = tmp("bench_timeline");
 
     const auto v = spmvlab("dist verify gen:pde:size=10 --format sell --sigma 8");
-    const auto b = spmvlab("dist bench gen:pde:size=10 --repeat 5 --timeline " + tl);
+    const auto bj = tmp("bench1.json");
+    const auto b = spmvlab("dist bench gen:pde:size=10 --repeat 5 --timeline " + tl + " --json-out " + bj);
     const auto s = spmvlab("dist solve gen:pde:size=8 --method jacobi-cg");
 
     INFO(v.out << b.out << s.out);
@@ -141,6 +157,15 @@ TEST_CASE("dist verify, bench and solve run as one rank without mpiexec", "[cli_
     CHECK(std::filesystem::exists(tl + ".svg"));
     CHECK(read_json(tl + ".json").size() == 3);  // one timeline per mode
     check_timeline_file(tl + ".json", 1);
+    const auto j = read_json(bj);
+    CHECK(j["model"]["link"] == "host-shm");
+    REQUIRE(j["modes"].size() == 3);
+    for (const auto& m : j["modes"]) {
+        CHECK(m["median_us"].get<double>() > 0.0);
+        CHECK(m["predicted_us"].get<double>() > 0.0);  // the model next to the measurement
+    }
+    CHECK(j["ranks"] == 1);
+    CHECK(j.contains("commit"));
     CHECK(s.status == 0);
     CHECK(s.out.find("status converged") != std::string::npos);
 }
