@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <random>
 
 #include <spmv/error.hpp>
@@ -114,13 +115,10 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
         nlohmann::json j = meta;
         j["results"] = nlohmann::json::array();
         for (const auto& r : all) j["results"].push_back(r.to_json());
-        std::ofstream f(o.json_out);
-        if (!f) SPMV_THROW(spmv::InvalidArgument, "cannot write " + o.json_out);
-        f << j.dump(2) << '\n';
+        write_file(o.json_out, j.dump(2) + "\n");  // atomic: never a partial file
     }
     if (!o.csv_out.empty()) {
-        std::ofstream f(o.csv_out);
-        if (!f) SPMV_THROW(spmv::InvalidArgument, "cannot write " + o.csv_out);
+        std::ostringstream f;
         f << "# " << meta.dump() << '\n';
         f << "matrix,rows,cols,nnz,format,precision,device,repetitions,median_ms,min_ms,max_ms,"
              "gflops,min_bytes,effective_gbs,fraction_of_copy_bandwidth,format_bytes,xgpu_ms,"
@@ -137,6 +135,7 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
               << n(r.fraction_of_copy) << ',' << n(r.format_bytes) << ',' << n(r.xgpu_ms) << ','
               << n(r.permutation_ms) << ',' << err << '\n';
         }
+        write_file(o.csv_out, f.str());
     }
 }
 

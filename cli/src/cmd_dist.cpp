@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <optional>
 
@@ -97,17 +96,10 @@ nlohmann::json record_head(const DistCli& o, const Comm& comm)
             {"mpi", library_version()}};
 }
 
-void write_text(const std::string& path, const std::string& text)
-{
-    std::ofstream f(path);
-    if (!(f << text)) {
-        SPMV_THROW(spmv::InvalidArgument, "cannot write " + path);
-    }
-}
 
 void write_json(const std::string& path, const nlohmann::json& j)
 {
-    write_text(path, j.dump(2) + "\n");
+    write_file(path, j.dump(2) + "\n");
 }
 
 /// Every rank's timeline events on the root, merged into one timeline per mode.
@@ -134,10 +126,10 @@ void write_timelines(const Comm& comm, std::vector<Timeline>& tls, const std::st
     // the root writes; a failure there (a directory that does not exist) ends every rank
     collective(comm, [&] {
         if (comm.rank() == 0) {
-            write_text(prefix + ".json", to_json(tls));
+            write_file(prefix + ".json", to_json(tls));
             spmv::viz::TimelineSvgOptions svg;
             svg.iteration = svg_iteration;
-            write_text(prefix + ".svg", spmv::viz::timeline_svg(tls, svg));
+            write_file(prefix + ".svg", spmv::viz::timeline_svg(tls, svg));
             std::printf("timelines: %s.json, %s.svg\n", prefix.c_str(), prefix.c_str());
         }
     });
@@ -265,8 +257,8 @@ int run_plan(const DistCli& o)
             tl.commit = git_commit();
             tls.push_back(std::move(tl));
         }
-        std::ofstream(o.timeline + ".json") << to_json(tls);
-        std::ofstream(o.timeline + ".svg") << spmv::viz::timeline_svg(tls);
+        write_file(o.timeline + ".json", to_json(tls));
+        write_file(o.timeline + ".svg", spmv::viz::timeline_svg(tls));
         std::printf("predicted timelines: %s.json, %s.svg\n", o.timeline.c_str(), o.timeline.c_str());
     }
     if (!o.json_out.empty()) {

@@ -26,6 +26,13 @@ std::string git_commit();
 /// ISO-8601 UTC timestamp, for benchmark records.
 std::string utc_now();
 
+/// Writes `text` to `path` so that a reader never sees a partial file: into a temporary file
+/// beside it, flushed and closed with every error checked, then renamed over `path` (an
+/// interrupted run leaves the previous complete file, or none). A path that is not a regular
+/// file (/dev/stdout, a pipe) is written in place, errors still checked. Throws
+/// InvalidArgument naming the path and the system's reason ("No space left on device").
+void write_file(const std::string& path, const std::string& text);
+
 /// Inputs of the matrix commands: FILE -> {FILE}; DIR -> its *.mtx files sorted by name
 /// (throws if there are none); a generator spec "gen:NAME[:key=value,...]" (e.g.
 /// "gen:pde:size=150", "gen:powerlaw:rows=1000000,min-len=4") is kept as it is and generated

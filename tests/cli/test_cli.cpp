@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -282,4 +283,36 @@ TEST_CASE("spmvlab solve --gpu times runs without phase events and measures phas
     CHECK(off["phase_times"] == "off");
     CHECK(off["times_ms"]["spmv"].is_null());
     CHECK(off["iterations"] == j["iterations"]);  // the same solve, without events
+}
+
+TEST_CASE("bench reports a failed write with the reason and a non-zero exit", "[cli]")
+{
+    const auto r = spmvlab("bench " + sample("canonical4.mtx") + " --formats csr --json-out /dev/full");
+
+    INFO(r.out);
+    CHECK(r.status != 0);
+    CHECK(r.out.find("cannot write /dev/full") != std::string::npos);
+    CHECK(r.out.find("No space left on device") != std::string::npos);
+}
+
+TEST_CASE("bench writes its JSON and CSV whole, leaving no temporary file", "[cli]")
+{
+    const auto dir = tmp("atomic");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+
+    const auto r = spmvlab("bench " + sample("canonical4.mtx") + " --formats csr,ell --json-out " +
+                           dir + "/b.json --csv-out " + dir + "/b.csv");
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    int files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        ++files;
+        CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
+    }
+    CHECK(files == 2);
+    std::ifstream f(dir + "/b.json");
+    const auto j = nlohmann::json::parse(f);
+    CHECK(j["results"].size() == 2);
 }
