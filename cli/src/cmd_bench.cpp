@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <new>
 #include <sstream>
 #include <random>
 
@@ -103,6 +104,11 @@ BenchRecord bench_host(const spmv::FormatInfo& info, const std::string& matrix,
         r.gflops = r.median_ms > 0 ? 2.0 * static_cast<double>(r.nnz) / (r.median_ms * 1e6) : NAN;
     } catch (const spmv::Error& e) {
         r.error = e.what();
+        r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;
+    } catch (const std::bad_alloc&) {
+        // one format too large for this machine must not lose the other formats' results
+        r.error = "out of host memory building or running " + std::string(info.name) + " for " +
+                  matrix;
         r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;
     }
     return r;

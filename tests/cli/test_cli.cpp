@@ -316,3 +316,36 @@ TEST_CASE("bench writes its JSON and CSV whole, leaving no temporary file", "[cl
     const auto j = nlohmann::json::parse(f);
     CHECK(j["results"].size() == 2);
 }
+
+TEST_CASE("bench records a format that runs out of memory and keeps the others' results", "[cli]")
+{
+    // ELLPACK of onefull with n = 40000 needs 40000^2 slots (19 GB in double): under a 3 GB
+    // address-space limit building it throws std::bad_alloc, which once ended the whole run
+    // without its JSON
+    const auto out = tmp("oom.json");
+    std::filesystem::remove(out);
+    const std::string cmd = "sh -c 'ulimit -v 3000000 && exec " + std::string(SPMVLAB_EXE) +
+                            " bench gen:onefull:n=40000 --precision dp --formats csr,ell"
+                            " --json-out " + out + "' 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string text;
+    std::array<char, 4096> buf{};
+    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
+        text.append(buf.data(), n);
+    }
+    const int st = pclose(p);
+
+    INFO(text);
+    CHECK(WIFEXITED(st));
+    std::ifstream f(out);
+    REQUIRE(f.good());
+    const auto j = nlohmann::json::parse(f);
+    REQUIRE(j["results"].size() == 2);
+    CHECK(j["results"][0]["format"] == "csr");
+    CHECK(j["results"][0]["error"] == "");
+    CHECK(j["results"][0]["median_ms"].get<double>() > 0.0);
+    CHECK(j["results"][1]["format"] == "ell");
+    CHECK(j["results"][1]["error"].get<std::string>().find("out of host memory") !=
+          std::string::npos);
+}
