@@ -103,7 +103,7 @@ BenchRecord bench_host(const spmv::FormatInfo& info, const std::string& matrix,
         r.max_ms = times.back();
         r.gflops = r.median_ms > 0 ? 2.0 * static_cast<double>(r.nnz) / (r.median_ms * 1e6) : NAN;
     } catch (const spmv::Error& e) {
-        r.error = e.what();
+        r.error = user_message(e.what());
         r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;
     } catch (const std::bad_alloc&) {
         // one format too large for this machine must not lose the other formats' results
@@ -287,7 +287,7 @@ void add_bench_command(CLI::App& app)
     cmd->add_option("--max-format-mib", o->max_format_mib,
                     "GPU: do not build a format whose footprint (estimated from the row lengths, "
                     "in double) exceeds this many MiB; its row says so (default: no limit)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     add_format_param_options(cmd, o->params);
     cmd->callback([o] { run(*o); });
 }

@@ -36,7 +36,8 @@ void add_generate_command(CLI::App& app)
         }
         if (g.uses_seed) {
             sub->add_option("--seed", st->seed, "random seed (same seed, same matrix)")
-                ->default_val(1);
+                ->default_val(1)
+                ->check(non_negative_integer());  // unsigned: -1 would wrap to 2^64 - 1
         }
         sub->add_option("-o,--output", st->out, "output .mtx file")->required();
         const std::string name(g.name);

@@ -82,7 +82,8 @@ void add_info_command(CLI::App& app)
                                            "sigma, min, max) and its row-length histogram");
     cmd->add_option("file", o->file, "a Matrix Market (.mtx) file")->required();
     cmd->add_flag("--json", o->json, "machine-readable output");
-    cmd->add_option("--bins", o->bins, "histogram bins (default: bin size 1 when max < 40, else 40)");
+    cmd->add_option("--bins", o->bins, "histogram bins (default: bin size 1 when max < 40, else 40)")
+        ->check(CLI::Range(1, 1000000));
     cmd->callback([o] { run(*o); });
 }
 

@@ -95,8 +95,10 @@ void add_model_command(CLI::App& app)
     cmd->add_option("--alpha", o->alpha, "right-hand-side reuse: 1/N_nzr (perfect) .. 1 (none)")
         ->default_val(1.0);
     cmd->add_option("--precision", o->precision, "sp, dp or both")->default_val("dp");
-    cmd->add_option("--bandwidth", o->bandwidth, "custom profile: memory bandwidth in GB/s");
-    cmd->add_option("--pcie", o->pcie, "custom profile: PCIe bandwidth in GB/s");
+    cmd->add_option("--bandwidth", o->bandwidth, "custom profile: memory bandwidth in GB/s")
+        ->check(positive_number());
+    cmd->add_option("--pcie", o->pcie, "custom profile: PCIe bandwidth in GB/s")
+        ->check(positive_number());
     cmd->add_flag("--json", o->json, "machine-readable output");
     cmd->callback([o] { run(*o); });
 }

@@ -429,13 +429,13 @@ void add_solve_command(CLI::App& app)
     cmd->add_flag("--gpu", o->gpu, "solve on the GPU (vectors stay on the device)");
     cmd->add_option("--tol", o->tol, "relative residual ||b - A x|| / ||b|| to reach")
         ->default_val(1e-10)
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     cmd->add_option("--maxit", o->maxit, "iteration limit (mpir-cg: total inner iterations)")
         ->default_val(10000)
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     cmd->add_option("--max-outer", o->max_outer, "mpir-cg: refinement step limit")
         ->default_val(100)
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number());
     cmd->add_option("--inner-reduction", o->inner_reduction,
                     "mpir-cg: inner CG stops when its residual dropped by this factor (the "
                     "last step only as far as --tol needs); 0: always --inner-maxit iterations")
@@ -443,7 +443,7 @@ void add_solve_command(CLI::App& app)
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--inner-maxit", o->inner_maxit, "mpir-cg: inner iterations per step")
         ->default_val(1000)
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number());
     cmd->add_flag("--inner-restart", o->inner_restart,
                   "mpir-cg: restart every inner CG from p = r (classic iterative refinement, "
                   "Cevahir 2.2) instead of continuing the previous inner search direction");
@@ -455,15 +455,17 @@ void add_solve_command(CLI::App& app)
     cmd->add_option("--rhs", o->rhs,
                     "right-hand side: ones | random | FILE (Matrix Market array or numbers)")
         ->default_val("ones");
-    cmd->add_option("--seed", o->seed, "seed of --rhs random")->default_val(1);
+    cmd->add_option("--seed", o->seed, "seed of --rhs random")
+        ->default_val(1)
+        ->check(non_negative_integer());
     cmd->add_option("--every", o->every,
                     "print every k-th iteration (default: about 40 lines in all)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     cmd->add_option("--repeat", o->repeat,
                     "solve this many times (setup included each time) and report the median "
                     "total time; the first GPU run also loads the kernels")
         ->default_val(1)
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, 100000));  // PositiveNumber's message names a 309-digit bound
     cmd->add_option("--phase-times", o->phase_times,
                     "GPU: separate = the timed runs record no CUDA events and one more run "
                     "measures the time per phase (the events cost 4-5 us per iteration); "

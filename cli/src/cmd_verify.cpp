@@ -103,7 +103,7 @@ int run(VerifyOptions& o)
                               ? verify_host<double>(*info, a, params, alpha, x, beta, y0, ref)
                               : verify_host<float>(*info, a, params, alpha, x, beta, y0, ref);
                 } catch (const std::exception& e) {
-                    error = e.what();
+                    error = user_message(e.what());
                 }
                 record(std::string(info->name), prec, "host", acc, error);
             }

@@ -6,10 +6,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include <spmv/build_info.hpp>
@@ -37,6 +40,62 @@ std::string utc_now()
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
+}
+
+CLI::Validator positive_number()
+{
+    return CLI::Validator(
+        [](std::string& s) -> std::string {
+            try {
+                std::size_t used = 0;
+                const double v = std::stod(s, &used);
+                if (used == s.size() && v > 0.0 && std::isfinite(v)) {
+                    return {};
+                }
+            } catch (const std::exception&) {
+            }
+            return "'" + s + "' is not a number greater than 0";
+        },
+        "NUMBER > 0");
+}
+
+CLI::Validator non_negative_number()
+{
+    return CLI::Validator(
+        [](std::string& s) -> std::string {
+            try {
+                std::size_t used = 0;
+                const double v = std::stod(s, &used);
+                if (used == s.size() && v >= 0.0 && std::isfinite(v)) {
+                    return {};
+                }
+            } catch (const std::exception&) {
+            }
+            return "'" + s + "' is not a number >= 0";
+        },
+        "NUMBER >= 0");
+}
+
+CLI::Validator non_negative_integer()
+{
+    return CLI::Validator(
+        [](std::string& s) -> std::string {
+            const bool digits = !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+                return std::isdigit(c) != 0;
+            });
+            return digits ? std::string() : "'" + s + "' is not a whole number >= 0";
+        },
+        "INTEGER >= 0");
+}
+
+std::string user_message(const std::string& what)
+{
+    if (const char* d = std::getenv("SPMVLAB_DEBUG"); d != nullptr && std::string(d) == "1") {
+        return what;
+    }
+    // a source location: a path ending in a C++ / CUDA source name, a line number, ": "
+    static const std::regex location(R"((^|\s)[A-Za-z0-9_./+-]+\.(cpp|hpp|cu|cuh|h):[0-9]+: )");
+    return std::regex_replace(what, location, "$1");
 }
 
 void write_file(const std::string& path, const std::string& text)
@@ -170,7 +229,7 @@ std::optional<spmv::Csr<double, std::int32_t>> load_or_report(const std::filesys
         return load_matrix(file);
     } catch (const spmv::Error& e) {
         progress_done();
-        std::fprintf(stderr, "spmvlab: skipped %s: %s\n", file.string().c_str(), e.what());
+        std::fprintf(stderr, "spmvlab: skipped %s: %s\n", file.string().c_str(), user_message(e.what()).c_str());
         return std::nullopt;
     }
 }
@@ -235,6 +294,9 @@ std::vector<const spmv::FormatInfo*> select_formats(
         if (std::find(out.begin(), out.end(), info) == out.end()) {
             out.push_back(info);
         }
+    }
+    if (out.empty()) {  // e.g. ",,,": checking nothing must not report "all formats agree"
+        SPMV_THROW(spmv::InvalidArgument, "--formats '" + list + "' names no format");
     }
     return out;
 }

@@ -23,6 +23,18 @@ struct ExitCode {
 /// "spmvlab 0.1.0 (commit abc123)"
 std::string version_string();
 std::string git_commit();
+/// Option checks with plain messages (CLI11's PositiveNumber and NonNegativeNumber print the
+/// largest double, 309 digits, as their bound): a number > 0, and a whole number >= 0.
+CLI::Validator positive_number();
+CLI::Validator non_negative_number();
+CLI::Validator non_negative_integer();
+
+/// An error message as a user reads it: without the C++ source locations ("lib/src/io/
+/// matrix_market.cpp:424: ") that spmv::Error puts in front of its text, so what remains names
+/// the input, its line and what is wrong ("bad.mtx:4: row index 5 out of range ..."). With
+/// SPMVLAB_DEBUG=1 in the environment the message is kept whole.
+std::string user_message(const std::string& what);
+
 /// ISO-8601 UTC timestamp, for benchmark records.
 std::string utc_now();
 

@@ -1,4 +1,5 @@
 // The CLI's view of spmv::gpu: verification and benchmark records.
+#include "common.hpp"
 #include "gpu_bridge.hpp"
 
 #include <cmath>
@@ -104,7 +105,7 @@ std::vector<GpuVerifyResult> verify_on_gpu(const spmv::Csr<double, std::int32_t>
                     r.accuracy.scaled_error = INFINITY;  // NaN/unwritten output: force FAIL
                 }
             } catch (const std::exception& e) {
-                r.error = e.what();
+                r.error = user_message(e.what());
             }
             out.push_back(std::move(r));
         }
@@ -176,7 +177,7 @@ std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& 
                 r.permutation_ms = res.unpermute.reps > 0 ? res.unpermute.median_ms : NAN;
                 r.cache_policy = res.cache_policy;
             } catch (const std::exception& e) {
-                r.error = e.what();
+                r.error = user_message(e.what());
                 r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;
                 r.min_bytes = r.effective_gbs = r.fraction_of_copy = r.format_bytes = NAN;
                 r.xgpu_ms = r.permutation_ms = NAN;

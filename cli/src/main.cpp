@@ -30,13 +30,13 @@ int main(int argc, char** argv)
     } catch (const spmvlab::ExitCode& e) {
         return e.code;  // a command that finished with a verdict (e.g. verify found a mismatch)
     } catch (const spmv::Error& e) {
-        std::fprintf(stderr, "spmvlab: error: %s\n", e.what());
+        std::fprintf(stderr, "spmvlab: error: %s\n", spmvlab::user_message(e.what()).c_str());
         return 1;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "spmvlab: error: out of host memory\n");
         return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "spmvlab: error: %s\n", e.what());
+        std::fprintf(stderr, "spmvlab: error: %s\n", spmvlab::user_message(e.what()).c_str());
         return 1;
     }
     return 0;

@@ -349,3 +349,51 @@ TEST_CASE("bench records a format that runs out of memory and keeps the others' 
     CHECK(j["results"][1]["error"].get<std::string>().find("out of host memory") !=
           std::string::npos);
 }
+
+TEST_CASE("Options that would check nothing or wrap around are refused with a plain message", "[cli]")
+{
+    const auto v = spmvlab("verify " + sample("canonical4.mtx") + " --formats ,,,");
+    const auto b = spmvlab("info " + sample("canonical4.mtx") + " --bins -3");
+    const auto r = spmvlab("solve " + sample("pde05.mtx") + " --repeat 0");
+    const auto g = spmvlab("generate random --rows 10 --cols 10 --nnz-per-row 2 --seed -1 -o " +
+                           tmp("never.mtx"));
+    const auto m = spmvlab("model " + sample("pde05.mtx") + " --bandwidth 0 --pcie 0");
+
+    for (const auto* run : {&v, &b, &r, &g, &m}) {
+        INFO(run->out);
+        CHECK(run->status != 0);
+        CHECK(run->out.size() < 400);  // no 309-digit bound
+    }
+    CHECK(v.out.find("names no format") != std::string::npos);
+    CHECK(b.out.find("--bins") != std::string::npos);
+    CHECK(r.out.find("--repeat") != std::string::npos);
+    CHECK(g.out.find("whole number") != std::string::npos);
+    CHECK(m.out.find("greater than 0") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(tmp("never.mtx")));
+}
+
+TEST_CASE("Error messages name the file and line, not the C++ source, unless SPMVLAB_DEBUG=1", "[cli]")
+{
+    const auto bad = tmp("bad_index.mtx");
+    {
+        std::ofstream f(bad);
+        f << "%%MatrixMarket matrix coordinate real general\n3 3 1\n4 1 1.0\n";
+    }
+
+    const auto plain = spmvlab("info " + bad);
+    const std::string cmd = "SPMVLAB_DEBUG=1 " + std::string(SPMVLAB_EXE) + " info " + bad + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string dbg;
+    std::array<char, 4096> buf{};
+    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
+        dbg.append(buf.data(), n);
+    }
+    pclose(p);
+
+    INFO(plain.out << dbg);
+    CHECK(plain.status != 0);
+    CHECK(plain.out.find("bad_index.mtx:3: row index 4") != std::string::npos);
+    CHECK(plain.out.find(".cpp:") == std::string::npos);
+    CHECK(dbg.find("matrix_market.cpp:") != std::string::npos);
+}

@@ -13,6 +13,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "skip.hpp"
+
 namespace {
 
 struct Run {
@@ -178,7 +180,7 @@ TEST_CASE("dist refuses a bad mode and GPU ranks without a GPU with a message", 
     CHECK(m.status != 0);
     CHECK(m.out.find("sideways") != std::string::npos);
     if (g.status == 0) {
-        WARN("SKIPPED the no-GPU check: this machine has a GPU");
+        SPMV_SKIP("the no-GPU check: this machine has a GPU");
     } else {
         CHECK(g.out.find("--gpu") != std::string::npos);
     }
@@ -187,8 +189,7 @@ TEST_CASE("dist refuses a bad mode and GPU ranks without a GPU with a message", 
 TEST_CASE("dist verify under mpiexec agrees with the single-process product", "[cli_dist]")
 {
     if (mpiexec(2).empty()) {
-        WARN("SKIPPED: this build has no MPI");
-        return;
+        SPMV_SKIP("this build has no MPI");
     }
     const auto out = tmp("verify3.json");
 
@@ -208,8 +209,7 @@ TEST_CASE("dist verify under mpiexec agrees with the single-process product", "[
 TEST_CASE("dist bench under mpiexec writes every rank's timeline events", "[cli_dist]")
 {
     if (mpiexec(2).empty()) {
-        WARN("SKIPPED: this build has no MPI");
-        return;
+        SPMV_SKIP("this build has no MPI");
     }
     const auto tl = tmp("bench2_timeline");
 
@@ -231,8 +231,7 @@ TEST_CASE("dist bench under mpiexec writes every rank's timeline events", "[cli_
 TEST_CASE("A missing file under mpiexec ends every rank with the root's message, within seconds", "[cli_dist]")
 {
     if (mpiexec(3).empty()) {
-        WARN("SKIPPED: this build has no MPI");
-        return;
+        SPMV_SKIP("this build has no MPI");
     }
 
     const auto r = run(mpiexec(3), "dist verify /nonexistent/matrix.mtx");
@@ -247,8 +246,7 @@ TEST_CASE("A missing file under mpiexec ends every rank with the root's message,
 TEST_CASE("Distributed MPIR-CG under mpiexec converges and reports its record", "[cli_dist]")
 {
     if (mpiexec(2).empty()) {
-        WARN("SKIPPED: this build has no MPI");
-        return;
+        SPMV_SKIP("this build has no MPI");
     }
     const auto out = tmp("solve2.json");
 
