@@ -42,38 +42,36 @@ std::string utc_now()
     return buf;
 }
 
-CLI::Validator positive_number()
+namespace {
+
+/// A number that `ok` accepts; the message says which ("'x' is not a number > 0").
+CLI::Validator number_check(bool (*ok)(double), const char* what)
 {
     return CLI::Validator(
-        [](std::string& s) -> std::string {
+        [ok, what](std::string& s) -> std::string {
             try {
                 std::size_t used = 0;
                 const double v = std::stod(s, &used);
-                if (used == s.size() && v > 0.0 && std::isfinite(v)) {
+                if (used == s.size() && std::isfinite(v) && ok(v)) {
                     return {};
                 }
             } catch (const std::exception&) {
             }
-            return "'" + s + "' is not a number greater than 0";
+            return "'" + s + "' is not a number " + what;
         },
-        "NUMBER > 0");
+        std::string("NUMBER ") + what);
+}
+
+}  // namespace
+
+CLI::Validator positive_number()
+{
+    return number_check([](double v) { return v > 0.0; }, "> 0");
 }
 
 CLI::Validator non_negative_number()
 {
-    return CLI::Validator(
-        [](std::string& s) -> std::string {
-            try {
-                std::size_t used = 0;
-                const double v = std::stod(s, &used);
-                if (used == s.size() && v >= 0.0 && std::isfinite(v)) {
-                    return {};
-                }
-            } catch (const std::exception&) {
-            }
-            return "'" + s + "' is not a number >= 0";
-        },
-        "NUMBER >= 0");
+    return number_check([](double v) { return v >= 0.0; }, ">= 0");
 }
 
 CLI::Validator non_negative_integer()
