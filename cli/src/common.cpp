@@ -194,10 +194,15 @@ std::vector<std::filesystem::path> collect_inputs(const std::filesystem::path& p
     if (is_generator_spec(p)) {
         return {p};
     }
-    if (!fs::exists(p)) {
+    std::error_code ec;
+    const auto st = fs::status(p, ec);  // follows links: a loop is an error, not "missing"
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+        SPMV_THROW(spmv::InvalidArgument, p.string() + ": cannot open: " + ec.message());
+    }
+    if (!fs::exists(st)) {
         SPMV_THROW(spmv::InvalidArgument, p.string() + ": no such file or directory");
     }
-    if (!fs::is_directory(p)) {
+    if (!fs::is_directory(st)) {
         return {p};
     }
     std::vector<fs::path> files;

@@ -584,3 +584,56 @@ TEST_CASE("Every shared matrix reads like an independent reader reads it", "[io]
     CHECK(compared > 10);
     CHECK(has(io::read_matrix_market(dir / "can_24.mtx"), 0, 0));
 }
+
+TEST_CASE("Compressed files are named as such, not reported as a missing banner", "[io]")
+{
+    const auto path = temp_file("compressed.mtx.gz");
+    {
+        std::ofstream f(path, std::ios::binary);
+        const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03};
+        f.write(reinterpret_cast<const char*>(gz), sizeof gz);
+    }
+
+    CHECK_THROWS_WITH(io::read_matrix_market(path), Catch::Contains("gzip-compressed") &&
+                                                        Catch::Contains("decompress it first"));
+    fs::remove(path);
+}
+
+TEST_CASE("A device that never ends is refused after its first block", "[io]")
+{
+    if (!fs::exists("/dev/zero")) {
+        SPMV_SKIP("/dev/zero does not exist here");
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+
+    CHECK_THROWS_WITH(io::read_matrix_market("/dev/zero"), Catch::Contains("missing Matrix Market banner"));
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+}
+
+TEST_CASE("A loop of symbolic links is reported as such, not as a missing file", "[io]")
+{
+    const auto a = temp_file("loop_a.mtx");
+    const auto b = temp_file("loop_b.mtx");
+    fs::remove(a);
+    fs::remove(b);
+    fs::create_symlink(b, a);
+    fs::create_symlink(a, b);
+
+    CHECK_THROWS_WITH(io::read_matrix_market(a), Catch::Contains("symbolic links"));
+    fs::remove(a);
+    fs::remove(b);
+}
+
+TEST_CASE("Spaces before the banner on line 1 are still accepted from a file", "[io]")
+{
+    const auto path = temp_file("lead.mtx");
+    {
+        std::ofstream f(path);
+        f << "  %%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2.5\n";
+    }
+
+    const auto a = io::read_matrix_market(path);
+
+    CHECK(a.values == std::vector<double>{2.5});
+    fs::remove(path);
+}

@@ -1,6 +1,7 @@
 #include <spmv/io/matrix_market.hpp>
 
 #include <algorithm>
+#include <initializer_list>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -168,6 +169,52 @@ std::string read_all(std::istream& in, std::size_t size_hint)
         std::string("cannot open for reading: ") + (err ? std::strerror(err) : "unknown error"));
 }
 
+/// The first bytes of an input, checked before the rest is read: a compressed file is named as
+/// such, and an input that cannot start with the banner (binary data, /dev/zero) is refused
+/// after its first block instead of being read to its end, which for a device never comes.
+/// Only spaces and tabs may precede the banner on line 1 (the parser's rule).
+void check_leading_bytes(const std::string& name, const char* p, std::size_t n)
+{
+    const auto* u = reinterpret_cast<const unsigned char*>(p);
+    auto starts = [&](std::initializer_list<unsigned char> magic) {
+        if (n < magic.size()) {
+            return false;
+        }
+        std::size_t i = 0;
+        for (auto m : magic) {
+            if (u[i++] != m) {
+                return false;
+            }
+        }
+        return true;
+    };
+    const char* kind = starts({0x1f, 0x8b})                         ? "gzip"
+                       : starts({'B', 'Z', 'h'})                    ? "bzip2"
+                       : starts({0xfd, '7', 'z', 'X', 'Z', 0x00})   ? "xz"
+                       : starts({0x28, 0xb5, 0x2f, 0xfd})           ? "zstd"
+                       : starts({'P', 'K', 0x03, 0x04})             ? "zip"
+                                                                    : nullptr;
+    if (kind != nullptr) {
+        throw MatrixMarketError(__FILE__, __LINE__, name, 0,
+                                std::string("a ") + kind +
+                                    "-compressed file: SpMV Lab reads Matrix Market text; "
+                                    "decompress it first (e.g. gunzip -k, bunzip2 -k, unxz -k, "
+                                    "unzstd, unzip)");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const char c = p[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
+            continue;
+        }
+        if (c != '%') {
+            throw MatrixMarketError(__FILE__, __LINE__, name, 1,
+                                    "missing Matrix Market banner: the input does not begin "
+                                    "with '%%MatrixMarket' (binary data or another format?)");
+        }
+        return;
+    }
+}
+
 /// The bytes of a file. With POSIX, a regular file is mapped read-only (no copy: the pages come
 /// straight from the page cache, faulted in by the threads that parse them); anything else
 /// (a pipe, an empty file, a refused mapping, a system without mmap) is read into memory.
@@ -188,8 +235,15 @@ public:
             const auto size = static_cast<std::size_t>(st.st_size);
             void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
             if (p != MAP_FAILED) {
-                ::madvise(p, size, MADV_WILLNEED);
                 ::close(fd);
+                try {
+                    check_leading_bytes(name, static_cast<const char*>(p),
+                                        std::min<std::size_t>(size, 64));
+                } catch (...) {
+                    ::munmap(p, size);  // the destructor of a failed constructor never runs
+                    throw;
+                }
+                ::madvise(p, size, MADV_WILLNEED);
                 map_ = p;
                 size_ = size;
                 return;
@@ -212,6 +266,9 @@ public:
                 }
                 if (n == 0) {
                     break;
+                }
+                if (used == 0) {  // the first block: refuse what cannot be Matrix Market now
+                    check_leading_bytes(name, text_.data(), static_cast<std::size_t>(n));
                 }
                 used += static_cast<std::size_t>(n);
             }
@@ -1187,6 +1244,9 @@ Csr<double, std::int32_t> read_matrix_market(const std::filesystem::path& path,
     const std::string name = path.string();
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) {  // e.g. a loop of symbolic links
+        throw MatrixMarketError(__FILE__, __LINE__, name, 0, "cannot open: " + ec.message());
+    }
     if (!std::filesystem::exists(status)) {
         throw MatrixMarketError(__FILE__, __LINE__, name, 0, "cannot open: file not found");
     }
