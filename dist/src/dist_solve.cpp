@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <optional>
-#include <type_traits>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -203,6 +202,12 @@ public:
         Timer t(times_.vector_ms);
         std::copy(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n_), y.begin());
     }
+    /// This rank's entries in and out of a (ghosted) vector.
+    void upload(std::span<const ValueType> h, Vector& v) { std::copy(h.begin(), h.end(), v.begin()); }
+    void download(const Vector& v, std::span<ValueType> h)
+    {
+        std::copy(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h.size()), h.begin());
+    }
     void cg_spmv(const Vector& p, Vector& q) { spmv(p, q); }
     void cg_alpha(const Vector& p, const Vector& q, const Vector* r)
     {
@@ -397,6 +402,7 @@ public:
         Timer t(times_.vector_ms);
         gpu::add_scaled<Low, ValueType>(d.data(), scale, x.data(), n());
     }
+    /// This rank's entries in and out of a (ghosted) device vector.
     void upload(std::span<const ValueType> h, Vector& v) { v.upload(h); }
     void download(const Vector& v, std::span<ValueType> h) { v.download(h); }
 
@@ -410,27 +416,17 @@ solvers::SolveResult run(Outer& outer, Inner* inner, std::span<const double> b_o
                          std::span<double> x_own, solvers::Method method,
                          const solvers::SolveOptions& opt)
 {
-    const auto n = b_own.size();
     auto b = outer.new_vector();
     auto x = outer.new_vector();
-    if constexpr (std::is_same_v<typename Outer::Vector, std::vector<double>>) {
-        std::copy(b_own.begin(), b_own.end(), b.begin());
-        std::copy(x_own.begin(), x_own.end(), x.begin());
-    } else {
-        b.upload(b_own);
-        x.upload(std::span<const double>(x_own.data(), n));
-    }
+    outer.upload(b_own, b);
+    outer.upload(x_own, x);
     solvers::SolveResult res;
     if (method == solvers::Method::cg || inner == nullptr) {
         res = solvers::cg(outer, b, x, opt);
     } else {
         res = solvers::mpir_cg(outer, *inner, b, x, opt);
     }
-    if constexpr (std::is_same_v<typename Outer::Vector, std::vector<double>>) {
-        std::copy(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), x_own.begin());
-    } else {
-        x.download(std::span<double>(x_own.data(), n));
-    }
+    outer.download(x, x_own);
     // the true residual in double, with the distributed double SpMV
     auto r = outer.new_vector();
     outer.residual(b, x, r);
@@ -445,6 +441,40 @@ solvers::SolveResult run(Outer& outer, Inner* inner, std::span<const double> b_o
     return res;
 }
 
+/// Builds the backends (and MPIR-CG's float matrix on the same partition) and solves.
+template <template <typename> class Backend>
+solvers::SolveResult solve_with(DistMatrix<double>& a, std::span<const double> b_own,
+                                std::span<double> x_own, solvers::Method method,
+                                const solvers::SolveOptions& options, const DistSolveOptions& dist)
+{
+    auto elapsed = [](Clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    };
+    Backend<double> outer(a, dist);
+    std::optional<DistMatrix<float>> af;
+    std::optional<Backend<float>> inner;
+    double setup_ms = 0.0;
+    if (method == solvers::Method::mpir_cg) {
+        const auto ts = Clock::now();
+        // double sums apply to GPU ranks only (host ranks add in float either way)
+        af.emplace(a.template with_values<float>(options.inner.double_sums));
+        inner.emplace(*af, dist);
+        setup_ms = elapsed(ts);
+    }
+    if (options.jacobi) {
+        outer.set_jacobi();
+        if (inner) {
+            inner->set_jacobi();
+        }
+    }
+    const auto ts = Clock::now();
+    auto res = run(outer, inner ? &*inner : nullptr, b_own, x_own, method, options);
+    res.total_ms = elapsed(ts);
+    res.setup_ms = setup_ms;
+    res.inner_double_sums = af && af->info().double_sums;
+    return res;
+}
+
 }  // namespace
 
 solvers::SolveResult solve(DistMatrix<double>& a, std::span<const double> b_own,
@@ -454,54 +484,10 @@ solvers::SolveResult solve(DistMatrix<double>& a, std::span<const double> b_own,
     SPMV_EXPECTS(static_cast<std::int64_t>(b_own.size()) == a.own_rows() &&
                      static_cast<std::int64_t>(x_own.size()) == a.own_rows(),
                  "b and x must hold this rank's entries");
-    solvers::SolveResult res;
-    double setup_ms = 0.0;
-    auto elapsed = [](Clock::time_point t) {
-        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-    };
-    if (a.on_gpu()) {
-        GpuDistBackend<double> outer(a, dist);
-        std::optional<DistMatrix<float>> af;
-        std::optional<GpuDistBackend<float>> inner;
-        if (method == solvers::Method::mpir_cg) {
-            const auto ts = Clock::now();
-            af.emplace(a.template with_values<float>(options.inner.double_sums));
-            inner.emplace(*af, dist);
-            setup_ms = elapsed(ts);
-        }
-        if (options.jacobi) {
-            outer.set_jacobi();
-            if (inner) {
-                inner->set_jacobi();
-            }
-        }
-        const auto ts = Clock::now();
-        res = run(outer, inner ? &*inner : nullptr, b_own, x_own, method, options);
-        res.total_ms = elapsed(ts);
-        res.where = a.info().device;
-        res.inner_double_sums = af && af->info().double_sums;
-    } else {
-        HostDistBackend<double> outer(a, dist);
-        std::optional<DistMatrix<float>> af;
-        std::optional<HostDistBackend<float>> inner;
-        if (method == solvers::Method::mpir_cg) {
-            const auto ts = Clock::now();
-            af.emplace(a.template with_values<float>());
-            inner.emplace(*af, dist);
-            setup_ms = elapsed(ts);
-        }
-        if (options.jacobi) {
-            outer.set_jacobi();
-            if (inner) {
-                inner->set_jacobi();
-            }
-        }
-        const auto ts = Clock::now();
-        res = run(outer, inner ? &*inner : nullptr, b_own, x_own, method, options);
-        res.total_ms = elapsed(ts);
-        res.where = "host, " + std::to_string(a.comm().size()) + " rank(s)";
-    }
-    res.setup_ms = setup_ms;
+    auto res = a.on_gpu() ? solve_with<GpuDistBackend>(a, b_own, x_own, method, options, dist)
+                          : solve_with<HostDistBackend>(a, b_own, x_own, method, options, dist);
+    res.where = a.on_gpu() ? a.info().device
+                           : "host, " + std::to_string(a.comm().size()) + " rank(s)";
     res.format = a.options().format;
     return res;
 }
