@@ -102,27 +102,28 @@ void write_json(const std::string& path, const nlohmann::json& j)
     write_file(path, j.dump(2) + "\n");
 }
 
-/// Every rank's timeline events on the root, merged into one timeline per mode.
-void write_timelines(const Comm& comm, std::vector<Timeline>& tls, const std::string& prefix,
+/// Every rank's events of `t` in one timeline, on every rank (rank after rank). Collective.
+Timeline merged_timeline(const Comm& comm, const Timeline& t)
+{
+    const auto all = comm.allgather(to_json({t}));
+    Timeline merged = t;
+    merged.events.clear();
+    for (const auto& s : all) {
+        // keep the parsed timelines alive: a range-for over a member of a temporary would
+        // read freed memory (the temporary dies before the loop body runs, until C++23)
+        const auto parsed = timelines_from_json(s);
+        for (const auto& e : parsed.front().events) {
+            merged.events.push_back(e);
+        }
+    }
+    return merged;
+}
+
+/// The root writes merged timelines (merged_timeline) as PREFIX.json and PREFIX.svg.
+/// Collective.
+void write_timelines(const Comm& comm, const std::vector<Timeline>& tls, const std::string& prefix,
                      int svg_iteration = spmv::viz::timeline_last_iteration)
 {
-    for (auto& t : tls) {
-        const auto all = comm.allgather(to_json({t}));
-        if (comm.rank() != 0) {
-            continue;
-        }
-        Timeline merged = t;
-        merged.events.clear();
-        for (const auto& s : all) {
-            // keep the parsed timelines alive: a range-for over a member of a temporary would
-            // read freed memory (the temporary dies before the loop body runs, until C++23)
-            const auto parsed = timelines_from_json(s);
-            for (const auto& e : parsed.front().events) {
-                merged.events.push_back(e);
-            }
-        }
-        t = merged;
-    }
     // the root writes; a failure there (a directory that does not exist) ends every rank
     collective(comm, [&] {
         if (comm.rank() == 0) {
@@ -151,8 +152,7 @@ std::string rank_devices(const Comm& comm, const std::string& mine)
 
 int run_plan(const DistCli& o)
 {
-    const auto params = apply_format_params(o.params);
-    (void)params;
+    apply_format_params(o.params);  // the model needs no format, but bad values are refused
     const auto a = load_matrix(o.input);
     const auto kind = parse_partition_kind(o.partition);
     const auto part = make_partition(a, kind, o.ranks);
@@ -490,18 +490,9 @@ int run_bench(const Comm& comm, const DistCli& o)
                 comm.barrier();
                 apply(mode, &t, it);
             }
-            // overlapped fraction over the ranks' recorded iterations (root's view of all)
-            const auto all = comm.allgather(to_json({t}));
-            Timeline merged = t;
-            merged.events.clear();
-            for (const auto& s : all) {
-                const auto parsed = timelines_from_json(s);  // alive for the loop
-                for (const auto& e : parsed.front().events) {
-                    merged.events.push_back(e);
-                }
-            }
-            hidden = overlapped_fraction(merged, -1, 2);
-            tls.push_back(std::move(t));
+            // overlapped fraction over every rank's events of the last recorded product
+            tls.push_back(merged_timeline(comm, t));
+            hidden = overlapped_fraction(tls.back(), -1, 2);
         }
         if (comm.rank() == 0) {
             const double gflops = 2.0 * static_cast<double>(total_nnz) / (med * 1e3);
@@ -624,7 +615,7 @@ int run_solve(const Comm& comm, const DistCli& o)
     }
     });
     if (!o.timeline.empty()) {
-        std::vector<Timeline> tls{t};
+        const std::vector<Timeline> tls{merged_timeline(comm, t)};
         // the picture shows one iteration from the middle of the solve (the JSON has them all)
         write_timelines(comm, tls, o.timeline, std::max(0, res.iterations / 2));
     }
