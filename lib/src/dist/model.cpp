@@ -11,6 +11,8 @@
 #include <spmv/error.hpp>
 #include <spmv/generators.hpp>
 
+#include "../model/find_named.hpp"
+
 namespace spmv::dist {
 
 namespace {
@@ -69,13 +71,6 @@ const std::vector<HostProfile>& host_table()
     return t;
 }
 
-std::string lower(std::string_view s)
-{
-    std::string r(s);
-    std::transform(r.begin(), r.end(), r.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return r;
-}
 
 std::string num(double v)
 {
@@ -85,20 +80,6 @@ std::string num(double v)
     return s.str();
 }
 
-template <typename Profile>
-const Profile& find_named(const std::vector<Profile>& table, std::string_view name,
-                          const char* what)
-{
-    std::string names;
-    for (const auto& p : table) {
-        if (lower(p.name) == lower(name)) {
-            return p;
-        }
-        names += (names.empty() ? "" : " ") + p.name;
-    }
-    SPMV_THROW(InvalidArgument,
-               std::string("unknown ") + what + " '" + std::string(name) + "'; known: " + names);
-}
 
 void check_positive(double v, const std::string& what)
 {
@@ -277,7 +258,7 @@ std::span<const LinkProfile> links()
 
 const LinkProfile& find_link(std::string_view name)
 {
-    return find_named(link_table(), name, "link");
+    return model::detail::find_named(link_table(), name, "link");
 }
 
 LinkProfile custom_link(std::string name, double bandwidth_gbs, double latency_us)
@@ -295,7 +276,7 @@ std::span<const HostProfile> hosts()
 
 const HostProfile& find_host(std::string_view name)
 {
-    return find_named(host_table(), name, "host profile");
+    return model::detail::find_named(host_table(), name, "host profile");
 }
 
 HostProfile custom_host(std::string name, double memory_bandwidth_gbs)

@@ -9,6 +9,8 @@
 
 #include <spmv/error.hpp>
 
+#include "find_named.hpp"
+
 namespace spmv::model {
 namespace {
 
@@ -50,13 +52,6 @@ const std::vector<GpuProfile>& table()
     return t;
 }
 
-std::string lower(std::string_view s)
-{
-    std::string r(s);
-    std::transform(r.begin(), r.end(), r.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return r;
-}
 
 }  // namespace
 
@@ -67,14 +62,7 @@ std::span<const GpuProfile> profiles()
 
 const GpuProfile& find_profile(std::string_view name)
 {
-    std::string names;
-    for (const auto& p : table()) {
-        if (lower(p.name) == lower(name)) {
-            return p;
-        }
-        names += (names.empty() ? "" : " ") + p.name;
-    }
-    SPMV_THROW(InvalidArgument, "unknown GPU profile '" + std::string(name) + "'; known: " + names);
+    return detail::find_named(table(), name, "GPU profile");
 }
 
 GpuProfile custom(std::string name, double memory_bandwidth_gbs, double pcie_bandwidth_gbs,
