@@ -75,6 +75,14 @@ BenchRecord bench_host(const spmv::FormatInfo& info, const std::string& matrix,
     r.precision = sizeof(V) == 8 ? "dp" : "sp";
     r.device = "CPU (host reference, 1 thread)";
     r.min_bytes = r.effective_gbs = r.fraction_of_copy = r.xgpu_ms = r.permutation_ms = NAN;
+    // the format, a converted copy of the CSR (single precision) and the vectors x and y
+    const auto extra = static_cast<std::uint64_t>(sizeof(V) == 8 ? 0 : spmv::nnz(a) * 8 + 4 * (a.num_rows + 1)) +
+                       sizeof(V) * static_cast<std::uint64_t>(a.num_rows + a.num_cols);
+    if (auto why = over_budget(info.name, a, params, memory_budget(), extra); !why.empty()) {
+        r.error = std::move(why);
+        r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;
+        return r;
+    }
     try {
         const auto m = spmv::build(info.name, spmv::convert_values<V>(a), params);
         r.format_bytes = static_cast<double>(spmv::footprint(m).total_bytes());
@@ -286,7 +294,8 @@ void add_bench_command(CLI::App& app)
     cmd->add_option("--min-reps", o->gpu_min_reps, "GPU: minimum timed repetitions (default 50)");
     cmd->add_option("--max-format-mib", o->max_format_mib,
                     "GPU: do not build a format whose footprint (estimated from the row lengths, "
-                    "in double) exceeds this many MiB; its row says so (default: no limit)")
+                    "in double) exceeds this many MiB; its row says so (default: the memory "
+                    "limit, --max-memory)")
         ->check(non_negative_number());
     add_format_param_options(cmd, o->params);
     cmd->callback([o] { run(*o); });

@@ -19,7 +19,7 @@ struct ConvertOptions {
 void run(const ConvertOptions& o)
 {
     spmv::io::MatrixMarketInfo info;
-    const auto a = spmv::io::read_matrix_market(o.in, &info);
+    const auto a = load_matrix(o.in, &info);
     spmv::io::WriteOptions w;
     w.symmetric = o.symmetric;
     w.pattern = o.pattern;

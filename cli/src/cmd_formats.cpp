@@ -19,7 +19,13 @@ void run(const FormatsOptions& o)
 {
     const auto params = apply_format_params(o.params);
     const auto a = load_matrix(o.file);
-    const auto rows = spmv::analysis::summarize_all(a, params);
+    const auto& budget = memory_budget();
+    const auto rows = spmv::analysis::summarize_all(
+        a, params, budget.limited() ? budget.bytes : static_cast<std::size_t>(-1));
+    bool any_estimated = false;
+    for (const auto& s : rows) {
+        any_estimated = any_estimated || s.estimated;
+    }
     if (o.json) {
         nlohmann::json j = nlohmann::json::array();
         for (const auto& s : rows) {
@@ -38,6 +44,8 @@ void run(const FormatsOptions& o)
                                 {"n_p", s.n_p},
                                 {"idle_slots", s.idle_slots},
                                 {"useful_fraction", s.useful_fraction},
+                                {"built", s.ok()},
+                                {"estimated", s.estimated},
                                 {"error", s.error}};
             if (s.data_reduction_vs_ell_percent) {
                 e["data_reduction_vs_ell_percent"] = *s.data_reduction_vs_ell_percent;
@@ -53,6 +61,13 @@ void run(const FormatsOptions& o)
     Table t({"format", "stored", "padding", "bytes", "vs ELL %", "N_iter", "N_p", "idle slots",
              "useful %"});
     for (const auto& s : rows) {
+        if (s.estimated) {  // not built: the footprint columns are the exact estimate
+            t.add({s.name, std::to_string(s.stored_entries), std::to_string(s.padding_entries),
+                   fmt_bytes(static_cast<double>(s.bytes)),
+                   s.data_reduction_vs_ell_percent ? fmt(*s.data_reduction_vs_ell_percent, 1) : "-",
+                   "not built: over the memory limit"});
+            continue;
+        }
         if (!s.ok()) {
             t.add({s.name, "error: " + s.error});
             continue;
@@ -67,6 +82,11 @@ void run(const FormatsOptions& o)
     std::printf("vs ELL %%: data reduction in stored entries against ELLPACK (Kreutzer Table I).\n"
                 "N_iter, N_p: PELLR eq. 1 and 2 per warp; idle slots: reserved thread-iterations "
                 "not doing useful work.\n");
+    if (any_estimated) {
+        std::printf("Not built: formats whose estimated size exceeds the memory limit, %s; their "
+                    "stored, padding and bytes are the estimate.\n",
+                    budget.describe().c_str());
+    }
 }
 
 }  // namespace

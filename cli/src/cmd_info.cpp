@@ -20,7 +20,7 @@ struct InfoOptions {
 void run(const InfoOptions& o)
 {
     spmv::io::MatrixMarketInfo mm;
-    const auto a = spmv::io::read_matrix_market(o.file, &mm);
+    const auto a = load_matrix(o.file, &mm);
     const auto s = spmv::analysis::row_stats(a);
     // bin size 1 (Kreutzer Fig. 3) unless that would print more than 40 lines or --bins asks
     const auto lengths = spmv::row_lengths(a);

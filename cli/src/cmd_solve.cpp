@@ -49,39 +49,11 @@ struct SolveCliOptions {
     ParamOptions params;
 };
 
-/// "gen:pde:size=150" -> spmv::gen::generate("pde", {{"size", 150}}); anything else is a file.
+/// A file or a "gen:" spec (load_matrix), and its display name (input_name).
 spmv::Csr<double, std::int32_t> load_input(const std::string& input, std::string& name)
 {
-    if (input.rfind("gen:", 0) != 0) {
-        name = std::filesystem::path(input).filename().string();
-        return load_matrix(input);
-    }
-    std::string spec = input.substr(4);
-    const auto colon = spec.find(':');
-    const std::string kind = spec.substr(0, colon);
-    spmv::gen::GeneratorParams params;
-    std::uint64_t seed = 1;
-    if (colon != std::string::npos) {
-        std::stringstream ss(spec.substr(colon + 1));
-        std::string item;
-        while (std::getline(ss, item, ',')) {
-            const auto eq = item.find('=');
-            if (eq == std::string::npos) {
-                SPMV_THROW(spmv::InvalidArgument, "generator parameter '" + item +
-                                                      "' is not NAME=VALUE (e.g. " +
-                                                      "gen:pde:size=100)");
-            }
-            const std::string key = item.substr(0, eq);
-            const double value = std::stod(item.substr(eq + 1));
-            if (key == "seed") {
-                seed = static_cast<std::uint64_t>(value);
-            } else {
-                params[key] = value;
-            }
-        }
-    }
-    name = input;
-    return spmv::gen::generate(kind, params, seed);
+    name = input_name(input);
+    return load_matrix(input);
 }
 
 /// ones | random | FILE (Matrix Market array "n 1" + n values, or plain numbers; '%'/'#'
@@ -275,6 +247,11 @@ void run(SolveCliOptions& o)
     // record no events and one more run, after them and not among them, measures the phases.
     const std::string phase_mode = o.gpu ? o.phase_times : std::string("inline");
     opt.phase_times = phase_mode == "inline";
+    // the format and the solver's vectors (x, b, r, p, q and a float copy for MPIR) fit?
+    const auto vectors = 8 * 6 * static_cast<std::uint64_t>(a.num_rows);
+    if (auto why = over_budget(o.format, a, params, memory_budget(), vectors); !why.empty()) {
+        SPMV_THROW(spmv::InvalidArgument, name + ": " + why);
+    }
     auto solve_once = [&](const SolveOptions& options) {
         std::fill(x.begin(), x.end(), 0.0);
         return o.gpu ? spmv::gpu::solve_gpu(a, b, x, method, o.format, params, options, o.variant)

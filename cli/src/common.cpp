@@ -15,6 +15,7 @@
 #include <regex>
 #include <sstream>
 
+#include <spmv/analysis/estimate.hpp>
 #include <spmv/build_info.hpp>
 #include <spmv/error.hpp>
 #include <spmv/generators.hpp>
@@ -130,44 +131,13 @@ namespace {
 
 bool is_generator_spec(const std::filesystem::path& p)
 {
-    return p.string().rfind("gen:", 0) == 0;
+    return spmv::gen::is_spec(p.string());
 }
 
-spmv::Csr<double, std::int32_t> generate_spec(const std::string& spec)
+std::optional<spmv::MemoryBudget>& budget_slot()
 {
-    // gen:NAME[:key=value,key=value]
-    const auto rest = spec.substr(4);
-    const auto colon = rest.find(':');
-    const std::string name = rest.substr(0, colon);
-    spmv::gen::GeneratorParams params;
-    std::uint64_t seed = 1;
-    if (colon != std::string::npos) {
-        std::stringstream ss(rest.substr(colon + 1));
-        std::string kv;
-        while (std::getline(ss, kv, ',')) {
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) {
-                SPMV_THROW(spmv::InvalidArgument,
-                           spec + ": expected key=value, got '" + kv + "'");
-            }
-            const auto key = kv.substr(0, eq);
-            double value = 0;
-            try {
-                std::size_t used = 0;
-                value = std::stod(kv.substr(eq + 1), &used);
-                if (used != kv.size() - eq - 1) throw std::invalid_argument(kv);
-            } catch (const std::exception&) {
-                SPMV_THROW(spmv::InvalidArgument, spec + ": '" + kv.substr(eq + 1) +
-                                                      "' is not a number (key " + key + ")");
-            }
-            if (key == "seed") {
-                seed = static_cast<std::uint64_t>(value);
-            } else {
-                params[key] = value;
-            }
-        }
-    }
-    return spmv::gen::generate(name, params, seed);
+    static std::optional<spmv::MemoryBudget> budget;
+    return budget;
 }
 
 }  // namespace
@@ -218,12 +188,68 @@ std::vector<std::filesystem::path> collect_inputs(const std::filesystem::path& p
     return files;
 }
 
-spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file)
+const spmv::MemoryBudget& memory_budget()
+{
+    auto& b = budget_slot();
+    if (!b) {
+        b = spmv::default_memory_budget(0.5);
+        b->unconfirmed_dimension = std::int64_t{1} << 24;
+        b->hint = "give --max-memory SIZE to change it";
+    }
+    return *b;
+}
+
+std::string over_budget(std::string_view format, const spmv::Csr<double, std::int32_t>& a,
+                        const spmv::FormatParams& params, const spmv::MemoryBudget& budget,
+                        std::uint64_t extra)
+{
+    if (!budget.limited() || !spmv::analysis::has_footprint_estimate(format)) {
+        return {};
+    }
+    std::uint64_t need = 0;
+    try {
+        need = spmv::analysis::estimate_footprint(a, format, params).total_bytes() + extra;
+    } catch (const spmv::Error&) {
+        return {};
+    }
+    if (budget.allows(need)) {
+        return {};
+    }
+    return "not built: " + std::string(format) + " would need " +
+           spmv::format_bytes(static_cast<double>(need)) + " (estimated); the memory limit is " +
+           budget.describe();
+}
+
+void add_memory_option(CLI::App& app)
+{
+    app.add_option_function<std::string>(
+           "--max-memory",
+           [](const std::string& v) {
+               const auto bytes = spmv::parse_byte_size(v);
+               if (!bytes) {
+                   throw CLI::ValidationError(
+                       "--max-memory", "'" + v + "' is not a size such as 8G, 512M or 65536");
+               }
+               spmv::MemoryBudget b;
+               b.bytes = *bytes;
+               b.origin = "--max-memory " + v;
+               budget_slot() = b;
+           },
+           "the most memory one matrix, format or buffer set may take, e.g. 8G or 512M "
+           "(default: half of the available memory)")
+        ->type_name("SIZE");
+    app.fallthrough();  // subcommands added after this accept --max-memory after their name
+}
+
+spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file,
+                                            spmv::io::MatrixMarketInfo* info)
 {
     if (is_generator_spec(file)) {
-        return generate_spec(file.string());
+        return spmv::gen::generate(spmv::gen::parse_spec(file.string()), memory_budget());
     }
-    return spmv::io::read_matrix_market(file);
+    spmv::io::ReadOptions options;
+    options.memory = memory_budget();
+    return spmv::io::read_matrix_market(file, info, options);
 }
 
 std::optional<spmv::Csr<double, std::int32_t>> load_or_report(const std::filesystem::path& file)
@@ -316,17 +342,29 @@ void Table::add(std::vector<std::string> row)
 
 std::string Table::str() const
 {
+    // A row shorter than the header ends in a note ("error: ...") that spans the remaining
+    // columns, left-aligned: it does not widen the column it starts in.
+    const std::size_t columns = rows_.empty() ? 0 : rows_.front().size();
+    auto spans = [&](const std::vector<std::string>& r, std::size_t c) {
+        return r.size() < columns && c + 1 == r.size() && c > 0;
+    };
     std::vector<std::size_t> width;
     for (const auto& r : rows_) {
         width.resize(std::max(width.size(), r.size()), 0);
         for (std::size_t c = 0; c < r.size(); ++c) {
-            width[c] = std::max(width[c], r[c].size());
+            if (!spans(r, c)) {
+                width[c] = std::max(width[c], r[c].size());
+            }
         }
     }
     std::string out;
     for (std::size_t i = 0; i < rows_.size(); ++i) {
         const auto& r = rows_[i];
         for (std::size_t c = 0; c < r.size(); ++c) {
+            if (spans(r, c)) {
+                out += r[c];
+                break;
+            }
             const auto pad = std::string(width[c] - r[c].size(), ' ');
             // first column left-aligned (names), the rest right-aligned (numbers)
             out += c == 0 ? r[c] + pad : pad + r[c];

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include <spmv/formats/csr.hpp>
+#include <spmv/io/matrix_market.hpp>
+#include <spmv/memory.hpp>
 #include <spmv/registry.hpp>
 
 namespace spmvlab {
@@ -52,9 +54,31 @@ void write_file(const std::string& path, const std::string& text);
 std::vector<std::filesystem::path> collect_inputs(const std::filesystem::path& file_or_dir);
 std::vector<std::filesystem::path> collect_inputs(const std::vector<std::string>& inputs);
 
+/// The memory budget of this run (spmv/memory.hpp): `--max-memory SIZE` when given, else half
+/// of the memory available when it was first asked for. Without --max-memory, a size line may
+/// also declare at most 2^24 rows or columns beyond 16 per entry (a 94-byte file cannot ask for
+/// gigabytes of row pointers). Reading, generating, building a format and the CPU benchmark's
+/// vectors are checked against it before they allocate.
+const spmv::MemoryBudget& memory_budget();
+
+/// Empty when registry format `format` built from `a` with `params` (its estimate_footprint, in
+/// double, plus `extra` bytes such as the vectors) fits `budget`; otherwise the reason it is
+/// not built: "not built: ell would need 24.0 GiB (estimated); the memory limit is ...".
+/// Formats without an estimate, or parameters the estimate rejects, give empty (the build
+/// reports its own errors).
+std::string over_budget(std::string_view format, const spmv::Csr<double, std::int32_t>& a,
+                        const spmv::FormatParams& params, const spmv::MemoryBudget& budget,
+                        std::uint64_t extra = 0);
+
+/// Adds `--max-memory SIZE` to the application; subcommands added afterwards accept it too
+/// (after their name: `spmvlab formats A.mtx --max-memory 2G`).
+void add_memory_option(CLI::App& app);
+
 /// Reads a Matrix Market file (symmetric files expanded, pattern values 1.0) or generates a
-/// "gen:" spec.
-spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file);
+/// "gen:" spec, both within memory_budget().
+/// `info`, when given, receives what a Matrix Market file contained (untouched for a spec).
+spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file,
+                                            spmv::io::MatrixMarketInfo* info = nullptr);
 
 /// A short display name: the file name, or the generator spec itself.
 std::string input_name(const std::filesystem::path& input);
@@ -81,7 +105,8 @@ std::vector<const spmv::FormatInfo*> select_formats(
     const std::string& list,
     const std::function<std::string(const std::string&)>& other_name = nullptr);
 
-/// Plain-text table with right-aligned numeric columns.
+/// Plain-text table with right-aligned numeric columns. A row shorter than the header ends in
+/// a note ("error: ...") printed as it is across the remaining columns.
 class Table {
 public:
     explicit Table(std::vector<std::string> header);

@@ -9,6 +9,7 @@
 #include <spmv/error.hpp>
 #include <spmv/gpu/bench.hpp>
 #include <spmv/gpu/device.hpp>
+#include <spmv/gpu/error.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/verify.hpp>
 
@@ -46,30 +47,29 @@ std::vector<const spmv::gpu::KernelVariant*> select_variants(const std::string& 
     return out;
 }
 
-/// Empty, or why variant v is not built: its host format would need more than `limit` bytes
-/// (estimated in double from the row lengths; formats without an estimate are always built).
+/// Empty, or why variant v is not built: its host format (built on the host before the
+/// upload) would exceed --max-format-mib, or else the host memory budget. The device's free
+/// memory is checked by the GPU layer itself before it allocates (OutOfDeviceMemory).
 std::string too_large(const spmv::gpu::KernelVariant& v, const spmv::Csr<double, std::int32_t>& a,
                       const spmv::FormatParams& params, double limit)
 {
-    if (limit <= 0 || !spmv::analysis::has_footprint_estimate(v.format)) {
-        return {};
+    spmv::MemoryBudget budget = memory_budget();
+    if (limit > 0) {
+        budget.bytes = static_cast<std::uint64_t>(limit);
+        budget.origin = "--max-format-mib";
+        budget.hint.clear();
     }
-    double need = 0;
-    try {
-        const auto fp = spmv::analysis::estimate_footprint(a, v.format, params);
-        need = static_cast<double>(fp.total_bytes());
-    } catch (const spmv::Error&) {
-        return {};  // no closed form for these parameters: build it
-    }
-    if (need <= limit) {
-        return {};
-    }
-    const auto mib = [](double b) { return std::to_string(static_cast<long long>(b / (1 << 20))); };
-    return "skipped: " + std::string(v.format) + " would need " + mib(need) +
-           " MiB in double (limit --max-format-mib " + mib(limit) + ")";
+    return over_budget(v.format, a, params, budget);
 }
 
 }  // namespace
+
+bool is_refusal(const std::exception& e) noexcept
+{
+    return dynamic_cast<const spmv::NotApplicable*>(&e) != nullptr ||
+           dynamic_cast<const spmv::MemoryLimitExceeded*>(&e) != nullptr ||
+           dynamic_cast<const spmv::gpu::OutOfDeviceMemory*>(&e) != nullptr;
+}
 
 std::string gpu_variant_format(const std::string& name)
 {
@@ -94,6 +94,12 @@ std::vector<GpuVerifyResult> verify_on_gpu(const spmv::Csr<double, std::int32_t>
             GpuVerifyResult r;
             r.name = std::string(v->name);
             r.precision = prec;
+            if (auto why = too_large(*v, a, params, 0); !why.empty()) {
+                r.error = std::move(why);
+                r.not_applicable = true;
+                out.push_back(std::move(r));
+                continue;
+            }
             try {
                 const auto res = std::string(prec) == "dp" ? spmv::gpu::verify(*v, a, params, vo)
                                                            : spmv::gpu::verify(*v, af, params, vo);
@@ -106,6 +112,7 @@ std::vector<GpuVerifyResult> verify_on_gpu(const spmv::Csr<double, std::int32_t>
                 }
             } catch (const std::exception& e) {
                 r.error = user_message(e.what());
+                r.not_applicable = is_refusal(e);
             }
             out.push_back(std::move(r));
         }

@@ -20,7 +20,14 @@ struct GpuVerifyResult {
     std::string precision;  ///< "sp" or "dp"
     Accuracy accuracy;
     std::string error;  ///< non-empty when the variant could not run (e.g. too large)
+    /// The variant refused the matrix (NotApplicable, over the memory limit, not enough device
+    /// memory): `error` says why; not a mismatch.
+    bool not_applicable = false;
 };
+
+/// True for the errors that mean "this format or kernel cannot take this matrix here", not a
+/// wrong answer: NotApplicable, MemoryLimitExceeded, OutOfDeviceMemory.
+bool is_refusal(const std::exception& e) noexcept;
 
 /// The host format a GPU kernel variant runs ("csr_vector" -> "csr"); throws InvalidArgument
 /// naming the known variants when `name` is none of them. Works without CUDA (names only).

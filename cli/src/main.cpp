@@ -12,6 +12,7 @@ int main(int argc, char** argv)
     CLI::App app{"SpMV Lab: sparse matrix storage formats on GPUs (see README.md)", "spmvlab"};
     app.require_subcommand(1);
     app.set_version_flag("--version", spmvlab::version_string());
+    spmvlab::add_memory_option(app);  // before the subcommands, which inherit it
     spmvlab::add_info_command(app);
     spmvlab::add_formats_command(app);
     spmvlab::add_generate_command(app);

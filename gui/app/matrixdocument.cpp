@@ -9,6 +9,8 @@
 
 #include <spmv/error.hpp>
 
+#include "memoryguard.hpp"
+
 std::shared_ptr<MatrixDocument> makeDocument(spmv::Csr<double, std::int32_t> csr, QString name,
                                              QString source)
 {
@@ -28,15 +30,17 @@ MatrixDocumentPtr loadMatrixMarket(const QString& path)
     spmv::io::MatrixMarketInfo info;
     spmv::Csr<double, std::int32_t> csr;
     const QString name = QFileInfo(path).fileName();
+    spmv::io::ReadOptions options;
+    options.memory = explorerMemoryBudget();
     if (path.startsWith(QLatin1String(":/"))) {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly)) {
             SPMV_THROW(spmv::Error, "cannot open resource " + path.toStdString());
         }
         std::istringstream in(file.readAll().toStdString());
-        csr = spmv::io::read_matrix_market(in, name.toStdString(), &info);
+        csr = spmv::io::read_matrix_market(in, name.toStdString(), &info, options);
     } else {
-        csr = spmv::io::read_matrix_market(QFile::encodeName(path).toStdString(), &info);
+        csr = spmv::io::read_matrix_market(QFile::encodeName(path).toStdString(), &info, options);
     }
     auto doc = makeDocument(std::move(csr), name, path);
     doc->fileInfo = info;
@@ -49,7 +53,8 @@ MatrixDocumentPtr generateMatrix(const QString& generator, const spmv::gen::Gene
 {
     QElapsedTimer timer;
     timer.start();
-    auto csr = spmv::gen::generate(generator.toStdString(), params, seed);
+    auto csr = spmv::gen::generate(spmv::gen::Spec{generator.toStdString(), params, seed},
+                                   explorerMemoryBudget());
     QString description = QStringLiteral("generated: %1").arg(generator);
     for (const auto& [key, value] : params) {
         description += QStringLiteral(" %1=%2").arg(QString::fromStdString(key)).arg(value);

@@ -8,22 +8,9 @@
 #include <string>
 #include <sys/resource.h>
 
-namespace {
+#include <spmv/memory.hpp>
 
-/// MemAvailable from /proc/meminfo in bytes (0 if unknown).
-std::uint64_t availableMemory()
-{
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    std::uint64_t kib = 0;
-    std::string unit;
-    while (in >> key >> kib >> unit) {
-        if (key == "MemAvailable:") {
-            return kib * 1024;
-        }
-    }
-    return 0;
-}
+namespace {
 
 /// Private writable memory the process uses now (VmData in /proc/self/status), in bytes.
 std::uint64_t dataInUse()
@@ -38,8 +25,6 @@ std::uint64_t dataInUse()
     return 0;
 }
 
-std::uint64_t installedCap = 0;
-
 }  // namespace
 
 std::uint64_t formatMemoryLimit()
@@ -47,13 +32,20 @@ std::uint64_t formatMemoryLimit()
     if (const char* env = std::getenv("SPMVLAB_FORMAT_LIMIT_MB"); env && *env) {
         return std::strtoull(env, nullptr, 10) << 20;
     }
-    std::uint64_t limit = availableMemory() / 2;
-    if (installedCap > 0) {
-        const auto used = dataInUse();
-        const auto room = installedCap > used ? installedCap - used : 0;
-        limit = limit == 0 ? room / 2 : std::min(limit, room / 2);
-    }
+    // spmv::available_memory() already counts the room left under the guard's RLIMIT_DATA cap
+    const std::uint64_t limit = spmv::available_memory() / 2;
     return limit > 0 ? limit : std::uint64_t{4} << 30;
+}
+
+spmv::MemoryBudget explorerMemoryBudget()
+{
+    spmv::MemoryBudget b;
+    b.bytes = formatMemoryLimit();
+    b.unconfirmed_dimension = std::int64_t{1} << 24;
+    b.origin = std::getenv("SPMVLAB_FORMAT_LIMIT_MB") ? "SPMVLAB_FORMAT_LIMIT_MB"
+                                                       : "half of the memory available";
+    b.hint = "SPMVLAB_FORMAT_LIMIT_MB=<MiB> changes it";
+    return b;
 }
 
 std::uint64_t installMemoryGuard(double fraction)
@@ -61,7 +53,7 @@ std::uint64_t installMemoryGuard(double fraction)
     if (const char* env = std::getenv("SPMVLAB_MEMORY_GUARD"); env && std::strcmp(env, "0") == 0) {
         return 0;
     }
-    const std::uint64_t available = availableMemory();
+    const std::uint64_t available = spmv::available_memory();
     if (available == 0) {
         return 0;
     }
@@ -79,7 +71,5 @@ std::uint64_t installMemoryGuard(double fraction)
     if (current.rlim_max != RLIM_INFINITY && wanted.rlim_cur > current.rlim_max) {
         wanted.rlim_cur = current.rlim_max;
     }
-    installedCap =
-        setrlimit(RLIMIT_DATA, &wanted) == 0 ? static_cast<std::uint64_t>(wanted.rlim_cur) : 0;
-    return installedCap;
+    return setrlimit(RLIMIT_DATA, &wanted) == 0 ? static_cast<std::uint64_t>(wanted.rlim_cur) : 0;
 }

@@ -7,6 +7,8 @@
 // reports OutOfDeviceMemory itself). SPMVLAB_MEMORY_GUARD=0 disables it.
 #include <cstdint>
 
+#include <spmv/memory.hpp>
+
 /// Installs the cap; returns it in bytes (0 when none was set: disabled, unknown memory size,
 /// or a lower limit already in place).
 std::uint64_t installMemoryGuard(double fraction = 0.8);
@@ -16,3 +18,8 @@ std::uint64_t installMemoryGuard(double fraction = 0.8);
 /// available now (MemAvailable), at most the installed guard's cap; 4 GiB when unknown.
 /// SPMVLAB_FORMAT_LIMIT_MB overrides it (tests, small machines).
 std::uint64_t formatMemoryLimit();
+
+/// The budget files and generators are read within (spmv/memory.hpp): formatMemoryLimit()
+/// bytes, and at most 2^24 rows or columns beyond 16 per entry on a size line; a refusal names
+/// the file, the sizes and the limit, and the explorer shows it instead of loading.
+spmv::MemoryBudget explorerMemoryBudget();

@@ -57,7 +57,7 @@ SellI16Columns encode_sell_i16_columns(std::int32_t slice_height,
         const std::int64_t span = std::int64_t{hi} - lo + 1;
         if (span > sell_i16_max_span) {
             const std::int64_t first_row = static_cast<std::int64_t>(s) * slice_height;
-            SPMV_THROW(InvalidArgument, "sell_i16: slice " + std::to_string(s) + " (stored rows " +
+            SPMV_THROW(NotApplicable, "sell_i16: slice " + std::to_string(s) + " (stored rows " +
                                             std::to_string(first_row) + ".." +
                                             std::to_string(first_row + slice_height - 1) +
                                             ") spans columns " + std::to_string(lo) + ".." +

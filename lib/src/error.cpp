@@ -32,4 +32,9 @@ MatrixMarketError::MatrixMarketError(const char* file, int line, const std::stri
       input_line_(input_line)
 {}
 
+MemoryLimitExceeded::MemoryLimitExceeded(const char* file, int line, const std::string& what,
+                                         std::uint64_t needed, std::uint64_t limit)
+    : Error(file, line, what), needed_(needed), limit_(limit)
+{}
+
 }  // namespace spmv

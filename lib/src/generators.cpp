@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <charconv>
 #include <limits>
+#include <set>
 
 #include <spmv/error.hpp>
 
@@ -542,6 +545,157 @@ Matrix generate(std::string_view name, const GeneratorParams& params, std::uint6
     }
     throw InvalidArgument(__FILE__, __LINE__,
                           "generator " + std::string(name) + " is listed but not built");
+}
+
+bool is_spec(std::string_view text) noexcept
+{
+    return text.substr(0, 4) == "gen:";
+}
+
+Spec parse_spec(std::string_view text)
+{
+    const std::string quoted = "'" + std::string(text.substr(0, 200)) +
+                               (text.size() > 200 ? "...'" : "'");
+    auto bad = [&](const std::string& why) {
+        throw InvalidArgument(__FILE__, __LINE__, "generator spec " + quoted + ": " + why);
+    };
+    if (!is_spec(text)) {
+        bad("does not start with 'gen:' (expected gen:NAME[:key=value,...])");
+    }
+    const auto rest = text.substr(4);
+    const auto colon = rest.find(':');
+    Spec spec;
+    spec.name = std::string(rest.substr(0, colon));
+    if (spec.name.empty()) {
+        bad("no generator name (expected gen:NAME[:key=value,...])");
+    }
+    if (colon == std::string_view::npos) {
+        return spec;
+    }
+    std::set<std::string, std::less<>> seen;
+    auto items = rest.substr(colon + 1);
+    while (true) {
+        const auto comma = items.find(',');
+        const auto kv = items.substr(0, comma);
+        const auto eq = kv.find('=');
+        if (eq == std::string_view::npos || eq == 0) {
+            bad("expected key=value, got '" + std::string(kv) + "'");
+        }
+        const std::string key(kv.substr(0, eq));
+        const auto word = kv.substr(eq + 1);
+        double value = 0;
+        const auto r = std::from_chars(word.data(), word.data() + word.size(), value);
+        if (word.empty() || r.ec != std::errc() || r.ptr != word.data() + word.size() ||
+            !std::isfinite(value)) {
+            bad("'" + std::string(word) + "' is not a number (key " + key + ")");
+        }
+        if (!seen.insert(key).second) {
+            bad("key " + key + " given twice");
+        }
+        if (key == "seed") {
+            if (value < 0 || value > 0x1.0p53 || value != std::floor(value)) {
+                bad("seed must be a whole number in [0, 2^53], got " + std::string(word));
+            }
+            spec.seed = static_cast<std::uint64_t>(value);
+        } else {
+            spec.params[key] = value;
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        items = items.substr(comma + 1);
+    }
+    return spec;
+}
+
+namespace {
+
+/// power_law_mean without its O(max_len) loop: the first 2^20 lengths summed exactly, the rest
+/// of the range by the integrals of l^-e and l^(1-e) (within a fraction of a percent).
+double mean_length_estimate(std::int64_t min_len, double exponent, std::int64_t max_len)
+{
+    constexpr std::int64_t exact = std::int64_t{1} << 20;
+    double weight = 0;
+    double sum = 0;
+    const auto last_exact = std::min(max_len, min_len + exact - 1);
+    for (std::int64_t l = min_len; l <= last_exact; ++l) {
+        const double w = std::pow(static_cast<double>(l), -exponent);
+        weight += w;
+        sum += w * static_cast<double>(l);
+    }
+    if (last_exact < max_len) {
+        const double a = static_cast<double>(last_exact) + 0.5;
+        const double b = static_cast<double>(max_len) + 0.5;
+        auto integral = [](double p, double lo, double hi) {  // of x^p over [lo, hi]
+            return p == -1.0 ? std::log(hi / lo) : (std::pow(hi, p + 1) - std::pow(lo, p + 1)) / (p + 1);
+        };
+        weight += integral(-exponent, a, b);
+        sum += integral(1.0 - exponent, a, b);
+    }
+    return sum / weight;
+}
+
+}  // namespace
+
+std::uint64_t estimate_bytes(std::string_view name, const GeneratorParams& params)
+{
+    const auto& info = find_generator(name);
+    const Values v(info, params);
+    double rows = 0;
+    double entries = 0;
+    double scratch = 0;  // other temporary arrays of the generator
+    if (name == "pde") {
+        const double k = v.integer("size");
+        rows = k * k * k;
+        entries = 7 * k * k * k - 6 * k * k;
+    } else if (name == "laplace2d") {
+        rows = static_cast<double>(v.integer("nx")) * v.integer("ny");
+        entries = 5 * rows;
+    } else if (name == "powerlaw") {
+        rows = v.integer("rows");
+        const std::int64_t lo = v.integer("min-len");
+        const std::int64_t hi = v.integer("max-len");
+        require(lo <= hi && static_cast<double>(hi) <= rows, "power_law: need 1 <= min_len <= max_len <= rows");
+        entries = rows * mean_length_estimate(lo, v.real("exponent"), hi);
+        scratch = 8.0 * static_cast<double>(hi - lo + 1) + 8.0 * static_cast<double>(hi);
+    } else if (name == "onefull") {
+        rows = v.integer("n");
+        entries = 2 * rows - 1;
+    } else if (name == "blocks5") {
+        const double nb = v.integer("block-rows");
+        const double b = v.integer("blocks");
+        rows = 5 * nb;
+        entries = 25 * nb * (b + 1) / 2;  // c uniform in 1..b: mean (b + 1) / 2 blocks a row
+    } else if (name == "banded") {
+        rows = v.integer("n");
+        entries = rows * (2.0 * v.integer("bandwidth") + 1 + v.integer("offdiags") * v.real("fill"));
+    } else if (name == "random") {
+        rows = v.integer("rows");
+        entries = rows * v.integer("nnz-per-row");
+        scratch = 4.0 * v.integer("nnz-per-row");
+    } else {
+        require(false, "generator " + std::string(name) + " has no size estimate");
+    }
+    const double bytes = 4.0 * (rows + 1) + 12.0 * entries + scratch;
+    return bytes >= 0x1.0p63 ? std::numeric_limits<std::uint64_t>::max()
+                             : static_cast<std::uint64_t>(bytes);
+}
+
+Matrix generate(const Spec& spec, const MemoryBudget& budget)
+{
+    if (budget.limited()) {
+        std::string text = "gen:" + spec.name;
+        char sep = ':';
+        for (const auto& [key, value] : spec.params) {
+            char num[32];
+            std::snprintf(num, sizeof num, "%.15g", value);
+            text += sep + key + "=" + num;
+            sep = ',';
+        }
+        require_memory(budget, estimate_bytes(spec.name, spec.params),
+                       "generating " + text + " (its CSR)");
+    }
+    return generate(spec.name, spec.params, spec.seed);
 }
 
 }  // namespace spmv::gen

@@ -1,7 +1,9 @@
 // The spmvlab CLI end to end: exit codes, error messages and the --json contracts of issue 2.
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -325,11 +327,12 @@ TEST_CASE("bench records a format that runs out of memory and keeps the others' 
 {
     // ELLPACK of onefull with n = 40000 needs 40000^2 slots (19 GB in double): under a 3 GB
     // address-space limit building it throws std::bad_alloc, which once ended the whole run
-    // without its JSON
+    // without its JSON. --max-memory 100G lets it past the memory budget's estimate, so that
+    // the allocation itself fails.
     const auto out = tmp("oom.json");
     std::filesystem::remove(out);
     const auto r = shell("sh -c 'ulimit -v 3000000 && exec " + std::string(SPMVLAB_EXE) +
-                         " bench gen:onefull:n=40000 --precision dp --formats csr,ell"
+                         " bench gen:onefull:n=40000 --precision dp --formats csr,ell --max-memory 100G"
                          " --json-out " + out + "' 2>&1");
 
     INFO(r.out);
@@ -384,4 +387,176 @@ TEST_CASE("Error messages name the file and line, not the C++ source, unless SPM
     CHECK(plain.out.find("bad_index.mtx:3: row index 4") != std::string::npos);
     CHECK(plain.out.find(".cpp:") == std::string::npos);
     CHECK(dbg.find("matrix_market.cpp:") != std::string::npos);
+}
+
+namespace {
+
+/// A run of spmvlab with its wall time and peak resident memory (of the largest child waited
+/// for so far: each test case runs in its own process, so earlier runs of the same case count;
+/// keep one heavy run per case).
+struct Measured {
+    Run run;
+    double seconds;
+    double peak_mib;
+};
+
+Measured measured(const std::string& args)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    Measured m{spmvlab(args), 0, 0};
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rusage ru{};
+    getrusage(RUSAGE_CHILDREN, &ru);
+    m.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: KiB
+    return m;
+}
+
+std::string huge_file(const char* name, const char* size_line)
+{
+    const auto path = tmp(name);
+    std::ofstream(path) << "%%MatrixMarket matrix coordinate real general\n"
+                        << size_line << "\n1 1 1.0\n";
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("A file claiming 2e9 rows or columns with one entry: every command refuses it fast "
+          "and small", "[cli][memory]")
+{
+    const auto rows = huge_file("rows2e9.mtx", "2000000000 2000000000 1");
+    const auto cols = huge_file("cols2e9.mtx", "1 2000000000 1");
+    const auto out = tmp("never.mtx");
+    for (const auto& file : {rows, cols}) {
+        for (const std::string cmd : {"info", "formats", "verify", "model", "bench --min-time 1",
+                                      "solve", "dist plan", "convert"}) {
+            const auto args = cmd + " " + file + (cmd == "convert" ? " " + out : "");
+            const auto m = measured(args);
+            INFO(args << "\n" << m.run.out);
+            CHECK(m.run.status == 1);
+            CHECK(m.run.out.find(file + ":2: the size line declares") != std::string::npos);
+            CHECK(m.run.out.find("16 per entry, are read; give --max-memory SIZE to change it") !=
+                  std::string::npos);
+            CHECK(m.seconds < 2.0);
+            CHECK(m.peak_mib < 200.0);
+        }
+    }
+    CHECK_FALSE(std::filesystem::exists(out));
+    // an explicit --max-memory lifts the dimension limit; the byte limit then refuses it
+    const auto m = measured("formats " + rows + " --max-memory 1G");
+    INFO(m.run.out);
+    CHECK(m.run.status == 1);
+    CHECK(m.run.out.find("would need at least 7.45 GiB (entries and CSR); the memory limit is "
+                         "1.00 GiB (--max-memory 1G)") != std::string::npos);
+    CHECK(m.peak_mib < 200.0);
+}
+
+TEST_CASE("The option --max-memory takes sizes with units and refuses anything else", "[cli][memory]")
+{
+    for (const char* bad : {"0", "-3G", "lots", "12Q"}) {
+        const auto r = spmvlab(std::string("info ") + sample("canonical4.mtx") + " --max-memory " + bad);
+        INFO(r.out);
+        CHECK(r.status != 0);
+        CHECK(r.out.find("is not a size such as 8G, 512M or 65536") != std::string::npos);
+    }
+    // before or after the subcommand
+    CHECK(spmvlab("--max-memory 64M info " + sample("canonical4.mtx")).status == 0);
+    CHECK(spmvlab("info " + sample("canonical4.mtx") + " --max-memory 64M").status == 0);
+    // a generator spec over the limit is refused before it is built
+    const auto r = spmvlab("info gen:onefull:n=1000000 --max-memory 1M");
+    INFO(r.out);
+    CHECK(r.status == 1);
+    CHECK(r.out.find("generating gen:onefull:n=1000000 (its CSR) would need 26.7 MiB; the memory "
+                     "limit is 1.00 MiB (--max-memory 1M)") != std::string::npos);
+}
+
+TEST_CASE("formats on onefull n = 46,340: the ELLPACK family is estimated, not built, the rest "
+          "is all there", "[cli][memory]")
+{
+    // ELLPACK, ELLPACK-R, ELLG and PELLR need 24 GiB each: over a 1.5 GiB limit they are not
+    // built, their sizes are the exact estimate; every other format is built and analysed
+    const auto m = measured("formats gen:onefull:n=46340 --json --max-memory 1536M");
+    INFO(m.run.out.substr(0, 4000));
+    REQUIRE(m.run.status == 0);
+    const auto j = nlohmann::json::parse(m.run.out.substr(m.run.out.find('[')));
+    REQUIRE(j.size() == 14);
+    int estimated = 0;
+    for (const auto& r : j) {
+        const std::string f = r["format"];
+        const bool ell_family = f == "ell" || f == "ellr" || f == "ellg" || f == "pellr";
+        CHECK(r["estimated"] == ell_family);
+        CHECK(r["built"] == !ell_family);
+        if (ell_family) {
+            ++estimated;
+            CHECK(r["stored_entries"].get<std::int64_t>() >= std::int64_t{46340} * 46340);
+            CHECK(r["error"].get<std::string>().find("not built") != std::string::npos);
+        } else {
+            CHECK(r["error"] == "");
+            CHECK(r["n_iter"].get<std::int64_t>() > 0);
+        }
+    }
+    CHECK(estimated == 4);
+    CHECK(m.seconds < 30.0);
+    CHECK(m.peak_mib < 2048.0);
+}
+
+TEST_CASE("CPU bench on onefull n = 200,000 keeps every format's record within 2 GB",
+          "[cli][memory]")
+{
+    const auto out = tmp("onefull200k.json");
+    std::filesystem::remove(out);
+    const auto m = measured("bench gen:onefull:n=200000 --min-time 1 --min-reps 1 --max-memory "
+                            "1536M --json-out " + out);
+    INFO(m.run.out.substr(0, 4000));
+    REQUIRE(m.run.status == 0);
+    std::ifstream f(out);
+    const auto j = nlohmann::json::parse(f);
+    REQUIRE(j["results"].size() == 14);
+    for (const auto& r : j["results"]) {
+        const std::string fmt = r["format"];
+        const bool ell_family = fmt == "ell" || fmt == "ellr" || fmt == "ellg" || fmt == "pellr";
+        INFO(fmt);
+        if (ell_family) {
+            CHECK(r["error"].get<std::string>().find("not built: " + fmt + " would need 447 GiB "
+                                                     "(estimated); the memory limit is 1.50 GiB "
+                                                     "(--max-memory 1536M)") == 0);
+            CHECK(r["median_ms"].is_null());
+        } else {
+            CHECK(r["error"] == "");
+            CHECK(r["median_ms"].get<double>() > 0.0);
+        }
+    }
+    CHECK(m.peak_mib < 2048.0);
+}
+
+TEST_CASE("verify reports a format that cannot hold the matrix as n/a, not a mismatch",
+          "[cli][memory]")
+{
+    // ELLPACK of onefull n = 50,000 has 2.5e9 slots: beyond 32-bit indices (NotApplicable)
+    // with a budget that allows it, over the budget with the default one
+    for (const char* limit : {"--max-memory 100G", "--max-memory 1G"}) {
+        const auto r = spmvlab(std::string("verify gen:onefull:n=50000 --formats csr,ell --json ") +
+                                   limit, false);
+        INFO(limit << "\n" << r.out);
+        CHECK(r.status == 0);
+        const auto j = nlohmann::json::parse(r.out);
+        REQUIRE(j.size() == 4);
+        for (const auto& e : j) {
+            if (e["format"] == "csr") {
+                CHECK(e["verdict"] == "ok");
+                CHECK(e["pass"] == true);
+            } else {
+                CHECK(e["verdict"] == "n/a");
+                CHECK(e["pass"].is_null());
+                CHECK(e["error"].get<std::string>().find(
+                          std::string(limit) == "--max-memory 1G"
+                              ? "not built: ell would need"
+                              : "more than 32-bit indices can address") != std::string::npos);
+            }
+        }
+    }
+    const auto text = spmvlab("verify gen:onefull:n=50000 --formats csr,ell --max-memory 1G");
+    INFO(text.out);
+    CHECK(text.status == 0);
+    CHECK(text.out.find("2 check(s) not applicable") != std::string::npos);
 }

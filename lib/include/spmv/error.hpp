@@ -43,6 +43,30 @@ public:
     using Error::Error;
 };
 
+/// A format or kernel that cannot hold this matrix by its design: a layout beyond the 2^31-1
+/// slots 32-bit indices address, SELL-C-sigma with 16-bit column offsets on slices spanning
+/// more than 65,535 columns. A refusal, not a wrong answer: `verify` reports it as "n/a".
+/// An InvalidArgument, so callers that catch those still do.
+class NotApplicable : public InvalidArgument {
+public:
+    using InvalidArgument::InvalidArgument;
+};
+
+/// Something would need more memory than the memory budget allows (spmv/memory.hpp), found
+/// by an estimate BEFORE anything of that size was allocated. The message names what would be
+/// built, its size and the limit.
+class MemoryLimitExceeded : public Error {
+public:
+    MemoryLimitExceeded(const char* file, int line, const std::string& what, std::uint64_t needed,
+                        std::uint64_t limit);
+    std::uint64_t needed() const noexcept { return needed_; }  ///< bytes the estimate asked for
+    std::uint64_t limit() const noexcept { return limit_; }    ///< the budget's bytes
+
+private:
+    std::uint64_t needed_;
+    std::uint64_t limit_;
+};
+
 /// A capability that this build does not have (e.g. GPU kernels in a build without CUDA).
 class NotCompiled : public Error {
 public:

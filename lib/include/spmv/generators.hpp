@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <spmv/formats/csr.hpp>
+#include <spmv/memory.hpp>
 
 namespace spmv::gen {
 
@@ -106,5 +107,32 @@ const GeneratorInfo& find_generator(std::string_view name);
 /// value outside its range.
 Csr<double, std::int32_t> generate(std::string_view name, const GeneratorParams& params = {},
                                    std::uint64_t seed = 1);
+
+/// A generator named in a path-like string, as the CLI and the explorer take it in place of a
+/// file: "gen:NAME[:key=value,...]", e.g. "gen:pde:size=150" or
+/// "gen:powerlaw:rows=1000000,min-len=4,seed=3". The key "seed" (a whole number in
+/// [0, 2^53], default 1) is the random stream; every other key is a generator parameter.
+struct Spec {
+    std::string name;
+    GeneratorParams params;
+    std::uint64_t seed = 1;
+};
+
+/// True when `text` starts with "gen:".
+bool is_spec(std::string_view text) noexcept;
+
+/// Parses a spec. Throws InvalidArgument quoting `text` for a missing "gen:" prefix, an empty
+/// name, an item that is not key=value, a key given twice, a value that is not a finite number,
+/// or a bad seed. The name and the parameters are checked by generate() / estimate_bytes().
+Spec parse_spec(std::string_view text);
+
+/// Bytes the CSR of generate(name, params) would take (row pointers, column indices and double
+/// values; the power-law generator's from its expected row length), without building it.
+/// Checks the parameters as generate() does.
+std::uint64_t estimate_bytes(std::string_view name, const GeneratorParams& params = {});
+
+/// generate(spec.name, spec.params, spec.seed) after require_memory(budget, estimate_bytes(..)):
+/// a spec too large for the budget throws MemoryLimitExceeded naming it and its size.
+Csr<double, std::int32_t> generate(const Spec& spec, const MemoryBudget& budget = {});
 
 }  // namespace spmv::gen

@@ -1,5 +1,7 @@
 #include <spmv/analysis/summary.hpp>
 
+#include <spmv/memory.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
@@ -46,20 +48,7 @@ Footprint ell_footprint(const Csr<ValueType, IndexType>& a)
 
 std::string format_bytes(double bytes)
 {
-    static constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    std::size_t u = 0;
-    while (bytes >= 1024.0 && u + 1 < std::size(units)) {
-        bytes /= 1024.0;
-        ++u;
-    }
-    char buf[32];
-    if (u == 0) {
-        std::snprintf(buf, sizeof buf, "%.0f B", bytes);
-    } else {
-        std::snprintf(buf, sizeof buf, bytes < 10 ? "%.2f %s" : bytes < 100 ? "%.1f %s" : "%.0f %s",
-                      bytes, units[u]);
-    }
-    return buf;
+    return spmv::format_bytes(bytes);
 }
 
 namespace {

@@ -147,7 +147,20 @@ std::uint64_t mix64(std::uint64_t z) noexcept
     return z ^ (z >> 31);
 }
 
-std::string read_all(std::istream& in, std::size_t size_hint)
+/// Refuses text beyond the budget while it is read from a pipe or stream (a mapped file costs
+/// address space only).
+void check_text_size(const std::string& name, std::size_t used, const MemoryBudget& budget)
+{
+    if (!budget.allows(used)) {
+        throw MatrixMarketError(__FILE__, __LINE__, name, 0,
+                                "more than " + format_bytes(static_cast<double>(budget.bytes)) +
+                                    " of text read from a stream that is not a regular file; the "
+                                    "memory limit is " + budget.describe());
+    }
+}
+
+std::string read_all(std::istream& in, std::size_t size_hint, const std::string& name,
+                     const MemoryBudget& budget)
 {
     std::string text;
     text.reserve(size_hint);
@@ -157,6 +170,7 @@ std::string read_all(std::istream& in, std::size_t size_hint)
         text.resize(used + chunk);
         in.read(text.data() + used, static_cast<std::streamsize>(chunk));
         used += static_cast<std::size_t>(in.gcount());
+        check_text_size(name, used, budget);
     }
     text.resize(used);
     return text;
@@ -222,7 +236,8 @@ void check_leading_bytes(const std::string& name, const char* p, std::size_t n)
 /// usual price of mmap; a reader that copies would see a short file instead.
 class FileBytes {
 public:
-    FileBytes(const std::filesystem::path& path, const std::string& name)
+    FileBytes(const std::filesystem::path& path, const std::string& name,
+              const MemoryBudget& budget)
     {
 #if SPMV_IO_HAVE_MMAP
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -271,6 +286,7 @@ public:
                     check_leading_bytes(name, text_.data(), static_cast<std::size_t>(n));
                 }
                 used += static_cast<std::size_t>(n);
+                check_text_size(name, used, budget);
             }
             text_.resize(used);
         } catch (...) {
@@ -285,7 +301,7 @@ public:
         }
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);
-        text_ = read_all(in, ec ? 0 : static_cast<std::size_t>(size) + 1);
+        text_ = read_all(in, ec ? 0 : static_cast<std::size_t>(size) + 1, name, budget);
         if (in.bad()) {
             throw MatrixMarketError(__FILE__, __LINE__, name, 0, "read error");
         }
@@ -417,7 +433,9 @@ public:
     {
         read_banner();
         read_size_line();
+        check_size_line();
         auto chunks = read_entries();
+        check_memory(assemble_bytes(in_csr_order(chunks), info_.expanded_entries), false);
         auto a = assemble(chunks);
         if (info_out) {
             *info_out = std::move(info_);
@@ -858,6 +876,78 @@ private:
                        " entries and all of them were already read");
     }
 
+    /// The most entries the rest of the text can hold (an entry line has at least 4 bytes,
+    /// "1 1\n"), at most the declared count, expanded for a symmetric file.
+    std::int64_t entries_bound() const noexcept
+    {
+        const auto room = static_cast<std::int64_t>(static_cast<std::size_t>(end_ - p_) / 4 + 1);
+        return std::min(room, info_.entries) * (info_.symmetry != Symmetry::general ? 2 : 1);
+    }
+
+    /// Threads' groups of the counting sort in assemble() (one when n * groups is large).
+    std::size_t sort_groups(std::size_t chunks) const noexcept
+    {
+        const auto n = static_cast<std::size_t>(info_.rows);
+        std::size_t groups = std::min<std::size_t>(threads_, chunks);
+        return (groups < 1 || n * groups > (std::size_t{1} << 26)) ? 1 : groups;
+    }
+
+    /// Peak bytes of the entries read (16 per entry: row, column, value) and of assemble()'s
+    /// arrays for `m` expanded entries: in CSR order the row pointers (4 per row); otherwise
+    /// also the counting sort's per-row arrays and the sorted slots before the final CSR.
+    double assemble_bytes(bool csr_order, std::int64_t m) const noexcept
+    {
+        const double rows = static_cast<double>(info_.rows) + 1;
+        const double entries = static_cast<double>(m);
+        if (csr_order) {
+            return 4 * rows + 16 * entries;
+        }
+        const double groups = static_cast<double>(sort_groups(std::size_t{threads_} * 8));
+        return 4 * rows * (3 + groups) + (16 + 16 + 12) * entries;
+    }
+
+    /// Refuses, before anything sized by the header is allocated, a size line whose rows or
+    /// columns the entries cannot justify, or whose reading cannot fit the memory limit even
+    /// in the cheapest case (entries in CSR order).
+    void check_size_line() const
+    {
+        const auto& budget = options_.memory;
+        const auto bound = entries_bound();
+        if (budget.unconfirmed_dimension > 0) {
+            const std::int64_t allowed = std::max(budget.unconfirmed_dimension, 16 * bound);
+            const std::int64_t dim = std::max(info_.rows, info_.cols);
+            if (dim > allowed) {
+                const bool rows = info_.rows >= info_.cols;
+                const auto in_file = std::min(info_.entries, static_cast<std::int64_t>(
+                                                                 static_cast<std::size_t>(end_ - p_) / 4 + 1));
+                fail(size_line_,
+                     "the size line declares " + std::to_string(info_.rows) + " x " +
+                         std::to_string(info_.cols) + " for " +
+                         (in_file < info_.entries ? "at most " : "") + std::to_string(in_file) +
+                         (in_file == 1 ? " entry" : " entries") + ": its " +
+                         (rows ? "row pointers" : "vector x") + " alone would need " +
+                         format_bytes((rows ? 4.0 : 8.0) * static_cast<double>(dim)) +
+                         " that the entries do not justify (at most " + std::to_string(allowed) +
+                         " rows or columns, 16 per entry, are read" +
+                         (budget.hint.empty() ? std::string(")") : "; " + budget.hint + ")"));
+            }
+        }
+        check_memory(assemble_bytes(true, bound), true);
+    }
+
+    void check_memory(double need, bool estimate) const
+    {
+        const auto& budget = options_.memory;
+        if (budget.limited() && need > static_cast<double>(budget.bytes)) {
+            fail(size_line_, "reading this " + std::to_string(info_.rows) + " x " +
+                                 std::to_string(info_.cols) + " matrix with " +
+                                 std::to_string(info_.entries) +
+                                 (info_.entries == 1 ? " entry" : " entries") + " would need " +
+                                 (estimate ? "at least " : "") + format_bytes(need) +
+                                 " (entries and CSR); the memory limit is " + budget.describe());
+        }
+    }
+
     /// Room for the entries of `bytes` of text out of `total`: never trusts the declared count
     /// alone (an entry line has at least 4 bytes), so a lying header cannot exhaust memory.
     std::size_t expected_entries(std::size_t bytes, std::size_t total) const
@@ -1041,10 +1131,7 @@ private:
         // Counting sort by row. Each group of consecutive chunks counts its rows on its own
         // thread, so that each group knows where its entries of row r go (after those of the
         // earlier groups): the scatter is parallel and keeps file order.
-        std::size_t groups = std::min<std::size_t>(threads_, chunks.size());
-        if (groups < 1 || n * groups > (std::size_t{1} << 26)) {
-            groups = 1;
-        }
+        const std::size_t groups = sort_groups(chunks.size());
         const auto group_begin = [&](std::size_t g) { return g * chunks.size() / groups; };
         std::vector<std::vector<std::int32_t>> pos(groups);
         parallel_for(groups, threads_, [&](std::size_t g) {
@@ -1231,7 +1318,7 @@ Csr<double, std::int32_t> read_matrix_market(std::istream& in, std::string sourc
         throw MatrixMarketError(__FILE__, __LINE__, source_name, 0,
                                 "cannot read: the stream is in a failed state");
     }
-    const std::string text = read_all(in, 0);
+    const std::string text = read_all(in, 0, source_name, options.memory);
     if (in.bad()) {
         throw MatrixMarketError(__FILE__, __LINE__, source_name, 0, "read error");
     }
@@ -1254,7 +1341,7 @@ Csr<double, std::int32_t> read_matrix_market(const std::filesystem::path& path,
         throw MatrixMarketError(__FILE__, __LINE__, name, 0,
                                 "cannot open: it is a directory, not a file");
     }
-    const FileBytes bytes(path, name);
+    const FileBytes bytes(path, name, options.memory);
     return Parser(bytes.view(), name, options).run(info);
 }
 

@@ -7,7 +7,7 @@
 /// 12. The kernel is sell's (one thread per stored row, C = 32 fast path) with x shifted by the
 /// slice's base. Padding slots hold padding_index<std::uint16_t> (0xFFFF), so a real offset is at
 /// most 0xFFFE: a slice fits when its columns span at most 65,535 (max - min + 1); upload throws
-/// InvalidArgument naming the first slice that does not.
+/// NotApplicable (an InvalidArgument) naming the first slice that does not.
 ///
 /// A = [1 0 2 3; 0 4 0 0; 5 0 6 7; 0 8 0 9], SELL-2-4 (sorted, row_perm = [0 2 3 1]):
 ///   col_idxs = [0 0 | 2 2 | 3 3 || 1 1 | 3 -]      slice_ptrs = [0 6 10]
@@ -33,7 +33,7 @@ struct SellI16Columns {
 };
 
 /// Encodes the columns of SELL slices (col_idxs with padding_index, slot ranges slice_ptrs).
-/// Plain host code, built with and without CUDA. Throws InvalidArgument ("sell_i16: slice s
+/// Plain host code, built with and without CUDA. Throws NotApplicable ("sell_i16: slice s
 /// (stored rows ...) spans columns a..b (...); use sell") when a slice spans more than
 /// sell_i16_max_span columns.
 SellI16Columns encode_sell_i16_columns(std::int32_t slice_height,
@@ -70,7 +70,7 @@ struct DeviceSellI16 {
 
 /// Named upload_sell_i16, not upload: upload(const SellCSigma&) already returns a DeviceSell
 /// (spmv/gpu/sell.hpp), and two overloads differing only in their return type would make every
-/// call ambiguous. Throws InvalidArgument (a slice too wide, see encode_sell_i16_columns) or
+/// call ambiguous. Throws NotApplicable (a slice too wide, see encode_sell_i16_columns) or
 /// OutOfDeviceMemory ("sell_i16 needs ...").
 template <typename ValueType>
 DeviceSellI16<ValueType> upload_sell_i16(const SellCSigma<ValueType, std::int32_t>& a);

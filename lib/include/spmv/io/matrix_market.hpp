@@ -27,7 +27,8 @@
 /// Every failure throws MatrixMarketError whose what() reads "<file>:<line>: <problem>", where
 /// <line> is the 1-based line of the input (omitted when the problem is not on one line, as in
 /// "file ends at line 7 after 2 of 4 entries"). The reader never trusts the declared entry
-/// count for allocation, so a lying header cannot exhaust memory.
+/// count for allocation, and checks the declared dimensions against ReadOptions::memory before
+/// it sizes anything by them, so a lying header cannot exhaust memory.
 ///
 /// Speed: a file is mapped into memory (POSIX mmap; read in one piece elsewhere), its entry
 /// lines are cut into chunks at line ends and parsed on several threads (std::from_chars),
@@ -43,6 +44,7 @@
 #include <vector>
 
 #include <spmv/formats/csr.hpp>
+#include <spmv/memory.hpp>
 
 namespace spmv::io {
 
@@ -85,6 +87,13 @@ struct ReadOptions {
     /// Bytes of entry lines per parallel work item (cut at line ends); 0 = automatic. Tests set
     /// it small so that files of a few lines cross many chunk boundaries.
     std::size_t chunk_bytes = 0;
+    /// Limits checked before anything sized by the file is allocated (spmv/memory.hpp): the
+    /// reader's peak memory for the entries and the CSR against `memory.bytes` (estimated from
+    /// the declared entry count once the file is large enough to hold them, and again from the
+    /// entries read), and the declared rows and columns against `memory.unconfirmed_dimension`
+    /// (at most max(limit, 16 x entries)). A refusal is a MatrixMarketError on the size line
+    /// that names the sizes and the limit. Default: no limits.
+    MemoryBudget memory;
 };
 
 /// Reads a coordinate Matrix Market file. Throws MatrixMarketError (see above).
