@@ -19,6 +19,7 @@
 #include <spmv/build_info.hpp>
 #include <spmv/error.hpp>
 #include <spmv/generators.hpp>
+#include <spmv/io/atomic_file.hpp>
 #include <spmv/io/matrix_market.hpp>
 
 namespace spmvlab {
@@ -99,32 +100,7 @@ std::string user_message(const std::string& what)
 
 void write_file(const std::string& path, const std::string& text)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto st = fs::status(path, ec);
-    const bool in_place = !ec && fs::exists(st) && !fs::is_regular_file(st);
-    const std::string target = in_place ? path : path + ".tmp-" + std::to_string(::getpid());
-    auto fail = [&](const char* what) {
-        const std::string reason = std::strerror(errno);
-        if (!in_place) {
-            std::remove(target.c_str());
-        }
-        SPMV_THROW(spmv::InvalidArgument, "cannot write " + path + " (" + what + "): " + reason);
-    };
-    errno = 0;
-    FILE* f = std::fopen(target.c_str(), "wb");
-    if (f == nullptr) {
-        fail("open");
-    }
-    const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    const bool flushed = std::fflush(f) == 0;
-    const bool closed = std::fclose(f) == 0;
-    if (!wrote || !flushed || !closed) {
-        fail(!wrote ? "write" : !flushed ? "flush" : "close");
-    }
-    if (!in_place && std::rename(target.c_str(), path.c_str()) != 0) {
-        fail("rename");
-    }
+    spmv::io::write_file_atomically(path, text);
 }
 
 namespace {

@@ -1,5 +1,7 @@
 // spmvlab: see `spmvlab --help` and README.md (CLI reference).
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include <spmv/error.hpp>
@@ -38,6 +40,12 @@ int main(int argc, char** argv)
         return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "spmvlab: error: %s\n", spmvlab::user_message(e.what()).c_str());
+        return 1;
+    }
+    // output redirected to a full disk or a closed pipe: a truncated report is an error
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "spmvlab: error: cannot write the standard output: %s\n",
+                     std::strerror(errno));
         return 1;
     }
     return 0;

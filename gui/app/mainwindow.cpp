@@ -16,6 +16,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QSaveFile>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QSvgGenerator>
@@ -283,9 +284,16 @@ bool MainWindow::exportWidget(QWidget* widget, const QString& path, QString* err
         if (error) *error = tr("nothing to export");
         return false;
     }
+    // QSaveFile: written to a temporary file and renamed on commit, so a failed or interrupted
+    // export never leaves a half-written file in place of an earlier one
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&file);
         svg.setResolution(96);  // without it the SVG's physical size assumes 72 dpi (4/3 too big)
         svg.setSize(widget->size());
         svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
@@ -297,11 +305,16 @@ bool MainWindow::exportWidget(QWidget* widget, const QString& path, QString* err
         }
         widget->render(&painter);
         painter.end();
-        return true;
+    } else {
+        const QPixmap pixmap = widget->grab();
+        const QByteArray suffix = QFileInfo(path).suffix().toLower().toLatin1();
+        if (!pixmap.save(&file, suffix.isEmpty() ? "PNG" : suffix.constData())) {
+            if (error) *error = tr("cannot write %1: %2").arg(path, file.errorString());
+            return false;
+        }
     }
-    const QPixmap pixmap = widget->grab();
-    if (!pixmap.save(path)) {
-        if (error) *error = tr("cannot write %1").arg(path);
+    if (!file.commit()) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;

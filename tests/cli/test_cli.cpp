@@ -560,3 +560,33 @@ TEST_CASE("verify reports a format that cannot hold the matrix as n/a, not a mis
     CHECK(text.status == 0);
     CHECK(text.out.find("2 check(s) not applicable") != std::string::npos);
 }
+
+TEST_CASE("convert, generate and a full standard output report write errors with exit 1",
+          "[cli]")
+{
+    const auto target = tmp("kept.mtx");
+    REQUIRE(spmvlab("convert " + sample("canonical4.mtx") + " " + target).status == 0);
+    std::ifstream in(target);
+    const std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // a failed write leaves the earlier file whole
+    for (const std::string& args :
+         {"convert " + sample("canonical4.mtx") + " /dev/full", std::string("generate pde --size 5 -o /dev/full")}) {
+        const auto r = spmvlab(args);
+        INFO(args << "\n" << r.out);
+        CHECK(r.status == 1);
+        CHECK(r.out.find("cannot write /dev/full") != std::string::npos);
+        CHECK(r.out.find("No space left on device") != std::string::npos);
+    }
+    const auto r = spmvlab("convert " + sample("canonical4.mtx") + " " + tmp("nodir") + "/x.mtx");
+    CHECK(r.status == 1);
+    CHECK(r.out.find("x.mtx (open): No such file or directory") != std::string::npos);
+    std::ifstream again(target);
+    const std::string after((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+    CHECK(after == before);
+    // stdout on a full disk: the report is lost, so the run is an error
+    const auto full = shell(std::string(SPMVLAB_EXE) + " info " + sample("powerlaw_2k.mtx") +
+                            " 2>&1 >/dev/full");
+    CHECK(full.status == 1);
+    CHECK(full.out.find("cannot write the standard output: No space left on device") !=
+          std::string::npos);
+}

@@ -31,6 +31,7 @@
 #endif
 
 #include <spmv/error.hpp>
+#include <spmv/io/atomic_file.hpp>
 
 namespace spmv::io {
 namespace {
@@ -1345,8 +1346,10 @@ Csr<double, std::int32_t> read_matrix_market(const std::filesystem::path& path,
     return Parser(bytes.view(), name, options).run(info);
 }
 
-void write_matrix_market(std::ostream& out, const Csr<double, std::int32_t>& a,
-                         const WriteOptions& options)
+namespace {
+
+/// The text of write_matrix_market into `out`; the caller checks the stream.
+void write_text(std::ostream& out, const Csr<double, std::int32_t>& a, const WriteOptions& options)
 {
     validate(a);
     SPMV_EXPECTS(options.precision >= 0 && options.precision <= 40,
@@ -1424,6 +1427,14 @@ void write_matrix_market(std::ostream& out, const Csr<double, std::int32_t>& a,
         }
     }
     out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+}  // namespace
+
+void write_matrix_market(std::ostream& out, const Csr<double, std::int32_t>& a,
+                         const WriteOptions& options)
+{
+    write_text(out, a, options);
     out.flush();
     if (!out) {
         SPMV_THROW(Error, "write_matrix_market: write failed");
@@ -1433,13 +1444,12 @@ void write_matrix_market(std::ostream& out, const Csr<double, std::int32_t>& a,
 void write_matrix_market(const std::filesystem::path& path, const Csr<double, std::int32_t>& a,
                          const WriteOptions& options)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        const int err = errno;
-        SPMV_THROW(Error, "cannot open " + path.string() +
-                              " for writing: " + (err ? std::strerror(err) : "unknown error"));
-    }
-    write_matrix_market(out, a, options);
+    validate(a);  // before the target is touched
+    SPMV_EXPECTS(options.precision >= 0 && options.precision <= 40,
+                 "write_matrix_market: precision must be in 0..40");
+    AtomicFile out(path);
+    write_text(out.stream(), a, options);
+    out.commit();  // names the file and the system's reason for a failed write
 }
 
 }  // namespace spmv::io

@@ -127,7 +127,8 @@ struct WriteOptions {
 
 /// Writes A as `matrix coordinate real|pattern general|symmetric`, entries in CSR order.
 /// Throws InvalidArgument for a NaN/infinite value or an invalid option, and spmv::Error when
-/// the file cannot be written.
+/// the file cannot be written. The file is written atomically (io/atomic_file.hpp): an
+/// interrupted or failed write leaves the previous file, never a partial one.
 void write_matrix_market(const std::filesystem::path& path, const Csr<double, std::int32_t>& a,
                          const WriteOptions& options = {});
 

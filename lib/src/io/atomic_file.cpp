@@ -1,0 +1,102 @@
+#include <spmv/io/atomic_file.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <system_error>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+
+#include <spmv/error.hpp>
+
+namespace spmv::io {
+namespace {
+
+long process_id()
+{
+#if defined(__unix__) || defined(__APPLE__)
+    return static_cast<long>(::getpid());
+#else
+    return 0;
+#endif
+}
+
+}  // namespace
+
+AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target))
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto st = fs::status(target_, ec);
+    in_place_ = !ec && fs::exists(st) && !fs::is_regular_file(st);
+    if (in_place_ && fs::is_directory(st)) {
+        fail("open", EISDIR);
+    }
+    temp_ = in_place_ ? target_ : fs::path(target_.string() + ".tmp-" + std::to_string(process_id()));
+    errno = 0;
+    out_.open(temp_, std::ios::binary | std::ios::trunc);
+    if (!out_) {
+        fail("open", errno);
+    }
+}
+
+AtomicFile::~AtomicFile()
+{
+    if (!done_ && !in_place_) {
+        out_.close();
+        std::error_code ec;
+        std::filesystem::remove(temp_, ec);
+    }
+}
+
+void AtomicFile::fail(const char* step, int err)
+{
+    done_ = true;
+    if (!in_place_ && !temp_.empty()) {
+        out_.close();
+        std::error_code ec;
+        std::filesystem::remove(temp_, ec);
+    }
+    throw Error(__FILE__, __LINE__,
+                "cannot write " + target_.string() + " (" + step +
+                    "): " + (err ? std::strerror(err) : "unknown error"));
+}
+
+void AtomicFile::commit()
+{
+    SPMV_EXPECTS(!done_, "AtomicFile::commit called twice");
+    // errno still holds the reason of a failed write (nothing since has touched it)
+    if (!out_) {
+        fail("write", errno);
+    }
+    errno = 0;
+    out_.flush();
+    if (!out_) {
+        fail("flush", errno);
+    }
+    out_.close();
+    if (out_.fail()) {
+        fail("close", errno);
+    }
+    if (!in_place_) {
+        std::error_code ec;
+        std::filesystem::rename(temp_, target_, ec);
+        if (ec) {
+            fail("rename", ec.value());
+        }
+    }
+    done_ = true;
+}
+
+void write_file_atomically(const std::filesystem::path& target, std::string_view text)
+{
+    AtomicFile f(target);
+    errno = 0;
+    f.stream().write(text.data(), static_cast<std::streamsize>(text.size()));
+    f.commit();
+}
+
+}  // namespace spmv::io
