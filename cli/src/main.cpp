@@ -1,16 +1,34 @@
 // spmvlab: see `spmvlab --help` and README.md (CLI reference).
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 
 #include <spmv/error.hpp>
+#include <spmv/io/atomic_file.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
 
+namespace {
+
+/// Ctrl-C or a kill during a run: remove the half-written temporary output files (targets are
+/// only ever replaced whole), then end as the signal would have.
+extern "C" void on_terminate_signal(int sig)
+{
+    spmv::io::remove_unfinished_files();
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+}  // namespace
+
 int main(int argc, char** argv)
 {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        std::signal(sig, on_terminate_signal);
+    }
     CLI::App app{"SpMV Lab: sparse matrix storage formats on GPUs (see README.md)", "spmvlab"};
     app.require_subcommand(1);
     app.set_version_flag("--version", spmvlab::version_string());

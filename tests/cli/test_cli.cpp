@@ -1,5 +1,8 @@
 // The spmvlab CLI end to end: exit codes, error messages and the --json contracts of issue 2.
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -7,7 +10,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
+#include <thread>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -589,4 +594,57 @@ TEST_CASE("convert, generate and a full standard output report write errors with
     CHECK(full.status == 1);
     CHECK(full.out.find("cannot write the standard output: No space left on device") !=
           std::string::npos);
+}
+
+TEST_CASE("bench interrupted at random moments leaves a readable JSON or none, and no temporary "
+          "file", "[cli]")
+{
+    const auto dir = tmp("interrupted");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto json = dir + "/b.json";
+    std::mt19937 rng(2026);
+    std::uniform_int_distribution<int> wait_us(0, 800000);  // a whole run takes about 0.6 s
+    int complete = 0;
+    int partial = 0;
+    int absent = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        if (trial % 2 == 0) {
+            std::filesystem::remove(json);  // odd trials start from an earlier run's file
+        }
+        const pid_t pid = fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            const int null = open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            dup2(null, 2);
+            execl(SPMVLAB_EXE, SPMVLAB_EXE, "bench", "gen:pde:size=30", "gen:powerlaw:rows=30000",
+                  "gen:banded:n=60000", "--formats", "csr,ell,sell", "--min-time", "30",
+                  "--json-out", json.c_str(), static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(wait_us(rng)));
+        kill(pid, SIGINT);
+        int st = 0;
+        waitpid(pid, &st, 0);
+        INFO("trial " << trial);
+        CHECK((WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) == 0)));
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
+        }
+        if (!std::filesystem::exists(json)) {
+            ++absent;
+            continue;
+        }
+        std::ifstream f(json);
+        nlohmann::json j;
+        REQUIRE_NOTHROW(j = nlohmann::json::parse(f));  // never a truncated file
+        CHECK(j["results"].is_array());
+        (j["complete"] == true ? complete : partial) += 1;
+    }
+    // the trials stopped runs before their first write, between matrices and at the end
+    INFO("absent " << absent << ", partial " << partial << ", complete " << complete);
+    CHECK(absent + partial + complete == 20);
+    CHECK(partial + complete > 0);
+    CHECK(absent + partial > 0);
 }

@@ -1,5 +1,6 @@
 #include <spmv/io/atomic_file.hpp>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,41 @@
 
 namespace spmv::io {
 namespace {
+
+/// Temporary files of live AtomicFiles, for remove_unfinished_files() in a signal handler:
+/// fixed buffers (no allocation there), a slot is taken by an atomic exchange and its path is
+/// readable once `ready` is set.
+constexpr int max_tracked = 64;
+constexpr std::size_t max_path = 4096;
+struct Tracked {
+    std::atomic<bool> used{false};
+    std::atomic<bool> ready{false};
+    char path[max_path];
+};
+Tracked tracked[max_tracked];
+
+int track(const std::string& path) noexcept
+{
+    if (path.size() + 1 > max_path) {
+        return -1;
+    }
+    for (int k = 0; k < max_tracked; ++k) {
+        if (!tracked[k].used.exchange(true)) {
+            std::memcpy(tracked[k].path, path.c_str(), path.size() + 1);
+            tracked[k].ready.store(true);
+            return k;
+        }
+    }
+    return -1;
+}
+
+void untrack(int slot) noexcept
+{
+    if (slot >= 0) {
+        tracked[slot].ready.store(false);
+        tracked[slot].used.store(false);
+    }
+}
 
 long process_id()
 {
@@ -36,6 +72,9 @@ AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)
         fail("open", EISDIR);
     }
     temp_ = in_place_ ? target_ : fs::path(target_.string() + ".tmp-" + std::to_string(process_id()));
+    if (!in_place_) {
+        slot_ = track(temp_.string());  // before the file exists: a signal now finds nothing
+    }
     errno = 0;
     out_.open(temp_, std::ios::binary | std::ios::trunc);
     if (!out_) {
@@ -50,6 +89,7 @@ AtomicFile::~AtomicFile()
         std::error_code ec;
         std::filesystem::remove(temp_, ec);
     }
+    untrack(slot_);
 }
 
 void AtomicFile::fail(const char* step, int err)
@@ -60,6 +100,8 @@ void AtomicFile::fail(const char* step, int err)
         std::error_code ec;
         std::filesystem::remove(temp_, ec);
     }
+    untrack(slot_);
+    slot_ = -1;
     throw Error(__FILE__, __LINE__,
                 "cannot write " + target_.string() + " (" + step +
                     "): " + (err ? std::strerror(err) : "unknown error"));
@@ -89,6 +131,19 @@ void AtomicFile::commit()
         }
     }
     done_ = true;
+    untrack(slot_);
+    slot_ = -1;
+}
+
+void remove_unfinished_files() noexcept
+{
+#if defined(__unix__) || defined(__APPLE__)
+    for (auto& t : tracked) {
+        if (t.ready.load()) {
+            ::unlink(t.path);  // async-signal-safe; a file renamed meanwhile is simply gone
+        }
+    }
+#endif
 }
 
 void write_file_atomically(const std::filesystem::path& target, std::string_view text)

@@ -31,8 +31,15 @@ private:
     std::filesystem::path temp_;
     bool in_place_ = false;
     bool done_ = false;
+    int slot_ = -1;  ///< entry in the table remove_unfinished_files() walks; -1 when none
     std::ofstream out_;
 };
+
+/// Removes the temporary files of every AtomicFile not yet committed or destroyed, using only
+/// async-signal-safe calls: a program's SIGINT / SIGTERM handler calls it, so that Ctrl-C
+/// leaves neither a partial target nor a stray "<target>.tmp-<pid>". At most 64 files are
+/// tracked at once (beyond that a temporary file may stay behind after a signal).
+void remove_unfinished_files() noexcept;
 
 /// AtomicFile with `text` as its whole content.
 void write_file_atomically(const std::filesystem::path& target, std::string_view text);
