@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages SpMV Lab builds with, only those that are missing.
 # CUDA is optional and comes from NVIDIA's toolkit in /usr/local/cuda (never installed here).
+# Usage: scripts/deps.sh [package...]  -- with arguments, only those packages (scripts/sanitize.sh
+# asks for the Clang 16 ones alone, so that a local sanitizer run does not pull in Qt).
 set -euo pipefail
+# clang-16 + libclang-rt-16-dev (ASan, UBSan, libFuzzer; Debian 12's default clang 14 cannot
+# compile libstdc++ 12's <source_location>) are installed by scripts/sanitize.sh when the test
+# suite first needs them, so that the quick start does not download a second compiler.
 pkgs=(cmake ninja-build g++ catch2 nlohmann-json3-dev libcli11-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
       libopenmpi-dev openmpi-bin libmetis-dev xvfb xauth fonts-dejavu-core)
+if (($#)); then
+  pkgs=("$@")
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

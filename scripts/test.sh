@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds SpMV Lab and runs the whole test suite (GPU tests skip visibly without a CUDA device).
+# Builds SpMV Lab and runs the whole test suite (GPU tests skip visibly without a CUDA device),
+# then the sanitizer suite and the fuzzers (scripts/sanitize.sh, scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 eval "$(scripts/deps.sh | grep '^export' || true)"
@@ -7,7 +8,15 @@ scripts/check-layering.sh
 build=${SPMV_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j"$(nproc)"
-cd "$build"
 export QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp/spmvlab-xdg}
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-ctest --output-on-failure -j"$(nproc)"
+(cd "$build" && ctest --output-on-failure -j"$(nproc)")
+# Hardening that CI keeps checking: the CPU suite again under ASan + UBSan (Clang 16), then
+# 60 s of libFuzzer per parser. SPMV_SKIP_SANITIZE=1 skips both for a quick local run; CI
+# never sets it.
+if [ "${SPMV_SKIP_SANITIZE:-0}" = 1 ]; then
+  echo "spmvlab: SPMV_SKIP_SANITIZE=1: sanitizer suite and fuzzing skipped"
+else
+  scripts/sanitize.sh
+  scripts/fuzz.sh 60
+fi
