@@ -90,12 +90,7 @@ CLI::Validator non_negative_integer()
 
 std::string user_message(const std::string& what)
 {
-    if (const char* d = std::getenv("SPMVLAB_DEBUG"); d != nullptr && std::string(d) == "1") {
-        return what;
-    }
-    // a source location: a path ending in a C++ / CUDA source name, a line number, ": "
-    static const std::regex location(R"((^|\s)[A-Za-z0-9_./+-]+\.(cpp|hpp|cu|cuh|h):[0-9]+: )");
-    return std::regex_replace(what, location, "$1");
+    return spmv::user_message(what);
 }
 
 void write_file(const std::string& path, const std::string& text)

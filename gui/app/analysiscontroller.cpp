@@ -26,7 +26,7 @@ QThreadPool* analysisPool()
 
 QString describeException(const std::exception& e)
 {
-    return QString::fromStdString(e.what());
+    return QString::fromStdString(spmv::user_message(e.what()));  // no C++ source locations
 }
 
 constexpr int histogramMaxBars = 160;

@@ -144,7 +144,7 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         try {
             spmv::find_format(format.toStdString());
         } catch (const spmv::Error& e) {
-            fail(QString::fromStdString(e.what()));
+            fail(QString::fromStdString(spmv::user_message(e.what())));
             return 2;
         }
         if (view == QLatin1String("construction")) {
@@ -174,7 +174,7 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         try {
             spmv::model::find_profile(profile.toStdString());
         } catch (const spmv::Error& e) {
-            fail(QString::fromStdString(e.what()));
+            fail(QString::fromStdString(spmv::user_message(e.what())));
             return 2;
         }
     }
@@ -187,7 +187,7 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
                 return 2;
             }
         } catch (const spmv::Error& e) {
-            fail(QString::fromStdString(e.what()));
+            fail(QString::fromStdString(spmv::user_message(e.what())));
             return 2;
         }
     }
@@ -196,7 +196,7 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         try {
             spmv::dist::find_link(link.toStdString());
         } catch (const spmv::Error& e) {
-            fail(QString::fromStdString(e.what()));
+            fail(QString::fromStdString(spmv::user_message(e.what())));
             return 2;
         }
     }
@@ -254,7 +254,7 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         try {
             spmv::gen::find_generator(generator.toStdString());
         } catch (const spmv::Error& e) {
-            fail(QString::fromStdString(e.what()));
+            fail(QString::fromStdString(spmv::user_message(e.what())));
             return 2;
         }
     }

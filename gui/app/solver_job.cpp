@@ -4,6 +4,7 @@
 #include <new>
 #include <random>
 
+#include <spmv/error.hpp>
 #include <spmv/gpu/solver.hpp>
 
 namespace {
@@ -52,7 +53,7 @@ SolverRun runSolverJob(const spmv::Csr<double, std::int32_t>& a, const SolverJob
     } catch (const std::bad_alloc&) {
         run.error = "out of memory";
     } catch (const std::exception& e) {
-        run.error = e.what();
+        run.error = spmv::user_message(e.what());
     }
     return run;
 }

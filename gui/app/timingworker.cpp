@@ -39,7 +39,7 @@ void TimingWorker::run(const TimingRequest& request, quint64 generation)
             dp ? runCpu<double>(request, generation) : runCpu<float>(request, generation);
         }
     } catch (const std::exception& e) {
-        emit errorOccurred(QString::fromStdString(e.what()), generation);
+        emit errorOccurred(QString::fromStdString(spmv::user_message(e.what())), generation);
     }
     emit finished(isCancelled(), generation);
 }
@@ -84,8 +84,8 @@ void TimingWorker::runGpu(const TimingRequest& request, quint64 generation)
         } catch (const std::bad_alloc&) {
             row.error = "out of host memory";
         } catch (const std::exception& e) {
-            row.error =
-                e.what();  // e.g. OutOfDeviceMemory: "pjds needs 12.3 GiB on the device ..."
+            // e.g. OutOfDeviceMemory: "pjds needs 12.3 GiB on the device ..."
+            row.error = spmv::user_message(e.what());
         }
         emit timingAvailable(row, generation);
         emit progressChanged(++done, total, QString(), generation);
@@ -142,7 +142,7 @@ void TimingWorker::runCpu(const TimingRequest& request, quint64 generation)
         } catch (const std::bad_alloc&) {
             row.error = "out of memory";
         } catch (const std::exception& e) {
-            row.error = e.what();
+            row.error = spmv::user_message(e.what());
         }
         emit timingAvailable(row, generation);
         emit progressChanged(++done, total, QString(), generation);

@@ -1,5 +1,7 @@
 #include <spmv/error.hpp>
 
+#include <cstdlib>
+#include <regex>
 #include <string>
 
 namespace spmv {
@@ -31,6 +33,16 @@ MatrixMarketError::MatrixMarketError(const char* file, int line, const std::stri
                 ": " + what),
       input_line_(input_line)
 {}
+
+std::string user_message(const std::string& what)
+{
+    if (const char* d = std::getenv("SPMVLAB_DEBUG"); d != nullptr && std::string(d) == "1") {
+        return what;
+    }
+    // a source location: a path ending in a C++ / CUDA source name, a line number, ": "
+    static const std::regex location(R"((^|\s)[A-Za-z0-9_./+-]+\.(cpp|hpp|cu|cuh|h):[0-9]+: )");
+    return std::regex_replace(what, location, "$1");
+}
 
 MemoryLimitExceeded::MemoryLimitExceeded(const char* file, int line, const std::string& what,
                                          std::uint64_t needed, std::uint64_t limit)

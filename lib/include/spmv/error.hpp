@@ -73,6 +73,13 @@ public:
     using Error::Error;
 };
 
+/// An error message as a user reads it: without the C++ source locations ("lib/src/io/
+/// matrix_market.cpp:424: ") that Error puts in front of its text, so that what remains names
+/// the input, its line and what is wrong ("bad.mtx:4: row index 5 out of range ..."). With
+/// SPMVLAB_DEBUG=1 in the environment the message is kept whole. Used by the CLI and the
+/// explorer for every error they show.
+std::string user_message(const std::string& what);
+
 }  // namespace spmv
 
 /// Precondition check that stays on in every build type: teaching code fails loudly.
