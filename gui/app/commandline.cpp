@@ -310,6 +310,9 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     window.setCurrentView(view);
 
     if (!screenshot) {
+        // below this the combo boxes and tables shrink to a letter; a 1280 x 720 projector fits
+        // (--screenshot keeps the size it was asked for)
+        window.setMinimumSize(960, 600);
         window.show();
         if (quitAfter >= 0) {
             QTimer::singleShot(quitAfter, &window, &QWidget::close);

@@ -1,14 +1,55 @@
 // spmvlab-gui: the SpMV Lab explorer (see app/commandline.hpp for the options).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
 #include <QApplication>
 
 #include "commandline.hpp"
 #include "memoryguard.hpp"
 
+namespace {
+
+bool set(const char* name)
+{
+    const char* v = std::getenv(name);
+    return v != nullptr && *v != '\0';
+}
+
+/// Options that need no window: help, and rendering a view to a file.
+bool rendersOnly(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        for (const char* o : {"-h", "--help", "--help-all", "-?", "--screenshot"}) {
+            if (std::strcmp(argv[i], o) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv)
 {
+    // Without a display Qt's default platform aborts with a plugin error. --help and
+    // --screenshot need no window: they run offscreen; anything else says what to do instead.
+    if (!set("DISPLAY") && !set("WAYLAND_DISPLAY") && !set("QT_QPA_PLATFORM")) {
+        if (!rendersOnly(argc, argv)) {
+            std::fprintf(stderr,
+                         "spmvlab-gui: no display (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+                         "  Render a view to a file:  spmvlab-gui --screenshot view.png --view "
+                         "construction\n"
+                         "  Or, in a terminal:        spmvlab tour\n");
+            return 1;
+        }
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    }
     QApplication app(argc, argv);
     installMemoryGuard();  // a matrix too large for this machine fails with a message, no crash
     QApplication::setApplicationName(QStringLiteral("spmvlab-gui"));
+    QApplication::setApplicationVersion(QStringLiteral(SPMV_VERSION));
     QApplication::setOrganizationName(QStringLiteral("SpMV Lab"));
     return runSpmvLab(app, QApplication::arguments());
 }

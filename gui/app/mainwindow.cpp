@@ -24,6 +24,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <spmv/build_info.hpp>
 #include <spmv/registry.hpp>
 
 #include "generatedialog.hpp"
@@ -256,7 +257,10 @@ void MainWindow::buildMenus()
         QMessageBox::about(this, tr("About SpMV Lab"),
                            tr("<p><b>SpMV Lab explorer</b></p><p>Sparse matrix formats on GPUs: "
                               "ELLPACK, pJDS, SELL-C-\u03c3 and friends, built step by step, with "
-                              "their padding, warp waste, memory and speed.</p>"));
+                              "their padding, warp waste, memory and speed.</p>"
+                              "<p>Version %1, commit %2; Qt %3.</p>")
+                               .arg(QApplication::applicationVersion(),
+                                    QStringLiteral(SPMV_GIT_COMMIT), QString::fromLatin1(qVersion())));
     });
 }
 

@@ -1,0 +1,16 @@
+# Runs spmvlab-gui with no display and no QT_QPA_PLATFORM: it must exit 1 with a message that
+# names --screenshot and `spmvlab tour`, not abort in Qt's platform plugin.
+set(ENV{DISPLAY} "")
+set(ENV{WAYLAND_DISPLAY} "")
+unset(ENV{QT_QPA_PLATFORM})
+execute_process(COMMAND ${EXE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+message("exit ${rc}\n${out}${err}")
+if(NOT rc STREQUAL "1")
+  message(FATAL_ERROR "expected exit code 1, got ${rc}")
+endif()
+foreach(part "no display" "--screenshot" "spmvlab tour")
+  string(FIND "${err}" "${part}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the message does not mention '${part}'")
+  endif()
+endforeach()
