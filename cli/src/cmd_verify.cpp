@@ -110,9 +110,10 @@ int run(VerifyOptions& o)
         };
         const auto& budget = memory_budget();
         for (const auto* info : selected) {
+            const std::string over = over_budget(info->name, a, params, budget);  // once a format
             for (const char* prec : {"dp", "sp"}) {
                 Accuracy acc;
-                std::string error = over_budget(info->name, a, params, budget);
+                std::string error = over;
                 bool refused = !error.empty();
                 if (!refused) {
                     try {
