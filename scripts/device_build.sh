@@ -2,12 +2,15 @@
 # Sourced by the device batches (scripts/experiments/*.sh, docs/benchmarks/*/run.sh):
 #   source scripts/device_build.sh; device_build LOGDIR TARGET...
 # configures build-device/ (Release, no GUI or tutorials, sm_90, Catch2/CLI11/json from the
-# Debian packages unpacked under .deps/, see scripts/device_check.sh) and builds TARGETs; on a
+# Debian packages unpacked under .deps/, see scripts/device_check.sh; METIS too where
+# .deps/metis holds libmetis5 and libmetis-dev) and builds TARGETs; on a
 # failure prints the error and returns non-zero. Logs: LOGDIR/configure.log, LOGDIR/build.log.
 device_build() {
     local logs=$1
     shift
     local prefix="$PWD/.deps/catch2/usr;$PWD/.deps/cli11/usr;$PWD/.deps/json/usr"
+    # METIS (libmetis5 + libmetis-dev unpacked under .deps/metis) for --partition metis
+    [ -d .deps/metis/usr ] && prefix="$prefix;$PWD/.deps/metis/usr"
     local t0=$SECONDS
     mkdir -p "$logs"
     cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPMV_BUILD_GUI=OFF \

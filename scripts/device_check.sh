@@ -12,6 +12,8 @@
 #   mkdir -p .deps && cd .deps && apt-get download catch2 libcli11-dev nlohmann-json3-dev &&
 #   dpkg -x catch2_*.deb catch2 && dpkg -x libcli11-dev_*.deb cli11 &&
 #   dpkg -x nlohmann-json3-dev_*.deb json && rm *.deb
+# and, for the metis partition of the distributed batches (scripts/device_build.sh):
+#   apt-get download libmetis5 libmetis-dev && for f in *metis*.deb; do dpkg -x $f metis; done
 # Environment: MEMCHECK_FILTER, RACECHECK_FILTER (Catch2 test specs), SKIP_SANITIZERS=1,
 # SKIP_BENCH=1.
 set -uo pipefail

@@ -47,6 +47,7 @@ struct DistCli {
     std::string bench_link = "host-shm";  ///< dist bench: the model's link (ranks of one host)
     std::string device = "H100";
     std::string scaling = "1,2,4,8,16,32,64,128,256,512,1024";
+    std::string bench_scaling = "1,2,4,8";  ///< dist bench: the model's curve in the record
     int weak_k = 0;  ///< dist plan --weak K: weak scaling of pde with K^3 rows per rank
     // solve
     std::string method = "cg";
@@ -150,6 +151,23 @@ std::string rank_devices(const Comm& comm, const std::string& mine)
 
 // ---- plan (no MPI) ----------------------------------------------------------------------------
 
+/// The model's strong scaling as JSON records (dist plan's "scaling", dist bench's
+/// "predicted_scaling"): one object per rank count.
+nlohmann::json scaling_json(const ScalingResult& sc)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& p : sc.points) {
+        out.push_back({{"ranks", p.num_ranks},
+                       {"total_halo", p.total_halo},
+                       {"nnz_imbalance", p.nnz_imbalance},
+                       {"vector_us", p.prediction.time_s.vector * 1e6},
+                       {"overlap_us", p.prediction.time_s.overlap * 1e6},
+                       {"task_us", p.prediction.time_s.task * 1e6},
+                       {"efficiency_task", p.efficiency.task}});
+    }
+    return out;
+}
+
 int run_plan(const DistCli& o)
 {
     apply_format_params(o.params);  // the model needs no format, but bad values are refused
@@ -221,12 +239,8 @@ int run_plan(const DistCli& o)
                     fmt(p.nnz_imbalance, 3), fmt(p.prediction.time_s.vector * 1e6, 2),
                     fmt(p.prediction.time_s.task * 1e6, 2), fmt(p.speedup.task, 2),
                     fmt(p.efficiency.task, 3)});
-            j["scaling"].push_back({{"ranks", p.num_ranks},
-                                    {"vector_us", p.prediction.time_s.vector * 1e6},
-                                    {"overlap_us", p.prediction.time_s.overlap * 1e6},
-                                    {"task_us", p.prediction.time_s.task * 1e6},
-                                    {"efficiency_task", p.efficiency.task}});
         }
+        j["scaling"] = scaling_json(sc);
         std::printf("predicted strong scaling (MODEL):\n%s", st.str().c_str());
     }
     if (o.weak_k > 0) {
@@ -441,10 +455,21 @@ int run_bench(const Comm& comm, const DistCli& o)
             ModelOptions mo;
             mo.precision = std::is_same_v<V, float> ? spmv::model::Precision::single_precision
                                                     : spmv::model::Precision::double_precision;
-            pred = predict_distributed(
-                partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V))), dev,
-                find_link(o.bench_link), mo);
+            const auto stats = partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V)));
+            pred = predict_distributed(stats, dev, find_link(o.bench_link), mo);
             j["model"] = {{"device_profile", pred->device}, {"link", pred->link}};
+            j["partition_stats"] = {{"total_halo", stats.total_halo},
+                                    {"max_neighbours", stats.max_neighbours},
+                                    {"row_imbalance", stats.row_imbalance},
+                                    {"nnz_imbalance", stats.nnz_imbalance}};
+            if (!o.bench_scaling.empty() && o.bench_scaling != "none") {
+                // the model's curve for this matrix, partition kind and precision, which
+                // `spmvlab dist chart` draws through the measured points
+                j["predicted_scaling"] =
+                    scaling_json(predict_scaling(a, parse_partition_kind(o.partition),
+                                                 int_list(o.bench_scaling), dev,
+                                                 find_link(o.bench_link), mo));
+            }
         }
     });
     if (comm.rank() == 0) {
@@ -707,6 +732,10 @@ void add_dist_command(CLI::App& app)
         ->capture_default_str();
     bench->add_option("--repeat", o->repeat, "timed products per mode")->capture_default_str()
         ->check(CLI::Range(1, 1000000));
+    bench->add_option("--scaling", o->bench_scaling,
+                      "rank counts of the model's strong scaling stored in --json-out "
+                      "(predicted_scaling), or none")
+        ->capture_default_str();
     bench->callback([o] {
         with_mpi(*o, o->precision == "float" ? &run_bench<float> : &run_bench<double>);
     });
