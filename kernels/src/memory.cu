@@ -216,10 +216,17 @@ void ensure_device_memory(std::string_view what, std::size_t bytes)
     }
 }
 
-Stream::Stream()
+Stream::Stream(Priority priority)
 {
     cudaStream_t s = nullptr;
-    SPMV_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamDefault));
+    if (priority == Priority::high) {
+        int least = 0;
+        int greatest = 0;
+        SPMV_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        SPMV_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamDefault, greatest));
+    } else {
+        SPMV_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamDefault));
+    }
     handle_ = s;
 }
 

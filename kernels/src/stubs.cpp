@@ -117,7 +117,7 @@ void ensure_device_memory(std::string_view, std::size_t)
     not_compiled("ensure_device_memory");
 }
 
-Stream::Stream()
+Stream::Stream(Priority)
 {
     not_compiled("Stream");
 }

@@ -251,7 +251,11 @@ class Event;
 /// synchronous copies of DeviceBuffer/DeviceVector (legacy default stream semantics).
 class Stream {
 public:
-    Stream();
+    enum class Priority { normal, high };
+    /// `high`: the device's greatest stream priority (cudaStreamCreateWithPriority): the block
+    /// scheduler starts its pending blocks before those of normal streams, so a small kernel
+    /// (a halo gather) is not queued behind a large one that fills the GPU.
+    explicit Stream(Priority priority = Priority::normal);
     ~Stream();  // never throws
     Stream(Stream&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
     Stream& operator=(Stream&& o) noexcept;
