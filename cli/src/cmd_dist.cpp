@@ -39,6 +39,7 @@ struct DistCli {
     bool gpu = false;
     bool split_blocks = false;
     int task_poll_us = -1;
+    std::string exchange = "auto";
     std::string json_out;
     std::string timeline;
     int repeat = 200;
@@ -295,6 +296,7 @@ DistMatrix<V> distribute_input(const Comm& comm, const DistCli& o,
     opt.gpu = o.gpu;
     opt.merged_block = !o.split_blocks;
     opt.task_poll_us = o.task_poll_us;
+    opt.exchange = o.exchange;
     if constexpr (std::is_same_v<V, double>) {
         return DistMatrix<double>::create(comm, a, opt);
     } else {
@@ -421,6 +423,9 @@ int run_bench(const Comm& comm, const DistCli& o)
     nlohmann::json j = record_head(o, comm);
     j["devices"] = devices;
     j["exchange_path"] = m.exchange_path();
+    if (!m.exchange_note().empty()) {
+        j["exchange_note"] = m.exchange_note();
+    }
     j["task_poll_us"] = m.task_poll_interval_us();
     j["repeat"] = o.repeat;
     j["timing"] = "wall clock per SpMV (after a barrier), back to back, each product complete "
@@ -482,6 +487,9 @@ int run_bench(const Comm& comm, const DistCli& o)
                     m.task_poll_interval_us() > 0
                         ? ("polls every " + std::to_string(m.task_poll_interval_us()) + " us").c_str()
                         : "waits in MPI_Waitall");
+        if (!m.exchange_note().empty()) {
+            std::printf("  (%s)\n", m.exchange_note().c_str());
+        }
     }
     for (auto mode : modes_of(o.mode)) {
         for (int i = 0; i < 10; ++i) {  // warm-up
@@ -607,10 +615,10 @@ int run_solve(const Comm& comm, const DistCli& o)
     const auto devices = rank_devices(comm, m.info().device);
     collective(comm, [&] {
     if (comm.rank() == 0) {
-        std::printf("%s: %s on %d rank(s) (%s), %s mode, %s partition, format %s\n",
+        std::printf("%s: %s on %d rank(s) (%s), %s mode, %s partition, format %s, exchange %s\n",
                     input_name(o.input).c_str(), std::string(spmv::solvers::to_string(method)).c_str(),
                     comm.size(), devices.c_str(), std::string(to_string(dso.mode)).c_str(),
-                    o.partition.c_str(), o.format.c_str());
+                    o.partition.c_str(), o.format.c_str(), m.exchange_path().c_str());
         std::printf("status %s after %d iterations (inner %d, outer %d); true relative residual "
                     "%.3e; %.2f ms (setup %.2f ms)%s\n",
                     std::string(spmv::solvers::to_string(res.status)).c_str(), res.iterations,
@@ -623,6 +631,7 @@ int run_solve(const Comm& comm, const DistCli& o)
             auto j = record_head(o, comm);
             j["devices"] = devices;
             j["method"] = spmv::solvers::to_string(method);
+            j["exchange_path"] = m.exchange_path();
             j["mode"] = to_string(dso.mode);
             j["status"] = spmv::solvers::to_string(res.status);
             j["iterations"] = res.iterations;
@@ -683,6 +692,11 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
                   "in between; 0: MPI_Waitall, which keeps a core busy; -1: 20 when the ranks "
                   "of a host have fewer than 2 hardware threads each, else 0")
         ->capture_default_str()->check(CLI::Range(-1, 100000));
+    c->add_option("--exchange", o.exchange,
+                  "GPU ranks: how the halo moves: auto (cuda-aware MPI, else CUDA IPC on one "
+                  "host, else host-staged), host-staged, cuda-ipc or cuda-aware")
+        ->check(CLI::IsMember({"auto", "host-staged", "cuda-ipc", "cuda-aware"}))
+        ->capture_default_str();
     add_format_param_options(c, o.params);
 }
 

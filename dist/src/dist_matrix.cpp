@@ -2,6 +2,7 @@
 // (DeviceMatrix, DeviceBuffer, Stream, Event, gather), so it is the same code with and without
 // MPI and CUDA.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include <spmv/dist/model.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/ipc.hpp>
 #include <spmv/gpu/memory.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/vector_ops.hpp>
@@ -28,6 +30,9 @@ namespace {
 
 constexpr int tag_halo = 7101;
 constexpr int tag_rows = 7102;
+constexpr int tag_ipc_setup = 7103;     // CUDA IPC: handle + offset + device, once
+constexpr int tag_ipc_packed = 7104;    // CUDA IPC: "my send buffer holds your entries"
+constexpr int tag_ipc_consumed = 7105;  // CUDA IPC: "I have copied them, you may overwrite"
 
 using Clock = std::chrono::steady_clock;
 
@@ -273,6 +278,14 @@ struct DistMatrix<ValueType>::Impl {
     std::optional<gpu::Stream> s_compute, s_comm;
     gpu::Sums sums = gpu::Sums::value_type;
     bool use_cuda_aware = false;
+    // CUDA IPC (DistOptions::exchange): per plan.recv entry the neighbour's send buffer opened
+    // here and where this rank's entries start in it; token buffers per neighbour
+    bool use_ipc = false;
+    std::string exchange_note;
+    std::vector<gpu::IpcMapping> ipc_maps;
+    std::vector<const ValueType*> ipc_src;
+    std::vector<std::int32_t> tok_packed, tok_consumed;
+    std::int32_t tok_out = 1;
 
     std::unique_ptr<CommThread> thread;
 
@@ -292,6 +305,7 @@ struct DistMatrix<ValueType>::Impl {
     std::int64_t own() const { return part.num_own_cols; }
 
     void build_blocks();
+    void setup_exchange();  // collective, after build_blocks
     void host_apply(Mode mode, ValueType* x_ghost, ValueType* y, Recorder& rec);
     void device_apply(Mode mode, ValueType* x_ghost, ValueType* y, Recorder& rec);
     void host_exchange_post(const ValueType* x_own, ValueType* halo, Requests& reqs,
@@ -302,6 +316,11 @@ template <typename ValueType>
 void DistMatrix<ValueType>::Impl::build_blocks()
 {
     const bool merged = opt.merged_block && any_halo && halo() > 0;
+    if (opt.exchange != "auto" && opt.exchange != "host-staged" && opt.exchange != "cuda-ipc" &&
+        opt.exchange != "cuda-aware") {
+        SPMV_THROW(InvalidArgument, "exchange path '" + opt.exchange +
+                                        "': not auto, host-staged, cuda-ipc or cuda-aware");
+    }
     if (opt.task_poll_us >= 0) {
         poll_us = opt.task_poll_us;
     } else {
@@ -377,13 +396,113 @@ void DistMatrix<ValueType>::Impl::build_blocks()
     d_send_idx = gpu::DeviceBuffer<std::int32_t>::from_host(plan.send_idx, "halo send indices");
     d_send = gpu::DeviceBuffer<ValueType>(static_cast<std::size_t>(plan.send_size()), "halo send buffer");
     d_ghost = gpu::DeviceBuffer<ValueType>(static_cast<std::size_t>(own() + halo()), "ghosted x");
-    use_cuda_aware = opt.allow_cuda_aware && cuda_aware();
+    use_cuda_aware = (opt.exchange == "auto" || opt.exchange == "cuda-aware") && cuda_aware();
     if (!use_cuda_aware) {
         p_send = gpu::PinnedBuffer<ValueType>(static_cast<std::size_t>(plan.send_size()));
         p_recv = gpu::PinnedBuffer<ValueType>(static_cast<std::size_t>(halo()));
     }
     s_compute.emplace();
     s_comm.emplace(gpu::Stream::Priority::high);  // the halo's gather and copies go first
+}
+
+/// Chooses the GPU ranks' exchange path (DistOptions::exchange) and, for CUDA IPC, opens
+/// every neighbour's send buffer. Collective: every rank reaches it with the same options, and
+/// all take the same path (a rank that cannot open a buffer makes all of them fall back, or,
+/// with "cuda-ipc" asked for, fail with its reason).
+template <typename ValueType>
+void DistMatrix<ValueType>::Impl::setup_exchange()
+{
+    const std::string& want = opt.exchange;  // checked by build_blocks
+    if (!opt.gpu || !any_halo) {
+        return;
+    }
+    if (want == "cuda-aware" && !use_cuda_aware) {
+        collective(comm, [&] {
+            if (comm.rank() == 0) {
+                SPMV_THROW(InvalidArgument, "exchange path cuda-aware: this MPI library (" +
+                                                library_version() + ") is not CUDA-aware");
+            }
+        });
+    }
+    if (use_cuda_aware || (want != "auto" && want != "cuda-ipc")) {
+        return;
+    }
+    std::string why;  // the same on every rank
+    if (comm.node_size() != comm.size()) {
+        why = "the ranks are on more than one host";
+    }
+    std::string mine;  // this rank's failure
+    std::vector<std::array<std::int64_t, 10>> in(plan.recv.size());
+    std::vector<gpu::IpcMapping> maps;
+    if (why.empty()) {
+        // handle (64 bytes), where the receiver's entries start in the send buffer, device
+        std::array<std::int64_t, 10> out{};
+        if (plan.send_size() > 0) {
+            try {
+                const auto h = gpu::ipc_export(d_send.data());
+                std::memcpy(out.data(), h.data(), h.size());
+            } catch (const std::exception& e) {
+                mine = std::string("exporting the send buffer: ") + e.what();
+            }
+        }
+        out[9] = device_ordinal;
+        std::vector<std::array<std::int64_t, 10>> outs(plan.send.size(), out);
+        Requests reqs;
+        for (std::size_t i = 0; i < plan.recv.size(); ++i) {
+            comm.irecv(in[i].data(), 10, Datatype::i64, plan.recv[i].rank, tag_ipc_setup, reqs);
+        }
+        for (std::size_t i = 0; i < plan.send.size(); ++i) {
+            outs[i][8] = plan.send[i].offset;
+            comm.isend(outs[i].data(), 10, Datatype::i64, plan.send[i].rank, tag_ipc_setup, reqs);
+        }
+        comm.wait_all(reqs);
+        for (std::size_t i = 0; i < in.size() && mine.empty(); ++i) {
+            try {
+                const int peer = static_cast<int>(in[i][9]);
+                if (!gpu::can_access_peer(peer)) {
+                    mine = "GPU " + std::to_string(device_ordinal) + " cannot read GPU " +
+                           std::to_string(peer) + " (no peer access)";
+                    break;
+                }
+                gpu::IpcHandle h{};
+                std::memcpy(h.data(), in[i].data(), h.size());
+                maps.emplace_back(h);
+            } catch (const std::exception& e) {
+                mine = std::string("opening rank ") + std::to_string(plan.recv[i].rank) +
+                       "'s send buffer: " + user_message(e.what());
+            }
+        }
+        if (comm.allreduce_max(mine.empty() ? 0.0 : 1.0) > 0.0) {
+            const auto all = comm.allgather(mine);
+            for (std::size_t r = 0; r < all.size(); ++r) {
+                if (!all[r].empty()) {
+                    why = "rank " + std::to_string(r) + ": " + all[r];
+                    break;
+                }
+            }
+        }
+    }
+    if (!why.empty()) {
+        if (want == "cuda-ipc") {
+            collective(comm, [&] {
+                if (comm.rank() == 0) {
+                    SPMV_THROW(InvalidArgument, "exchange path cuda-ipc: " + why);
+                }
+            });
+        }
+        exchange_note = "CUDA IPC not taken: " + why;
+        return;
+    }
+    use_ipc = true;
+    ipc_maps = std::move(maps);
+    ipc_src.resize(plan.recv.size());
+    for (std::size_t i = 0; i < plan.recv.size(); ++i) {
+        ipc_src[i] = static_cast<const ValueType*>(ipc_maps[i].data()) + in[i][8];
+    }
+    tok_packed.assign(plan.recv.size(), 0);
+    tok_consumed.assign(plan.send.size(), 0);
+    p_send = {};  // the host buffers are not used
+    p_recv = {};
 }
 
 /// Posts the receives into `halo`, packs and posts the sends (host buffers).
@@ -563,13 +682,30 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
     // the local SpMV of pde400), which serialised the exchange after the first pass. The
     // comm stream has the high priority as well (build_blocks).
     // 1. receives into the halo (host buffer, or the device's ghost entries when CUDA-aware)
-    auto post_receives = [&](Requests& reqs, bool comm_lane) {
+    //    (CUDA IPC: the neighbours' "packed" and "consumed" tokens)
+    struct Exchange {
+        Requests reqs;      // the halo messages (MPI paths); the tokens sent (IPC)
+        Requests packed;    // IPC: the senders' "packed" tokens
+        Requests consumed;  // IPC: the receivers' "consumed" tokens
+    };
+    auto post_receives = [&](Exchange& ex, bool comm_lane) {
         const Lane lane = comm_lane ? Lane::comm : Lane::compute;
-        ValueType* halo_dst = use_cuda_aware ? x_ghost + own() : p_recv.data();
         Span sp(rec, lane, Phase::post, comm_lane);
+        if (use_ipc) {
+            for (std::size_t i = 0; i < plan.recv.size(); ++i) {
+                comm.irecv(&tok_packed[i], 1, Datatype::i32, plan.recv[i].rank, tag_ipc_packed,
+                           ex.packed);
+            }
+            for (std::size_t i = 0; i < plan.send.size(); ++i) {
+                comm.irecv(&tok_consumed[i], 1, Datatype::i32, plan.send[i].rank,
+                           tag_ipc_consumed, ex.consumed);
+            }
+            return;
+        }
+        ValueType* halo_dst = use_cuda_aware ? x_ghost + own() : p_recv.data();
         for (const auto& n : plan.recv) {
             comm.irecv(halo_dst + n.offset, n.count, datatype_of<ValueType>(), n.rank, tag_halo,
-                       reqs);
+                       ex.reqs);
         }
     };
     // 2. gather the entries to send on the device and copy them to the host, queued on `s`
@@ -580,7 +716,7 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
         gpu_span(Phase::pack, s, [&] {
             gpu::gather(x_ghost, d_send_idx.data(), plan.send_size(), d_send.data(), s.ref());
         }, comm_lane);
-        if (!use_cuda_aware) {
+        if (!use_cuda_aware && !use_ipc) {
             gpu_span(Phase::copy_d2h, s, [&] {
                 gpu::detail::copy_bytes_async(p_send.data(), d_send.data(),
                                               static_cast<std::size_t>(plan.send_size()) * sizeof(ValueType),
@@ -590,12 +726,57 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
     };
     // 3. wait for the packed entries, send, wait for every message, copy the halo to the
     //    device (queued on `s`)
-    auto finish_exchange = [&](gpu::Stream& s, Requests& reqs, bool comm_lane) {
+    auto wait = [&](Requests& reqs, bool comm_lane) {
+        if (comm_lane) {
+            comm_wait(reqs);
+        } else {
+            comm.wait_all(reqs);
+        }
+    };
+    auto finish_exchange = [&](gpu::Stream& s, Exchange& ex, bool comm_lane) {
         const Lane lane = comm_lane ? Lane::comm : Lane::compute;
         if (plan.send_size() > 0) {
             Span sp(rec, lane, Phase::pack, comm_lane);  // host waits for gather (+ copy)
             s.synchronize();
         }
+        if (use_ipc) {
+            // tell the receivers that the send buffer holds their entries; pull the halo from
+            // each sender's buffer when it says so; tell the senders it was copied; wait
+            // until the receivers have copied ours (the next gather overwrites it)
+            {
+                Span sp(rec, lane, Phase::post, comm_lane);
+                for (const auto& n : plan.send) {
+                    comm.isend(&tok_out, 1, Datatype::i32, n.rank, tag_ipc_packed, ex.reqs);
+                }
+            }
+            {
+                Span sp(rec, lane, Phase::wait, comm_lane);
+                wait(ex.packed, comm_lane);
+            }
+            if (halo() > 0) {
+                gpu_span(Phase::copy_peer, s, [&] {
+                    for (std::size_t i = 0; i < plan.recv.size(); ++i) {
+                        const auto& n = plan.recv[i];
+                        gpu::detail::copy_bytes_async(x_ghost + own() + n.offset, ipc_src[i],
+                                                      static_cast<std::size_t>(n.count) * sizeof(ValueType),
+                                                      gpu::detail::CopyKind::device_to_device, s.ref());
+                    }
+                }, comm_lane);
+                Span sp(rec, lane, Phase::wait, comm_lane);
+                s.synchronize();
+            }
+            {
+                Span sp(rec, lane, Phase::post, comm_lane);
+                for (const auto& n : plan.recv) {
+                    comm.isend(&tok_out, 1, Datatype::i32, n.rank, tag_ipc_consumed, ex.reqs);
+                }
+            }
+            Span sp(rec, lane, Phase::wait, comm_lane);
+            wait(ex.consumed, comm_lane);
+            wait(ex.reqs, comm_lane);
+            return;
+        }
+        Requests& reqs = ex.reqs;
         {
             Span sp(rec, lane, Phase::post, comm_lane);
             const ValueType* src = use_cuda_aware ? d_send.data() : p_send.data();
@@ -606,11 +787,7 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
         }
         {
             Span sp(rec, lane, Phase::wait, comm_lane);
-            if (comm_lane) {
-                comm_wait(reqs);
-            } else {
-                comm.wait_all(reqs);
-            }
+            wait(reqs, comm_lane);
         }
         if (!use_cuda_aware && halo() > 0) {
             gpu_span(Phase::copy_h2d, s, [&] {
@@ -626,10 +803,10 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
     } else {
         switch (mode) {
         case Mode::vector: {
-            Requests reqs;
-            post_receives(reqs, false);
+            Exchange ex;
+            post_receives(ex, false);
             pack(sc, false);
-            finish_exchange(sc, reqs, false);
+            finish_exchange(sc, ex, false);
             if (d_merged) {
                 gpu_span(Phase::local, sc, [&] {
                     d_merged.spmv(ValueType{1}, x_ghost, ValueType{0}, y, RowOrder::original, sc, sums);
@@ -643,11 +820,11 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
         case Mode::overlap: {
             // the gather first, then the local SpMV, so the GPU computes while the host
             // exchanges; the messages move in the wait (no asynchronous progress)
-            Requests reqs;
-            post_receives(reqs, false);
+            Exchange ex;
+            post_receives(ex, false);
             pack(sm, false);
             local(sc);
-            finish_exchange(sm, reqs, false);
+            finish_exchange(sm, ex, false);
             gpu::Event halo_ready;
             halo_ready.record(sm);
             sc.wait(halo_ready);
@@ -662,9 +839,9 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             thread->run([&] {
                 const double b = rec.on() ? rec.now_us() : 0.0;
                 gpu::set_device(device_ordinal);  // the comm thread's current device
-                Requests reqs;
-                post_receives(reqs, true);
-                finish_exchange(sm, reqs, true);
+                Exchange ex;
+                post_receives(ex, true);
+                finish_exchange(sm, ex, true);
                 if (rec.on()) {
                     rec.add_comm(Phase::exchange, b, rec.now_us());
                 }
@@ -870,6 +1047,7 @@ DistMatrix<ValueType> DistMatrix<ValueType>::from_rows(const Comm& comm,
     });
     d.any_halo = comm.allreduce_sum(static_cast<std::int64_t>(d.plan.halo_size() + d.plan.send_size())) > 0;
     collective(comm, [&] { d.build_blocks(); });
+    d.setup_exchange();
     comm.barrier();
     d.origin = Clock::now();
     return m;
@@ -908,7 +1086,16 @@ std::string DistMatrix<ValueType>::exchange_path() const
     if (!impl_->opt.gpu) {
         return "host";
     }
+    if (impl_->use_ipc) {
+        return "cuda-ipc";
+    }
     return impl_->use_cuda_aware ? "cuda-aware" : "host-staged";
+}
+
+template <typename ValueType>
+std::string DistMatrix<ValueType>::exchange_note() const
+{
+    return impl_->exchange_note;
 }
 
 template <typename ValueType>
@@ -956,6 +1143,7 @@ DistMatrix<To> DistMatrix<ValueType>::with_values(bool double_sums) const
         p.num_own_cols = d.part.num_own_cols;
         o.build_blocks();
     });
+    o.setup_exchange();
     o.origin = d.origin;
     return m;
 }

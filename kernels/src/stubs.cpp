@@ -16,6 +16,7 @@
 #include <spmv/gpu/ellg.hpp>
 #include <spmv/gpu/ellr.hpp>
 #include <spmv/gpu/hyb.hpp>
+#include <spmv/gpu/ipc.hpp>
 #include <spmv/gpu/jds.hpp>
 #include <spmv/gpu/jds_csr.hpp>
 #include <spmv/gpu/memory.hpp>
@@ -115,6 +116,26 @@ MemoryInfo memory_info()
 void ensure_device_memory(std::string_view, std::size_t)
 {
     not_compiled("ensure_device_memory");
+}
+
+IpcHandle ipc_export(const void*)
+{
+    not_compiled("ipc_export");
+}
+IpcMapping::IpcMapping(const IpcHandle&)
+{
+    not_compiled("IpcMapping");
+}
+IpcMapping::~IpcMapping() = default;
+IpcMapping::IpcMapping(IpcMapping&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)) {}
+IpcMapping& IpcMapping::operator=(IpcMapping&& o) noexcept
+{
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    return *this;
+}
+bool can_access_peer(int)
+{
+    not_compiled("can_access_peer");
 }
 
 Stream::Stream(Priority)

@@ -76,7 +76,8 @@ TEST_CASE("Timeline enumerations print and parse their enumerator names", "[time
 {
     for (Mode m : {Mode::vector, Mode::overlap, Mode::task}) CHECK(parse_mode(to_string(m)) == m);
     for (Phase p : {Phase::local, Phase::nonlocal, Phase::pack, Phase::copy_d2h, Phase::copy_h2d,
-                    Phase::post, Phase::wait, Phase::exchange, Phase::reduce, Phase::idle}) {
+                    Phase::post, Phase::wait, Phase::exchange, Phase::reduce, Phase::idle,
+                    Phase::copy_peer}) {
         CHECK(parse_phase(to_string(p)) == p);
     }
     for (Lane l : {Lane::compute, Lane::comm, Lane::gpu}) CHECK(parse_lane(to_string(l)) == l);

@@ -199,6 +199,20 @@ TEST_CASE("An unknown format fails every rank, never a hang", "[mpi]")
     CHECK_THROWS_AS(DistMatrix<double>::create(comm, on_root(gen::pde(4)), opt), RemoteError);
 }
 
+TEST_CASE("An unknown exchange path fails every rank with the names it takes", "[mpi]")
+{
+    DistOptions opt;
+    opt.exchange = "nvshmem";
+
+    CHECK_THROWS_WITH(DistMatrix<double>::create(world(), on_root(gen::pde(4)), opt),
+                      Catch::Contains("exchange path 'nvshmem'") &&
+                          Catch::Contains("host-staged, cuda-ipc or cuda-aware"));
+    // host ranks take the host path whatever a GPU rank would take
+    opt.exchange = "cuda-ipc";
+    const auto m = DistMatrix<double>::create(world(), on_root(gen::pde(4)), opt);
+    CHECK(m.exchange_path() == (world().size() > 1 ? "host" : "none"));
+}
+
 TEST_CASE("GPU ranks without a GPU fail every rank with a sentence", "[mpi]")
 {
     if (spmv::gpu::is_available()) {

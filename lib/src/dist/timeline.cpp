@@ -32,7 +32,7 @@ constexpr std::array<Named<Mode>, 3> mode_names{{
     {Mode::task, "task"},
 }};
 
-constexpr std::array<Named<Phase>, 10> phase_names{{
+constexpr std::array<Named<Phase>, 11> phase_names{{
     {Phase::local, "local"},
     {Phase::nonlocal, "nonlocal"},
     {Phase::pack, "pack"},
@@ -43,6 +43,7 @@ constexpr std::array<Named<Phase>, 10> phase_names{{
     {Phase::exchange, "exchange"},
     {Phase::reduce, "reduce"},
     {Phase::idle, "idle"},
+    {Phase::copy_peer, "copy_peer"},
 }};
 
 constexpr std::array<Named<Lane>, 3> lane_names{{
@@ -349,6 +350,7 @@ bool is_exchange_phase(Phase p) noexcept
         case Phase::pack:
         case Phase::copy_d2h:
         case Phase::copy_h2d:
+        case Phase::copy_peer:
             return true;
         default:
             return false;

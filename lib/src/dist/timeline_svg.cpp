@@ -154,6 +154,8 @@ Rgb phase_colour(Phase p) noexcept
             return okabe_ito::reddish_purple;
         case Phase::copy_h2d:
             return mix(okabe_ito::reddish_purple, Rgb{255, 255, 255}, 0.5);
+        case Phase::copy_peer:
+            return mix(okabe_ito::reddish_purple, okabe_ito::black, 0.35);
         case Phase::post:
             return okabe_ito::orange;
         case Phase::wait:
@@ -181,6 +183,8 @@ std::string phase_label(Phase p)
             return "copy device to host";
         case Phase::copy_h2d:
             return "copy host to device";
+        case Phase::copy_peer:
+            return "copy from peer GPU (IPC)";
         case Phase::post:
             return "post Isend/Irecv";
         case Phase::wait:

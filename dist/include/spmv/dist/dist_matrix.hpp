@@ -65,8 +65,18 @@ struct DistOptions {
     /// ranks on this host have fewer than two hardware threads each, else 0
     /// (task_poll_interval_us() says which was taken).
     int task_poll_us = -1;
-    /// Exchange device buffers directly when the MPI library is CUDA-aware (GPU ranks).
-    bool allow_cuda_aware = true;
+    /// GPU ranks: how the halo moves between the GPUs.
+    /// - "auto" (default): "cuda-aware" where the MPI library is, else "cuda-ipc" where every
+    ///   rank is on one host and the GPUs can read each other's memory, else "host-staged"
+    ///   (exchange_note() says why IPC was not taken);
+    /// - "host-staged": gather on the device, copy to page-locked host memory, MPI, copy back
+    ///   (the papers' path);
+    /// - "cuda-ipc": each rank opens its neighbours' send buffers once (CUDA IPC) and pulls its
+    ///   halo with a device copy (NVLink or PCIe peer-to-peer); MPI carries only a "packed" and
+    ///   a "consumed" token per neighbour and exchange;
+    /// - "cuda-aware": device buffers to MPI directly.
+    /// A path that cannot run here is an error naming why.
+    std::string exchange = "auto";
     /// Float GPU ranks: add each row's products in double and round once
     /// (spmv::gpu::Sums::double_precision) where the format's kernel has that path (CSR, SELL,
     /// PELLR); MPIR-CG's inner solve asks for it (InnerOptions::double_sums). Host ranks and
@@ -119,8 +129,11 @@ public:
     std::int64_t own_rows() const;   ///< entries of y on this rank
     std::int64_t own_cols() const;   ///< entries of x on this rank
     /// "none" (no rank has a halo), "host" (host ranks), "host-staged" (GPU ranks through
-    /// page-locked host buffers) or "cuda-aware" (device buffers to MPI).
+    /// page-locked host buffers), "cuda-ipc" (GPU to GPU copies, MPI for tokens only) or
+    /// "cuda-aware" (device buffers to MPI).
     std::string exchange_path() const;
+    /// Why "auto" did not take CUDA IPC (empty when it did, or was not tried).
+    std::string exchange_note() const;
     bool on_gpu() const;
     /// The communication thread's poll interval in task mode (DistOptions::task_poll_us
     /// resolved): 0 for MPI_Waitall.

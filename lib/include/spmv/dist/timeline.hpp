@@ -32,6 +32,7 @@ enum class Phase {
     exchange,  ///< the whole exchange driven by the communication thread (task mode)
     reduce,    ///< MPI_Allreduce of a solver's dot products
     idle,      ///< waiting for the other thread (task mode's join)
+    copy_peer, ///< device -> device copy of the halo from a neighbour's GPU (CUDA IPC)
 };
 std::string_view to_string(Phase p);
 Phase parse_phase(std::string_view name);  ///< throws InvalidArgument for an unknown name
