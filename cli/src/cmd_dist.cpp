@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -18,6 +20,7 @@
 #include <spmv/gpu/memory.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/model/gpu_profile.hpp>
+#include <spmv/viz/scaling_svg.hpp>
 #include <spmv/viz/timeline_svg.hpp>
 
 #include "commands.hpp"
@@ -45,10 +48,16 @@ struct DistCli {
     int repeat = 200;
     int ranks = 2;
     std::string link = "ib-hdr";
-    std::string bench_link = "host-shm";  ///< dist bench: the model's link (ranks of one host)
+    std::string bench_link = "auto";  ///< dist bench: the model's link (link_for_path)
     std::string device = "H100";
     std::string scaling = "1,2,4,8,16,32,64,128,256,512,1024";
     std::string bench_scaling = "1,2,4,8";  ///< dist bench: the model's curve in the record
+    std::string alpha = "1";                ///< the model's x reuse: (0, 1] or "min"
+    // chart
+    std::vector<std::string> records;
+    std::string svg_out;
+    std::string chart_link = "auto";
+    std::string chart_scaling = "1,2,4,8";
     int weak_k = 0;  ///< dist plan --weak K: weak scaling of pde with K^3 rows per rank
     // solve
     std::string method = "cg";
@@ -150,6 +159,41 @@ std::string rank_devices(const Comm& comm, const std::string& mine)
     return s;
 }
 
+/// --alpha: a number in (0, 1], or "min": the best case, 1/N_nzr of each block (the model
+/// clamps alpha to [1/N_nzr, 1] per block, so a tiny value means perfect reuse of x).
+double parse_alpha(const std::string& s)
+{
+    if (s == "min") {
+        return 1e-12;
+    }
+    double a = 0.0;
+    try {
+        std::size_t used = 0;
+        a = std::stod(s, &used);
+        if (used != s.size()) {
+            throw std::invalid_argument(s);
+        }
+    } catch (const std::exception&) {
+        SPMV_THROW(spmv::InvalidArgument, "--alpha " + s + ": not a number in (0, 1] or 'min'");
+    }
+    if (!(a > 0.0 && a <= 1.0)) {
+        SPMV_THROW(spmv::InvalidArgument, "--alpha " + s + ": outside (0, 1]");
+    }
+    return a;
+}
+
+/// The model's link for an exchange path ("auto"): GPU ranks that copy GPU to GPU (CUDA IPC,
+/// CUDA-aware MPI) over NVLink 4 without host staging; host-staged ones through the host's
+/// shared memory with the two PCIe copies; host ranks through shared memory.
+std::pair<LinkProfile, bool> link_for_path(const std::string& link, const std::string& path)
+{
+    const bool direct = path == "cuda-ipc" || path == "cuda-aware";
+    if (link != "auto") {
+        return {find_link(link), !direct};
+    }
+    return {find_link(direct ? "nvlink4" : "host-shm"), !direct};
+}
+
 // ---- plan (no MPI) ----------------------------------------------------------------------------
 
 /// The model's strong scaling as JSON records (dist plan's "scaling", dist bench's
@@ -183,6 +227,7 @@ int run_plan(const DistCli& o)
     ModelOptions mo;
     mo.precision = vb == 4 ? spmv::model::Precision::single_precision
                            : spmv::model::Precision::double_precision;
+    mo.alpha = parse_alpha(o.alpha);
     const auto pred = predict_distributed(stats, dev, link, mo);
 
     std::printf("%s: %d x %d, %lld nonzeros; %s partition over %d ranks (MODEL, no run)\n",
@@ -278,6 +323,184 @@ int run_plan(const DistCli& o)
     }
     if (!o.json_out.empty()) {
         write_json(o.json_out, j);
+    }
+    return 0;
+}
+
+// ---- chart (no MPI) ---------------------------------------------------------------------------
+
+nlohmann::json read_bench_record(const std::string& file)
+{
+    std::ifstream in(file);
+    if (!in) {
+        SPMV_THROW(spmv::InvalidArgument, file + ": cannot open");
+    }
+    nlohmann::json j;
+    try {
+        in >> j;
+    } catch (const std::exception& e) {
+        SPMV_THROW(spmv::InvalidArgument, file + ": not JSON: " + e.what());
+    }
+    for (const char* key : {"matrix", "ranks", "precision", "partition", "modes"}) {
+        if (!j.contains(key)) {
+            SPMV_THROW(spmv::InvalidArgument, file + ": no \"" + key +
+                                                  "\": not a record of spmvlab dist bench --json-out");
+        }
+    }
+    return j;
+}
+
+spmv::viz::Rgb path_colour(const std::string& path)
+{
+    namespace ok = spmv::viz::okabe_ito;
+    if (path == "cuda-ipc") return ok::blue;
+    if (path == "host-staged") return ok::vermillion;
+    if (path == "cuda-aware") return ok::bluish_green;
+    if (path == "host") return ok::sky_blue;
+    return ok::black;
+}
+
+/// Groups the records by (matrix, precision, partition, format); per group the model's strong
+/// scaling for each exchange path present (alpha = 1 and alpha = min), the measured points,
+/// and a table of measured against predicted for every (record, mode).
+int run_chart(const DistCli& o)
+{
+    struct Group {
+        std::vector<nlohmann::json> recs;
+    };
+    std::map<std::string, Group> groups;
+    std::vector<std::string> order;
+    for (const auto& f : o.records) {
+        auto j = read_bench_record(f);
+        j["file"] = std::filesystem::path(f).filename().string();
+        const std::string key = j["matrix"].get<std::string>() + "|" + j["precision"].get<std::string>() +
+                                "|" + j["partition"].get<std::string>() + "|" +
+                                j.value("format", std::string("csr"));
+        if (!groups.count(key)) {
+            order.push_back(key);
+        }
+        groups[key].recs.push_back(std::move(j));
+    }
+    auto ranks = int_list(o.chart_scaling);
+    Table t({"record", "mode", "ranks", "exchange", "measured us", "model a=1", "model a=min",
+             "measured / a=1", "measured / a=min"});
+    nlohmann::json out = nlohmann::json::array();
+    std::vector<spmv::viz::ScalingPanel> panels;
+    for (const auto& key : order) {
+        const auto& g = groups[key];
+        const auto& first = g.recs.front();
+        const std::string matrix = first["matrix"];
+        const std::string precision = first["precision"];
+        const bool sp = precision == "float";
+        const auto kind = parse_partition_kind(first["partition"].get<std::string>());
+        const auto a = load_matrix(matrix);
+        const bool gpu = first.value("devices", std::string("host")) != "host";
+        const RankDevice dev = gpu ? RankDevice{spmv::model::find_profile(o.device)}
+                                   : RankDevice{find_host("cpu-core")};
+        auto all_ranks = ranks;
+        for (const auto& r : g.recs) {
+            all_ranks.push_back(r["ranks"].get<int>());
+        }
+        std::sort(all_ranks.begin(), all_ranks.end());
+        all_ranks.erase(std::unique(all_ranks.begin(), all_ranks.end()), all_ranks.end());
+        spmv::viz::ScalingPanel panel;
+        panel.title = matrix + " \u00b7 " + precision + " \u00b7 " +
+                      first["partition"].get<std::string>() + " partition \u00b7 " +
+                      first.value("format", std::string("csr"));
+        panel.subtitle = "measured on " + first.value("devices", std::string("?")) + ", " +
+                         first.value("date", std::string("?")).substr(0, 10) + ", commit " +
+                         first.value("commit", std::string("?")) + "; model " + o.device +
+                         " (MODEL: assumed profiles)";
+        panel.ranks = all_ranks;
+        // one model series per exchange path (the 1-rank records have none)
+        std::map<std::string, std::pair<ScalingResult, ScalingResult>> models;
+        for (const auto& r : g.recs) {
+            const std::string path = r.value("exchange_path", std::string("none"));
+            if (path == "none" || models.count(path)) {
+                continue;
+            }
+            const auto [link, staged] = link_for_path(o.chart_link, path);
+            ModelOptions mo;
+            mo.precision = sp ? spmv::model::Precision::single_precision
+                              : spmv::model::Precision::double_precision;
+            mo.stage_through_host = staged;
+            mo.alpha = 1.0;
+            auto worst = predict_scaling(a, kind, all_ranks, dev, link, mo);
+            mo.alpha = parse_alpha("min");
+            auto best = predict_scaling(a, kind, all_ranks, dev, link, mo);
+            spmv::viz::ScalingModelSeries ser;
+            ser.label = "model, " + path + " over " + link.name;
+            ser.colour = path_colour(path);
+            for (std::size_t i = 0; i < all_ranks.size(); ++i) {
+                ser.task_best_us.push_back(best.points[i].prediction.time_s.task * 1e6);
+                ser.task_worst_us.push_back(worst.points[i].prediction.time_s.task * 1e6);
+                ser.vector_worst_us.push_back(worst.points[i].prediction.time_s.vector * 1e6);
+            }
+            panel.model.push_back(std::move(ser));
+            panel.legend.push_back({path, path_colour(path)});
+            models.emplace(path, std::make_pair(std::move(worst), std::move(best)));
+        }
+        auto at = [&](const ScalingResult& sc, int n, Mode m) {
+            for (const auto& p : sc.points) {
+                if (p.num_ranks == n) {
+                    return p.prediction.time_s[m] * 1e6;
+                }
+            }
+            return 0.0;
+        };
+        bool have_single = false;
+        for (const auto& r : g.recs) {
+            const std::string path = r.value("exchange_path", std::string("none"));
+            const int n = r["ranks"].get<int>();
+            for (const auto& md : r["modes"]) {
+                const std::string mode = md["mode"];
+                const double us = md["median_us"];
+                panel.measured.push_back({n, mode, us, path_colour(path)});
+                double w = 0.0;
+                double b = 0.0;
+                if (auto it = models.find(path); it != models.end()) {
+                    w = at(it->second.first, n, parse_mode(mode));
+                    b = at(it->second.second, n, parse_mode(mode));
+                } else if (!models.empty()) {  // one rank: no exchange, any path's model
+                    w = at(models.begin()->second.first, n, parse_mode(mode));
+                    b = at(models.begin()->second.second, n, parse_mode(mode));
+                }
+                t.add({r["file"].get<std::string>(), mode, std::to_string(n), path, fmt(us, 2),
+                       fmt(w, 2), fmt(b, 2), w > 0 ? fmt(us / w, 2) : "-",
+                       b > 0 ? fmt(us / b, 2) : "-"});
+                out.push_back({{"record", r["file"]}, {"matrix", matrix}, {"precision", precision},
+                               {"mode", mode}, {"ranks", n}, {"exchange_path", path},
+                               {"measured_us", us}, {"model_alpha1_us", w},
+                               {"model_alpha_min_us", b}});
+                if (!have_single && md.contains("single_process_us")) {
+                    have_single = true;
+                    const double t1 = md["single_process_us"];
+                    panel.measured.push_back({1, "single", t1, spmv::viz::okabe_ito::black});
+                    double w1 = models.empty() ? 0.0 : at(models.begin()->second.first, 1, Mode::vector);
+                    double b1 = models.empty() ? 0.0 : at(models.begin()->second.second, 1, Mode::vector);
+                    t.add({r["file"].get<std::string>(), "1 GPU", "1", "none", fmt(t1, 2),
+                           fmt(w1, 2), fmt(b1, 2), w1 > 0 ? fmt(t1 / w1, 2) : "-",
+                           b1 > 0 ? fmt(t1 / b1, 2) : "-"});
+                    out.push_back({{"record", r["file"]}, {"matrix", matrix},
+                                   {"precision", precision}, {"mode", "single"}, {"ranks", 1},
+                                   {"exchange_path", "none"}, {"measured_us", t1},
+                                   {"model_alpha1_us", w1}, {"model_alpha_min_us", b1}});
+                }
+            }
+        }
+        panels.push_back(std::move(panel));
+    }
+    std::printf("%s", t.str().c_str());
+    std::printf("model: %s GPU profile, links from each record's exchange path (--link %s); "
+                "MODEL numbers are predictions from assumed profiles\n",
+                o.device.c_str(), o.chart_link.c_str());
+    if (!o.svg_out.empty()) {
+        write_file(o.svg_out, spmv::viz::scaling_svg(panels));
+        std::printf("chart: %s\n", o.svg_out.c_str());
+    }
+    if (!o.json_out.empty()) {
+        write_json(o.json_out, {{"model_device", o.device}, {"link", o.chart_link},
+                                {"date", utc_now()}, {"commit", git_commit()}, {"points", out}});
     }
     return 0;
 }
@@ -460,9 +683,13 @@ int run_bench(const Comm& comm, const DistCli& o)
             ModelOptions mo;
             mo.precision = std::is_same_v<V, float> ? spmv::model::Precision::single_precision
                                                     : spmv::model::Precision::double_precision;
+            mo.alpha = parse_alpha(o.alpha);
+            const auto [link, staged] = link_for_path(o.bench_link, m.exchange_path());
+            mo.stage_through_host = staged;
             const auto stats = partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V)));
-            pred = predict_distributed(stats, dev, find_link(o.bench_link), mo);
-            j["model"] = {{"device_profile", pred->device}, {"link", pred->link}};
+            pred = predict_distributed(stats, dev, link, mo);
+            j["model"] = {{"device_profile", pred->device}, {"link", pred->link},
+                          {"alpha", o.alpha},           {"stage_through_host", staged}};
             j["partition_stats"] = {{"total_halo", stats.total_halo},
                                     {"max_neighbours", stats.max_neighbours},
                                     {"row_imbalance", stats.row_imbalance},
@@ -472,8 +699,7 @@ int run_bench(const Comm& comm, const DistCli& o)
                 // `spmvlab dist chart` draws through the measured points
                 j["predicted_scaling"] =
                     scaling_json(predict_scaling(a, parse_partition_kind(o.partition),
-                                                 int_list(o.bench_scaling), dev,
-                                                 find_link(o.bench_link), mo));
+                                                 int_list(o.bench_scaling), dev, link, mo));
             }
         }
     });
@@ -719,6 +945,10 @@ void add_dist_command(CLI::App& app)
     plan->add_option("--device", o->device, "GPU profile with --gpu (H100, ...), else host "
                                             "profile (cpu-core)")->capture_default_str();
     plan->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    plan->add_option("--alpha", o->alpha,
+                     "x reuse: (0, 1] (1: none, Kreutzer's default) or min (1/N_nzr of each "
+                     "block: perfect reuse)")
+        ->capture_default_str();
     plan->add_option("--weak", o->weak_k,
                      "also the predicted weak scaling of pde with about K^3 rows per rank "
                      "(K x K x K grids, over the --scaling rank counts)")
@@ -739,8 +969,13 @@ void add_dist_command(CLI::App& app)
     add_common(bench, *o, true);
     bench->add_option("--precision", o->precision, "double or float")->capture_default_str();
     bench->add_option("--link", o->bench_link,
-                      "link profile of the model's prediction printed next to each mode "
-                      "(host-shm: ranks of one host), or none")
+                      "link profile of the model's prediction printed next to each mode: auto "
+                      "(from the exchange path that ran: nvlink4 for cuda-ipc / cuda-aware, "
+                      "host-shm for host-staged and host ranks), a profile name, or none")
+        ->capture_default_str();
+    bench->add_option("--alpha", o->alpha,
+                      "the model's x reuse: (0, 1] (1: none, Kreutzer's default) or min "
+                      "(1/N_nzr of each block: perfect reuse)")
         ->capture_default_str();
     bench->add_option("--device", o->device, "GPU profile of that prediction with --gpu")
         ->capture_default_str();
@@ -753,6 +988,21 @@ void add_dist_command(CLI::App& app)
     bench->callback([o] {
         with_mpi(*o, o->precision == "float" ? &run_bench<float> : &run_bench<double>);
     });
+
+    auto* chart = dist->add_subcommand(
+        "chart", "strong-scaling chart (SVG) and table: the model against the measured points "
+                 "of dist bench records (one process, no MPI; the records' matrices are loaded)");
+    chart->add_option("RECORDS", o->records, "JSON files written by dist bench --json-out")
+        ->required();
+    chart->add_option("--svg", o->svg_out, "write the chart here");
+    chart->add_option("--json-out", o->json_out, "write the table as JSON");
+    chart->add_option("--link", o->chart_link,
+                      "the model's link: auto (from each record's exchange path) or a profile")
+        ->capture_default_str();
+    chart->add_option("--device", o->device, "GPU profile of the model")->capture_default_str();
+    chart->add_option("--scaling", o->chart_scaling, "rank counts of the model's curves")
+        ->capture_default_str();
+    chart->callback([o] { run_chart(*o); });
 
     auto* solve = dist->add_subcommand("solve", "distributed CG / Jacobi-CG / MPIR-CG "
                                                 "(b = ones, x0 = 0)");

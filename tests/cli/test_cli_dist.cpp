@@ -260,3 +260,51 @@ TEST_CASE("Distributed MPIR-CG under mpiexec converges and reports its record", 
     CHECK(j["final_relative_residual"].get<double>() <= 1e-10);
     CHECK(j["outer_iterations"].get<int>() >= 2);
 }
+
+TEST_CASE("dist chart puts a bench record next to the model's strong scaling", "[cli_dist]")
+{
+    const int n = mpiexec(2).empty() ? 1 : 2;
+    const auto rec = tmp("chart_bench.json");
+    const auto plan = tmp("chart_plan.json");
+    const auto svg = tmp("chart.svg");
+    const auto table = tmp("chart_table.json");
+
+    const auto b = run(n == 2 ? mpiexec(2) : std::string(),
+                       "dist bench gen:pde:size=16 --repeat 5 --json-out " + rec);
+    const auto p = spmvlab("dist plan gen:pde:size=16 --ranks " + std::to_string(n) +
+                           " --link host-shm --scaling 1,2 --json-out " + plan);
+    const auto c = spmvlab("dist chart " + rec + " --scaling 1,2,4 --svg " + svg + " --json-out " + table);
+
+    INFO(b.out << p.out << c.out);
+    REQUIRE(b.status == 0);
+    REQUIRE(p.status == 0);
+    REQUIRE(c.status == 0);
+    const auto r = read_json(rec);
+    const auto pl = read_json(plan);
+    const auto t = read_json(table);
+    double model_task = 0.0;
+    for (const auto& s : pl["scaling"]) {
+        if (s["ranks"] == n) model_task = s["task_us"];
+    }
+    REQUIRE(model_task > 0.0);
+    int matched = 0;
+    for (const auto& pt : t["points"]) {
+        if (pt["mode"] != "task") continue;
+        CHECK(pt["ranks"] == n);
+        CHECK(pt["measured_us"].get<double>() == r["modes"][2]["median_us"].get<double>());
+        // the chart's model (alpha = 1, host ranks over host-shm) is dist plan's
+        CHECK(pt["model_alpha1_us"].get<double>() == Approx(model_task).epsilon(1e-9));
+        CHECK(pt["model_alpha_min_us"].get<double>() < pt["model_alpha1_us"].get<double>());
+        ++matched;
+    }
+    CHECK(matched == 1);
+    std::ifstream f(svg);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    CHECK(text.find("gen:pde:size=16") != std::string::npos);
+    CHECK(text.find("<circle") != std::string::npos);
+
+    // a file that is not a bench record is refused with its name
+    const auto bad = spmvlab("dist chart " + plan);
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("not a record of spmvlab dist bench") != std::string::npos);
+}
