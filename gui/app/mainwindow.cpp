@@ -18,6 +18,7 @@
 #include <QPainter>
 #include <QSaveFile>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QTabWidget>
@@ -135,6 +136,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     connect(m_controller, &AnalysisController::documentAvailable, this,
             [this](MatrixDocumentPtr doc) {
                 m_statsModel->resetData(doc);
+                setRunnable(true);
                 m_sparsity->setDocument(doc);
                 m_model->setDocument(doc);
                 m_distribution->setDocument(doc);
@@ -164,6 +166,18 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     connect(m_controller, &AnalysisController::errorOccurred, this, &MainWindow::reportError);
     connect(m_controller, &AnalysisController::analysisFailed, this,
             [this](const QString& what, const QString& message) {
+                if (what == QLatin1String("load") && !m_controller->document()) {
+                    // nothing loaded: every view says so instead of "computing ..." forever,
+                    // and the run buttons stay off until a matrix is there
+                    const QString none = tr("no matrix loaded (%1)").arg(message);
+                    m_histogram->setError(none);
+                    m_construction->layoutView()->setError(none);
+                    m_waste->view(0)->setError(none);
+                    m_waste->view(1)->setError(none);
+                    m_memory->setError(none);
+                    setRunnable(false);
+                    return;
+                }
                 if (what == QLatin1String("histogram")) m_histogram->setError(message);
                 if (what == QLatin1String("construction"))
                     m_construction->layoutView()->setError(message);
@@ -184,7 +198,25 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
         connect(source, SIGNAL(statusMessage(QString)), statusBar(), SLOT(showMessage(QString)));
     }
     resize(1200, 800);
+    setRunnable(false);
     updateTitle();
+}
+
+void MainWindow::setRunnable(bool on)
+{
+    // the buttons that start work on the loaded matrix (construction Play, Time, Run)
+    const QString why = on ? QString() : tr("Open or generate a matrix first");
+    for (auto* page : {static_cast<QWidget*>(m_construction), static_cast<QWidget*>(m_timing),
+                       static_cast<QWidget*>(m_solver)}) {
+        if (on && ((page == m_timing && m_timing->isRunning()) ||
+                   (page == m_solver && m_solver->isRunning()))) {
+            continue;
+        }
+        for (auto* b : page->findChildren<QPushButton*>(QStringLiteral("runButton"))) {
+            b->setEnabled(on);
+            b->setToolTip(why);
+        }
+    }
 }
 
 MainWindow::~MainWindow() = default;

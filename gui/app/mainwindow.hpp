@@ -81,6 +81,9 @@ private:
     void buildMenus();
     void reportError(const QString& message);
     void updateTitle();
+    /// Enables the buttons that start work on the matrix (Play, Time, Run) or, without a
+    /// matrix, disables them with a tooltip saying why; a running panel is left alone.
+    void setRunnable(bool on);
 
     bool m_interactive;
     AnalysisController* m_controller;

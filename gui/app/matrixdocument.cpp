@@ -81,9 +81,14 @@ QList<QPair<QString, QString>> sampleMatrices()
         list.append({QStringLiteral("%1 (built in)").arg(f), examples.filePath(f)});
     }
 #ifdef SPMV_SAMPLE_DIR
+    // the project's sample directory, without the files that are built in as well
+    const QStringList builtIn =
+        examples.entryList({QStringLiteral("*.mtx")}, QDir::Files, QDir::Name);
     const QDir samples(QStringLiteral(SPMV_SAMPLE_DIR));
     for (const QString& f : samples.entryList({QStringLiteral("*.mtx")}, QDir::Files, QDir::Name)) {
-        list.append({f, samples.filePath(f)});
+        if (!builtIn.contains(f)) {
+            list.append({f, samples.filePath(f)});
+        }
     }
 #endif
     return list;

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -50,6 +51,9 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     m_next = new QPushButton(tr("Next \u25b6"));
     m_play = new QPushButton(tr("Play"));
     m_play->setCheckable(true);
+    m_play->setObjectName(QStringLiteral("runButton"));  // MainWindow::setRunnable finds it
+    m_previous->setToolTip(tr("Previous step (Page Up, Left, Shift+Space)"));
+    m_next->setToolTip(tr("Next step (Page Down, Right, Space: a presenter's clicker works)"));
     m_stepLabel = new QLabel;
     const auto& window = controller->constructionWindow();
     m_firstRow = spin(0, 0, 0, tr("First grid row shown: the view shows %1 rows at a time")
@@ -135,8 +139,52 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
             m_view->nextStep();
         }
     });
+    // Keyboard and clicker stepping: presenter remotes send Page Down / Page Up (some Right /
+    // Left); Space steps as in a slide show. Window-wide while this panel is shown (the tab
+    // bar or a button may have the focus); edit fields keep the keys they use (they accept
+    // ShortcutOverride for them).
+    auto keys = [this](std::initializer_list<QKeySequence> seqs, auto slot) {
+        for (const auto& k : seqs) {
+            auto* sc = new QShortcut(k, this);
+            sc->setContext(Qt::WindowShortcut);
+            sc->setEnabled(false);
+            connect(sc, &QShortcut::activated, this, slot);
+            m_stepKeys.push_back(sc);
+        }
+    };
+    keys({QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_Space)},
+         [this] { stepBy(1); });
+    keys({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_Left),
+          QKeySequence(Qt::SHIFT | Qt::Key_Space)},
+         [this] { stepBy(-1); });
+    keys({QKeySequence(Qt::Key_Home)}, [this] { m_view->setStep(0); });
+    keys({QKeySequence(Qt::Key_End)}, [this] { m_view->setStep(std::max(0, m_view->stepCount() - 1)); });
     updateParamVisibility();
     updateStepLabel(0, 0);
+}
+
+void ConstructionPanel::stepBy(int delta)
+{
+    if (m_play->isChecked()) {
+        m_play->setChecked(false);  // a manual step stops the animation
+    }
+    if (delta > 0 && m_view->currentStep() + 1 < m_view->stepCount()) {
+        m_view->nextStep();
+    } else if (delta < 0 && m_view->currentStep() > 0) {
+        m_view->previousStep();
+    }
+}
+
+void ConstructionPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    for (auto* sc : m_stepKeys) sc->setEnabled(true);
+}
+
+void ConstructionPanel::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    for (auto* sc : m_stepKeys) sc->setEnabled(false);
 }
 
 void ConstructionPanel::setPlaying(bool on)

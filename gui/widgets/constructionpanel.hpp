@@ -1,7 +1,10 @@
 #pragma once
-// The construction view: format, b_r / C / sigma / warp-size spin boxes, previous / next / play,
+// The construction view: format, b_r / C / sigma / warp-size spin boxes, previous / next / play
+// (also Page Down / Page Up, Right / Left, Space / Shift+Space, Home, End: a clicker steps it),
 // the window of a large matrix (first row / first column, "rows a–b of N"), and the LayoutView
 // of the current step in a scroll area.
+#include <vector>
+
 #include <QTimer>
 #include <QWidget>
 
@@ -10,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QShortcut;
 class QSpinBox;
 class LayoutView;
 
@@ -30,6 +34,12 @@ public:
 
 public slots:
     void setPlaying(bool on);
+    /// One step forward (delta > 0) or back, as Next / Previous and the keys do; stops Play.
+    void stepBy(int delta);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     void updateStepLabel(int step, int count);
@@ -56,4 +66,5 @@ private:
     QLabel* m_selection;
     LayoutView* m_view;
     QTimer m_playTimer;
+    std::vector<QShortcut*> m_stepKeys;  ///< enabled while the panel is shown
 };

@@ -19,6 +19,8 @@ public:
     void setConstruction(ConstructionPtr construction);
     /// Shows why there is no construction (clears the current one).
     void setError(const QString& message);
+    /// What setError said (empty once data arrived).
+    QString error() const { return m_error; }
     ConstructionPtr construction() const { return m_construction; }
     int stepCount() const;
     int currentStep() const { return m_step; }

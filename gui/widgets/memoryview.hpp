@@ -20,6 +20,8 @@ public:
                       quint64 limit = 0);
     FormatSummaryModel* model() const { return m_model; }
     void setError(const QString& message);
+    /// What setError said (empty once data arrived).
+    QString error() const { return m_error; }
     QChartView* chartView() const { return m_chartView; }
 
 private:

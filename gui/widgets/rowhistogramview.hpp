@@ -17,6 +17,8 @@ public:
     void setChartData(HistogramChartPtr chartData, int blockRows);
     void setLogScale(bool on);
     void setError(const QString& message);
+    /// What setError said (empty once data arrived).
+    QString error() const { return m_error; }
     bool logScale() const { return m_logScale; }
     HistogramChartPtr chartData() const { return m_data; }
 

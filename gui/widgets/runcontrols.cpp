@@ -9,6 +9,7 @@ RunControls::RunControls()
     : m_start(new QPushButton), m_cancel(new QPushButton), m_progress(new QProgressBar)
 {
     m_cancel->setText(QCoreApplication::translate("RunControls", "Cancel"));
+    m_start->setObjectName(QStringLiteral("runButton"));  // MainWindow::setRunnable finds it
     reset();
 }
 

@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QPushButton>
+#include <QTest>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -191,4 +193,77 @@ TEST_CASE("The generate dialog offers every generator with its schema defaults",
     }
     // what the dialog returns is accepted by the generator
     CHECK_NOTHROW(spmv::gen::generate(dialog.generator().toStdString(), params, dialog.seed()));
+}
+
+TEST_CASE("A failed first load leaves every view saying so and the run buttons off", "[gui][window]")
+{
+    guitest::app();
+    QTemporaryDir dir;
+    MainWindow w(false);
+    w.resize(1000, 700);
+    w.show();
+    auto runButtons = [&w] { return w.findChildren<QPushButton*>(QStringLiteral("runButton")); };
+    REQUIRE(runButtons().size() == 3);  // construction Play, Time, Run
+    for (auto* b : runButtons()) CHECK_FALSE(b->isEnabled());
+
+    w.openFile(dir.filePath(QStringLiteral("missing.mtx")));
+    REQUIRE(w.waitUntilIdle(60000));
+
+    REQUIRE(w.errors().size() == 1);
+    CHECK_FALSE(w.controller()->document());
+    for (const QString& e : {w.memoryView()->error(), w.histogramView()->error(),
+                             w.constructionPanel()->layoutView()->error()}) {
+        CHECK(e.startsWith(QStringLiteral("no matrix loaded")));
+        CHECK(e.contains(QStringLiteral("missing.mtx")));
+    }
+    for (auto* b : runButtons()) {
+        CHECK_FALSE(b->isEnabled());
+        CHECK(b->toolTip().contains(QStringLiteral("matrix first")));
+    }
+
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    for (auto* b : runButtons()) CHECK(b->isEnabled());
+    CHECK(w.memoryView()->error().isEmpty());
+    CHECK(w.constructionPanel()->layoutView()->error().isEmpty());
+}
+
+TEST_CASE("Page Down, Right and Space step the construction, Page Up and Left step back",
+          "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.resize(1000, 700);
+    w.show();
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    REQUIRE(w.setCurrentView(QStringLiteral("construction")));
+    w.activateWindow();
+    REQUIRE(QTest::qWaitForWindowActive(&w));
+    auto* view = w.constructionPanel()->layoutView();
+    REQUIRE(view->stepCount() >= 4);
+    view->setStep(0);
+    QWidget* target = w.focusWidget() ? w.focusWidget() : &w;
+
+    QTest::keyClick(target, Qt::Key_PageDown);
+    CHECK(view->currentStep() == 1);
+    QTest::keyClick(target, Qt::Key_Right);
+    CHECK(view->currentStep() == 2);
+    QTest::keyClick(target, Qt::Key_Space);
+    CHECK(view->currentStep() == 3);
+    QTest::keyClick(target, Qt::Key_PageUp);
+    CHECK(view->currentStep() == 2);
+    QTest::keyClick(target, Qt::Key_Left);
+    CHECK(view->currentStep() == 1);
+    QTest::keyClick(target, Qt::Key_End);
+    CHECK(view->currentStep() == view->stepCount() - 1);
+    QTest::keyClick(target, Qt::Key_PageDown);  // stays at the last step
+    CHECK(view->currentStep() == view->stepCount() - 1);
+    QTest::keyClick(target, Qt::Key_Home);
+    CHECK(view->currentStep() == 0);
+
+    // on another view the keys are not taken
+    REQUIRE(w.setCurrentView(QStringLiteral("memory")));
+    QTest::keyClick(w.focusWidget() ? w.focusWidget() : &w, Qt::Key_PageDown);
+    CHECK(view->currentStep() == 0);
 }
