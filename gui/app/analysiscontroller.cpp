@@ -53,12 +53,29 @@ spmv::AnyMatrix<double> buildWithinLimit(const std::string& format,
 
 }  // namespace
 
+spmv::FormatParams AnalysisController::suitedParams(std::int64_t rows)
+{
+    spmv::FormatParams p;
+    if (rows <= blackboardRows) {
+        // the blackboard: warps of 4 threads, pJDS blocks of 4 rows, SELL-4-8, so that a few
+        // warps and blocks fit on a slide
+        p.block_rows = 4;
+        p.warp_size = 4;
+        p.slice_height = 4;
+        p.sort_window = 8;
+    } else {
+        // the hardware: 32-thread warps, b_r = 32, SELL-32-1 (the CLI's defaults)
+        p.block_rows = 32;
+        p.warp_size = 32;
+        p.slice_height = 32;
+        p.sort_window = 1;
+    }
+    return p;
+}
+
 AnalysisController::AnalysisController(QObject* parent) : QObject(parent)
 {
-    m_params.block_rows = 4;
-    m_params.warp_size = 4;
-    m_params.slice_height = 4;
-    m_params.sort_window = 8;
+    m_params = suitedParams(0);
     m_formatLimit = ::formatMemoryLimit();
 }
 
@@ -159,6 +176,18 @@ void AnalysisController::setDocument(MatrixDocumentPtr document)
     m_document = std::move(document);
     m_window.first_row = 0;
     m_window.first_col = 0;
+    if (!m_userParams) {
+        // parameters that suit the matrix, until the user sets one
+        const auto p = suitedParams(m_document->stats.rows);
+        if (p.block_rows != m_params.block_rows || p.warp_size != m_params.warp_size ||
+            p.slice_height != m_params.slice_height || p.sort_window != m_params.sort_window) {
+            m_params.block_rows = p.block_rows;
+            m_params.warp_size = p.warp_size;
+            m_params.slice_height = p.slice_height;
+            m_params.sort_window = p.sort_window;
+            emit paramsChanged(m_params);
+        }
+    }
     emit documentAvailable(m_document);
     startAllAnalyses();
 }
@@ -205,6 +234,7 @@ void AnalysisController::startBackgroundAnalyses()
 
 void AnalysisController::setParams(const spmv::FormatParams& params)
 {
+    m_userParams = true;
     m_params = params;
     emit paramsChanged(m_params);
     startAllAnalyses();
@@ -213,6 +243,7 @@ void AnalysisController::setParams(const spmv::FormatParams& params)
 void AnalysisController::setWarpSize(int warpSize)
 {
     if (warpSize == m_params.warp_size) return;
+    m_userParams = true;
     m_params.warp_size = warpSize;
     emit paramsChanged(m_params);
     if (!m_document) return;
@@ -224,6 +255,7 @@ void AnalysisController::setWarpSize(int warpSize)
 void AnalysisController::setBlockRows(int blockRows)
 {
     if (blockRows == m_params.block_rows) return;
+    m_userParams = true;
     m_params.block_rows = blockRows;
     emit paramsChanged(m_params);
     startAllAnalyses();
@@ -232,6 +264,7 @@ void AnalysisController::setBlockRows(int blockRows)
 void AnalysisController::setSliceHeight(int sliceHeight)
 {
     if (sliceHeight == m_params.slice_height) return;
+    m_userParams = true;
     m_params.slice_height = sliceHeight;
     emit paramsChanged(m_params);
     startAllAnalyses();
@@ -240,6 +273,7 @@ void AnalysisController::setSliceHeight(int sliceHeight)
 void AnalysisController::setSortWindow(int sortWindow)
 {
     if (sortWindow == m_params.sort_window) return;
+    m_userParams = true;
     m_params.sort_window = sortWindow;
     emit paramsChanged(m_params);
     startAllAnalyses();

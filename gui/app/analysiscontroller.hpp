@@ -54,6 +54,14 @@ public:
 
     /// Maximum number of warps drawn per format in the waste view.
     static constexpr int maxWarpPictures = 48;
+    /// Up to this many rows a matrix gets the blackboard parameters (warp 4, b_r 4, SELL-4-8),
+    /// above it the hardware's (warp 32, b_r 32, SELL-32-1): suitedParams.
+    static constexpr std::int64_t blackboardRows = 1024;
+    /// The parameters a newly loaded matrix of `rows` rows gets while the user has set none
+    /// (the other fields keep FormatParams' defaults).
+    static spmv::FormatParams suitedParams(std::int64_t rows);
+    /// True once the user set a parameter: later matrices keep the user's values.
+    bool userParams() const { return m_userParams; }
 
 public slots:
     void openFile(const QString& path);
@@ -110,6 +118,7 @@ private:
 
     MatrixDocumentPtr m_document;
     spmv::FormatParams m_params;
+    bool m_userParams = false;
     QString m_constructionFormat = QStringLiteral("pjds");
     std::array<QString, 2> m_wasteFormats{QStringLiteral("ellr"), QStringLiteral("pjds")};
     QString m_rowOrderFormat;

@@ -146,8 +146,21 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
                 for (int side = 0; side < 2; ++side)
                     m_waste->view(side)->setWaste(nullptr, QString());
                 updateTitle();
+                const auto& p = m_controller->params();
                 statusBar()->showMessage(
-                    tr("Loaded %1 (%2 s)").arg(doc->name).arg(doc->loadSeconds, 0, 'f', 2), 5000);
+                    tr("Loaded %1 (%2 s); warp %3, b_r %4, SELL-%5-%6%7")
+                        .arg(doc->name)
+                        .arg(doc->loadSeconds, 0, 'f', 2)
+                        .arg(p.warp_size)
+                        .arg(p.block_rows)
+                        .arg(p.slice_height)
+                        .arg(p.sort_window)
+                        .arg(m_controller->userParams()
+                                 ? tr(" (yours)")
+                                 : doc->stats.rows > AnalysisController::blackboardRows
+                                       ? tr(" (for a large matrix)")
+                                       : tr(" (blackboard size)")),
+                    8000);
             });
     connect(m_controller, &AnalysisController::histogramAvailable, this,
             [this](HistogramChartPtr c) {

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTest>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -266,4 +267,33 @@ TEST_CASE("Page Down, Right and Space step the construction, Page Up and Left st
     REQUIRE(w.setCurrentView(QStringLiteral("memory")));
     QTest::keyClick(w.focusWidget() ? w.focusWidget() : &w, Qt::Key_PageDown);
     CHECK(view->currentStep() == 0);
+}
+
+TEST_CASE("A large matrix gets the hardware's parameters until the user sets one", "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    auto* c = w.controller();
+    CHECK(c->params().warp_size == 4);  // the blackboard before anything is loaded
+
+    c->setDocument(makeDocument(spmv::gen::pde(16), QStringLiteral("pde16"), {}));  // 4096 rows
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(c->params().warp_size == 32);
+    CHECK(c->params().block_rows == 32);
+    CHECK(c->params().slice_height == 32);
+    CHECK(c->params().sort_window == 1);
+    CHECK(w.constructionPanel()->blockRowsBox()->value() == 32);
+
+    w.openBuiltInExample();  // 8 rows: back to the blackboard
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(c->params().warp_size == 4);
+    CHECK(c->params().block_rows == 4);
+
+    w.constructionPanel()->blockRowsBox()->setValue(8);  // the user's choice stays
+    REQUIRE(w.waitUntilIdle(60000));
+    c->setDocument(makeDocument(spmv::gen::pde(16), QStringLiteral("pde16"), {}));
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(c->userParams());
+    CHECK(c->params().block_rows == 8);
+    CHECK(c->params().warp_size == 4);
 }
