@@ -4,6 +4,7 @@
 #include <new>
 #include <random>
 
+#include <spmv/analysis/spd.hpp>
 #include <spmv/error.hpp>
 #include <spmv/gpu/solver.hpp>
 
@@ -34,6 +35,10 @@ SolverRun runSolverJob(const spmv::Csr<double, std::int32_t>& a, const SolverJob
     SolverRun run;
     run.method = job.method;
     run.backend = job.gpu ? "GPU" : "host reference (1 thread)";
+    // CG's theory needs an SPD matrix: say so before the curves when it is certainly not one
+    if (a.num_rows == a.num_cols) {
+        run.not_spd = spmv::analysis::screen_spd(a).reason();
+    }
     try {
         const auto method = job.method == SolverMethod::mpir_cg ? spmv::solvers::Method::mpir_cg
                                                                 : spmv::solvers::Method::cg;

@@ -34,6 +34,9 @@ struct SolverRun {
     spmv::solvers::SolveResult result;
     std::string backend;  ///< "GPU (<name>)" or "host reference (1 thread)"
     std::string error;    ///< non-empty when the solve could not run at all
+    /// Why the matrix is certainly not SPD (spmv::analysis::screen_spd), empty when the
+    /// screen passes: CG's convergence theory does not hold for it.
+    std::string not_spd;
 };
 
 /// The right-hand side: ones, or the same random vector as `spmvlab solve --rhs random`.

@@ -301,7 +301,16 @@ void SolverPanel::updateMessage(bool cancelled)
     }
     if (cancelled) lines << tr("Cancelled: the remaining solves were skipped.");
     if (!m_model->rows().isEmpty()) {
-        lines.prepend(tr("On %1:").arg(QString::fromStdString(m_model->rows().front().backend)));
+        const auto& first = m_model->rows().front();
+        if (!first.not_spd.empty()) {
+            // before the results: what they mean on such a matrix
+            lines.prepend(tr("The matrix is %1. CG and its variants assume a symmetric positive "
+                             "definite matrix, so breakdown or divergence below is what the "
+                             "theory allows, not a fault of the solver.")
+                              .arg(QString::fromStdString(first.not_spd)));
+            failed = true;
+        }
+        lines.prepend(tr("On %1:").arg(QString::fromStdString(first.backend)));
     }
     m_message->setText(lines.join(QLatin1Char('\n')));
     // a failure is written in the colour of padding/waste (vermillion), success in plain text

@@ -72,6 +72,7 @@ TEST_CASE("The solver view overlays CG and MPIR-CG on a 10x10 Laplacian", "[gui]
     CHECK(runs[0].method == spmv::viz::SolverMethod::cg);
     CHECK(runs[1].method == spmv::viz::SolverMethod::mpir_cg);
     for (const auto& r : runs) {
+        CHECK(r.not_spd.empty());  // the Laplacian passes the SPD screen
         INFO(describeRun(r));
         CHECK(r.error.empty());
         CHECK(r.result.status == spmv::solvers::Status::converged);
@@ -182,6 +183,9 @@ TEST_CASE("A matrix that is not SPD shows a breakdown message, not convergence",
     const QString text = panel->messageLabel()->text();
     CHECK(text.contains(QStringLiteral("CG: breakdown_indefinite")));
     CHECK(text.contains(QStringLiteral("not positive definite")));
+    // the screen says why before the solve's own message: -A has a negative diagonal
+    CHECK(text.contains(QStringLiteral("The matrix is not positive definite: the diagonal "
+                                       "entry a(0, 0) = -4 is not positive")));
     CHECK_FALSE(text.contains(QStringLiteral("converged")));
     CHECK(panel->model()->index(0, SolverSummaryModel::Status).data().toString() ==
           QStringLiteral("breakdown_indefinite"));
@@ -292,4 +296,33 @@ TEST_CASE("The random right-hand side is the CLI's", "[gui][solver]")
     std::uniform_real_distribution<double> d(-1.0, 1.0);
     for (double v : b) CHECK(v == d(rng));
     CHECK(makeRhs(RhsKind::ones, 4, 1) == std::vector<double>(4, 1.0));
+}
+
+TEST_CASE("A matrix that is not symmetric is named as such before the curves", "[gui][solver]")
+{
+    guitest::app();
+    AnalysisController controller;
+    SolverPanel panel(&controller);
+    panel.resize(1000, 700);
+    // 2 on the diagonal, 1 above it: positive diagonal, not symmetric
+    spmv::Csr<double, std::int32_t> a;
+    a.num_rows = a.num_cols = 6;
+    a.row_ptrs = {0};
+    for (int r = 0; r < 6; ++r) {
+        a.col_idxs.push_back(r);
+        a.values.push_back(2.0);
+        if (r + 1 < 6) {
+            a.col_idxs.push_back(r + 1);
+            a.values.push_back(1.0);
+        }
+        a.row_ptrs.push_back(static_cast<std::int32_t>(a.col_idxs.size()));
+    }
+    controller.setDocument(makeDocument(std::move(a), QStringLiteral("upper"), {}));
+
+    panel.runSynchronously();
+
+    REQUIRE_FALSE(panel.runs().isEmpty());
+    CHECK(panel.runs().front().not_spd == "not symmetric: a(0, 1) = 1 but a(1, 0) = 0");
+    CHECK(panel.messageLabel()->text().contains(
+        QStringLiteral("The matrix is not symmetric: a(0, 1) = 1 but a(1, 0) = 0.")));
 }
