@@ -336,10 +336,12 @@ bool SolverPanel::eventFilter(QObject* watched, QEvent* event)
 double SolverPanel::logBase() const
 {
     // A label per decade as long as they fit the plot's height, else one every few decades.
-    // Qt Charts elides a label that gets less than its height + 2 x 2 px padding; the title,
-    // legend and x axis above and below the plot take about 8 label heights.
-    const int labelHeight = QFontMetrics(Appearance::instance().font(0.9)).height() + 4;
-    const int plotHeight = m_chartView->height() - 8 * labelHeight;
+    // Qt Charts elides a label ("...") that gets less than its height + 2 x 2 px padding, and
+    // the spacing of the ticks is not quite even on screen, so each label is given 8 px of
+    // room; the title, the legend (up to two lines) and the x axis take about 10 label heights
+    // (a 1e0 .. 1e-16 run at the default window size got 19 labels in 335 px and all elided).
+    const int labelHeight = QFontMetrics(Appearance::instance().font(0.9)).height() + 8;
+    const int plotHeight = m_chartView->height() - 10 * labelHeight;
     return spmv::viz::log_axis_base(m_logRange, qMax(2, plotHeight / qMax(1, labelHeight)));
 }
 
