@@ -205,6 +205,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     connect(m_rowOrder, &QComboBox::currentIndexChanged, this,
             [this] { m_controller->setRowOrderFormat(m_rowOrder->currentData().toString()); });
     connect(m_logScale, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogScale);
+    // a view's hover text ("Row 5, column 3: ...") means nothing on the next view
+    connect(m_tabs, &QTabWidget::currentChanged, statusBar(), &QStatusBar::clearMessage);
     for (auto* source : {static_cast<QObject*>(m_sparsity), static_cast<QObject*>(m_waste),
                          static_cast<QObject*>(m_timing), static_cast<QObject*>(m_solver),
                          static_cast<QObject*>(m_distribution)}) {

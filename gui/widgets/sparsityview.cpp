@@ -14,6 +14,7 @@
 
 #include <spmv/viz/colour.hpp>
 #include <spmv/viz/density.hpp>
+#include <spmv/viz/units.hpp>
 
 #include "appearance.hpp"
 
@@ -60,7 +61,28 @@ SparsityView::SparsityView(QWidget* parent) : QWidget(parent)
 
 QRect SparsityView::plotRect() const
 {
-    return QRect(0, 0, width(), qMax(0, height() - legendHeight()));
+    // room for the title and the column ticks above, the row ticks on the left
+    const QFontMetrics fm(Appearance::instance().font(0.9));
+    const qint64 rows = m_document ? m_document->csr.num_rows : 0;
+    const int left = fm.horizontalAdvance(groupDigits(qMax<qint64>(rows, 100))) + 14;
+    const int top = QFontMetrics(Appearance::instance().font()).height() + fm.height() + 12;
+    return QRect(left, top, qMax(0, width() - left - 10),
+                 qMax(0, height() - legendHeight() - top));
+}
+
+spmv::viz::ViewTransform SparsityView::fittedView() const
+{
+    // fitted into the plot rectangle, expressed in widget pixels: the raster covers the widget
+    // from (0, 0) to the plot's far corner and is clipped to the plot when drawn
+    const QRect r = plotRect();
+    const auto rows = m_document ? m_document->csr.num_rows : 0;
+    const auto cols = m_document ? m_document->csr.num_cols : 0;
+    auto v = spmv::viz::ViewTransform::fit(rows, cols, r.width(), r.height(), plotMargin);
+    v.origin_x += r.left();
+    v.origin_y += r.top();
+    v.width = r.right() + 1;
+    v.height = r.bottom() + 1;
+    return v;
 }
 
 int SparsityView::legendHeight() const
@@ -87,10 +109,7 @@ void SparsityView::setRowOrder(RowOrderPtr order, const QString& orderName)
 
 void SparsityView::resetView()
 {
-    const QRect r = plotRect();
-    const auto rows = m_document ? m_document->csr.num_rows : 0;
-    const auto cols = m_document ? m_document->csr.num_cols : 0;
-    m_view = spmv::viz::ViewTransform::fit(rows, cols, r.width(), r.height(), plotMargin);
+    m_view = fittedView();
     m_fitted = true;
     scheduleRender();
     update();
@@ -199,7 +218,69 @@ void SparsityView::paintEvent(QPaintEvent*)
                       static_cast<double>(m_view.num_cols) * m_view.scale,
                       static_cast<double>(m_view.num_rows) * m_view.scale));
     p.restore();
+    drawAxes(p);
     drawLegend(p);
+}
+
+void SparsityView::drawAxes(QPainter& p)
+{
+    // title, then the column numbers above the plot and the row numbers left of it, at 1-2-5
+    // steps of the part in view (cell centres), so that a zoomed view says where it is
+    const QRect area = plotRect();
+    const auto& pal = Appearance::palette();
+    const QFont titleFont = Appearance::instance().font();
+    QFont bold = titleFont;
+    bold.setBold(true);
+    p.setFont(bold);
+    p.setPen(toQColor(pal.text));
+    QString title = tr("Sparsity pattern of %1").arg(m_document->name);
+    if (m_order) title += tr(", rows in %1 order").arg(m_orderName);
+    const QFontMetrics tfm(bold);
+    p.drawText(QPoint(area.left(), tfm.ascent() + 4),
+               tfm.elidedText(title, Qt::ElideMiddle, qMax(40, width() - area.left() - 8)));
+
+    const QFont font = Appearance::instance().font(0.9);
+    p.setFont(font);
+    const QFontMetrics fm(font);
+    const qint64 rows = m_document->csr.num_rows;
+    const qint64 cols = m_document->csr.num_cols;
+    QPen tick(toQColor(pal.text));
+    tick.setWidthF(1.0);
+    p.setPen(tick);
+    // the part of the matrix in view, in matrix units and in pixels: the numbers sit next to
+    // the matrix itself (it is centred in the plot when its shape differs from the plot's)
+    const double c0 = qBound(0.0, m_view.col_at(area.left()), static_cast<double>(cols));
+    const double c1 = qBound(0.0, m_view.col_at(area.right()), static_cast<double>(cols));
+    const double r0 = qBound(0.0, m_view.row_at(area.top()), static_cast<double>(rows));
+    const double r1 = qBound(0.0, m_view.row_at(area.bottom()), static_cast<double>(rows));
+    const double left = m_view.x_of_col(c0);
+    const double right = m_view.x_of_col(c1);
+    const double top = m_view.y_of_row(r0);
+    const double bottom = m_view.y_of_row(r1);
+    const int colLabel = fm.horizontalAdvance(groupDigits(qMax<qint64>(cols, 10))) + 16;
+    if (c1 > c0) {
+        const int maxTicks = qMax(1, static_cast<int>((right - left) / colLabel));
+        const double step = qMax(1.0, spmv::viz::nice_step(c1 - c0, maxTicks));
+        for (double c = std::ceil(c0 / step) * step; c < c1; c += step) {
+            const double x = m_view.x_of_col(c + 0.5);
+            if (x < area.left() || x > area.right()) continue;
+            p.drawLine(QPointF(x, top - 4), QPointF(x, top));
+            const QString label = groupDigits(static_cast<qint64>(c));
+            p.drawText(QPointF(x - fm.horizontalAdvance(label) / 2.0, top - 6), label);
+        }
+    }
+    if (r1 > r0) {
+        const int maxTicks = qMax(1, static_cast<int>((bottom - top) / (2 * fm.height())));
+        const double step = qMax(1.0, spmv::viz::nice_step(r1 - r0, maxTicks));
+        for (double r = std::ceil(r0 / step) * step; r < r1; r += step) {
+            const double y = m_view.y_of_row(r + 0.5);
+            if (y < area.top() || y > area.bottom()) continue;
+            p.drawLine(QPointF(left - 4, y), QPointF(left, y));
+            const QString label = groupDigits(static_cast<qint64>(r));
+            p.drawText(QPointF(left - 6 - fm.horizontalAdvance(label), y + fm.ascent() / 2.0 - 1),
+                       label);
+        }
+    }
 }
 
 void SparsityView::drawGrid(QPainter& p)
@@ -238,11 +319,11 @@ void SparsityView::drawLegend(QPainter& p)
     if (m_order) {
         line1 += tr("  \u2014  rows in %1 order (row_perm)").arg(m_orderName);
     }
-    p.drawText(QPoint(plotMargin, strip.top() + fm.ascent() + 2), line1);
+    p.drawText(QPoint(plotRect().left(), strip.top() + fm.ascent() + 2), line1);
 
     const int y = strip.top() + fm.height() + 6;
     const int box = fm.height() - 2;
-    int x = plotMargin;
+    int x = plotRect().left();
     if (m_imageMaxCount > 1) {
         const QString label = tr("nonzeros per pixel: 1");
         p.drawText(QPoint(x, y + fm.ascent()), label);
@@ -262,7 +343,8 @@ void SparsityView::drawLegend(QPainter& p)
         p.fillRect(QRect(x, y, box, box), toQColor(pal.nonzero));
         x += box + 6;
         p.drawText(QPoint(x, y + fm.ascent()),
-                   tr("nonzero (exact: one cell = %1 px)").arg(m_view.scale, 0, 'f', 1));
+                   m_view.exact() ? tr("nonzero (one cell = %1 px)").arg(m_view.scale, 0, 'g', 3)
+                                  : tr("nonzero"));
     }
 }
 
@@ -272,7 +354,7 @@ void SparsityView::resizeEvent(QResizeEvent*)
     if (m_fitted) {
         resetView();
     } else {
-        m_view = m_view.resized(r.width(), r.height());
+        m_view = m_view.resized(r.right() + 1, r.bottom() + 1);
         scheduleRender();
     }
 }
@@ -319,6 +401,11 @@ void SparsityView::mouseReleaseEvent(QMouseEvent* event)
 void SparsityView::mouseDoubleClickEvent(QMouseEvent*)
 {
     resetView();
+}
+
+void SparsityView::leaveEvent(QEvent*)
+{
+    emit statusMessage(QString());  // the position under the cursor no longer holds
 }
 
 void SparsityView::describePosition(QPointF pos)

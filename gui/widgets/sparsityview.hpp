@@ -31,7 +31,8 @@ public:
     void zoomAt(double factor, QPointF pos);
     /// Fit the whole matrix into the view.
     void resetView();
-    /// The drawing area (widget minus the legend strip).
+    /// The drawing area: the widget minus the title and column numbers above, the row numbers
+    /// on the left and the legend strip below. viewTransform() is in widget pixels.
     QRect plotRect() const;
 
     QSize sizeHint() const override { return {640, 560}; }
@@ -48,6 +49,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
     void scheduleRender();
@@ -56,6 +58,9 @@ private:
     int legendHeight() const;
     void drawLegend(QPainter& p);
     void drawGrid(QPainter& p);
+    void drawAxes(QPainter& p);
+    /// The whole matrix fitted into plotRect(), in widget pixels.
+    spmv::viz::ViewTransform fittedView() const;
 
     MatrixDocumentPtr m_document;
     RowOrderPtr m_order;

@@ -57,6 +57,22 @@ TEST_CASE("The sparsity view draws nonzeros in the nonzero colour and zeros whit
     CHECK(at(0, 1) == palette().background);  // A(0,1) = 0
     CHECK(at(3, 3) == palette().nonzero);     // A(3,3) = 9
     CHECK(at(1, 0) == palette().background);
+    // axes: the row numbers left of the matrix and the column numbers above it are drawn in
+    // the text colour next to row 0 / column 0, inside the widget
+    auto inkIn = [&](QRectF r) {
+        int ink = 0;
+        for (int y = static_cast<int>(r.top()); y < static_cast<int>(r.bottom()); ++y)
+            for (int x = static_cast<int>(r.left()); x < static_cast<int>(r.right()); ++x)
+                if (qGray(img.pixel(x, y)) < 100) ++ink;
+        return ink;
+    };
+    const double left = t.x_of_col(0);
+    const double top = t.y_of_row(0);
+    REQUIRE(left > 20);
+    REQUIRE(top > 20);
+    CHECK(inkIn(QRectF(left - 20, t.y_of_row(0.5) - 6, 14, 12)) > 0);  // "0" of the rows
+    CHECK(inkIn(QRectF(t.x_of_col(0.5) - 6, top - 20, 12, 14)) > 0);  // "0" of the columns
+    CHECK(inkIn(QRectF(left - 20, t.y_of_row(1.5) - 4, 14, 8)) > 0);  // "1": step 1 here
 
     // permuted order of pJDS / SELL: display row 1 is row 2 = [5 0 6 7]
     rendered.clear();
