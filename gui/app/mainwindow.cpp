@@ -250,6 +250,16 @@ QWidget* MainWindow::viewPage(const QString& name) const
     return i < 0 ? nullptr : m_tabs->widget(i);
 }
 
+QWidget* MainWindow::viewContent(const QString& name) const
+{
+    // what File > Export writes: the picture without the controls above it, and the
+    // construction at its full extent (the layout widget, not the scrolled viewport)
+    if (name == QLatin1String("pattern")) return m_sparsity;
+    if (name == QLatin1String("histogram")) return m_histogram;
+    if (name == QLatin1String("construction")) return m_construction->layoutView();
+    return viewPage(name);
+}
+
 bool MainWindow::setCurrentView(const QString& name)
 {
     const int i = static_cast<int>(viewNames().indexOf(name));
@@ -381,7 +391,7 @@ void MainWindow::exportCurrentView(const QString& format)
         path += QLatin1Char('.') + format;
     }
     QString error;
-    if (exportWidget(m_tabs->currentWidget(), path, &error)) {
+    if (exportWidget(viewContent(currentViewName()), path, &error)) {
         statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     } else {
         reportError(error);

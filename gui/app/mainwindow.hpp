@@ -40,6 +40,10 @@ public:
     bool setCurrentView(const QString& name);
     QString currentViewName() const;
     QWidget* viewPage(const QString& name) const;
+    /// What File > Export writes for view `name`: the pattern, histogram and construction
+    /// without their controls (the construction at full extent, also the part scrolled out of
+    /// view); the whole page for the others.
+    QWidget* viewContent(const QString& name) const;
 
     AnalysisController* controller() const { return m_controller; }
     SparsityView* sparsityView() const { return m_sparsity; }

@@ -131,6 +131,20 @@ TEST_CASE("Views export to PNG and to SVG at 96 dpi", "[gui][window]")
     QString error;
     CHECK_FALSE(MainWindow::exportWidget(page, QStringLiteral("/nonexistent/dir/x.png"), &error));
     CHECK_FALSE(error.isEmpty());
+
+    // File > Export writes the content only: the construction's layout at its full size, which
+    // a short window shows scrolled; the pattern without its row-order bar
+    w.controller()->setDocument(makeDocument(spmv::gen::pde(5), QStringLiteral("pde05"), {}));
+    w.resize(900, 420);
+    REQUIRE(w.waitUntilIdle(60000));
+    QWidget* content = w.viewContent(QStringLiteral("construction"));
+    REQUIRE(content == w.constructionPanel()->layoutView());
+    CHECK(content->height() > content->parentWidget()->height());  // scrolled in the window
+    const QString full = dir.filePath(QStringLiteral("full.png"));
+    REQUIRE(MainWindow::exportWidget(content, full));
+    CHECK(QImage(full).height() == content->height());
+    CHECK(w.viewContent(QStringLiteral("pattern")) == w.sparsityView());
+    CHECK(w.viewContent(QStringLiteral("memory")) == w.viewPage(QStringLiteral("memory")));
 }
 
 TEST_CASE("Every view name maps to a page", "[gui][window]")
