@@ -265,13 +265,16 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         window.setPresentationMode(true);
     }
     auto* controller = window.controller();
-    // parameters first, so the analyses of the loaded matrix use them
-    spmv::FormatParams params = controller->params();
-    if (warp > 0) params.warp_size = warp;
-    if (br > 0) params.block_rows = br;
-    if (slice > 0) params.slice_height = slice;
-    if (sigma > 0) params.sort_window = sigma;
-    controller->setParams(params);
+    // parameters first, so the analyses of the loaded matrix use them; only those given (the
+    // others suit the matrix: AnalysisController::suitedParams)
+    if (warp > 0 || br > 0 || slice > 0 || sigma > 0) {
+        spmv::FormatParams params = controller->params();
+        if (warp > 0) params.warp_size = warp;
+        if (br > 0) params.block_rows = br;
+        if (slice > 0) params.slice_height = slice;
+        if (sigma > 0) params.sort_window = sigma;
+        controller->setParams(params);
+    }
     if (!format.isEmpty()) {
         if (view == QLatin1String("construction")) {
             selectData(window.constructionPanel()->formatBox(), format);

@@ -159,8 +159,21 @@ LayoutMetrics LayoutView::metrics() const
     LayoutMetrics m;
     m.lineHeight = fm.height();
     m.charWidth = fm.horizontalAdvance(QLatin1Char('0'));
-    m.rowLabelWidth = fm.horizontalAdvance(QStringLiteral("row 0000")) + 6;
-    m.arrayLabelWidth = fm.horizontalAdvance(QStringLiteral("slice_widths")) + 12;
+    // room for the widest row label of this matrix ("row 999833", "entry 12") and the widest
+    // array name of the construction ("coo_row_idx", "slice_widths")
+    const qint64 rows = m_construction ? qMax<qint64>(m_construction->max_total_rows, 1) : 1;
+    m.rowLabelWidth =
+        fm.horizontalAdvance(QStringLiteral("entry %1").arg(qMax<qint64>(rows - 1, 1000))) + 6;
+    double arrayName = fm.horizontalAdvance(QStringLiteral("slice_widths"));
+    if (m_construction) {
+        const QFontMetricsF bold(Appearance::instance().font(1.0, true));
+        for (const auto& step : m_construction->steps) {
+            for (const auto& a : step.arrays) {
+                arrayName = std::max(arrayName, bold.horizontalAdvance(QString::fromStdString(a.name)));
+            }
+        }
+    }
+    m.arrayLabelWidth = arrayName + 12;
     m.preferredCell = std::round(fm.height() * 2.0);
     m.minCell = 3;
     m.groupGap = m.charWidth;
@@ -362,7 +375,12 @@ void LayoutView::paintEvent(QPaintEvent*)
                 const auto& x = s->at(r, c);
                 if (x.kind != CellKind::nonzero) continue;
                 const auto rc = g.cellRect(r, c);
-                p.drawText(QRectF(rc.x, rc.y, rc.w, rc.h), Qt::AlignCenter, entryText(x.value));
+                // a value is printed only where it fits whole ("7e-" in a small cell misleads);
+                // the selection line below the view names every value
+                const QString t = entryText(x.value);
+                if (fm.horizontalAdvance(t) <= rc.w - 2) {
+                    p.drawText(QRectF(rc.x, rc.y, rc.w, rc.h), Qt::AlignCenter, t);
+                }
             }
         }
     }

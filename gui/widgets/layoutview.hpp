@@ -36,6 +36,8 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override { return {200, 150}; }
+    /// Cell size, label widths and spacing for the current font and construction.
+    LayoutMetrics metrics() const;
 
 public slots:
     void setStep(int step);
@@ -53,7 +55,6 @@ protected:
 
 private:
     void relayout();
-    LayoutMetrics metrics() const;
     double headerHeight() const;
     void describeSelection();
 

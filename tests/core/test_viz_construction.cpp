@@ -292,6 +292,14 @@ TEST_CASE("A window of a large matrix reads the whole matrix's layout", "[viz][c
     CHECK(m.rows == 16);
     CHECK(m.cols == 12);
     CHECK(m.window_label() == "rows 64\u201379 of 500, columns 0\u201311 of 400");
+    // the padded step shows sorted positions whose labels are other rows: it says so
+    const auto& sorted = step(c, "pad");
+    bool moved = false;
+    for (int k = 0; k < sorted.rows; ++k) {
+        moved = moved || sorted.row_source[static_cast<std::size_t>(k)] != 64 + k;
+    }
+    REQUIRE(moved);
+    CHECK(sorted.window_label().rfind("sorted positions 64\u2013", 0) == 0);
     // row_ptrs shows the pointers of rows 64..79: entries 64..80
     const auto& rp = array(m, "row_ptrs");
     CHECK(rp.index.front() == 64);

@@ -195,3 +195,29 @@ TEST_CASE("Formats over the memory limit are estimated, not built, and labelled"
     }
     CHECK(constructionFailed);
 }
+
+TEST_CASE("Row labels and array names of a large matrix get the room they need", "[gui][construction]")
+{
+    guitest::app();
+    qRegisterMetaType<ConstructionPtr>("ConstructionPtr");
+    AnalysisController controller;
+    ConstructionPanel panel(&controller);
+    panel.resize(1000, 800);
+    QSignalSpy spy(&controller, &AnalysisController::constructionAvailable);
+
+    controller.setDocument(
+        makeDocument(spmv::test::random_csr(20000, 300, 1, 9, 5), QStringLiteral("r"), {}));
+    const auto c = nextConstruction(spy);
+    REQUIRE(c);
+    QCoreApplication::processEvents();
+
+    const QFontMetricsF fm(Appearance::instance().font());
+    const auto m = panel.layoutView()->metrics();
+    CHECK(m.rowLabelWidth >= fm.horizontalAdvance(QStringLiteral("row 19999")));
+    const QFontMetricsF bold(Appearance::instance().font(1.0, true));
+    for (const auto& step : c->steps) {
+        for (const auto& a : step.arrays) {
+            CHECK(m.arrayLabelWidth >= bold.horizontalAdvance(QString::fromStdString(a.name)));
+        }
+    }
+}

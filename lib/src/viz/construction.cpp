@@ -949,8 +949,17 @@ std::string ConstructionStep::window_label() const
         if (n <= 0) return "no " + what;
         return what + " " + num(first) + "\u2013" + num(first + n - 1) + " of " + num(total);
     };
-    return span(row_offset, rows, total_rows, row_axis.empty() ? "rows" : row_axis + " rows") +
-           ", " + span(col_offset, cols, total_cols, "columns");
+    // sorted steps show grid positions whose labels are the original rows: say so, so that
+    // "positions 1000-1063" next to labels "row 999833" is not read as a contradiction
+    bool sorted = false;
+    for (std::size_t k = 0; k < row_source.size() && !sorted; ++k) {
+        sorted = row_source[k] >= 0 && row_source[k] != row_offset + static_cast<std::int64_t>(k);
+    }
+    const std::string what = !row_axis.empty() ? row_axis + " rows"
+                             : sorted          ? "sorted positions"
+                                               : "rows";
+    return span(row_offset, rows, total_rows, what) + ", " +
+           span(col_offset, cols, total_cols, "columns");
 }
 
 std::vector<std::string_view> construction_formats()

@@ -131,7 +131,9 @@ struct ConstructionStep {
     std::vector<int> boundary_rows() const;
     /// True when the window does not show the whole grid.
     bool windowed() const { return rows < total_rows || cols < total_cols; }
-    /// "rows 64–127 of 1000, columns 0–2 of 3" (0-based, inclusive; "entries" for row_axis).
+    /// "rows 64–127 of 1000, columns 0–2 of 3" (0-based, inclusive; "entry rows" for
+    /// row_axis "entry"; "sorted positions 64–127 of 1000" when the grid rows are sorted, i.e.
+    /// some row_source[k] is not row_offset + k).
     std::string window_label() const;
 };
 
