@@ -105,6 +105,8 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         {QStringLiteral("presentation"),
          QStringLiteral("Presentation mode: large fonts, thick lines.")},
         {QStringLiteral("log"), QStringLiteral("Histogram: logarithmic counts.")},
+        {QStringLiteral("log-lengths"),
+         QStringLiteral("Histogram: row lengths on a logarithmic axis (power-law tails).")},
         {QStringLiteral("select"),
          QStringLiteral("Construction: select grid cell ROW,COL of the shown step."),
          QStringLiteral("ROW,COL")},
@@ -393,6 +395,9 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     if (p.isSet(QStringLiteral("log"))) {
         window.histogramView()->setLogScale(true);
         window.logScaleBox()->setChecked(true);
+    }
+    if (p.isSet(QStringLiteral("log-lengths"))) {
+        window.logLengthsBox()->setChecked(true);
     }
     window.waitUntilIdle();
     // the matrix is in: a failed analysis (e.g. a format too large for this machine) is shown

@@ -99,8 +99,11 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     // histogram
     m_histogram = new RowHistogramView;
     m_logScale = new QCheckBox(tr("logarithmic counts"));
+    m_logLengths = new QCheckBox(tr("logarithmic lengths"));
+    m_logLengths->setToolTip(tr("For heavy tails (power laws): lengths on a log axis"));
     auto* histBar = new QHBoxLayout;
     histBar->addWidget(m_logScale);
+    histBar->addWidget(m_logLengths);
     histBar->addStretch(1);
     m_tabs->addTab(withToolbar(m_histogram, histBar), tr("Histogram"));
 
@@ -205,6 +208,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     connect(m_rowOrder, &QComboBox::currentIndexChanged, this,
             [this] { m_controller->setRowOrderFormat(m_rowOrder->currentData().toString()); });
     connect(m_logScale, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogScale);
+    connect(m_logLengths, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogLengths);
     // a view's hover text ("Row 5, column 3: ...") means nothing on the next view
     connect(m_tabs, &QTabWidget::currentChanged, statusBar(), &QStatusBar::clearMessage);
     for (auto* source : {static_cast<QObject*>(m_sparsity), static_cast<QObject*>(m_waste),

@@ -48,6 +48,7 @@ public:
     AnalysisController* controller() const { return m_controller; }
     SparsityView* sparsityView() const { return m_sparsity; }
     RowHistogramView* histogramView() const { return m_histogram; }
+    QCheckBox* logLengthsBox() const { return m_logLengths; }
     ConstructionPanel* constructionPanel() const { return m_construction; }
     WarpWastePanel* wastePanel() const { return m_waste; }
     MemoryView* memoryView() const { return m_memory; }
@@ -98,6 +99,7 @@ private:
     QComboBox* m_rowOrder;
     RowHistogramView* m_histogram;
     QCheckBox* m_logScale;
+    QCheckBox* m_logLengths;
     ConstructionPanel* m_construction;
     WarpWastePanel* m_waste;
     MemoryView* m_memory;

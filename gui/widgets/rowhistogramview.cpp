@@ -16,11 +16,14 @@
 
 namespace {
 
-QLineSeries* outlineSeries(const std::vector<spmv::viz::ChartPoint>& pts, double floor)
+/// The bars' outline; on logarithmic axes y and x are kept above their floors (a bar of empty
+/// rows, length 0, starts at 0.5 on a logarithmic length axis).
+QLineSeries* outlineSeries(const std::vector<spmv::viz::ChartPoint>& pts, double floor,
+                           double xFloor)
 {
     auto* s = new QLineSeries;
     for (const auto& p : pts) {
-        s->append(p.x, qMax(p.y, floor));
+        s->append(qMax(p.x, xFloor), qMax(p.y, floor));
     }
     return s;
 }
@@ -58,6 +61,12 @@ void RowHistogramView::setLogScale(bool on)
     rebuild();
 }
 
+void RowHistogramView::setLogLengths(bool on)
+{
+    m_logLengths = on;
+    rebuild();
+}
+
 void RowHistogramView::rebuild()
 {
     auto* c = newStyledChart();
@@ -75,15 +84,29 @@ void RowHistogramView::rebuild()
     c->setTitle(unitBins ? tr("Row-length histogram (bin size 1)")
                          : tr("Row-length histogram (bins of %1 lengths)").arg(d.bins.width));
 
-    auto* xAxis = new QValueAxis;
     const auto range = spmv::viz::x_range(d.bins);
-    xAxis->setRange(range.x, range.y);
-    xAxis->setTitleText(tr("nonzeros per row"));
-    xAxis->setLabelFormat(QStringLiteral("%.0f"));
-    xAxis->setTickType(QValueAxis::TicksDynamic);
-    const double step = spmv::viz::nice_step(range.y - range.x, 12);
-    xAxis->setTickAnchor(0);
-    xAxis->setTickInterval(step);
+    // a power-law tail needs logarithmic lengths: linear ones crowd every bar into the first
+    // few percent of the axis
+    const double xFloor = m_logLengths ? 0.5 : -1e300;
+    QAbstractAxis* xAxis = nullptr;
+    if (m_logLengths) {
+        auto* log = new QLogValueAxis;
+        log->setBase(10);
+        log->setRange(qMax(range.x, 0.5), qMax(range.y, 10.0));
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setMinorTickCount(8);
+        log->setTitleText(tr("nonzeros per row (logarithmic)"));
+        xAxis = log;
+    } else {
+        auto* lin = new QValueAxis;
+        lin->setRange(range.x, range.y);
+        lin->setTitleText(tr("nonzeros per row"));
+        lin->setLabelFormat(QStringLiteral("%.0f"));
+        lin->setTickType(QValueAxis::TicksDynamic);
+        lin->setTickAnchor(0);
+        lin->setTickInterval(spmv::viz::nice_step(range.y - range.x, 12));
+        xAxis = lin;
+    }
     QAbstractAxis* yAxis = nullptr;
     const double floor = m_logScale ? 0.5 : 0.0;
     if (m_logScale) {
@@ -100,7 +123,7 @@ void RowHistogramView::rebuild()
         yAxis = lin;
     }
     yAxis->setTitleText(tr("rows / blocks"));
-    for (auto* axis : {static_cast<QAbstractAxis*>(xAxis), yAxis}) {
+    for (auto* axis : {xAxis, yAxis}) {
         axis->setLabelsFont(app.font(0.9));
         axis->setTitleFont(app.font());
         c->addAxis(axis, axis == xAxis ? Qt::AlignBottom : Qt::AlignLeft);
@@ -110,7 +133,8 @@ void RowHistogramView::rebuild()
     const double share = padded ? 0.45 : 0.9;
     auto addBars = [&](const std::vector<std::int64_t>& counts, double offset,
                        spmv::viz::Rgb colour, const QString& name) {
-        auto* upper = outlineSeries(spmv::viz::bar_outline(d.bins, counts, offset, share), floor);
+        auto* upper =
+            outlineSeries(spmv::viz::bar_outline(d.bins, counts, offset, share), floor, xFloor);
         auto* area = new QAreaSeries(upper);
         area->setName(name);
         area->setColor(toQColor(colour));
@@ -135,7 +159,7 @@ void RowHistogramView::rebuild()
         dots->setBorderColor(toQColor(pal.background));
         for (std::size_t b = 0; b < d.block_maxima.size(); ++b) {
             if (d.block_maxima[b] > 0) {
-                dots->append(spmv::viz::bin_centre(d.bins, static_cast<std::int64_t>(b)),
+                dots->append(qMax(xFloor, spmv::viz::bin_centre(d.bins, static_cast<std::int64_t>(b))),
                              static_cast<double>(d.block_maxima[b]));
             }
         }
@@ -147,7 +171,7 @@ void RowHistogramView::rebuild()
                                   : static_cast<QValueAxis*>(yAxis)->max();
     for (const auto& m : d.markers) {
         auto* line = new QLineSeries;
-        const double x = spmv::viz::bin_centre(d.bins, d.bins.bin_of(m.value));
+        const double x = qMax(xFloor, spmv::viz::bin_centre(d.bins, d.bins.bin_of(m.value)));
         line->append(x, floor > 0 ? floor : 0.0);
         line->append(x, top);
         const bool ell = m.label == "ELLPACK width";

@@ -16,10 +16,13 @@ public:
 
     void setChartData(HistogramChartPtr chartData, int blockRows);
     void setLogScale(bool on);
+    /// Row lengths on a logarithmic axis (power-law tails).
+    void setLogLengths(bool on);
     void setError(const QString& message);
     /// What setError said (empty once data arrived).
     QString error() const { return m_error; }
     bool logScale() const { return m_logScale; }
+    bool logLengths() const { return m_logLengths; }
     HistogramChartPtr chartData() const { return m_data; }
 
 private:
@@ -28,5 +31,6 @@ private:
     HistogramChartPtr m_data;
     int m_blockRows = 32;
     bool m_logScale = false;
+    bool m_logLengths = false;
     QString m_error;
 };

@@ -3,10 +3,13 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QCheckBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTest>
+#include <QtCharts/QChart>
+#include <QtCharts/QLogValueAxis>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -310,4 +313,29 @@ TEST_CASE("A large matrix gets the hardware's parameters until the user sets one
     CHECK(c->userParams());
     CHECK(c->params().block_rows == 8);
     CHECK(c->params().warp_size == 4);
+}
+
+TEST_CASE("The histogram puts a power law's lengths on a logarithmic axis on request", "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.controller()->setDocument(makeDocument(
+        spmv::gen::power_law(3000, 1, 2.0, 400, 7),
+        QStringLiteral("pl"), {}));
+    REQUIRE(w.waitUntilIdle(60000));
+    auto horizontal = [&w] {
+        const auto axes = w.histogramView()->chart()->axes(Qt::Horizontal);
+        return axes.isEmpty() ? nullptr : axes.front();
+    };
+    REQUIRE(horizontal());
+    CHECK(horizontal()->type() == QAbstractAxis::AxisTypeValue);
+
+    w.logLengthsBox()->setChecked(true);
+
+    REQUIRE(horizontal());
+    REQUIRE(horizontal()->type() == QAbstractAxis::AxisTypeLogValue);
+    const auto* log = static_cast<QLogValueAxis*>(horizontal());
+    CHECK(log->min() >= 0.5);
+    CHECK(log->max() >= static_cast<double>(w.controller()->document()->stats.max));
+    CHECK(w.histogramView()->logLengths());
 }
