@@ -13,13 +13,6 @@ namespace {
 
 std::string num(double v) { return compact_number(v); }
 
-std::string hex(Rgb c)
-{
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
-    return buf;
-}
-
 std::string text(double x, double y, const std::string& body, const std::string& extra = {})
 {
     return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\"" + (extra.empty() ? "" : " " + extra) +

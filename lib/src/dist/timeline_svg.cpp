@@ -51,13 +51,6 @@ namespace {
 /// Short name for the many coordinates below.
 std::string number(double v) { return compact_number(v); }
 
-std::string hex(Rgb c)
-{
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
-    return buf;
-}
-
 /// "a · b · c" of the non-empty parts.
 std::string joined(const std::vector<std::string>& parts)
 {

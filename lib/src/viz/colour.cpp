@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 #include <spmv/viz/colour.hpp>
 
@@ -90,6 +91,13 @@ std::vector<Rgb> density_ramp(std::int64_t max_count, int steps)
         ramp.push_back(density_colour(std::max<std::int64_t>(count, 1), max_count));
     }
     return ramp;
+}
+
+std::string hex(Rgb c)
+{
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
+    return buf;
 }
 
 }  // namespace spmv::viz

@@ -12,6 +12,7 @@
 ///   idle reserved lane slot     yellow      (240, 228, 66)
 ///   selection                   reddish purple (204, 121, 167)
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace spmv::viz {
@@ -74,6 +75,9 @@ struct Palette {
 
 /// The palette every view uses.
 const Palette& palette() noexcept;
+
+/// "#rrggbb" (SVG and CSS colours).
+std::string hex(Rgb c);
 
 /// Linear interpolation a + t (b - a) per channel, t clamped to [0, 1], rounded.
 Rgb mix(Rgb a, Rgb b, double t) noexcept;
