@@ -123,11 +123,14 @@ void WarpWasteView::paintEvent(QPaintEvent*)
     y += QFontMetricsF(bold).height() + 2;
     p.setFont(font);
     const QStringList lines = {
-        tr("N_iter = %1 loop trips (sum of warp maxima), N_p = %2 flops")
-            .arg(loc.toString(a.n_iter), loc.toString(a.n_p)),
-        tr("idle: %1 % of %2 reserved lane slots (%3 idle slots, %4 phantom)")
+        tr("N_iter = %1 loop trips (the sum of the warp maxima)").arg(loc.toString(a.n_iter)),
+        tr("N_p = %1 flops (PELLR eq. 2: 2 useful \u2212 1 per working thread)")
+            .arg(loc.toString(a.n_p)),
+        // the same idle count as the table: lanes idle in a row's loop plus phantom lanes
+        tr("idle: %1 % of %2 reserved lane slots: %3 (%4 in short rows, %5 phantom lanes)")
             .arg(w.idle_percent(), 0, 'f', 1)
             .arg(loc.toString(w.reserved_slots()))
+            .arg(loc.toString(a.idle_slots + a.phantom_slots))
             .arg(loc.toString(a.idle_slots))
             .arg(loc.toString(a.phantom_slots)),
         tr("stored padding: %1 slots, %2 bytes")
