@@ -404,7 +404,17 @@ void MainWindow::exportCurrentView(const QString& format)
 
 void MainWindow::setPresentationMode(bool on)
 {
-    Appearance::instance().setPresentationMode(on);
+    Appearance::instance().setPresentationMode(on);  // the charts rebuild on Appearance::changed
+    // the tables too: larger fonts, then columns and rows sized again for them, so that F5
+    // in the middle of a lecture leaves no "con..." in a header or cell
+    const auto& app = Appearance::instance();
+    for (auto* table : findChildren<QTableView*>()) {
+        table->setFont(app.font());
+        table->horizontalHeader()->setFont(app.font(0.9));
+        table->verticalHeader()->setFont(app.font(0.9));
+        table->resizeColumnsToContents();
+        table->resizeRowsToContents();
+    }
 }
 
 bool MainWindow::isBusy() const

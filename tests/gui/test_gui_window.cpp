@@ -7,6 +7,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QHeaderView>
+#include <QTableView>
 #include <QTest>
 #include <QtCharts/QChart>
 #include <QtCharts/QLogValueAxis>
@@ -25,6 +27,7 @@
 #include "models/formatsummarymodel.hpp"
 #include "models/matrixstatsmodel.hpp"
 #include "models/timingmodel.hpp"
+#include "widgets/appearance.hpp"
 #include "widgets/constructionpanel.hpp"
 #include "widgets/layoutview.hpp"
 #include "widgets/memoryview.hpp"
@@ -338,4 +341,32 @@ TEST_CASE("The histogram puts a power law's lengths on a logarithmic axis on req
     CHECK(log->min() >= 0.5);
     CHECK(log->max() >= static_cast<double>(w.controller()->document()->stats.max));
     CHECK(w.histogramView()->logLengths());
+}
+
+TEST_CASE("Presentation mode switched on at run time resizes every table to its new font", "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+
+    w.setPresentationMode(true);
+    REQUIRE(w.waitUntilIdle(60000));
+
+    const auto tables = w.findChildren<QTableView*>();
+    REQUIRE(tables.size() >= 3);
+    for (auto* t : tables) {
+        if (!t->model() || t->model()->columnCount() == 0) continue;
+        CHECK(t->font().pointSizeF() == Approx(Appearance::instance().font().pointSizeF()));
+        for (int c = 0; c < t->model()->columnCount(); ++c) {
+            if (t->isColumnHidden(c)) continue;
+            INFO(t->objectName().toStdString() << " column " << c);
+            // no cell or header text is cut: each column is as wide as its widest content
+            CHECK(t->columnWidth(c) >= static_cast<QAbstractItemView*>(t)->sizeHintForColumn(c));
+            CHECK(t->columnWidth(c) >= t->horizontalHeader()->sectionSizeHint(c));
+        }
+    }
+    w.setPresentationMode(false);
 }
