@@ -279,6 +279,15 @@ void AnalysisController::setSortWindow(int sortWindow)
     startAllAnalyses();
 }
 
+void AnalysisController::setParam(spmv::Param id, int value)
+{
+    if (spmv::get(m_params, id) == value) return;
+    spmv::set(m_params, id, value);
+    m_userParams = true;
+    emit paramsChanged(m_params);
+    startAllAnalyses();
+}
+
 void AnalysisController::setConstructionFormat(const QString& format)
 {
     if (format == m_constructionFormat) return;

@@ -73,6 +73,9 @@ public slots:
     void setBlockRows(int blockRows);
     void setSliceHeight(int sliceHeight);
     void setSortWindow(int sortWindow);
+    /// Any format parameter of the registry's schema (ELLG pitch, HYB K, JDS diagonal padding,
+    /// ...): the user's from now on. Throws InvalidArgument outside the schema's range.
+    void setParam(spmv::Param id, int value);
     void setConstructionFormat(const QString& format);
     /// First grid row / column of the construction view's window (64 x 64 cells).
     void setConstructionWindow(qint64 firstRow, qint64 firstCol);

@@ -209,6 +209,13 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
             [this] { m_controller->setRowOrderFormat(m_rowOrder->currentData().toString()); });
     connect(m_logScale, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogScale);
     connect(m_logLengths, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogLengths);
+    // one GPU profile for the Model and the Timing views: choosing it in one chooses it in
+    // the other (the Model starts on the Timing's, today's GPU)
+    m_model->selectProfile(m_timing->profileBox()->currentText());
+    connect(m_model->profileBox(), &QComboBox::currentTextChanged, m_timing,
+            [this](const QString& name) { m_timing->selectProfile(name); });
+    connect(m_timing->profileBox(), &QComboBox::currentTextChanged, m_model,
+            [this](const QString& name) { m_model->selectProfile(name); });
     // a view's hover text ("Row 5, column 3: ...") means nothing on the next view
     connect(m_tabs, &QTabWidget::currentChanged, statusBar(), &QStatusBar::clearMessage);
     for (auto* source : {static_cast<QObject*>(m_sparsity), static_cast<QObject*>(m_waste),

@@ -43,6 +43,29 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
         spin(1, 1 << 20, p.sort_window, tr("sigma: rows sorted inside windows of sigma rows"));
     m_warpSize =
         spin(2, 64, p.warp_size, tr("Threads per warp: 4 for the blackboard, 32 for the hardware"));
+    // the other parameters of the schema that a format reads: ELLG pitch, HYB K, JDS CSR-like
+    // diagonal padding (the CLI's --pitch, --hyb-width, --diag-pad)
+    for (const auto& info : spmv::parameters()) {
+        if (info.id != spmv::Param::pitch_bytes && info.id != spmv::Param::hyb_width &&
+            info.id != spmv::Param::diag_pad) {
+            continue;
+        }
+        ExtraParam e;
+        e.id = info.id;
+        e.box = spin(info.min_value, info.max_value, spmv::get(p, info.id),
+                     QString::fromUtf8(info.description.data(),
+                                       static_cast<int>(info.description.size())));
+        if (info.id == spmv::Param::hyb_width) {
+            e.box->setSpecialValueText(tr("auto"));  // -1: the one-third rule
+        }
+        e.label = new QLabel(info.id == spmv::Param::pitch_bytes ? tr("pitch B")
+                             : info.id == spmv::Param::hyb_width ? tr("K")
+                                                                 : tr("diag pad"));
+        const auto id = info.id;
+        connect(e.box, &QSpinBox::valueChanged, this,
+                [this, id](int v) { m_controller->setParam(id, v); });
+        m_extra.push_back(e);
+    }
     m_blockRowsLabel = new QLabel(tr("b_r"));
     m_sliceLabel = new QLabel(tr("C"));
     m_sigmaLabel = new QLabel(tr("\u03c3"));
@@ -76,6 +99,10 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     controls->addWidget(m_sliceHeight);
     controls->addWidget(m_sigmaLabel);
     controls->addWidget(m_sortWindow);
+    for (const auto& e : m_extra) {
+        controls->addWidget(e.label);
+        controls->addWidget(e.box);
+    }
     controls->addSpacing(8);
     controls->addWidget(new QLabel(tr("warp")));
     controls->addWidget(m_warpSize);
@@ -241,6 +268,10 @@ void ConstructionPanel::syncParams(const spmv::FormatParams& params)
     m_sliceHeight->setValue(params.slice_height);
     m_sortWindow->setValue(params.sort_window);
     m_warpSize->setValue(params.warp_size);
+    for (const auto& e : m_extra) {
+        const QSignalBlocker b(e.box);
+        e.box->setValue(spmv::get(params, e.id));
+    }
 }
 
 void ConstructionPanel::updateParamVisibility()
@@ -259,4 +290,8 @@ void ConstructionPanel::updateParamVisibility()
     m_sliceHeight->setVisible(slice);
     m_sigmaLabel->setVisible(sigma);
     m_sortWindow->setVisible(sigma);
+    for (const auto& e : m_extra) {
+        e.label->setVisible(reads(e.id));
+        e.box->setVisible(reads(e.id));
+    }
 }

@@ -67,4 +67,19 @@ private:
     LayoutView* m_view;
     QTimer m_playTimer;
     std::vector<QShortcut*> m_stepKeys;  ///< enabled while the panel is shown
+    struct ExtraParam {
+        spmv::Param id;
+        QLabel* label = nullptr;
+        QSpinBox* box = nullptr;
+    };
+    std::vector<ExtraParam> m_extra;  ///< ELLG pitch, HYB K, JDS diagonal padding
+public:
+    /// The spin box of parameter `id` (pitch, HYB K, diagonal padding), or nullptr.
+    QSpinBox* paramBox(spmv::Param id) const
+    {
+        for (const auto& e : m_extra) {
+            if (e.id == id) return e.box;
+        }
+        return nullptr;
+    }
 };

@@ -22,6 +22,8 @@ public:
     QDoubleSpinBox* pcieBandwidthBox() const { return m_bPci; }
     QDoubleSpinBox* nnzPerRowBox() const { return m_nnzr; }
     bool selectProfile(const QString& name);
+    /// The GPU profile box (MainWindow links the Model's and the Timing's).
+    QComboBox* profileBox() const { return m_profile; }
 
 private:
     void applyProfile();

@@ -31,6 +31,8 @@ public:
     QLabel* deviceLabel() const { return m_device; }
     /// Select a GPU profile for the prediction by name (e.g. "H100"); false if unknown.
     bool selectProfile(const QString& name);
+    /// The GPU profile box (MainWindow links the Model's and the Timing's).
+    QComboBox* profileBox() const { return m_profile; }
 
 public slots:
     void start();

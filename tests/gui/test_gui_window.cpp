@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QImage>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -31,6 +32,7 @@
 #include "widgets/constructionpanel.hpp"
 #include "widgets/layoutview.hpp"
 #include "widgets/memoryview.hpp"
+#include "widgets/modelpanel.hpp"
 #include "widgets/rowhistogramview.hpp"
 #include "widgets/sparsityview.hpp"
 #include "widgets/timingpanel.hpp"
@@ -369,4 +371,43 @@ TEST_CASE("Presentation mode switched on at run time resizes every table to its 
         }
     }
     w.setPresentationMode(false);
+}
+
+TEST_CASE("The construction bar sets HYB K, the ELLG pitch and the JDS padding, and one GPU profile serves Model and Timing",
+          "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    auto* panel = w.constructionPanel();
+    auto* k = panel->paramBox(spmv::Param::hyb_width);
+    REQUIRE(k);
+    REQUIRE(panel->paramBox(spmv::Param::pitch_bytes));
+    REQUIRE(panel->paramBox(spmv::Param::diag_pad));
+    REQUIRE(w.setCurrentView(QStringLiteral("construction")));
+
+    REQUIRE(panel->formatBox()->findData(QStringLiteral("hyb")) >= 0);
+    panel->formatBox()->setCurrentIndex(panel->formatBox()->findData(QStringLiteral("hyb")));
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(k->isVisible());
+    CHECK_FALSE(panel->paramBox(spmv::Param::pitch_bytes)->isVisible());  // ELLG's, not HYB's
+    CHECK(k->text() == QStringLiteral("auto"));
+
+    k->setValue(2);
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(w.controller()->params().hyb_width == 2);
+    CHECK(w.controller()->userParams());
+    const auto c = panel->layoutView()->construction();
+    REQUIRE(c);
+    CHECK(c->format == "hyb");
+
+    // the Model view follows the Timing view's profile and back
+    CHECK(w.modelPanel()->profileBox()->currentText() == w.timingPanel()->profileBox()->currentText());
+    REQUIRE(w.timingPanel()->selectProfile(QStringLiteral("C2050")));
+    CHECK(w.modelPanel()->profileBox()->currentText() == QStringLiteral("C2050"));
+    REQUIRE(w.modelPanel()->selectProfile(QStringLiteral("H200")));
+    CHECK(w.timingPanel()->profileBox()->currentText() == QStringLiteral("H200"));
 }
