@@ -88,8 +88,14 @@ double openAndDraw(const QString& path, std::int32_t rows, std::int32_t perRow, 
         "images %dx%d and %dx%d\n",
         documentAt, histogramAt, w.sparsityView()->lastRenderSeconds(), pattern.width(),
         pattern.height(), hist.width(), hist.height());
-    // let the background analyses finish before the window goes (they are not timed)
-    w.waitUntilIdle(600000);
+    // the background analyses (construction, warp waste, every format's footprint): until
+    // the window is idle, and the process's peak resident memory so far
+    const bool idle = w.waitUntilIdle(600000);
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    std::printf("    all analyses done after %.3f s%s; peak resident memory of the process %.2f GiB\n",
+                seconds(t), idle ? "" : " (NOT idle after 600 s)",
+                static_cast<double>(u.ru_maxrss) / (1024.0 * 1024.0));
     return s;
 }
 
