@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
 #include <QDragEnterEvent>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -23,10 +24,12 @@
 #include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include <spmv/build_info.hpp>
 #include <spmv/registry.hpp>
+#include <spmv/viz/glossary.hpp>
 
 #include "generatedialog.hpp"
 #include "models/matrixstatsmodel.hpp"
@@ -321,6 +324,8 @@ void MainWindow::buildMenus()
         view->addAction(m_tabs->tabText(i), key, this, [this, i] { m_tabs->setCurrentIndex(i); });
     }
     auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Glossary (N_iter, N_p, b_r, \u03c3, code balance, ...)"),
+                    QKeySequence::HelpContents, this, &MainWindow::showGlossary);
     help->addAction(tr("&About SpMV Lab"), this, [this] {
         QMessageBox::about(this, tr("About SpMV Lab"),
                            tr("<p><b>SpMV Lab explorer</b></p><p>Sparse matrix formats on GPUs: "
@@ -330,6 +335,31 @@ void MainWindow::buildMenus()
                                .arg(QApplication::applicationVersion(),
                                     QStringLiteral(SPMV_GIT_COMMIT), QString::fromLatin1(qVersion())));
     });
+}
+
+QString MainWindow::glossaryHtml()
+{
+    QString html = QStringLiteral("<h2>%1</h2><dl>").arg(tr("Glossary"));
+    for (const auto& e : spmv::viz::glossary()) {
+        html += QStringLiteral("<dt><b>%1</b> <i>(%2)</i></dt><dd>%3</dd>")
+                    .arg(fromView(e.term).toHtmlEscaped(), fromView(e.source).toHtmlEscaped(),
+                         fromView(e.definition).toHtmlEscaped());
+    }
+    return html + QStringLiteral("</dl>");
+}
+
+void MainWindow::showGlossary()
+{
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("SpMV Lab glossary"));
+    auto* text = new QTextBrowser;
+    text->setHtml(glossaryHtml());
+    text->setFont(Appearance::instance().font());
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(text);
+    dialog->resize(720, 640);
+    dialog->show();
 }
 
 void MainWindow::openFile(const QString& path)

@@ -43,6 +43,9 @@ public:
     /// What File > Export writes for view `name`: the pattern, histogram and construction
     /// without their controls (the construction at full extent, also the part scrolled out of
     /// view); the whole page for the others.
+    /// The glossary (spmv::viz::glossary) as HTML, as Help > Glossary shows it.
+    static QString glossaryHtml();
+    void showGlossary();
     QWidget* viewContent(const QString& name) const;
 
     AnalysisController* controller() const { return m_controller; }

@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QLocale>
+#include "widgets/glossary_tip.hpp"
 
 FormatSummaryModel::FormatSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -101,6 +102,19 @@ QVariant FormatSummaryModel::data(const QModelIndex& index, int role) const
 
 QVariant FormatSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal) {
+        switch (section) {
+            case NIter:
+                return glossaryTip("N_iter");
+            case NP:
+                return glossaryTip("N_p");
+            case Padding:
+            case PaddingBytes:
+                return glossaryTip("padding");
+            default:
+                return {};
+        }
+    }
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal) {
         return QAbstractTableModel::headerData(section, orientation, role);
     }

@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+#include "widgets/glossary_tip.hpp"
+
 namespace {
 enum Row {
     Warps,
@@ -71,6 +73,24 @@ QVariant WasteComparisonModel::data(const QModelIndex& index, int role) const
 
 QVariant WasteComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (role == Qt::ToolTipRole && orientation == Qt::Vertical) {
+        switch (section) {
+            case NIter:
+                return glossaryTip("N_iter");
+            case NP:
+                return glossaryTip("N_p");
+            case IdleSlots:
+            case IdlePercent:
+                return glossaryTip("idle lane slot");
+            case Useful:
+                return glossaryTip("useful fraction");
+            case StoredPadding:
+            case PaddingBytes:
+                return glossaryTip("padding");
+            default:
+                return {};
+        }
+    }
     if (role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     if (orientation == Qt::Horizontal) {
         if (section < 0 || section > 1) return {};

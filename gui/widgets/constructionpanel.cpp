@@ -14,6 +14,7 @@
 
 #include <spmv/registry.hpp>
 
+#include "glossary_tip.hpp"
 #include "layoutview.hpp"
 
 ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* parent)
@@ -61,6 +62,9 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
         e.label = new QLabel(info.id == spmv::Param::pitch_bytes ? tr("pitch B")
                              : info.id == spmv::Param::hyb_width ? tr("K")
                                                                  : tr("diag pad"));
+        e.label->setToolTip(glossaryTip(info.id == spmv::Param::pitch_bytes ? "pitch"
+                                        : info.id == spmv::Param::hyb_width ? "HYB K"
+                                                                            : "diag pad"));
         const auto id = info.id;
         connect(e.box, &QSpinBox::valueChanged, this,
                 [this, id](int v) { m_controller->setParam(id, v); });
@@ -69,6 +73,10 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     m_blockRowsLabel = new QLabel(tr("b_r"));
     m_sliceLabel = new QLabel(tr("C"));
     m_sigmaLabel = new QLabel(tr("\u03c3"));
+    // the symbols explained where they are set (Help > Glossary has them all)
+    m_blockRowsLabel->setToolTip(glossaryTip("b_r"));
+    m_sliceLabel->setToolTip(glossaryTip("C"));
+    m_sigmaLabel->setToolTip(glossaryTip("sigma"));
 
     m_previous = new QPushButton(tr("\u25c0 Previous"));
     m_next = new QPushButton(tr("Next \u25b6"));
@@ -104,7 +112,9 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
         controls->addWidget(e.box);
     }
     controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("warp")));
+    auto* warpLabel = new QLabel(tr("warp"));
+    warpLabel->setToolTip(glossaryTip("warp"));
+    controls->addWidget(warpLabel);
     controls->addWidget(m_warpSize);
     controls->addSpacing(12);
     controls->addWidget(m_previous);

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
@@ -21,6 +22,7 @@
 #include <spmv/generators.hpp>
 #include <spmv/registry.hpp>
 #include <spmv/viz/construction.hpp>
+#include <spmv/viz/glossary.hpp>
 
 #include "app/generatedialog.hpp"
 #include "app/mainwindow.hpp"
@@ -410,4 +412,28 @@ TEST_CASE("The construction bar sets HYB K, the ELLG pitch and the JDS padding, 
     CHECK(w.modelPanel()->profileBox()->currentText() == QStringLiteral("C2050"));
     REQUIRE(w.modelPanel()->selectProfile(QStringLiteral("H200")));
     CHECK(w.timingPanel()->profileBox()->currentText() == QStringLiteral("H200"));
+}
+
+TEST_CASE("The glossary explains the papers' symbols in Help and in the headers that print them",
+          "[gui][window]")
+{
+    guitest::app();
+    const QString html = MainWindow::glossaryHtml();
+    for (const auto& e : spmv::viz::glossary()) {
+        CHECK(html.contains(QString::fromUtf8(e.term.data(), static_cast<int>(e.term.size()))
+                                .toHtmlEscaped()));
+    }
+    MainWindow w(false);
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    const QString tip = w.memoryView()->model()->headerData(FormatSummaryModel::NIter,
+                                                            Qt::Horizontal, Qt::ToolTipRole)
+                            .toString();
+    CHECK(tip.startsWith(QStringLiteral("N_iter: ")));
+    CHECK(tip.contains(QStringLiteral("PELLR")));
+    bool helpHasGlossary = false;
+    for (auto* a : w.findChildren<QAction*>()) {
+        helpHasGlossary = helpHasGlossary || a->text().contains(QStringLiteral("Glossary"));
+    }
+    CHECK(helpHasGlossary);
 }
