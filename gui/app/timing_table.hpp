@@ -16,7 +16,7 @@ struct TimingRow {
     bool gpu = false;
     double median_ms = 0.0;
     double gflops = 0.0;                  ///< 2 nnz / median
-    double effective_gbs = 0.0;           ///< bench's minimum bytes / median (GPU only)
+    double effective_gbs = 0.0;           ///< bench's minimum bytes / median (GPU and CPU)
     double fraction_of_copy = 0.0;        ///< of the measured copy bandwidth (GPU only)
     double predicted_gflops = 0.0;        ///< model: 2 nnz / T_MVM for the chosen profile
     double fraction_of_prediction = 0.0;  ///< gflops / predicted_gflops (the bandwidth limit)

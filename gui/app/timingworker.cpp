@@ -137,6 +137,14 @@ void TimingWorker::runCpu(const TimingRequest& request, quint64 generation)
             }
             row.median_ms = median_ms(times);
             row.gflops = gflops_of(doc.stats.nnz, row.median_ms);
+            // the same bandwidth-limit bytes as the GPU rows (values, indices, row pointers, x
+            // and y once) over the CPU's time: what one core streams
+            if (row.median_ms > 0) {
+                row.effective_gbs =
+                    static_cast<double>(spmv::gpu::spmv_min_bytes(a.num_rows, a.num_cols,
+                                                                  doc.stats.nnz, sizeof(V), false)) /
+                    (row.median_ms * 1e6);
+            }
             // the prediction is for a GPU: shown next to the CPU number, not divided by it
             if (prediction) row.predicted_gflops = prediction->gflops;
         } catch (const std::bad_alloc&) {

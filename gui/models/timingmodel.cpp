@@ -40,7 +40,7 @@ QVariant TimingModel::data(const QModelIndex& index, int role) const
         case OfPrediction:
             return percent(r.fraction_of_prediction);
         case EffectiveBandwidth:
-            return r.gpu ? number(r.effective_gbs, 1) : QStringLiteral("\u2014");
+            return r.effective_gbs > 0 ? number(r.effective_gbs, 1) : QStringLiteral("\u2014");
         case OfCopy:
             return r.gpu ? percent(r.fraction_of_copy) : QStringLiteral("\u2014");
         case Note:
