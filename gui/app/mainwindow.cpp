@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QSvgGenerator>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -39,6 +40,7 @@
 #include "widgets/layoutview.hpp"
 #include "widgets/memoryview.hpp"
 #include "widgets/modelpanel.hpp"
+#include "widgets/parameterbar.hpp"
 #include "widgets/rowhistogramview.hpp"
 #include "widgets/solverpanel.hpp"
 #include "widgets/sparsityview.hpp"
@@ -124,7 +126,18 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     m_tabs->addTab(m_solver, tr("Solver"));
     m_distribution = new DistributionPanel;
     m_tabs->addTab(m_distribution, tr("Distribution"));
-    setCentralWidget(m_tabs);
+    // one parameter bar above every view (the Histogram, Memory, Warp waste and Construction
+    // views all read b_r, C, sigma, the warp size, ...): the panels' own boxes are hidden
+    m_parameters = new ParameterBar(m_controller);
+    m_construction->setParameterBoxesShown(false);
+    m_waste->setWarpBoxShown(false);
+    auto* central = new QWidget;
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_parameters);
+    column->addWidget(m_tabs, 1);
+    setCentralWidget(central);
 
     m_busyLabel = new QLabel;
     m_busyBar = new QProgressBar;
@@ -229,6 +242,9 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     resize(1200, 800);
     setRunnable(false);
     updateTitle();
+    // the tab bar has the keyboard first, not the parameter bar's first spin box, which would
+    // take a presenter's Page Down / Right / Space for itself
+    m_tabs->tabBar()->setFocus();
 }
 
 void MainWindow::setRunnable(bool on)

@@ -25,6 +25,7 @@ class SparsityView;
 class TimingPanel;
 class WarpWastePanel;
 
+class ParameterBar;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -52,6 +53,7 @@ public:
     SparsityView* sparsityView() const { return m_sparsity; }
     RowHistogramView* histogramView() const { return m_histogram; }
     QCheckBox* logLengthsBox() const { return m_logLengths; }
+    ParameterBar* parameterBar() const { return m_parameters; }
     ConstructionPanel* constructionPanel() const { return m_construction; }
     WarpWastePanel* wastePanel() const { return m_waste; }
     MemoryView* memoryView() const { return m_memory; }
@@ -103,6 +105,7 @@ private:
     RowHistogramView* m_histogram;
     QCheckBox* m_logScale;
     QCheckBox* m_logLengths;
+    ParameterBar* m_parameters;
     ConstructionPanel* m_construction;
     WarpWastePanel* m_waste;
     MemoryView* m_memory;

@@ -112,9 +112,9 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
         controls->addWidget(e.box);
     }
     controls->addSpacing(8);
-    auto* warpLabel = new QLabel(tr("warp"));
-    warpLabel->setToolTip(glossaryTip("warp"));
-    controls->addWidget(warpLabel);
+    m_warpLabel = new QLabel(tr("warp"));
+    m_warpLabel->setToolTip(glossaryTip("warp"));
+    controls->addWidget(m_warpLabel);
     controls->addWidget(m_warpSize);
     controls->addSpacing(12);
     controls->addWidget(m_previous);
@@ -291,9 +291,11 @@ void ConstructionPanel::updateParamVisibility()
     auto reads = [&info](spmv::Param id) {
         return std::find(info.params.begin(), info.params.end(), id) != info.params.end();
     };
-    const bool br = reads(spmv::Param::block_rows);
-    const bool slice = reads(spmv::Param::slice_height);
-    const bool sigma = reads(spmv::Param::sort_window);
+    const bool br = m_paramsShown && reads(spmv::Param::block_rows);
+    const bool slice = m_paramsShown && reads(spmv::Param::slice_height);
+    const bool sigma = m_paramsShown && reads(spmv::Param::sort_window);
+    m_warpLabel->setVisible(m_paramsShown);
+    m_warpSize->setVisible(m_paramsShown);
     m_blockRowsLabel->setVisible(br);
     m_blockRows->setVisible(br);
     m_sliceLabel->setVisible(slice);
@@ -301,7 +303,13 @@ void ConstructionPanel::updateParamVisibility()
     m_sigmaLabel->setVisible(sigma);
     m_sortWindow->setVisible(sigma);
     for (const auto& e : m_extra) {
-        e.label->setVisible(reads(e.id));
-        e.box->setVisible(reads(e.id));
+        e.label->setVisible(m_paramsShown && reads(e.id));
+        e.box->setVisible(m_paramsShown && reads(e.id));
     }
+}
+
+void ConstructionPanel::setParameterBoxesShown(bool shown)
+{
+    m_paramsShown = shown;
+    updateParamVisibility();
 }

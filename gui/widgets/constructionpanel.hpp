@@ -36,6 +36,9 @@ public slots:
     void setPlaying(bool on);
     /// One step forward (delta > 0) or back, as Next / Previous and the keys do; stops Play.
     void stepBy(int delta);
+    /// Shows or hides the panel's own parameter boxes (the window has a ParameterBar for every
+    /// view; the panel alone, e.g. in tests, keeps its own).
+    void setParameterBoxesShown(bool shown);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -73,6 +76,8 @@ private:
         QSpinBox* box = nullptr;
     };
     std::vector<ExtraParam> m_extra;  ///< ELLG pitch, HYB K, JDS diagonal padding
+    bool m_paramsShown = true;
+    QLabel* m_warpLabel = nullptr;
 public:
     /// The spin box of parameter `id` (pitch, HYB K, diagonal padding), or nullptr.
     QSpinBox* paramBox(spmv::Param id) const

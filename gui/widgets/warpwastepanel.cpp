@@ -31,7 +31,8 @@ WarpWastePanel::WarpWastePanel(AnalysisController* controller, QWidget* parent)
     m_firstWarp->setKeyboardTracking(false);
 
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Warp size")));
+    m_warpLabel = new QLabel(tr("Warp size"));
+    top->addWidget(m_warpLabel);
     top->addWidget(m_warpSize);
     top->addSpacing(12);
     top->addWidget(new QLabel(tr("First warp")));
@@ -115,4 +116,10 @@ QString WarpWastePanel::titleOf(int side) const
         }
     }
     return title;
+}
+
+void WarpWastePanel::setWarpBoxShown(bool shown)
+{
+    m_warpLabel->setVisible(shown);
+    m_warpSize->setVisible(shown);
 }

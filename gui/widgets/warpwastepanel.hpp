@@ -8,6 +8,7 @@
 #include "app/analysiscontroller.hpp"
 
 class QComboBox;
+class QLabel;
 class QSpinBox;
 class QTableView;
 class WarpWasteView;
@@ -21,11 +22,14 @@ public:
     WarpWasteView* view(int side) const { return m_views.at(static_cast<std::size_t>(side)); }
     QComboBox* formatBox(int side) const { return m_formats.at(static_cast<std::size_t>(side)); }
     WasteComparisonModel* model() const { return m_model; }
+    /// Shows or hides the panel's own warp-size box (the window's ParameterBar has one).
+    void setWarpBoxShown(bool shown);
 
 signals:
     void statusMessage(const QString& text);
 
 private:
+    QLabel* m_warpLabel = nullptr;
     QString titleOf(int side) const;
 
     AnalysisController* m_controller;

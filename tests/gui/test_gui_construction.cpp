@@ -1,5 +1,6 @@
 // The construction view on every format and on matrices larger than its 64 x 64 window, and
 // the memory view with formats too large to build (estimated, hatched, "not built").
+#include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
@@ -220,4 +221,27 @@ TEST_CASE("Row labels and array names of a large matrix get the room they need",
             CHECK(m.arrayLabelWidth >= bold.horizontalAdvance(QString::fromStdString(a.name)));
         }
     }
+}
+
+TEST_CASE("The construction panel alone shows the parameter boxes its format reads", "[gui][construction]")
+{
+    guitest::app();
+    AnalysisController controller;
+    ConstructionPanel panel(&controller);
+    panel.resize(1400, 800);
+    panel.show();
+    auto* k = panel.paramBox(spmv::Param::hyb_width);
+    auto* pitch = panel.paramBox(spmv::Param::pitch_bytes);
+    REQUIRE(k);
+    REQUIRE(pitch);
+
+    panel.formatBox()->setCurrentIndex(panel.formatBox()->findData(QStringLiteral("hyb")));
+    CHECK(k->isVisible());
+    CHECK_FALSE(pitch->isVisible());  // ELLG's, not HYB's
+    panel.formatBox()->setCurrentIndex(panel.formatBox()->findData(QStringLiteral("ellg")));
+    CHECK_FALSE(k->isVisible());
+    CHECK(pitch->isVisible());
+    panel.setParameterBoxesShown(false);
+    CHECK_FALSE(pitch->isVisible());
+    CHECK_FALSE(panel.blockRowsBox()->isVisible());
 }

@@ -35,6 +35,7 @@
 #include "widgets/layoutview.hpp"
 #include "widgets/memoryview.hpp"
 #include "widgets/modelpanel.hpp"
+#include "widgets/parameterbar.hpp"
 #include "widgets/rowhistogramview.hpp"
 #include "widgets/sparsityview.hpp"
 #include "widgets/timingpanel.hpp"
@@ -388,8 +389,7 @@ TEST_CASE("The construction bar sets HYB K, the ELLG pitch and the JDS padding, 
     w.openBuiltInExample();
     REQUIRE(w.waitUntilIdle(60000));
     auto* panel = w.constructionPanel();
-    auto* k = panel->paramBox(spmv::Param::hyb_width);
-    REQUIRE(k);
+    REQUIRE(panel->paramBox(spmv::Param::hyb_width));
     REQUIRE(panel->paramBox(spmv::Param::pitch_bytes));
     REQUIRE(panel->paramBox(spmv::Param::diag_pad));
     REQUIRE(w.setCurrentView(QStringLiteral("construction")));
@@ -397,8 +397,11 @@ TEST_CASE("The construction bar sets HYB K, the ELLG pitch and the JDS padding, 
     REQUIRE(panel->formatBox()->findData(QStringLiteral("hyb")) >= 0);
     panel->formatBox()->setCurrentIndex(panel->formatBox()->findData(QStringLiteral("hyb")));
     REQUIRE(w.waitUntilIdle(60000));
+    // in the window the shared bar has the boxes; the panel's own stay hidden
+    CHECK_FALSE(panel->paramBox(spmv::Param::hyb_width)->isVisible());
+    auto* k = w.parameterBar()->box(spmv::Param::hyb_width);
+    REQUIRE(k);
     CHECK(k->isVisible());
-    CHECK_FALSE(panel->paramBox(spmv::Param::pitch_bytes)->isVisible());  // ELLG's, not HYB's
     CHECK(k->text() == QStringLiteral("auto"));
 
     k->setValue(2);
@@ -439,4 +442,35 @@ TEST_CASE("The glossary explains the papers' symbols in Help and in the headers 
         helpHasGlossary = helpHasGlossary || a->text().contains(QStringLiteral("Glossary"));
     }
     CHECK(helpHasGlossary);
+}
+
+TEST_CASE("One parameter bar above every view sets what the views read", "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    auto* bar = w.parameterBar();
+    REQUIRE(bar);
+    for (const auto& info : spmv::parameters()) {
+        INFO(std::string(info.name));
+        REQUIRE(bar->box(info.id));
+        CHECK(bar->box(info.id)->value() == spmv::get(w.controller()->params(), info.id));
+    }
+    // visible on a view that has no parameter controls of its own
+    REQUIRE(w.setCurrentView(QStringLiteral("histogram")));
+    CHECK(bar->isVisible());
+    CHECK_FALSE(w.constructionPanel()->blockRowsBox()->isVisible());  // the panel's are hidden
+
+    bar->box(spmv::Param::block_rows)->setValue(2);
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(w.controller()->params().block_rows == 2);
+    CHECK(w.constructionPanel()->blockRowsBox()->value() == 2);  // kept in step
+    REQUIRE(w.histogramView()->chartData());
+
+    // a value set elsewhere shows in the bar
+    w.controller()->setSliceHeight(8);
+    CHECK(bar->box(spmv::Param::slice_height)->value() == 8);
 }

@@ -1,0 +1,86 @@
+#include "parameterbar.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+#include "app/analysiscontroller.hpp"
+#include "glossary_tip.hpp"
+
+namespace {
+
+struct Shown {
+    spmv::Param id;
+    const char* label;
+    const char* term;  ///< glossary term of the tooltip
+};
+
+constexpr Shown shown[] = {
+    {spmv::Param::warp_size, "warp", "warp"},
+    {spmv::Param::block_rows, "b_r", "b_r"},
+    {spmv::Param::slice_height, "C", "C"},
+    {spmv::Param::sort_window, "\u03c3", "sigma"},
+    {spmv::Param::hyb_width, "HYB K", "HYB K"},
+    {spmv::Param::pitch_bytes, "ELLG pitch B", "pitch"},
+    {spmv::Param::diag_pad, "JDS diag pad", "diag pad"},
+};
+
+}  // namespace
+
+ParameterBar::ParameterBar(AnalysisController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller)
+{
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(4, 2, 4, 2);
+    row->addWidget(new QLabel(tr("Parameters:")));
+    for (const auto& s : shown) {
+        const spmv::ParamInfo* info = nullptr;
+        for (const auto& p : spmv::parameters()) {
+            if (p.id == s.id) info = &p;
+        }
+        if (!info) continue;
+        auto* label = new QLabel(QString::fromUtf8(s.label));
+        auto* box = new QSpinBox;
+        // the GUI's ranges: the registry's, with warp, b_r and C kept to what the views draw
+        const bool small = s.id == spmv::Param::warp_size || s.id == spmv::Param::block_rows ||
+                           s.id == spmv::Param::slice_height;
+        if (small) {
+            box->setRange(2, 64);
+        } else if (s.id == spmv::Param::sort_window) {
+            box->setRange(1, 1 << 20);  // the views need a sigma (0, "choose", is the CLI's)
+        } else {
+            box->setRange(info->min_value, info->max_value);
+        }
+        box->setValue(spmv::get(controller->params(), s.id));
+        box->setKeyboardTracking(false);
+        const QString tip = glossaryTip(s.term);
+        label->setToolTip(tip);
+        box->setToolTip(tip);
+        if (s.id == spmv::Param::hyb_width) box->setSpecialValueText(tr("auto"));
+        const auto id = s.id;
+        connect(box, &QSpinBox::valueChanged, this, [this, id](int v) { m_controller->setParam(id, v); });
+        row->addWidget(label);
+        row->addWidget(box);
+        row->addSpacing(6);
+        m_boxes.emplace_back(s.id, box);
+    }
+    row->addStretch(1);
+    connect(controller, &AnalysisController::paramsChanged, this, &ParameterBar::sync);
+}
+
+QSpinBox* ParameterBar::box(spmv::Param id) const
+{
+    for (const auto& [p, b] : m_boxes) {
+        if (p == id) return b;
+    }
+    return nullptr;
+}
+
+void ParameterBar::sync(const spmv::FormatParams& params)
+{
+    for (const auto& [id, box] : m_boxes) {
+        const QSignalBlocker block(box);
+        box->setValue(spmv::get(params, id));
+    }
+}
