@@ -37,11 +37,17 @@ void WarpWasteView::setWaste(WarpWastePtr waste, const QString& formatTitle)
     update();
 }
 
+double WarpWasteView::stripHeight() const
+{
+    return std::round(QFontMetricsF(Appearance::instance().font()).height() * 2.2);
+}
+
 double WarpWasteView::headerHeight() const
 {
     const QFontMetricsF fm(Appearance::instance().font());
     const QFontMetricsF bold(Appearance::instance().font(1.15, true));
-    return 8 + bold.height() + 5 * fm.height() + 12;
+    // title, five lines of numbers, the legend, the strip's caption and the strip
+    return 8 + bold.height() + 6 * fm.height() + 6 + fm.height() + stripHeight() + 12;
 }
 
 void WarpWasteView::relayout()
@@ -180,6 +186,40 @@ void WarpWasteView::paintEvent(QPaintEvent*)
     legend(SlotKind::idle_padding, tr("idle on stored padding"));
     legend(SlotKind::padding, tr("stored padding"));
     if (a.phantom_slots > 0) legend(SlotKind::phantom, tr("no thread"));
+
+    // the whole matrix in one strip: every warp, left to right, as the share of its lane
+    // slots that do useful work (blue, from the bottom) and that idle (yellow)
+    y += fm.height() + 6;
+    const double stripW = qMax(40.0, width() - 16.0);
+    const auto strip = spmv::viz::waste_strip(a, w.warp_size, static_cast<int>(stripW));
+    if (!strip.empty()) {
+        const auto per = strip.front().last_warp - strip.front().first_warp + 1;
+        p.setPen(toQColor(pal.text));
+        p.drawText(QPointF(8, y + fm.ascent()),
+                   per > 1 ? tr("All %1 warps, left to right (%2 per column): useful and idle share")
+                                 .arg(QLocale::c().toString(static_cast<qlonglong>(a.warps.size())))
+                                 .arg(per)
+                           : tr("All %1 warps, left to right: useful and idle share")
+                                 .arg(QLocale::c().toString(static_cast<qlonglong>(a.warps.size()))));
+        y += fm.height();
+        const double h = stripHeight();
+        const double colW = stripW / static_cast<double>(strip.size());
+        p.setPen(Qt::NoPen);
+        for (std::size_t i = 0; i < strip.size(); ++i) {
+            const auto& c = strip[i];
+            const double x0 = 8 + colW * static_cast<double>(i);
+            if (c.reserved == 0) continue;
+            const double usefulH = h * c.useful;
+            p.setBrush(toQColor(pal.idle));
+            p.drawRect(QRectF(x0, y, colW + 0.5, h - usefulH));
+            p.setBrush(toQColor(pal.useful));
+            p.drawRect(QRectF(x0, y + h - usefulH, colW + 0.5, usefulH));
+        }
+        p.setPen(QPen(toQColor(pal.grid)));
+        p.setBrush(Qt::NoBrush);
+        m_stripRect = QRectF(8, y, stripW, h);
+        p.drawRect(m_stripRect);
+    }
 
     const double cell = m_layout.cell;
     const QBrush hatch(toQColor(pal.idle), cell >= 6 ? Qt::BDiagPattern : Qt::Dense4Pattern);

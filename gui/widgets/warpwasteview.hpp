@@ -17,6 +17,8 @@ public:
     void setError(const QString& message);
     WarpWastePtr waste() const { return m_waste; }
     /// Widget rectangle of (picture, lane, slot), for tests.
+    /// Where the last paint drew the whole-matrix waste strip (empty before one).
+    QRectF stripRect() const { return m_stripRect; }
     QRectF slotRect(int picture, int lane, int column) const;
 
     QSize sizeHint() const override;
@@ -33,6 +35,8 @@ protected:
 private:
     void relayout();
     double headerHeight() const;
+    double stripHeight() const;  ///< the whole-matrix waste strip (spmv::viz::waste_strip)
+    QRectF m_stripRect;
 
     WarpWastePtr m_waste;
     QString m_title;

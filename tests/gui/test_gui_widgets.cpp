@@ -193,6 +193,16 @@ TEST_CASE("The warp view shows useful, idle and padding slots in their colours",
 
     CHECK(guitest::pixel(csr, centre(view.slotRect(0, 0, 1))) == palette().idle);
     CHECK(guitest::pixel(csr, centre(view.slotRect(0, 2, 1))) == palette().useful);
+    // the whole-matrix strip: the one warp reserves 4 x 3 = 12 lane slots, 8 useful: the
+    // bottom two thirds of the strip useful, the top third idle
+    const QRectF strip = view.stripRect();
+    REQUIRE(strip.height() > 6);
+    const double x = strip.center().x();
+    CHECK(guitest::pixel(csr, QPointF(x, strip.bottom() - 0.2 * strip.height())) == palette().useful);
+    CHECK(guitest::pixel(csr, QPointF(x, strip.bottom() - 0.6 * strip.height())) == palette().useful);
+    CHECK(guitest::pixel(csr, QPointF(x, strip.top() + 0.15 * strip.height())) == palette().idle);
+    // the header leaves room for the strip: the first warp grid starts below it
+    CHECK(view.slotRect(0, 0, 0).top() > strip.bottom());
 }
 
 TEST_CASE("Clicking a cell of the construction view selects it", "[gui][widgets]")

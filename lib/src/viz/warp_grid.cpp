@@ -68,4 +68,33 @@ WarpWaste warp_waste(const AnyMatrix<double>& m, int warp_size, std::int64_t fir
     return w;
 }
 
+std::vector<WasteStripColumn> waste_strip(const analysis::WarpAnalysis& a, int warp_size,
+                                          int columns)
+{
+    SPMV_EXPECTS(columns >= 1, "a waste strip needs at least one column");
+    const auto warps = static_cast<std::int64_t>(a.warps.size());
+    std::vector<WasteStripColumn> out;
+    if (warps == 0) {
+        return out;
+    }
+    const std::int64_t per = (warps + columns - 1) / columns;
+    for (std::int64_t first = 0; first < warps; first += per) {
+        WasteStripColumn c;
+        c.first_warp = first;
+        c.last_warp = std::min(warps, first + per) - 1;
+        std::int64_t useful = 0;
+        for (std::int64_t w = c.first_warp; w <= c.last_warp; ++w) {
+            const auto& s = a.warps[static_cast<std::size_t>(w)];
+            c.reserved += static_cast<std::int64_t>(warp_size) * s.max_iterations;
+            useful += s.useful;
+        }
+        if (c.reserved > 0) {
+            c.useful = static_cast<double>(useful) / static_cast<double>(c.reserved);
+            c.idle = 1.0 - c.useful;
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
 }  // namespace spmv::viz

@@ -74,4 +74,23 @@ WarpWaste warp_waste(const ThreadWork& work, int warp_size, std::int64_t first_w
 WarpWaste warp_waste(const AnyMatrix<double>& m, int warp_size, std::int64_t first_warp = 0,
                      std::int64_t max_warps = 64, int max_columns = 256);
 
+/// One column of the whole-matrix waste strip: the consecutive warps [first_warp, last_warp]
+/// and the shares of the lane slots they reserve (warp_size x their longest row, summed)
+/// that do useful work and that stay idle (lanes whose row ended early, padding trips and
+/// phantom lanes): useful + idle = 1 for a column whose warps reserve any slot, 0 + 0 otherwise.
+struct WasteStripColumn {
+    std::int64_t first_warp = 0;
+    std::int64_t last_warp = 0;
+    std::int64_t reserved = 0;  ///< lane slots the column's warps reserve
+    double useful = 0.0;
+    double idle = 0.0;
+};
+
+/// Every warp of `a` in at most `columns` columns of consecutive warps (ceil(warps / columns)
+/// each): the whole matrix's waste in one picture, where the warp grids show 48 warps.
+/// Example: 4 warps (useful 4, 2, 4, 1 of 4 reserved each) in 2 columns: useful 6/8 and 5/8.
+/// Throws InvalidArgument for columns < 1.
+std::vector<WasteStripColumn> waste_strip(const analysis::WarpAnalysis& a, int warp_size,
+                                          int columns);
+
 }  // namespace spmv::viz
