@@ -176,17 +176,18 @@ void AnalysisController::setDocument(MatrixDocumentPtr document)
     m_document = std::move(document);
     m_window.first_row = 0;
     m_window.first_col = 0;
-    if (!m_userParams) {
-        // parameters that suit the matrix, until the user sets one
+    {
+        // parameters that suit the matrix, each until the user sets it
         const auto p = suitedParams(m_document->stats.rows);
-        if (p.block_rows != m_params.block_rows || p.warp_size != m_params.warp_size ||
-            p.slice_height != m_params.slice_height || p.sort_window != m_params.sort_window) {
-            m_params.block_rows = p.block_rows;
-            m_params.warp_size = p.warp_size;
-            m_params.slice_height = p.slice_height;
-            m_params.sort_window = p.sort_window;
-            emit paramsChanged(m_params);
+        bool changed = false;
+        for (auto id : {spmv::Param::warp_size, spmv::Param::block_rows,
+                        spmv::Param::slice_height, spmv::Param::sort_window}) {
+            if (!m_userSet.contains(id) && spmv::get(m_params, id) != spmv::get(p, id)) {
+                spmv::set(m_params, id, spmv::get(p, id));
+                changed = true;
+            }
         }
+        if (changed) emit paramsChanged(m_params);
     }
     emit documentAvailable(m_document);
     startAllAnalyses();
@@ -234,7 +235,9 @@ void AnalysisController::startBackgroundAnalyses()
 
 void AnalysisController::setParams(const spmv::FormatParams& params)
 {
-    m_userParams = true;
+    for (const auto& info : spmv::parameters()) {  // the user's: those that change
+        if (spmv::get(params, info.id) != spmv::get(m_params, info.id)) m_userSet.insert(info.id);
+    }
     m_params = params;
     emit paramsChanged(m_params);
     startAllAnalyses();
@@ -243,7 +246,7 @@ void AnalysisController::setParams(const spmv::FormatParams& params)
 void AnalysisController::setWarpSize(int warpSize)
 {
     if (warpSize == m_params.warp_size) return;
-    m_userParams = true;
+    m_userSet.insert(spmv::Param::warp_size);
     m_params.warp_size = warpSize;
     emit paramsChanged(m_params);
     if (!m_document) return;
@@ -255,7 +258,7 @@ void AnalysisController::setWarpSize(int warpSize)
 void AnalysisController::setBlockRows(int blockRows)
 {
     if (blockRows == m_params.block_rows) return;
-    m_userParams = true;
+    m_userSet.insert(spmv::Param::block_rows);
     m_params.block_rows = blockRows;
     emit paramsChanged(m_params);
     startAllAnalyses();
@@ -264,7 +267,7 @@ void AnalysisController::setBlockRows(int blockRows)
 void AnalysisController::setSliceHeight(int sliceHeight)
 {
     if (sliceHeight == m_params.slice_height) return;
-    m_userParams = true;
+    m_userSet.insert(spmv::Param::slice_height);
     m_params.slice_height = sliceHeight;
     emit paramsChanged(m_params);
     startAllAnalyses();
@@ -273,7 +276,7 @@ void AnalysisController::setSliceHeight(int sliceHeight)
 void AnalysisController::setSortWindow(int sortWindow)
 {
     if (sortWindow == m_params.sort_window) return;
-    m_userParams = true;
+    m_userSet.insert(spmv::Param::sort_window);
     m_params.sort_window = sortWindow;
     emit paramsChanged(m_params);
     startAllAnalyses();
@@ -283,7 +286,7 @@ void AnalysisController::setParam(spmv::Param id, int value)
 {
     if (spmv::get(m_params, id) == value) return;
     spmv::set(m_params, id, value);
-    m_userParams = true;
+    m_userSet.insert(id);
     emit paramsChanged(m_params);
     startAllAnalyses();
 }

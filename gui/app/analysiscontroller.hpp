@@ -6,6 +6,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include <QFuture>
@@ -57,11 +58,13 @@ public:
     /// Up to this many rows a matrix gets the blackboard parameters (warp 4, b_r 4, SELL-4-8),
     /// above it the hardware's (warp 32, b_r 32, SELL-32-1): suitedParams.
     static constexpr std::int64_t blackboardRows = 1024;
-    /// The parameters a newly loaded matrix of `rows` rows gets while the user has set none
-    /// (the other fields keep FormatParams' defaults).
+    /// The parameters a newly loaded matrix of `rows` rows gets, each while the user has not
+    /// set it (the other fields keep FormatParams' defaults).
     static spmv::FormatParams suitedParams(std::int64_t rows);
-    /// True once the user set a parameter: later matrices keep the user's values.
-    bool userParams() const { return m_userParams; }
+    /// True once the user set a parameter: later matrices keep the user's values of those
+    /// (the others still suit each matrix).
+    bool userParams() const { return !m_userSet.empty(); }
+    bool userSet(spmv::Param id) const { return m_userSet.contains(id); }
 
 public slots:
     void openFile(const QString& path);
@@ -121,7 +124,7 @@ private:
 
     MatrixDocumentPtr m_document;
     spmv::FormatParams m_params;
-    bool m_userParams = false;
+    std::set<spmv::Param> m_userSet;  ///< parameters the user set
     QString m_constructionFormat = QStringLiteral("pjds");
     std::array<QString, 2> m_wasteFormats{QStringLiteral("ellr"), QStringLiteral("pjds")};
     QString m_rowOrderFormat;

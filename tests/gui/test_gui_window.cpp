@@ -322,8 +322,9 @@ TEST_CASE("A large matrix gets the hardware's parameters until the user sets one
     c->setDocument(makeDocument(spmv::gen::pde(16), QStringLiteral("pde16"), {}));
     REQUIRE(w.waitUntilIdle(60000));
     CHECK(c->userParams());
-    CHECK(c->params().block_rows == 8);
-    CHECK(c->params().warp_size == 4);
+    CHECK(c->userSet(spmv::Param::block_rows));
+    CHECK(c->params().block_rows == 8);   // the user's
+    CHECK(c->params().warp_size == 32);   // still suits the matrix
 }
 
 TEST_CASE("The histogram puts a power law's lengths on a logarithmic axis on request", "[gui][window]")
