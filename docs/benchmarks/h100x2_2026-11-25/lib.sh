@@ -32,6 +32,21 @@ step() {  # step NAME LIMIT_S CMD...: skipped when fewer than 20 s are left
     echo "rc=$rc $((SECONDS - t0)) s"
 }
 
+# bench NAME RANKS INPUT ARGS... / solve NAME RANKS INPUT METHOD ARGS...: one dist bench or
+# dist solve, with its JSON record (and for bench its timelines) under $R
+bench() {  # bench NAME RANKS INPUT ARGS...
+    local name=$1 n=$2 in=$3
+    shift 3
+    TAIL=5 step "$name" 200 $MPI "$n" $B dist bench "$in" $G --json-out "$R/$name.json" \
+        --timeline "$R/tl_$name" "$@"
+}
+solve() {  # solve NAME RANKS INPUT METHOD ARGS...
+    local name=$1 n=$2 in=$3 m=$4
+    shift 4
+    TAIL=2 step "$name" 200 $MPI "$n" $B dist solve "$in" $G --method "$m" \
+        --json-out "$R/$name.json" "$@"
+}
+
 finish() {
     tar czf "$OUT/records.tgz" -C "$OUT" records
     echo "left $((DEADLINE - SECONDS)) s"

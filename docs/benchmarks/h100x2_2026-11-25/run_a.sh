@@ -25,18 +25,6 @@ for spec in "pde50 csr double gen:pde:size=50" "pl200k sell float gen:powerlaw:r
     TAIL=4 step verify_$1_$2_$3 90 $MPI 2 $B dist verify "$4" $G --format $2 --precision $3
 done
 
-bench() {  # bench NAME RANKS INPUT ARGS...
-    local name=$1 n=$2 in=$3
-    shift 3
-    TAIL=5 step "$name" 200 $MPI "$n" $B dist bench "$in" $G --json-out "$R/$name.json" \
-        --timeline "$R/tl_$name" "$@"
-}
-solve() {  # solve NAME RANKS INPUT METHOD ARGS...
-    local name=$1 n=$2 in=$3 m=$4
-    shift 4
-    TAIL=2 step "$name" 200 $MPI "$n" $B dist solve "$in" $G --method "$m" \
-        --json-out "$R/$name.json" "$@"
-}
 for p in double float; do
     bench bench2_pde400_csr_nnz_$p 2 $PDE400 --precision $p
 done

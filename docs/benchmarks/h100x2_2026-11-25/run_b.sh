@@ -32,18 +32,6 @@ EX=cuda-ipc
 grep -q "MISMATCH\|rc=[1-9]" "$OUT/summary.txt" 2>/dev/null && EX=host-staged
 echo "exchange for the runs below: $EX"
 
-bench() {  # bench NAME RANKS INPUT ARGS...
-    local name=$1 n=$2 in=$3
-    shift 3
-    TAIL=5 step "$name" 200 $MPI "$n" $B dist bench "$in" $G --json-out "$R/$name.json" \
-        --timeline "$R/tl_$name" "$@"
-}
-solve() {  # solve NAME RANKS INPUT METHOD ARGS...
-    local name=$1 n=$2 in=$3 m=$4
-    shift 4
-    TAIL=2 step "$name" 200 $MPI "$n" $B dist solve "$in" $G --method "$m" \
-        --json-out "$R/$name.json" "$@"
-}
 for p in double float; do
     bench bench2_pde150_csr_nnz_${p}_ipc 2 $PDE150 --precision $p --exchange $EX
     bench bench2_pde150_csr_nnz_${p}_host 2 $PDE150 --precision $p --exchange host-staged
