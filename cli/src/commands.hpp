@@ -7,6 +7,7 @@ namespace spmvlab {
 
 void add_info_command(CLI::App& app);
 void add_formats_command(CLI::App& app);
+void add_reorder_command(CLI::App& app);
 void add_generate_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_model_command(CLI::App& app);

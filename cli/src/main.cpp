@@ -35,6 +35,7 @@ int main(int argc, char** argv)
     spmvlab::add_memory_option(app);  // before the subcommands, which inherit it
     spmvlab::add_info_command(app);
     spmvlab::add_formats_command(app);
+    spmvlab::add_reorder_command(app);
     spmvlab::add_generate_command(app);
     spmvlab::add_convert_command(app);
     spmvlab::add_model_command(app);

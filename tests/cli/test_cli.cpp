@@ -648,3 +648,123 @@ TEST_CASE("bench interrupted at random moments leaves a readable JSON or none, a
     CHECK(partial + complete > 0);
     CHECK(absent + partial > 0);
 }
+
+namespace {
+
+/// The path 0-1-...-(n-1) (stencil 2, -1) with vertex v stored as row (7 v) mod n (n prime to
+/// 7): bandwidth far from 1 until RCM finds the path again.
+std::string write_shuffled_path(const char* name, int n)
+{
+    const auto path = tmp(name);
+    std::ofstream f(path);
+    f << "%%MatrixMarket matrix coordinate real general\n"
+      << n << " " << n << " " << (3 * n - 2) << "\n";
+    auto pos = [n](int v) { return (7 * v) % n + 1; };
+    for (int v = 0; v < n; ++v) {
+        f << pos(v) << " " << pos(v) << " 2\n";
+        if (v + 1 < n) {
+            f << pos(v) << " " << pos(v + 1) << " -1\n" << pos(v + 1) << " " << pos(v) << " -1\n";
+        }
+    }
+    return path;
+}
+
+const nlohmann::json& by_ordering(const nlohmann::json& j, const std::string& name)
+{
+    for (const auto& r : j["orderings"]) {
+        if (r["ordering"] == name) return r;
+    }
+    FAIL("ordering " << name << " missing");
+    return j;
+}
+
+}  // namespace
+
+TEST_CASE("spmvlab reorder --json compares the orderings of a shuffled path", "[cli][reorder]")
+{
+    const auto file = write_shuffled_path("path40.mtx", 40);
+
+    const auto j = json_of("reorder " + file + " --json");
+
+    REQUIRE(j["orderings"].size() == 3);
+    CHECK(j["method"] == "rcm");
+    const auto& orig = by_ordering(j, "none");
+    CHECK(orig["ok"] == true);
+    CHECK(orig["bandwidth"] == 33);  // rows 7v mod 40 and 7(v+1) mod 40: |7| or |7 - 40|
+    CHECK(orig["padding"].size() == 14);
+    const auto& rcm = by_ordering(j, "rcm");
+    if (rcm["ok"] == true) {
+        CHECK(rcm["bandwidth"] == 1);
+        CHECK(rcm["profile"] == 39);
+        // a symmetric reordering keeps the row lengths: ELLPACK stores 40 x 3 either way
+        CHECK(rcm["padding"][3]["format"] == "ell");
+        CHECK(rcm["padding"][3]["stored_entries"] == 120);
+        CHECK(orig["padding"][3]["stored_entries"] == 120);
+    } else {
+        WARN("SKIPPED (RCM part): this build has no Boost.Graph: " << rcm["error"]);
+        CHECK_THAT(rcm["error"].get<std::string>(), Catch::Contains("libboost-graph-dev"));
+    }
+    const auto& nd = by_ordering(j, "nd");
+    if (nd["ok"] == true) {
+        CHECK(nd["bandwidth"].get<int>() >= 1);
+        CHECK(nd["padding"].size() == 14);
+    } else {
+        WARN("SKIPPED (nested dissection part): this build has no METIS: " << nd["error"]);
+        CHECK_THAT(nd["error"].get<std::string>(), Catch::Contains("libmetis-dev"));
+    }
+}
+
+TEST_CASE("spmvlab reorder prints the table and --out writes P A P^T", "[cli][reorder]")
+{
+    const auto file = write_shuffled_path("path30.mtx", 30);
+    const auto out = tmp("path30_rcm.mtx");
+    const auto same = tmp("path30_none.mtx");
+    std::filesystem::remove(out);
+    const bool rcm = json_of("reorder " + file + " --json")["orderings"][1]["ok"] == true;
+
+    const auto text = spmvlab("reorder " + file);
+    const auto written = spmvlab("reorder " + file + " --method rcm --out " + out);
+    const auto identity = spmvlab("reorder " + file + " --method none --out " + same);
+
+    INFO(text.out);
+    CHECK(text.status == 0);
+    CHECK(text.out.find("bandwidth") != std::string::npos);
+    CHECK(text.out.find("nested dissection (METIS)") != std::string::npos);
+    CHECK(text.out.find("stored slots (padding share)") != std::string::npos);
+    CHECK(identity.status == 0);
+    CHECK(json_of("info " + same + " --json")["nnz"] == 88);
+    if (rcm) {
+        INFO(written.out);
+        CHECK(written.status == 0);
+        const auto back = json_of("reorder " + out + " --json --method none");
+        CHECK(back["nnz"] == 88);
+        CHECK(by_ordering(back, "none")["bandwidth"] == 1);
+    } else {
+        WARN("SKIPPED (RCM part): this build has no Boost.Graph");
+        CHECK(written.status == 1);
+        CHECK(written.out.find("libboost-graph-dev") != std::string::npos);
+        CHECK(!std::filesystem::exists(out));
+    }
+}
+
+TEST_CASE("spmvlab reorder refuses a missing file, a rectangular matrix and a bad method",
+          "[cli][reorder]")
+{
+    const auto rect = tmp("rect34.mtx");
+    std::ofstream(rect) << "%%MatrixMarket matrix coordinate real general\n3 4 3\n1 1 1\n2 2 1\n"
+                           "3 4 1\n";
+
+    const auto missing = spmvlab("reorder /nonexistent/file.mtx");
+    const auto wide = spmvlab("reorder " + rect + " --json");
+    const auto bad = spmvlab("reorder " + sample("canonical4.mtx") + " --method amd");
+
+    CHECK(missing.status == 1);
+    CHECK(missing.out.find("/nonexistent/file.mtx") != std::string::npos);
+    INFO(wide.out);
+    CHECK(wide.status == 1);
+    CHECK(wide.out.find("rect34.mtx is 3 x 4") != std::string::npos);
+    CHECK(wide.out.find("square") != std::string::npos);
+    CHECK(wide.out.find(".cpp:") == std::string::npos);  // no C++ source location
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("amd") != std::string::npos);
+}

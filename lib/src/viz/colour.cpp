@@ -93,6 +93,40 @@ std::vector<Rgb> density_ramp(std::int64_t max_count, int steps)
     return ramp;
 }
 
+Rgb sign_colour(std::int64_t count, std::int64_t negatives, std::int64_t max_count) noexcept
+{
+    if (count <= 0) return palette().background;
+    const double share = static_cast<double>(std::clamp<std::int64_t>(negatives, 0, count)) /
+                         static_cast<double>(count);
+    const Rgb pos = okabe_ito::blue;
+    const Rgb neg = okabe_ito::vermillion;
+    // fullness: 0.35 for one entry in a picture of many, 1 for the fullest pixel
+    const double t =
+        max_count <= 1 ? 1.0
+                       : 0.35 + 0.65 * std::log1p(static_cast<double>(std::min(count, max_count))) /
+                                    std::log1p(static_cast<double>(max_count));
+    const Rgb bg = palette().background;
+    // blue -> reddish purple -> vermillion: a straight blend of blue and vermillion is a
+    // muddy grey that reads as "no value"
+    const Rgb mid = okabe_ito::reddish_purple;
+    const Rgb from = share <= 0.5 ? pos : mid;
+    const Rgb to = share <= 0.5 ? mid : neg;
+    const double u = share <= 0.5 ? 2.0 * share : 2.0 * share - 1.0;
+    auto mix = [&](std::uint8_t f, std::uint8_t e, std::uint8_t b) {
+        const double c = (1.0 - u) * f + u * e;
+        return static_cast<std::uint8_t>(std::lround(t * c + (1.0 - t) * b));
+    };
+    return {mix(from.r, to.r, bg.r), mix(from.g, to.g, bg.g), mix(from.b, to.b, bg.b)};
+}
+
+Rgb magnitude_colour(double abs_value, double lo, double hi) noexcept
+{
+    if (!(abs_value > 0.0)) return palette().phantom;
+    if (!(hi > lo) || !(lo > 0.0)) return viridis(1.0);
+    const double t = std::log(std::clamp(abs_value, lo, hi) / lo) / std::log(hi / lo);
+    return viridis(t);
+}
+
 std::string hex(Rgb c)
 {
     char buf[8];

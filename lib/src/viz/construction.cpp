@@ -1032,6 +1032,11 @@ std::shared_ptr<const ConstructionSource> prepare_construction(
     return src;
 }
 
+ThreadWork construction_thread_work(const ConstructionSource& source)
+{
+    return thread_work(source.built);
+}
+
 Construction construction(const ConstructionSource& src, const ConstructionWindow& w)
 {
     const CsrD& a = *src.a;

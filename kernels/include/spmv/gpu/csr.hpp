@@ -46,15 +46,9 @@ struct CsrLaunch {
     int threads_per_row = 0;  ///< vector kernel: 2, 4, 8, 16 or 32; 0 = from the mean row length
 };
 
-/// The CSR vector heuristic: smallest power of two >= mean row length / 2, clamped to [2, 32].
-inline int csr_vector_threads_per_row(double mean_row_length) noexcept
-{
-    int t = 2;
-    while (t < 32 && t < mean_row_length / 2.0) {
-        t *= 2;
-    }
-    return t;
-}
+/// The CSR vector heuristic (formats/csr.hpp): smallest power of two >= mean row length / 2,
+/// clamped to [2, 32].
+using spmv::csr_vector_threads_per_row;
 
 /// y = alpha A x + beta y (beta == 0 does not read y). x, y are device pointers.
 template <typename ValueType>

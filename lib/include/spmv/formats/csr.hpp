@@ -112,4 +112,16 @@ void validate_permutation(std::span<const IndexType> perm, IndexType n, const ch
 void check_spmv_dims(std::int64_t num_rows, std::int64_t num_cols, std::size_t x_size,
                      std::size_t y_size);
 
+/// The CSR vector kernel's threads per row (kernels/src/csr.cu): the smallest power of two
+/// >= mean row length / 2, clamped to [2, 32]. Here so that the host models of that kernel
+/// (viz/coalescing.hpp) and the kernel itself use one rule.
+inline int csr_vector_threads_per_row(double mean_row_length) noexcept
+{
+    int t = 2;
+    while (t < 32 && t < mean_row_length / 2.0) {
+        t *= 2;
+    }
+    return t;
+}
+
 }  // namespace spmv

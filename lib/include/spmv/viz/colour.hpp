@@ -104,4 +104,14 @@ Rgb density_colour(std::int64_t count, std::int64_t max_count) noexcept;
 /// the picture uses). Empty for steps < 1.
 std::vector<Rgb> density_ramp(std::int64_t max_count, int steps);
 
+/// Sign colouring of a pixel holding `count` entries of which `negatives` are negative: blue
+/// (all positive) through reddish purple (half) to vermillion (all negative), by the negative
+/// share; lighter (mixed
+/// with the background) the fewer entries the pixel holds, on density_colour's log scale.
+Rgb sign_colour(std::int64_t count, std::int64_t negatives, std::int64_t max_count) noexcept;
+
+/// Magnitude colouring: |value| on a log scale between lo and hi (viridis, dark to yellow);
+/// 0 gives the phantom grey of a stored zero. lo == hi gives the top colour.
+Rgb magnitude_colour(double abs_value, double lo, double hi) noexcept;
+
 }  // namespace spmv::viz

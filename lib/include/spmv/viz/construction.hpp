@@ -178,6 +178,10 @@ std::shared_ptr<const ConstructionSource> prepare_construction(
     std::shared_ptr<const Csr<double, std::int32_t>> a, std::string_view format,
     const FormatParams& params, std::size_t max_bytes = default_construction_bytes);
 
+/// The kernel's work per thread of the layout `source` built (useful and stored slots), for
+/// the whole-matrix layout raster (layout_raster.hpp).
+ThreadWork construction_thread_work(const ConstructionSource& source);
+
 /// All steps of `source`'s format seen through `window`. Throws InvalidLayout if a built layout
 /// contradicts the CSR.
 Construction construction(const ConstructionSource& source, const ConstructionWindow& window);

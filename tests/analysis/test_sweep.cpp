@@ -1,0 +1,311 @@
+#include <catch2/catch.hpp>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <spmv/analysis/sweep.hpp>
+#include <spmv/analysis/warps.hpp>
+#include <spmv/any_matrix.hpp>
+#include <spmv/error.hpp>
+#include <spmv/model/performance.hpp>
+#include <spmv/registry.hpp>
+
+#include "test_matrices.hpp"
+
+using namespace spmv;
+using namespace spmv::analysis;
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// A square matrix whose row i holds columns 0 .. lengths[i]-1 (values 1).
+Csr<double, std::int32_t> with_lengths(const std::vector<std::int32_t>& lengths)
+{
+    Csr<double, std::int32_t> a;
+    a.num_rows = static_cast<std::int32_t>(lengths.size());
+    a.num_cols = a.num_rows;
+    for (const auto l : lengths) {
+        for (std::int32_t j = 0; j < l; ++j) {
+            a.col_idxs.push_back(j);
+            a.values.push_back(1.0);
+        }
+        a.row_ptrs.push_back(static_cast<std::int32_t>(a.col_idxs.size()));
+    }
+    return a;
+}
+
+/// Row lengths {1,5,2,8,3,3,0,6}: nnz 28, longest 8.
+Csr<double, std::int32_t> eight_rows()
+{
+    return with_lengths({1, 5, 2, 8, 3, 3, 0, 6});
+}
+
+const SweepPoint& at(const SweepResult& r, int value)
+{
+    for (const auto& p : r.points) {
+        if (p.value == value) return p;
+    }
+    FAIL("no sweep point for value " << value);
+    return r.points.front();
+}
+
+std::int64_t sum_iterations(const ThreadWork& w)
+{
+    return std::accumulate(w.iterations.begin(), w.iterations.end(), std::int64_t{0});
+}
+
+}  // namespace
+
+TEST_CASE("A sigma sweep of the canonical 4x4 gives the header's numbers", "[sweep]")
+{
+    const auto a = test::canonical4();
+    FormatParams p;
+    p.slice_height = 2;
+    p.warp_size = 2;
+    SweepOptions o;
+    o.gpu = model::find_profile("C2050");  // 120 GB/s
+    const std::vector<int> sigmas{4, 1, 2, 4};
+
+    const auto r = sweep(a, "sell", Param::sort_window, p, sigmas, o);
+
+    REQUIRE(r.points.size() == 3);  // sorted, duplicate 4 dropped
+    CHECK(r.points[0].value == 1);
+    CHECK(r.points[2].value == 4);
+    CHECK(at(r, 1).stored_slots == 12);
+    CHECK(at(r, 1).padding_slots == 3);
+    CHECK(at(r, 1).padding_share == Approx(0.25));
+    CHECK(at(r, 1).n_iter == 6);
+    CHECK(at(r, 1).warp_efficiency == Approx(0.75));
+    CHECK(at(r, 1).bytes_moved == Approx(280));
+    CHECK(at(r, 2).stored_slots == 12);
+    CHECK(at(r, 4).stored_slots == 10);
+    CHECK(at(r, 4).padding_slots == 1);
+    CHECK(at(r, 4).padding_share == Approx(0.1));
+    CHECK(at(r, 4).n_iter == 5);
+    CHECK(at(r, 4).warp_efficiency == Approx(0.9));
+    CHECK(at(r, 4).bytes_moved == Approx(256));
+    CHECK(at(r, 4).predicted_seconds == Approx(256 / 120e9));
+    CHECK(r.current_value == 1);
+    CHECK_FALSE(r.log_scale);  // 1 .. 4 spans less than a factor of 8
+}
+
+TEST_CASE("SELL-2-1 against SELL-2-4 and SELL-2-8 pads as computed by hand", "[sweep]")
+{
+    // lengths 1 5 2 8 3 3 0 6
+    // sigma 1: slices (1,5) (2,8) (3,3) (0,6), widths 5 8 3 6: 2*22 = 44 slots, 16 padding
+    // sigma 4: windows sorted (8,5,2,1) (6,3,3,0), widths 8 2 6 3: 38 slots, 10 padding
+    // sigma 8: sorted 8 6 5 3 3 2 1 0, widths 8 5 3 1: 34 slots, 6 padding
+    // warp size 2 = C: N_iter is the sum of the widths
+    const auto a = eight_rows();
+    FormatParams p;
+    p.slice_height = 2;
+    p.warp_size = 2;
+    const std::vector<int> sigmas{1, 4, 8};
+
+    const auto r = sweep(a, "sell", Param::sort_window, p, sigmas);
+
+    CHECK(at(r, 1).stored_slots == 44);
+    CHECK(at(r, 1).padding_slots == 16);
+    CHECK(at(r, 1).padding_share == Approx(16.0 / 44.0));
+    CHECK(at(r, 1).n_iter == 22);
+    CHECK(at(r, 1).warp_efficiency == Approx(28.0 / 44.0));
+    CHECK(at(r, 4).stored_slots == 38);
+    CHECK(at(r, 4).padding_slots == 10);
+    CHECK(at(r, 4).n_iter == 19);
+    CHECK(at(r, 8).stored_slots == 34);
+    CHECK(at(r, 8).padding_slots == 6);
+    CHECK(at(r, 8).n_iter == 17);
+    CHECK(at(r, 8).slots_read == 34);  // the SELL kernel walks the padding
+    CHECK(r.log_scale);
+}
+
+TEST_CASE("pJDS with b_r = 1 has no padding, and b_r changes storage but not traffic",
+          "[sweep]")
+{
+    // sorted 8 6 5 3 3 2 1 0; b_r 2: blocks (8,6) (5,3) (3,2) (1,0): 16 + 10 + 6 + 2 = 34;
+    // b_r 8: one block of width 8: 64 slots. pJDS threads stop at their own row length, so
+    // N_iter (warp size 2: 8 + 5 + 3 + 1 = 17) and the bytes are those of b_r = 1.
+    const auto a = eight_rows();
+    FormatParams p;
+    p.warp_size = 2;
+    const std::vector<int> brs{1, 2, 8};
+    SweepOptions o;
+    o.precision = model::Precision::double_precision;
+
+    const auto r = sweep(a, "pjds", Param::block_rows, p, brs, o);
+
+    CHECK(at(r, 1).stored_slots == 28);
+    CHECK(at(r, 1).padding_slots == 0);
+    CHECK(at(r, 1).padding_share == 0.0);
+    CHECK(at(r, 2).stored_slots == 34);
+    CHECK(at(r, 8).stored_slots == 64);
+    CHECK(at(r, 8).padding_slots == 36);
+    for (const auto& pt : r.points) {
+        CHECK(pt.n_iter == 17);
+        CHECK(pt.slots_read == 28);
+        // no padding read, no COO: Kreutzer eq. 2's traffic, 8 (3.5 * 20 + 16) = 688 bytes
+        CHECK(pt.bytes_moved == Approx(model::device_bytes(8, 3.5, 1.0, o.precision)));
+        CHECK(pt.bytes_moved == Approx(688));
+    }
+}
+
+TEST_CASE("A HYB K sweep moves the nonzeros beyond K into COO", "[sweep]")
+{
+    // K 0: all 28 in COO; K 2: ELL min(len, 2) = 13 real of 16 slots, 15 in COO;
+    // K 8: ELL only, 64 slots; K 20 is clamped to the longest row, 8.
+    // Warp size 2, K = 2: ELL 8 threads x 2 trips = 4 warps of 2, COO 15 threads = 8 warps of
+    // 1: N_iter 16, efficiency 28 / 32; bytes 31*12 + 28*8 + 8*16 + 15*(4 + 16) = 1024.
+    const auto a = eight_rows();
+    FormatParams p;
+    p.warp_size = 2;
+    p.hyb_width = -1;  // the one-third rule: 3 rows (8, 6, 5) have >= 5 entries -> K = 5
+    const std::vector<int> ks{0, 2, 8, 20};
+
+    const auto r = sweep(a, "hyb", Param::hyb_width, p, ks);
+
+    CHECK(r.current_value == 5);
+    CHECK(at(r, 0).coo_entries == 28);
+    CHECK(at(r, 0).stored_slots == 28);
+    CHECK(at(r, 0).padding_slots == 0);
+    CHECK(at(r, 0).n_iter == 14);
+    CHECK(at(r, 2).coo_entries == 15);
+    CHECK(at(r, 2).stored_slots == 31);
+    CHECK(at(r, 2).padding_slots == 3);
+    CHECK(at(r, 2).threads == 23);
+    CHECK(at(r, 2).n_iter == 16);
+    CHECK(at(r, 2).warp_efficiency == Approx(28.0 / 32.0));
+    CHECK(at(r, 2).bytes_moved == Approx(1024));
+    CHECK(at(r, 8).coo_entries == 0);
+    CHECK(at(r, 8).stored_slots == 64);
+    CHECK(at(r, 20).effective_value == 8);
+    CHECK(at(r, 20).stored_slots == 64);
+}
+
+TEST_CASE("Single precision halves the value bytes of the traffic", "[sweep]")
+{
+    // SELL-2-4 of the canonical 4x4 in SP: 10 * (4 + 4) + 9 * 4 + 4 * 2 * 4 = 148 bytes
+    const auto a = test::canonical4();
+    FormatParams p;
+    p.slice_height = 2;
+    SweepOptions o;
+    o.precision = model::Precision::single_precision;
+    const std::vector<int> sigmas{4};
+
+    const auto r = sweep(a, "sell", Param::sort_window, p, sigmas, o);
+
+    CHECK(r.points.at(0).bytes_moved == Approx(148));
+}
+
+TEST_CASE("Every sweep point stores what the registry's builder stores", "[sweep]")
+{
+    std::vector<test::NamedMatrix> matrices = test::zoo();
+    matrices.push_back({"random 300 rows", test::random_csr(300, 200, 0, 40, 7)});
+    matrices.push_back({"one full row of 500", test::one_full_row(500)});
+    // more threads than one chunk of the warp stream (65536), HYB's COO tail in closed form
+    matrices.push_back({"random 70000 rows", test::random_csr(70000, 64, 0, 12, 3)});
+    struct Case {
+        std::string_view format;
+        Param param;
+    };
+    const Case cases[] = {{"sell", Param::sort_window},
+                          {"sell", Param::slice_height},
+                          {"pjds", Param::block_rows},
+                          {"hyb", Param::hyb_width}};
+    for (const auto& m : matrices) {
+        for (const int warp : {1, 3, 32}) {
+            for (const auto& c : cases) {
+                FormatParams base;
+                base.warp_size = warp;
+                base.slice_height = 4;
+                base.sort_window = c.param == Param::slice_height ? 0 : 8;  // σ auto per C
+                SweepOptions o;
+                o.precision = model::Precision::single_precision;
+                const auto r = sweep(m.a, c.format, c.param, base, {}, o);
+                REQUIRE_FALSE(r.points.empty());
+                for (const auto& pt : r.points) {
+                    INFO(m.name << ", " << c.format << " parameter " << static_cast<int>(c.param)
+                                << " = " << pt.value << ", warp " << warp);
+                    FormatParams p = base;
+                    set(p, c.param, pt.value);
+                    const auto built = build<double>(c.format, m.a, p);
+                    const auto built_sp =
+                        build<float>(c.format, convert_values<float>(m.a), p);
+                    const auto f = footprint(built);
+                    const auto w = analyze_warps(built, warp);
+                    const auto work = thread_work(built);
+
+                    CHECK(pt.stored_slots == f.stored_entries);
+                    CHECK(pt.padding_slots == f.padding_entries);
+                    CHECK(pt.storage_bytes == footprint(built_sp).total_bytes());
+                    CHECK(pt.threads == w.threads);
+                    CHECK(pt.n_iter == w.n_iter);
+                    CHECK(pt.idle_slots == w.idle_slots);
+                    CHECK(pt.warp_efficiency == Approx(w.useful_fraction));
+                    CHECK(pt.slots_read == sum_iterations(work));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("Default sweep values are geometric and inside the schema", "[sweep]")
+{
+    const auto a = test::random_csr(1000, 1000, 0, 50, 5);
+
+    const auto sigma = default_sweep_values(a, Param::sort_window);
+    const auto c = default_sweep_values(a, Param::slice_height);
+    const auto k = default_sweep_values(a, Param::hyb_width);
+    const auto k_short = default_sweep_values(test::canonical4(), Param::hyb_width);
+
+    CHECK(sigma == std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000});
+    CHECK(c == std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
+    CHECK(k.front() == 1);
+    CHECK(k.back() == 50);
+    CHECK(k_short == std::vector<int>{0, 1, 2, 3});
+    CHECK(default_sweep_values(Csr<double, std::int32_t>{}, Param::block_rows) ==
+          std::vector<int>{1});
+}
+
+TEST_CASE("A sweep of an empty matrix gives zero padding and zero work", "[sweep]")
+{
+    const Csr<double, std::int32_t> empty;
+
+    const auto r = sweep(empty, "sell", Param::sort_window, FormatParams{});
+
+    REQUIRE(r.points.size() == 1);
+    CHECK(r.points[0].stored_slots == 0);
+    CHECK(r.points[0].padding_share == 0.0);
+    CHECK(r.points[0].n_iter == 0);
+    CHECK(r.points[0].warp_efficiency == 1.0);
+}
+
+TEST_CASE("Sweeps reject unknown formats, foreign parameters and values outside the range",
+          "[sweep]")
+{
+    const auto a = test::canonical4();
+    const FormatParams p;
+    const std::vector<int> zero{0};
+    const std::vector<int> huge_c{2000};
+    const std::vector<int> auto_k{-1};
+    SweepOptions no_bandwidth;
+    no_bandwidth.gpu.memory_bandwidth_gbs = 0.0;
+    SweepOptions bad_alpha;
+    bad_alpha.alpha = 0.01;  // below 1/N_nzr = 1/2.25
+
+    CHECK_THROWS_AS(sweep(a, "nope", Param::sort_window, p), InvalidArgument);
+    CHECK_THROWS_WITH(sweep(a, "hyb", Param::block_rows, p),
+                      Contains("has no parameter br") && Contains("sweepable"));
+    CHECK_THROWS_WITH(sweep(a, "biell", Param::warp_size, p),
+                      Contains("no sweep of parameter warp"));
+    CHECK_THROWS_WITH(sweep(a, "sell", Param::sort_window, p, zero),
+                      Contains("sigma") && Contains("outside [1, 1073741824]"));
+    CHECK_THROWS_WITH(sweep(a, "sell", Param::slice_height, p, huge_c),
+                      Contains("slice") && Contains("outside [1, 1024]"));
+    CHECK_THROWS_WITH(sweep(a, "hyb", Param::hyb_width, p, auto_k),
+                      Contains("hyb-width") && Contains("[0, 1073741824]"));
+    CHECK_THROWS_WITH(sweep(a, "sell", Param::sort_window, p, {}, no_bandwidth),
+                      Contains("bandwidth"));
+    CHECK_THROWS_WITH(sweep(a, "sell", Param::sort_window, p, {}, bad_alpha), Contains("alpha"));
+    CHECK_THROWS_AS(sweep_format(Param::pitch_bytes), InvalidArgument);
+}
