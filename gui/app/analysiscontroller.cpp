@@ -189,6 +189,8 @@ void AnalysisController::setDocument(MatrixDocumentPtr document)
         }
         if (changed) emit paramsChanged(m_params);
     }
+    m_patternDue = true;
+    ++m_patternGeneration;  // the facts of the previous matrix are stale
     emit documentAvailable(m_document);
     startAllAnalyses();
 }
@@ -223,6 +225,13 @@ void AnalysisController::startBackgroundAnalyses()
 {
     if (m_constructionDue) {
         startConstruction();
+    }
+    if (m_patternDue && m_document) {
+        m_patternDue = false;
+        runJob<PatternInfoPtr>(
+            QStringLiteral("pattern"), m_patternGeneration,
+            [doc = m_document] { return makePatternInfo(doc); },
+            [this](PatternInfoPtr info) { emit patternInfoAvailable(std::move(info)); });
     }
     if (!m_backgroundDue) {
         return;
@@ -353,16 +362,28 @@ void AnalysisController::startConstruction()
     // build the format once for the whole matrix (the heavy part) ...
     ++m_windowGeneration;  // a window of the previous layout must not arrive after this one
     m_constructionSource.reset();
-    runJob<ConstructionSourcePtr>(
+    using Prepared = std::pair<ConstructionSourcePtr, LayoutWorkPtr>;
+    runJob<Prepared>(
         QStringLiteral("construction"), m_constructionGeneration,
         [doc = m_document, params = m_params, format = m_constructionFormat.toStdString(),
          limit = m_formatLimit] {
             const auto csr = std::shared_ptr<const spmv::Csr<double, std::int32_t>>(doc, &doc->csr);
-            return spmv::viz::prepare_construction(csr, format, params,
-                                                   static_cast<std::size_t>(limit));
+            auto src = spmv::viz::prepare_construction(csr, format, params,
+                                                       static_cast<std::size_t>(limit));
+            auto work = std::make_shared<const spmv::ThreadWork>(
+                spmv::viz::construction_thread_work(*src));
+            return Prepared{std::move(src), std::move(work)};
         },
-        [this](ConstructionSourcePtr src) {
-            m_constructionSource = std::move(src);
+        [this](Prepared prepared) {
+            m_constructionSource = std::move(prepared.first);
+            QString title = m_constructionFormat;
+            for (const auto& f : spmv::formats()) {
+                if (QLatin1String(f.name.data(), static_cast<qsizetype>(f.name.size())) ==
+                    m_constructionFormat) {
+                    title = QString::fromUtf8(f.title.data(), static_cast<qsizetype>(f.title.size()));
+                }
+            }
+            emit layoutWorkAvailable(std::move(prepared.second), title);
             startConstructionWindow();
         });
 }

@@ -27,6 +27,8 @@ using HistogramChartPtr = std::shared_ptr<const spmv::viz::HistogramChart>;
 using WarpWastePtr = std::shared_ptr<const spmv::viz::WarpWaste>;
 using SummariesPtr = std::shared_ptr<const std::vector<spmv::analysis::FormatSummary>>;
 using RowOrderPtr = std::shared_ptr<const std::vector<std::int32_t>>;
+/// The construction format's work per thread over the whole matrix (the layout overview).
+using LayoutWorkPtr = std::shared_ptr<const spmv::ThreadWork>;
 
 class AnalysisController : public QObject {
     Q_OBJECT
@@ -93,8 +95,13 @@ signals:
     void histogramAvailable(HistogramChartPtr chart);
     void summariesAvailable(SummariesPtr summaries);
     void constructionAvailable(ConstructionPtr construction);
+    /// The construction format's stored and useful slots per thread (whole matrix), with the
+    /// format's display title; arrives before the first window of that layout.
+    void layoutWorkAvailable(LayoutWorkPtr work, const QString& title);
     void wasteAvailable(int side, WarpWastePtr waste);
     void rowOrderAvailable(RowOrderPtr order);  ///< nullptr: original order
+    /// The pattern's facts and column counts (once per matrix, after the first picture).
+    void patternInfoAvailable(PatternInfoPtr info);
     void paramsChanged(const spmv::FormatParams& params);
     void errorOccurred(const QString& message);
     /// A job failed: what = load, histogram, construction, waste0, waste1, summaries or order.
@@ -140,6 +147,8 @@ private:
     quint64 m_formatLimit = 0;
     std::array<quint64, 2> m_wasteGeneration{0, 0};
     quint64 m_orderGeneration = 0;
+    quint64 m_patternGeneration = 0;
+    bool m_patternDue = false;  ///< the pattern facts of a new matrix wait for stage 2
     int m_pending = 0;
     bool m_backgroundDue = false;    ///< waste + summaries wait for the first picture
     bool m_constructionDue = false;  ///< the construction waits for the histogram

@@ -8,9 +8,11 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QLabel>
+#include <QSaveFile>
 #include <QSpinBox>
 #include <QTimer>
 
+#include <spmv/build_info.hpp>
 #include <spmv/dist/model.hpp>
 #include <spmv/dist/partition.hpp>
 #include <spmv/error.hpp>
@@ -20,6 +22,7 @@
 #include <spmv/viz/construction.hpp>
 
 #include "mainwindow.hpp"
+#include "textaudit.hpp"
 #include "widgets/constructionpanel.hpp"
 #include "widgets/distributionpanel.hpp"
 #include "widgets/layoutview.hpp"
@@ -50,14 +53,6 @@ bool parseInt(const QCommandLineParser& p, const QString& name, int lo, int hi, 
         return false;
     }
     *value = v;
-    return true;
-}
-
-bool selectData(QComboBox* box, const QString& data)
-{
-    const int i = box->findData(data);
-    if (i < 0) return false;
-    box->setCurrentIndex(i);
     return true;
 }
 
@@ -100,10 +95,20 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
          QStringLiteral("K")},
         {QStringLiteral("profile"), QStringLiteral("GPU profile of the model (e.g. H100, C2050)."),
          QStringLiteral("NAME")},
+        {QStringLiteral("precision"),
+         QStringLiteral("Timing: precision of the run, double (default) or single."),
+         QStringLiteral("P")},
+        {QStringLiteral("record"),
+         QStringLiteral("Timing: also write the timed rows as JSON (device, matrix, commit, "
+                        "date; median, GF/s, GB/s per variant) to FILE."),
+         QStringLiteral("FILE.json")},
         {QStringLiteral("size"), QStringLiteral("Window size WxH (default 1200x800)."),
          QStringLiteral("WxH")},
         {QStringLiteral("presentation"),
          QStringLiteral("Presentation mode: large fonts, thick lines.")},
+        {QStringLiteral("colour"),
+         QStringLiteral("Pattern: colour the nonzeros by density (default), sign or magnitude."),
+         QStringLiteral("BY")},
         {QStringLiteral("log"), QStringLiteral("Histogram: logarithmic counts.")},
         {QStringLiteral("log-lengths"),
          QStringLiteral("Histogram: row lengths on a logarithmic axis (power-law tails).")},
@@ -128,6 +133,15 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
          QStringLiteral("Distribution: a recorded timeline (spmvlab dist bench --timeline) to "
                         "show instead of the model's prediction."),
          QStringLiteral("FILE.json")},
+        {QStringLiteral("lesson"),
+         QStringLiteral("Open a lesson of the guided tour (Lessons menu) by its number or "
+                        "directory, e.g. 05 or 05_sort_and_pad; with --screenshot the whole "
+                        "window is written, the lesson's text beside its view."),
+         QStringLiteral("ID")},
+        {QStringLiteral("audit-text"),
+         QStringLiteral("With --screenshot: list every text the view shows cut short (labels, "
+                        "buttons, table cells, tabs, chart labels, painted text) on stderr and "
+                        "exit 5 if there is one.")},
         {QStringLiteral("quit-after"), QStringLiteral("Close the window after MS milliseconds."),
          QStringLiteral("MS")},
     };
@@ -180,6 +194,17 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             return 2;
         }
     }
+    const QString precision = p.value(QStringLiteral("precision")).toLower();
+    if (!precision.isEmpty() && precision != QLatin1String("double") &&
+        precision != QLatin1String("single") && precision != QLatin1String("dp") &&
+        precision != QLatin1String("sp")) {
+        fail(QStringLiteral("--precision wants double or single, got '%1'").arg(precision));
+        return 2;
+    }
+    if (p.isSet(QStringLiteral("record")) && view != QLatin1String("timing")) {
+        fail(QStringLiteral("--record writes the Timing view's rows: use it with --view timing"));
+        return 2;
+    }
     const QString partition = p.value(QStringLiteral("partition")).toLower();
     if (!partition.isEmpty()) {
         try {
@@ -227,38 +252,15 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     spmv::gen::GeneratorParams generatorParams;
     quint64 seed = 1;
     if (!generateSpec.isEmpty()) {
-        QString spec = generateSpec;
-        if (const auto at = spec.lastIndexOf(QLatin1Char('@')); at >= 0) {
-            bool ok = false;
-            seed = spec.mid(at + 1).toULongLong(&ok);
-            if (!ok) {
-                fail(QStringLiteral("bad seed in --generate '%1'").arg(spec));
-                return 2;
-            }
-            spec.truncate(at);
-        }
-        const auto colon = spec.indexOf(QLatin1Char(':'));
-        generator = colon < 0 ? spec : spec.left(colon);
-        if (colon >= 0) {
-            for (const QString& kv :
-                 spec.mid(colon + 1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-                const auto eq = kv.indexOf(QLatin1Char('='));
-                bool ok = false;
-                const double v = eq < 0 ? 0.0 : kv.mid(eq + 1).toDouble(&ok);
-                if (!ok) {
-                    fail(QStringLiteral("bad parameter '%1' in --generate (want name=value)")
-                             .arg(kv));
-                    return 2;
-                }
-                generatorParams[kv.left(eq).toStdString()] = v;
-            }
-        }
-        try {
-            spmv::gen::find_generator(generator.toStdString());
-        } catch (const spmv::Error& e) {
-            fail(QString::fromStdString(spmv::user_message(e.what())));
+        QString error;
+        const auto parsed = parseGeneratorSpec(generateSpec, &error);
+        if (!parsed) {
+            fail(error);
             return 2;
         }
+        generator = parsed->generator;
+        generatorParams = parsed->params;
+        seed = parsed->seed;
     }
 
     MainWindow window(!screenshot);
@@ -277,17 +279,10 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         if (sigma > 0) params.sort_window = sigma;
         controller->setParams(params);
     }
-    if (!format.isEmpty()) {
-        if (view == QLatin1String("construction")) {
-            selectData(window.constructionPanel()->formatBox(), format);
-        } else if (view == QLatin1String("waste")) {
-            selectData(window.wastePanel()->formatBox(0), format);
-        } else if (view == QLatin1String("solver")) {
-            selectData(window.solverPanel()->formatBox(), format);
-        } else if (view == QLatin1String("pattern") && !selectData(window.rowOrderBox(), format)) {
-            fail(QStringLiteral("format '%1' keeps the row order; the pattern is unchanged")
-                     .arg(format));
-        }
+    if (!format.isEmpty() && !window.selectFormat(view, format) &&
+        view == QLatin1String("pattern")) {
+        fail(QStringLiteral("format '%1' keeps the row order; the pattern is unchanged")
+                 .arg(format));
     }
     auto* distribution = window.distributionPanel();
     if (!profile.isEmpty()) {
@@ -305,14 +300,32 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             if (screenshot) return 3;
         }
     }
-    if (!generator.isEmpty()) {
-        controller->generate(generator, generatorParams, seed);
-    } else if (!matrix.isEmpty()) {
-        window.openFile(matrix);
+    const Lesson* lesson = nullptr;
+    if (p.isSet(QStringLiteral("lesson"))) {
+        const QString id = p.value(QStringLiteral("lesson"));
+        QStringList known;
+        for (const Lesson& l : window.lessons()) {
+            known << l.id;
+            if (l.id == id || l.id.startsWith(id + QLatin1Char('_'))) lesson = &l;
+        }
+        if (!lesson) {
+            fail(QStringLiteral("unknown lesson '%1'; known: %2").arg(id, known.join(", ")));
+            return 2;
+        }
+        if (!window.openLesson(*lesson)) {  // its matrix, view, format and parameters
+            fail(lesson->error);
+            return 2;
+        }
     } else {
-        window.openBuiltInExample();
+        if (!generator.isEmpty()) {
+            controller->generate(generator, generatorParams, seed);
+        } else if (!matrix.isEmpty()) {
+            window.openFile(matrix);
+        } else {
+            window.openBuiltInExample();
+        }
+        window.setCurrentView(view);
     }
-    window.setCurrentView(view);
 
     if (!screenshot) {
         // below this the combo boxes and tables shrink to a letter; a 1280 x 720 projector fits
@@ -337,6 +350,7 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         return 3;
     }
     if (view == QLatin1String("timing")) {
+        if (!precision.isEmpty()) window.timingPanel()->selectPrecision(precision);
         window.timingPanel()->start();
         if (!window.waitUntilIdle(300000)) {
             fail(QStringLiteral("timed out waiting for the timing run"));
@@ -392,6 +406,16 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             layout->selectCell(r, c);
         }
     }
+    if (p.isSet(QStringLiteral("colour"))) {
+        auto* box = window.patternColourBox();
+        const int i = box->findText(p.value(QStringLiteral("colour")), Qt::MatchFixedString);
+        if (i < 0) {
+            fail(QStringLiteral("--colour wants density, sign or magnitude, got '%1'")
+                     .arg(p.value(QStringLiteral("colour"))));
+            return 2;
+        }
+        box->setCurrentIndex(i);
+    }
     if (p.isSet(QStringLiteral("log"))) {
         window.histogramView()->setLogScale(true);
         window.logScaleBox()->setChecked(true);
@@ -407,9 +431,29 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     }
     const QString out = p.value(QStringLiteral("screenshot"));
     QString error;
-    if (!MainWindow::exportWidget(window.viewPage(view), out, &error)) {
+    QWidget* shown = lesson ? static_cast<QWidget*>(&window) : window.viewPage(view);
+    resetElisions();  // what the painted views cut while rendering the picture
+    if (!MainWindow::exportWidget(shown, out, &error)) {
         fail(error);
         return 4;
+    }
+    if (p.isSet(QStringLiteral("audit-text"))) {
+        // the parameter bar and tab bar are part of what a lecture shows too
+        QStringList cut = auditText(lesson ? static_cast<QWidget*>(&window) : window.centralWidget());
+        cut.removeDuplicates();
+        for (const QString& c : cut) fail(QStringLiteral("cut short: %1").arg(c));
+        if (!cut.isEmpty()) return 5;
+    }
+    if (p.isSet(QStringLiteral("record"))) {
+        const QString recordPath = p.value(QStringLiteral("record"));
+        QSaveFile record(recordPath);
+        const QByteArray json = window.timingPanel()->recordJson(
+            controller->document()->name, QStringLiteral(SPMV_GIT_COMMIT));
+        if (!record.open(QIODevice::WriteOnly) || record.write(json) != json.size() ||
+            !record.commit()) {
+            fail(QStringLiteral("cannot write %1: %2").arg(recordPath, record.errorString()));
+            return 4;
+        }
     }
     const QString where =
         view == QLatin1String("construction")

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -18,6 +19,7 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QSaveFile>
+#include <QSpinBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
@@ -35,14 +37,17 @@
 #include "generatedialog.hpp"
 #include "models/matrixstatsmodel.hpp"
 #include "widgets/appearance.hpp"
+#include "widgets/coalescingview.hpp"
 #include "widgets/constructionpanel.hpp"
 #include "widgets/distributionpanel.hpp"
 #include "widgets/layoutview.hpp"
 #include "widgets/memoryview.hpp"
 #include "widgets/modelpanel.hpp"
 #include "widgets/parameterbar.hpp"
+#include "widgets/reorderview.hpp"
 #include "widgets/rowhistogramview.hpp"
 #include "widgets/solverpanel.hpp"
+#include "widgets/sweepview.hpp"
 #include "widgets/sparsityview.hpp"
 #include "widgets/timingpanel.hpp"
 #include "widgets/warpwastepanel.hpp"
@@ -97,9 +102,29 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     auto* patternBar = new QHBoxLayout;
     patternBar->addWidget(new QLabel(tr("Rows in")));
     patternBar->addWidget(m_rowOrder);
+    m_patternColour = new QComboBox;
+    m_patternColour->setObjectName(QStringLiteral("patternColour"));
+    m_patternColour->addItem(tr("density"), static_cast<int>(spmv::viz::PatternColouring::density));
+    m_patternColour->addItem(tr("sign"), static_cast<int>(spmv::viz::PatternColouring::sign));
+    m_patternColour->addItem(tr("magnitude"),
+                             static_cast<int>(spmv::viz::PatternColouring::magnitude));
+    connect(m_patternColour, &QComboBox::currentIndexChanged, this, [this] {
+        m_sparsity->setColouring(
+            static_cast<spmv::viz::PatternColouring>(m_patternColour->currentData().toInt()));
+    });
+    m_patternMargins = new QCheckBox(tr("counts per row / column"));
+    m_patternMargins->setChecked(true);
+    connect(m_patternMargins, &QCheckBox::toggled, m_sparsity, &SparsityView::setMarginsShown);
+    patternBar->addWidget(new QLabel(tr("Colour by")));
+    patternBar->addWidget(m_patternColour);
+    patternBar->addWidget(m_patternMargins);
     patternBar->addWidget(new QLabel(tr("Wheel: zoom, drag: pan, double-click: whole matrix")), 1,
                           Qt::AlignRight);
     m_tabs->addTab(withToolbar(m_sparsity, patternBar), tr("Pattern"));
+
+    // reorderings side by side (RCM, METIS nested dissection)
+    m_reorder = new ReorderView;
+    m_tabs->addTab(m_reorder, tr("Reorder"));
 
     // histogram
     m_histogram = new RowHistogramView;
@@ -116,8 +141,12 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     m_tabs->addTab(m_construction, tr("Construction"));
     m_waste = new WarpWastePanel(m_controller);
     m_tabs->addTab(m_waste, tr("Warp waste"));
+    m_coalescing = new CoalescingView;
+    m_tabs->addTab(m_coalescing, tr("Coalescing"));
     m_memory = new MemoryView;
     m_tabs->addTab(m_memory, tr("Memory"));
+    m_sweep = new SweepView;
+    m_tabs->addTab(m_sweep, tr("Sweep"));
     m_timing = new TimingPanel(m_controller);
     m_tabs->addTab(m_timing, tr("Timing"));
     m_model = new ModelPanel;
@@ -159,6 +188,11 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
                 m_sparsity->setDocument(doc);
                 m_model->setDocument(doc);
                 m_distribution->setDocument(doc);
+                // hidden on-demand views drop the old matrix now and get the new one when shown
+                m_coalescing->setDocument(nullptr);
+                m_sweep->setDocument(nullptr);
+                m_reorder->setDocument(nullptr);
+                feedShownView();
                 m_memory->setSummaries(nullptr);
                 m_histogram->setChartData(nullptr, m_controller->params().block_rows);
                 m_construction->layoutView()->setConstruction(nullptr);
@@ -221,17 +255,36 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
         m_busyBar->setVisible(busy);
         m_busyLabel->setText(busy ? tr("computing ...") : QString());
     });
+    connect(m_controller, &AnalysisController::patternInfoAvailable, m_sparsity,
+            &SparsityView::setPatternInfo);
     connect(m_rowOrder, &QComboBox::currentIndexChanged, this,
             [this] { m_controller->setRowOrderFormat(m_rowOrder->currentData().toString()); });
     connect(m_logScale, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogScale);
     connect(m_logLengths, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogLengths);
-    // one GPU profile for the Model and the Timing views: choosing it in one chooses it in
-    // the other (the Model starts on the Timing's, today's GPU)
+    // one GPU profile for the Model, Timing and Sweep views: choosing it in one chooses it in
+    // the others (they start on the Timing's, today's GPU)
     m_model->selectProfile(m_timing->profileBox()->currentText());
-    connect(m_model->profileBox(), &QComboBox::currentTextChanged, m_timing,
-            [this](const QString& name) { m_timing->selectProfile(name); });
-    connect(m_timing->profileBox(), &QComboBox::currentTextChanged, m_model,
-            [this](const QString& name) { m_model->selectProfile(name); });
+    m_sweep->selectProfile(m_timing->profileBox()->currentText());
+    for (QComboBox* box : {m_model->profileBox(), m_timing->profileBox(), m_sweep->profileBox()}) {
+        connect(box, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+            m_model->selectProfile(name);
+            m_timing->selectProfile(name);
+            m_sweep->selectProfile(name);
+        });
+    }
+    // the views that cost seconds on a large matrix (every kernel's layout, a sweep of
+    // layouts, nested dissection) get the matrix when they are shown, not on every load: the analyses of a 1M-row
+    // matrix stay within the 10 s bar (docs/benchmarks/gui.md)
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::feedShownView);
+    connect(m_controller, &AnalysisController::paramsChanged, this,
+            [this](const spmv::FormatParams& params) {
+                m_coalescing->setParams(params);
+                m_sweep->setParams(params);
+                m_reorder->setParams(params);
+            });
+    m_coalescing->setParams(m_controller->params());
+    m_sweep->setParams(m_controller->params());
+    m_reorder->setParams(m_controller->params());
     // a view's hover text ("Row 5, column 3: ...") means nothing on the next view
     connect(m_tabs, &QTabWidget::currentChanged, statusBar(), &QStatusBar::clearMessage);
     for (auto* source : {static_cast<QObject*>(m_sparsity), static_cast<QObject*>(m_waste),
@@ -268,10 +321,13 @@ MainWindow::~MainWindow() = default;
 
 QStringList MainWindow::viewNames()
 {
-    return {QStringLiteral("matrix"),       QStringLiteral("pattern"), QStringLiteral("histogram"),
-            QStringLiteral("construction"), QStringLiteral("waste"),   QStringLiteral("memory"),
-            QStringLiteral("timing"),       QStringLiteral("model"),   QStringLiteral("solver"),
-            QStringLiteral("distribution")};
+    return {QStringLiteral("matrix"),     QStringLiteral("pattern"),
+            QStringLiteral("reorder"),
+            QStringLiteral("histogram"),  QStringLiteral("construction"),
+            QStringLiteral("waste"),      QStringLiteral("coalescing"),
+            QStringLiteral("memory"),     QStringLiteral("sweep"),
+            QStringLiteral("timing"),     QStringLiteral("model"),
+            QStringLiteral("solver"),     QStringLiteral("distribution")};
 }
 
 QWidget* MainWindow::viewPage(const QString& name) const
@@ -339,6 +395,20 @@ void MainWindow::buildMenus()
             i < 10 ? QKeySequence(QStringLiteral("Ctrl+%1").arg((i + 1) % 10)) : QKeySequence();
         view->addAction(m_tabs->tabText(i), key, this, [this, i] { m_tabs->setCurrentIndex(i); });
     }
+    // the guided tour: one entry per tutorial lesson (tutorials/NN/explorer.json)
+    auto* lessonsMenu = menuBar()->addMenu(tr("&Lessons"));
+    m_lessons = loadLessons();
+    for (const Lesson& lesson : m_lessons) {
+        auto* action = lessonsMenu->addAction(lesson.title);
+        action->setObjectName(QStringLiteral("lesson_%1").arg(lesson.id));
+        if (!lesson.error.isEmpty()) {
+            action->setEnabled(false);
+            action->setToolTip(lesson.error);
+            continue;
+        }
+        connect(action, &QAction::triggered, this, [this, lesson] { openLesson(lesson); });
+    }
+    lessonsMenu->setToolTipsVisible(true);
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Glossary (N_iter, N_p, b_r, \u03c3, code balance, ...)"),
                     QKeySequence::HelpContents, this, &MainWindow::showGlossary);
@@ -351,6 +421,90 @@ void MainWindow::buildMenus()
                                .arg(QApplication::applicationVersion(),
                                     QStringLiteral(SPMV_GIT_COMMIT), QString::fromLatin1(qVersion())));
     });
+}
+
+bool MainWindow::selectFormat(const QString& name, const QString& format)
+{
+    auto select = [&format](QComboBox* box) {
+        const int i = box->findData(format);
+        if (i < 0) return false;
+        box->setCurrentIndex(i);
+        return true;
+    };
+    if (name == QLatin1String("construction")) return select(m_construction->formatBox());
+    if (name == QLatin1String("waste")) return select(m_waste->formatBox(0));
+    if (name == QLatin1String("solver")) return select(m_solver->formatBox());
+    if (name == QLatin1String("pattern")) return select(m_rowOrder);
+    return false;
+}
+
+bool MainWindow::openLesson(const Lesson& lesson)
+{
+    if (!lesson.error.isEmpty()) {
+        reportError(lesson.error);
+        return false;
+    }
+    // parameters first: the analyses of the lesson's matrix use them
+    if (!lesson.params.isEmpty()) {
+        spmv::FormatParams params = m_controller->params();
+        params.warp_size = lesson.params.value(QStringLiteral("warp"), params.warp_size);
+        params.block_rows = lesson.params.value(QStringLiteral("br"), params.block_rows);
+        params.slice_height = lesson.params.value(QStringLiteral("slice"), params.slice_height);
+        params.sort_window = lesson.params.value(QStringLiteral("sigma"), params.sort_window);
+        m_controller->setParams(params);
+    }
+    if (!lesson.format.isEmpty() && !selectFormat(lesson.view, lesson.format)) {
+        reportError(tr("Lesson %1: the %2 view has no format '%3'")
+                        .arg(lesson.id, lesson.view, lesson.format));
+    }
+    if (!lesson.profile.isEmpty()) {
+        m_timing->selectProfile(lesson.profile);
+        m_model->selectProfile(lesson.profile);
+        m_distribution->selectDevice(lesson.profile);
+    }
+    if (lesson.ranks > 0) m_distribution->ranksBox()->setValue(lesson.ranks);
+    if (lesson.matrix.startsWith(QLatin1String("gen:"))) {
+        QString error;
+        const auto spec = parseGeneratorSpec(lesson.matrix.mid(4), &error);
+        if (!spec) {
+            reportError(tr("Lesson %1: %2").arg(lesson.id, error));
+            return false;
+        }
+        m_controller->generate(spec->generator, spec->params, spec->seed);
+    } else {
+        openFile(lesson.matrix);
+    }
+    setCurrentView(lesson.view);
+    if (!m_lessonDock) {
+        m_lessonDock = new QDockWidget(this);
+        m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
+        m_lessonText = new QTextBrowser;
+        m_lessonText->setOpenExternalLinks(true);
+        m_lessonText->setMinimumWidth(qMax(260, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 36));
+        m_lessonDock->setWidget(m_lessonText);
+        addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
+    }
+    m_lessonDock->setWindowTitle(lesson.title);
+    // headings two levels down: a dock beside the view has no room for 2x-size titles (the
+    // dock's title bar names the lesson); '#' lines inside code blocks are code
+    QStringList lines = lesson.markdown.split(QLatin1Char('\n'));
+    bool code = false;
+    for (QString& line : lines) {
+        if (line.startsWith(QLatin1String("```"))) code = !code;
+        if (!code && line.startsWith(QLatin1Char('#')) && !line.startsWith(QLatin1String("#####"))) {
+            line.prepend(QLatin1String("##"));
+        }
+    }
+    QString text = lines.join(QLatin1Char('\n'));
+    if (!lesson.lookAt.isEmpty()) {
+        // what to look at in the view first, above the lesson's text
+        text = QStringLiteral("> **In the explorer:** %1\n\n%2").arg(lesson.lookAt, text);
+    }
+    m_lessonText->setMarkdown(text);
+    m_lessonDock->show();
+    // the view keeps most of the window, the lesson about a third
+    resizeDocks({m_lessonDock}, {qMax(320, width() / 3)}, Qt::Horizontal);
+    return true;
 }
 
 QString MainWindow::glossaryHtml()
@@ -470,10 +624,21 @@ void MainWindow::setPresentationMode(bool on)
     }
 }
 
+void MainWindow::feedShownView()
+{
+    const auto doc = m_controller->document();
+    if (!doc) return;
+    QWidget* shown = m_tabs->currentWidget();
+    if (shown == m_coalescing && m_coalescing->document() != doc) m_coalescing->setDocument(doc);
+    if (shown == m_sweep && m_sweep->document() != doc) m_sweep->setDocument(doc);
+    if (shown == m_reorder && m_reorder->document() != doc) m_reorder->setDocument(doc);
+}
+
 bool MainWindow::isBusy() const
 {
     return m_controller->isBusy() || m_sparsity->isRendering() || m_timing->isRunning() ||
-           m_solver->isRunning() || m_distribution->isBusy();
+           m_solver->isRunning() || m_distribution->isBusy() || m_coalescing->isComputing() ||
+           m_sweep->isComputing() || m_reorder->isComputing();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs)

@@ -7,13 +7,17 @@
 #include <QStringList>
 
 #include "analysiscontroller.hpp"
+#include "lessons.hpp"
 
 class QCheckBox;
+class QDockWidget;
+class QTextBrowser;
 class QComboBox;
 class QLabel;
 class QProgressBar;
 class QTabWidget;
 class QTableView;
+class CoalescingView;
 class ConstructionPanel;
 class DistributionPanel;
 class MatrixStatsModel;
@@ -22,10 +26,12 @@ class ModelPanel;
 class RowHistogramView;
 class SolverPanel;
 class SparsityView;
+class SweepView;
 class TimingPanel;
 class WarpWastePanel;
 
 class ParameterBar;
+class ReorderView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -49,6 +55,17 @@ public:
     void showGlossary();
     QWidget* viewContent(const QString& name) const;
 
+    /// Shows `format` in view `name` (the construction's, the left waste side's, the solver's
+    /// format, the pattern's row order); false when the view has no such format.
+    bool selectFormat(const QString& name, const QString& format);
+    /// Opens the lesson (Lessons menu): its matrix, view, format and parameters, with its text
+    /// in the lesson dock. False (and an error) for a lesson that cannot be opened.
+    bool openLesson(const Lesson& lesson);
+    const QList<Lesson>& lessons() const { return m_lessons; }
+    /// The lesson dock's text browser (hidden until a lesson is opened).
+    QTextBrowser* lessonText() const { return m_lessonText; }
+    QDockWidget* lessonDock() const { return m_lessonDock; }
+
     AnalysisController* controller() const { return m_controller; }
     SparsityView* sparsityView() const { return m_sparsity; }
     RowHistogramView* histogramView() const { return m_histogram; }
@@ -58,11 +75,16 @@ public:
     WarpWastePanel* wastePanel() const { return m_waste; }
     MemoryView* memoryView() const { return m_memory; }
     TimingPanel* timingPanel() const { return m_timing; }
+    CoalescingView* coalescingView() const { return m_coalescing; }
+    SweepView* sweepView() const { return m_sweep; }
+    ReorderView* reorderView() const { return m_reorder; }
     ModelPanel* modelPanel() const { return m_model; }
     SolverPanel* solverPanel() const { return m_solver; }
     DistributionPanel* distributionPanel() const { return m_distribution; }
     MatrixStatsModel* statsModel() const { return m_statsModel; }
     QComboBox* rowOrderBox() const { return m_rowOrder; }
+    QComboBox* patternColourBox() const { return m_patternColour; }
+    QCheckBox* patternMarginsBox() const { return m_patternMargins; }
     QCheckBox* logScaleBox() const { return m_logScale; }
 
     /// True while an analysis, a raster, a timing run or a solve is in progress.
@@ -94,6 +116,8 @@ private:
     /// Enables the buttons that start work on the matrix (Play, Time, Run) or, without a
     /// matrix, disables them with a tooltip saying why; a running panel is left alone.
     void setRunnable(bool on);
+    /// Gives the shown on-demand view (Reorder, Coalescing, Sweep) the current matrix.
+    void feedShownView();
 
     bool m_interactive;
     AnalysisController* m_controller;
@@ -102,6 +126,14 @@ private:
     MatrixStatsModel* m_statsModel;
     SparsityView* m_sparsity;
     QComboBox* m_rowOrder;
+    CoalescingView* m_coalescing;
+    SweepView* m_sweep;
+    ReorderView* m_reorder;
+    QList<Lesson> m_lessons;
+    QDockWidget* m_lessonDock = nullptr;
+    QTextBrowser* m_lessonText = nullptr;
+    QComboBox* m_patternColour;
+    QCheckBox* m_patternMargins;
     RowHistogramView* m_histogram;
     QCheckBox* m_logScale;
     QCheckBox* m_logLengths;

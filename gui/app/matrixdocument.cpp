@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <spmv/analysis/reorder.hpp>
 #include <spmv/error.hpp>
 
 #include "memoryguard.hpp"
@@ -21,6 +22,16 @@ std::shared_ptr<MatrixDocument> makeDocument(spmv::Csr<double, std::int32_t> csr
     doc->rowLengths = spmv::row_lengths(doc->csr);
     doc->stats = spmv::analysis::row_stats(doc->rowLengths, doc->csr.num_cols);
     return doc;
+}
+
+PatternInfoPtr makePatternInfo(MatrixDocumentPtr document)
+{
+    auto info = std::make_shared<PatternInfo>();
+    info->columnCounts = spmv::analysis::column_counts(document->csr);
+    info->facts = spmv::analysis::pattern_facts(document->csr);
+    info->bandwidth = spmv::analysis::bandwidth(document->csr);
+    info->document = std::move(document);
+    return info;
 }
 
 MatrixDocumentPtr loadMatrixMarket(const QString& path)
@@ -65,6 +76,44 @@ MatrixDocumentPtr generateMatrix(const QString& generator, const spmv::gen::Gene
     auto doc = makeDocument(std::move(csr), generator, description);
     doc->loadSeconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
     return doc;
+}
+
+std::optional<GeneratorSpec> parseGeneratorSpec(const QString& text, QString* error)
+{
+    GeneratorSpec g;
+    QString spec = text;
+    if (const auto at = spec.lastIndexOf(QLatin1Char('@')); at >= 0) {
+        bool ok = false;
+        g.seed = spec.mid(at + 1).toULongLong(&ok);
+        if (!ok) {
+            *error = QStringLiteral("bad seed in generator spec '%1'").arg(text);
+            return std::nullopt;
+        }
+        spec.truncate(at);
+    }
+    const auto colon = spec.indexOf(QLatin1Char(':'));
+    g.generator = colon < 0 ? spec : spec.left(colon);
+    if (colon >= 0) {
+        for (const QString& kv : spec.mid(colon + 1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const auto eq = kv.indexOf(QLatin1Char('='));
+            bool ok = false;
+            const double v = eq < 0 ? 0.0 : kv.mid(eq + 1).toDouble(&ok);
+            if (!ok) {
+                *error = QStringLiteral("bad parameter '%1' in generator spec '%2' (want "
+                                        "name=value)")
+                             .arg(kv, text);
+                return std::nullopt;
+            }
+            g.params[kv.left(eq).toStdString()] = v;
+        }
+    }
+    try {
+        spmv::gen::find_generator(g.generator.toStdString());
+    } catch (const spmv::Error& e) {
+        *error = QString::fromStdString(spmv::user_message(e.what()));
+        return std::nullopt;
+    }
+    return g;
 }
 
 QString builtInExamplePath()

@@ -8,6 +8,7 @@
 
 #include <QString>
 
+#include <spmv/analysis/pattern.hpp>
 #include <spmv/analysis/row_stats.hpp>
 #include <spmv/formats/csr.hpp>
 #include <spmv/generators.hpp>
@@ -25,6 +26,20 @@ struct MatrixDocument {
 
 using MatrixDocumentPtr = std::shared_ptr<const MatrixDocument>;
 
+/// What the pattern view prints and draws besides the raster, computed after the matrix is
+/// shown (the symmetry test is a binary search per entry: ~1 s for 1M x 10M random, which must
+/// not delay the first picture).
+struct PatternInfo {
+    MatrixDocumentPtr document;              ///< the matrix these facts belong to
+    std::vector<std::int32_t> columnCounts;  ///< stored entries per column (pattern margins)
+    spmv::analysis::PatternFacts facts;      ///< symmetry, signs, |value| range
+    std::int64_t bandwidth = 0;              ///< max |i - j| over the stored entries
+};
+using PatternInfoPtr = std::shared_ptr<const PatternInfo>;
+
+/// Computes the PatternInfo of a document (O(nnz log)).
+PatternInfoPtr makePatternInfo(MatrixDocumentPtr document);
+
 /// Wraps a matrix (computes its row lengths and statistics). Throws spmv::Error.
 std::shared_ptr<MatrixDocument> makeDocument(spmv::Csr<double, std::int32_t> csr, QString name,
                                              QString source);
@@ -36,6 +51,17 @@ MatrixDocumentPtr loadMatrixMarket(const QString& path);
 /// Runs a core generator (spmv::gen::generate). Throws spmv::InvalidArgument.
 MatrixDocumentPtr generateMatrix(const QString& generator, const spmv::gen::GeneratorParams& params,
                                  std::uint64_t seed);
+
+/// A generator spec as the CLI writes it after "gen:": NAME[:param=value,...][@seed], e.g.
+/// "pde:size=30" or "powerlaw:rows=2000,max-len=200@3".
+struct GeneratorSpec {
+    QString generator;
+    spmv::gen::GeneratorParams params;
+    quint64 seed = 1;
+};
+/// Parses a spec (without "gen:") and checks the generator's name; nothing, with *error set
+/// to what is wrong, for a bad spec.
+std::optional<GeneratorSpec> parseGeneratorSpec(const QString& spec, QString* error);
 
 /// The built-in example shown at start-up (a resource, so it works from any directory).
 QString builtInExamplePath();

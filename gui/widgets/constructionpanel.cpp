@@ -15,6 +15,7 @@
 #include <spmv/registry.hpp>
 
 #include "glossary_tip.hpp"
+#include "layoutoverview.hpp"
 #include "layoutview.hpp"
 
 ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* parent)
@@ -138,12 +139,23 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     windowRow->addWidget(m_windowLabel);
     windowRow->addStretch(1);
 
+    // the whole layout beside the window's cells
+    m_overview = new LayoutOverview;
+    auto* body = new QHBoxLayout;
+    body->addWidget(scroll, 1);
+    body->addWidget(m_overview);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addLayout(windowRow);
-    layout->addWidget(scroll, 1);
+    layout->addLayout(body, 1);
     layout->addWidget(m_selection);
+    connect(controller, &AnalysisController::layoutWorkAvailable, m_overview,
+            &LayoutOverview::setWork);
+    connect(m_overview, &LayoutOverview::windowRequested, this, [this](qint64 row, qint64 col) {
+        m_controller->setConstructionWindow(row, col);
+    });
 
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
         m_controller->setConstructionFormat(m_format->currentData().toString());
@@ -262,6 +274,13 @@ void ConstructionPanel::updateWindowControls()
     if (c) {
         m_firstRow->setValue(clampInt(c->window.first_row));
         m_firstCol->setValue(clampInt(c->window.first_col));
+    }
+    // the overview matters where the window shows a part only: a small matrix is all there
+    m_overview->setVisible(c && c->windowed);
+    if (c && !c->steps.empty()) {
+        const auto& last = c->steps.back();  // the format as stored
+        m_overview->setWindow(last.row_offset, last.rows, last.col_offset, last.cols,
+                              last.total_rows, last.total_cols);
     }
     const bool windowed = c && c->windowed;
     m_firstRow->setEnabled(windowed);

@@ -15,6 +15,7 @@ class QLabel;
 class QPushButton;
 class QShortcut;
 class QSpinBox;
+class LayoutOverview;
 class LayoutView;
 
 class ConstructionPanel : public QWidget {
@@ -23,6 +24,7 @@ public:
     explicit ConstructionPanel(AnalysisController* controller, QWidget* parent = nullptr);
 
     LayoutView* layoutView() const { return m_view; }
+    LayoutOverview* overview() const { return m_overview; }
     QComboBox* formatBox() const { return m_format; }
     QSpinBox* blockRowsBox() const { return m_blockRows; }
     QPushButton* nextButton() const { return m_next; }
@@ -68,6 +70,7 @@ private:
     QLabel* m_windowLabel;
     QLabel* m_selection;
     LayoutView* m_view;
+    LayoutOverview* m_overview;
     QTimer m_playTimer;
     std::vector<QShortcut*> m_stepKeys;  ///< enabled while the panel is shown
     struct ExtraParam {

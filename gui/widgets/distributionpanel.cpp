@@ -655,7 +655,7 @@ void DistributionPanel::showScaling()
     t->setRange(c.timeRange.lo, c.timeRange.hi);
     t->setLabelFormat(QStringLiteral("%g"));
     t->setMinorTickCount(8);
-    t->setTitleText(tr("\u00b5s / SpMV"));
+    t->setTitleText(tr("\u00b5s"));  // per SpMV: the section's title says so
     auto* e = new QValueAxis;
     e->setRange(0, c.maxEfficiency);
     e->setLabelFormat(QStringLiteral("%.1f"));

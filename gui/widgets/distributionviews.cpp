@@ -16,6 +16,7 @@
 #include <spmv/viz/timeline_svg.hpp>
 
 #include "appearance.hpp"
+#include "app/textaudit.hpp"
 
 namespace {
 
@@ -484,7 +485,7 @@ void BalanceView::paintEvent(QPaintEvent*)
             x += fm.horizontalAdvance(text) + 8;
         }
         p.drawText(QPointF(x, y + fm.ascent()),
-                   fm.elidedText(tail, Qt::ElideRight, static_cast<int>(width() - x - 4)));
+                   elideText(fm, tail, Qt::ElideRight, static_cast<int>(width() - x - 4)));
     };
     title(BalanceGeometry::nnz,
           {{QColor(), tr("nnz:")}, {local, tr("local")}, {nonlocal, tr("non-local")}},

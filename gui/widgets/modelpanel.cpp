@@ -82,7 +82,11 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent)
     left->addStretch(1);
     auto* leftWidget = new QWidget;
     leftWidget->setLayout(left);
-    leftWidget->setMaximumWidth(460);
+    // the inputs and results column: its width grows with presentation mode's larger fonts
+    leftWidget->setMaximumWidth(static_cast<int>(460 * Appearance::instance().scale()));
+    connect(&Appearance::instance(), &Appearance::changed, leftWidget, [leftWidget] {
+        leftWidget->setMaximumWidth(static_cast<int>(460 * Appearance::instance().scale()));
+    });
 
     m_chartView = new QChartView;
     m_chartView->setRenderHint(QPainter::Antialiasing);

@@ -1,12 +1,13 @@
 #include "rowhistogramview.hpp"
 
+#include <algorithm>
+
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 
 #include <spmv/viz/units.hpp>
@@ -122,17 +123,46 @@ void RowHistogramView::rebuild()
         lin->applyNiceNumbers();
         yAxis = lin;
     }
-    yAxis->setTitleText(tr("rows / blocks"));
+    yAxis->setTitleText(tr("rows"));
     for (auto* axis : {xAxis, yAxis}) {
         axis->setLabelsFont(app.font(0.9));
         axis->setTitleFont(app.font());
         c->addAxis(axis, axis == xAxis ? Qt::AlignBottom : Qt::AlignLeft);
     }
+    // b_r-blocks are ~b_r times fewer than rows: their own axis on the right, their own bar
+    // in every bin (markers drawn over the row bars hid both)
+    const bool blocks = std::any_of(d.block_maxima.begin(), d.block_maxima.end(),
+                                    [](std::int64_t b) { return b > 0; });
+    QAbstractAxis* blockAxis = nullptr;
+    if (blocks) {
+        const auto most = *std::max_element(d.block_maxima.begin(), d.block_maxima.end());
+        if (m_logScale) {
+            auto* log = new QLogValueAxis;
+            log->setBase(10);
+            log->setRange(0.5, qMax<double>(10.0, static_cast<double>(most) * 2));
+            log->setLabelFormat(QStringLiteral("%g"));
+            blockAxis = log;
+        } else {
+            auto* lin = new QValueAxis;
+            lin->setRange(0, qMax<double>(1.0, static_cast<double>(most) * 1.08));
+            lin->setLabelFormat(QStringLiteral("%.0f"));
+            lin->applyNiceNumbers();
+            blockAxis = lin;
+        }
+        blockAxis->setTitleText(tr("b_r-blocks"));
+        blockAxis->setLabelsFont(app.font(0.9));
+        blockAxis->setTitleFont(app.font());
+        blockAxis->setLabelsColor(toQColor(pal.selection).darker(140));
+        blockAxis->setTitleBrush(toQColor(pal.selection).darker(140));
+        c->addAxis(blockAxis, Qt::AlignRight);
+    }
 
     const bool padded = !d.padded_counts.empty();
-    const double share = padded ? 0.45 : 0.9;
+    const int barsPerBin = 1 + (padded ? 1 : 0) + (blocks ? 1 : 0);
+    const double share = 0.9 / barsPerBin;
     auto addBars = [&](const std::vector<std::int64_t>& counts, double offset,
-                       spmv::viz::Rgb colour, const QString& name) {
+                       spmv::viz::Rgb colour, const QString& name,
+                       QAbstractAxis* valueAxis) {
         auto* upper =
             outlineSeries(spmv::viz::bar_outline(d.bins, counts, offset, share), floor, xFloor);
         auto* area = new QAreaSeries(upper);
@@ -143,29 +173,19 @@ void RowHistogramView::rebuild()
         area->setPen(pen);
         c->addSeries(area);
         area->attachAxis(xAxis);
-        area->attachAxis(yAxis);
+        area->attachAxis(valueAxis);
     };
-    addBars(d.row_counts, 0.05, pal.nonzero, tr("rows with this many nonzeros"));
+    double offset = 0.05;
+    addBars(d.row_counts, offset, pal.nonzero, tr("rows with this many nonzeros"), yAxis);
     if (padded) {
-        addBars(d.padded_counts, 0.5, pal.padding,
-                tr("rows after pJDS padding (b_r = %1)").arg(m_blockRows));
+        offset += share;
+        addBars(d.padded_counts, offset, pal.padding,
+                tr("rows after pJDS padding (b_r = %1)").arg(m_blockRows), yAxis);
     }
-    if (!d.block_maxima.empty()) {
-        auto* dots = new QScatterSeries;
-        dots->setName(tr("b_r-blocks with this longest row"));
-        dots->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        dots->setMarkerSize(11 * app.scale());
-        dots->setColor(toQColor(pal.selection));
-        dots->setBorderColor(toQColor(pal.background));
-        for (std::size_t b = 0; b < d.block_maxima.size(); ++b) {
-            if (d.block_maxima[b] > 0) {
-                dots->append(qMax(xFloor, spmv::viz::bin_centre(d.bins, static_cast<std::int64_t>(b))),
-                             static_cast<double>(d.block_maxima[b]));
-            }
-        }
-        c->addSeries(dots);
-        dots->attachAxis(xAxis);
-        dots->attachAxis(yAxis);
+    if (blocks) {
+        offset += share;
+        addBars(d.block_maxima, offset, pal.selection,
+                tr("b_r-blocks with this longest row (right axis)"), blockAxis);
     }
     const double top = m_logScale ? qMax<double>(10.0, static_cast<double>(d.max_count) * 2)
                                   : static_cast<QValueAxis*>(yAxis)->max();

@@ -17,6 +17,7 @@
 #include <spmv/viz/units.hpp>
 
 #include "appearance.hpp"
+#include "app/textaudit.hpp"
 
 namespace {
 
@@ -32,6 +33,8 @@ QThreadPool* rasterPool()
 }
 
 struct RasterResult {
+    spmv::viz::MarginProfile rowMargin;
+    spmv::viz::MarginProfile colMargin;
     QImage image;
     spmv::viz::ViewTransform view;
     qint64 maxCount = 0;
@@ -66,8 +69,51 @@ QRect SparsityView::plotRect() const
     const qint64 rows = m_document ? m_document->csr.num_rows : 0;
     const int left = fm.horizontalAdvance(groupDigits(qMax<qint64>(rows, 100))) + 14;
     const int top = QFontMetrics(Appearance::instance().font()).height() + fm.height() + 12;
-    return QRect(left, top, qMax(0, width() - left - 10),
-                 qMax(0, height() - legendHeight() - top));
+    const int margin = m_margins ? marginThickness() + 6 : 0;
+    return QRect(left, top, qMax(0, width() - left - 10 - margin),
+                 qMax(0, height() - legendHeight() - top - margin));
+}
+
+int SparsityView::marginThickness() const
+{
+    // room for a bar and its peak number
+    return QFontMetrics(Appearance::instance().font(0.9)).horizontalAdvance(QStringLiteral("00000")) + 8;
+}
+
+QRect SparsityView::rowMarginRect() const
+{
+    // right of the matrix itself (it is centred in the plot when its shape differs), clamped
+    // to the room reserved right of the plot
+    if (!m_margins) return {};
+    const QRect r = plotRect();
+    const double matrixRight = m_view.x_of_col(static_cast<double>(m_view.num_cols));
+    const int x = qBound(r.left(), static_cast<int>(std::ceil(matrixRight)) + 1, r.right()) + 6;
+    return QRect(x, r.top(), marginThickness(), r.height());
+}
+
+QRect SparsityView::columnMarginRect() const
+{
+    if (!m_margins) return {};
+    const QRect r = plotRect();
+    const double matrixBottom = m_view.y_of_row(static_cast<double>(m_view.num_rows));
+    const int y = qBound(r.top(), static_cast<int>(std::ceil(matrixBottom)) + 1, r.bottom()) + 6;
+    return QRect(r.left(), y, r.width(), marginThickness());
+}
+
+void SparsityView::setColouring(spmv::viz::PatternColouring colouring)
+{
+    if (colouring == m_colouring) return;
+    m_colouring = colouring;
+    scheduleRender();
+    update();
+}
+
+void SparsityView::setMarginsShown(bool shown)
+{
+    if (shown == m_margins) return;
+    m_margins = shown;
+    resizeEvent(nullptr);  // the plot area changed
+    update();
 }
 
 spmv::viz::ViewTransform SparsityView::fittedView() const
@@ -87,12 +133,21 @@ spmv::viz::ViewTransform SparsityView::fittedView() const
 
 int SparsityView::legendHeight() const
 {
-    return QFontMetrics(Appearance::instance().font()).height() * 2 + 12;
+    return QFontMetrics(Appearance::instance().font()).height() * 3 + 14;
+}
+
+void SparsityView::setPatternInfo(PatternInfoPtr info)
+{
+    if (info && info->document != m_document) return;  // another matrix's
+    m_info = std::move(info);
+    scheduleRender();  // the column margin and the magnitude scale use it
+    update();
 }
 
 void SparsityView::setDocument(MatrixDocumentPtr document)
 {
     m_document = std::move(document);
+    m_info.reset();
     m_order.reset();
     m_orderName.clear();
     m_image = QImage();
@@ -140,7 +195,8 @@ void SparsityView::startRender()
     const quint64 generation = ++m_renderGeneration;
     ++m_rendering;
     const QRgb outside = palette().color(QPalette::Window).rgb();
-    auto job = [doc = m_document, order = m_order, view = m_view, outside] {
+    auto job = [doc = m_document, order = m_order, view = m_view, outside,
+                colouring = m_colouring, margins = m_margins, info = m_info] {
         RasterResult r;
         r.view = view;
         QElapsedTimer timer;
@@ -148,8 +204,20 @@ void SparsityView::startRender()
         try {
             std::span<const std::int32_t> rowOrder;
             if (order) rowOrder = *order;
-            const auto raster = spmv::viz::rasterize(doc->csr, view, rowOrder);
-            const auto px = spmv::viz::to_argb(raster, view, outside);
+            const auto raster = spmv::viz::rasterize(doc->csr, view, rowOrder, colouring);
+            // the 1st-99th percentile: a few outliers must not flatten the scale
+            const double lo = info ? info->facts.abs_low : 0.0;
+            const double hi = info ? info->facts.abs_high : 0.0;
+            const auto px = spmv::viz::to_argb(raster, view, outside, colouring, lo, hi);
+            if (margins) {
+                // the same pixels as the raster: index i at origin + i * scale
+                r.rowMargin = spmv::viz::margin_profile(doc->rowLengths, view.origin_y, view.scale,
+                                                        view.height, rowOrder);
+                if (info) {
+                    r.colMargin = spmv::viz::margin_profile(info->columnCounts, view.origin_x,
+                                                            view.scale, view.width);
+                }
+            }
             QImage img(raster.width, raster.height, QImage::Format_RGB32);
             for (int y = 0; y < raster.height; ++y) {
                 std::memcpy(img.scanLine(y), px.data() + static_cast<std::size_t>(y) * raster.width,
@@ -172,6 +240,8 @@ void SparsityView::startRender()
             m_image = std::move(r.image);
             m_imageView = r.view;
             m_imageMaxCount = r.maxCount;
+            m_rowMargin = std::move(r.rowMargin);
+            m_colMargin = std::move(r.colMargin);
             m_lastRenderSeconds = r.seconds;
             update();
         }
@@ -219,7 +289,56 @@ void SparsityView::paintEvent(QPaintEvent*)
                       static_cast<double>(m_view.num_rows) * m_view.scale));
     p.restore();
     drawAxes(p);
+    drawMargins(p);
     drawLegend(p);
+}
+
+void SparsityView::drawMargins(QPainter& p)
+{
+    if (!m_margins) return;
+    const auto& pal = Appearance::palette();
+    const QFont font = Appearance::instance().font(0.9);
+    p.setFont(font);
+    const QFontMetrics fm(font);
+    const QRect area = plotRect();
+    const QColor maxColour = toQColor(pal.grid);
+    const QColor meanColour = toQColor(pal.nonzero);
+    // nonzeros per row, right of the plot: pixel row y shows the rows at y of the raster
+    const QRect rows = rowMarginRect();
+    const int barRoom = rows.width() - 2;
+    if (m_rowMargin.peak > 0) {
+        const double k = barRoom / static_cast<double>(m_rowMargin.peak);
+        for (int y = area.top(); y <= area.bottom() && y < static_cast<int>(m_rowMargin.max.size()); ++y) {
+            const auto i = static_cast<std::size_t>(y);
+            if (m_rowMargin.max[i] == 0) continue;
+            p.fillRect(QRectF(rows.left(), y, m_rowMargin.max[i] * k, 1.0), maxColour);
+            p.fillRect(QRectF(rows.left(), y, m_rowMargin.mean[i] * k, 1.0), meanColour);
+        }
+    }
+    // nonzeros per column, below the plot
+    const QRect cols = columnMarginRect();
+    const int colRoom = cols.height() - 2;
+    if (m_colMargin.peak > 0) {
+        const double k = colRoom / static_cast<double>(m_colMargin.peak);
+        for (int x = area.left(); x <= area.right() && x < static_cast<int>(m_colMargin.max.size()); ++x) {
+            const auto i = static_cast<std::size_t>(x);
+            if (m_colMargin.max[i] == 0) continue;
+            p.fillRect(QRectF(x, cols.top(), 1.0, m_colMargin.max[i] * k), maxColour);
+            p.fillRect(QRectF(x, cols.top(), 1.0, m_colMargin.mean[i] * k), meanColour);
+        }
+    }
+    p.setPen(toQColor(pal.text));
+    // the scale: the peak count at the far end of each strip, the strip's name at its start
+    if (m_rowMargin.peak > 0) {
+        const QString peak = groupDigits(m_rowMargin.peak);
+        const double matrixTop = qMax<double>(area.top(), m_view.y_of_row(0));
+        p.drawText(QPointF(rows.right() - fm.horizontalAdvance(peak), matrixTop - 4), peak);
+    }
+    if (m_colMargin.peak > 0) {
+        const QString peak = groupDigits(m_colMargin.peak);
+        const double matrixLeft = qMax<double>(area.left(), m_view.x_of_col(0));
+        p.drawText(QPointF(matrixLeft - fm.horizontalAdvance(peak) - 6, cols.bottom()), peak);
+    }
 }
 
 void SparsityView::drawAxes(QPainter& p)
@@ -237,7 +356,7 @@ void SparsityView::drawAxes(QPainter& p)
     if (m_order) title += tr(", rows in %1 order").arg(m_orderName);
     const QFontMetrics tfm(bold);
     p.drawText(QPoint(area.left(), tfm.ascent() + 4),
-               tfm.elidedText(title, Qt::ElideMiddle, qMax(40, width() - area.left() - 8)));
+               elideText(tfm, title, Qt::ElideMiddle, qMax(40, width() - area.left() - 8)));
 
     const QFont font = Appearance::instance().font(0.9);
     p.setFont(font);
@@ -319,12 +438,71 @@ void SparsityView::drawLegend(QPainter& p)
     if (m_order) {
         line1 += tr("  \u2014  rows in %1 order (row_perm)").arg(m_orderName);
     }
+    QString line2;
+    if (!m_info) {
+        line2 = tr("bandwidth and symmetry: computing ...");
+    } else {
+        line2 = tr("bandwidth %1").arg(groupDigits(m_info->bandwidth));
+    }
+    const spmv::analysis::PatternFacts facts = m_info ? m_info->facts : spmv::analysis::PatternFacts{};
+    if (m_info && facts.square) {
+        auto percent = [](double share) {
+            const double pct = 100.0 * share;
+            return QString::number(pct, 'f', pct > 0.0 && pct < 10.0 ? 1 : 0);
+        };
+        line2 += tr("; pattern %1 % symmetric (values %2 %)")
+                     .arg(percent(facts.structural_symmetry()),
+                          percent(facts.numerical_symmetry()));
+    }
+    if (m_margins) line2 += tr("; beside the plot: nonzeros per row / column (grey: max, blue: mean)");
     p.drawText(QPoint(plotRect().left(), strip.top() + fm.ascent() + 2), line1);
+    p.drawText(QPoint(plotRect().left(), strip.top() + fm.height() + fm.ascent() + 4), line2);
 
-    const int y = strip.top() + fm.height() + 6;
+    const int y = strip.top() + 2 * fm.height() + 8;
     const int box = fm.height() - 2;
     int x = plotRect().left();
-    if (m_imageMaxCount > 1) {
+    if (m_colouring == spmv::viz::PatternColouring::sign) {
+        const struct {
+            spmv::viz::Rgb colour;
+            QString text;
+        } keys[] = {{spmv::viz::sign_colour(1, 0, 1), tr("positive")},
+                    {spmv::viz::sign_colour(1, 1, 1), tr("negative")},
+                    {spmv::viz::sign_colour(2, 1, 2), tr("both in one pixel (lighter: fewer nonzeros)")}};
+        for (const auto& k : keys) {
+            p.fillRect(QRect(x, y, box, box), toQColor(k.colour));
+            x += box + 4;
+            p.drawText(QPoint(x, y + fm.ascent()), k.text);
+            x += fm.horizontalAdvance(k.text) + 14;
+        }
+    } else if (m_colouring == spmv::viz::PatternColouring::magnitude) {
+        const auto& f = facts;
+        const bool clipped = f.abs_low > f.abs_min || f.abs_high < f.abs_max;
+        const QString lo = tr("largest |value| per pixel: %1%2")
+                               .arg(clipped ? QStringLiteral("\u2264 ") : QString())
+                               .arg(f.abs_low, 0, 'g', 3);
+        p.drawText(QPoint(x, y + fm.ascent()), lo);
+        x += fm.horizontalAdvance(lo) + 6;
+        const int rampWidth = 160;
+        for (int i = 0; i < rampWidth; ++i) {
+            const double t = i / (rampWidth - 1.0);
+            const double v = f.abs_high > f.abs_low && f.abs_low > 0
+                                 ? f.abs_low * std::pow(f.abs_high / f.abs_low, t)
+                                 : f.abs_high;
+            p.fillRect(QRect(x + i, y, 1, box),
+                       toQColor(spmv::viz::magnitude_colour(v, f.abs_low, f.abs_high)));
+        }
+        p.setPen(toQColor(pal.grid));
+        p.drawRect(QRect(x, y, rampWidth, box));
+        p.setPen(toQColor(pal.text));
+        x += rampWidth + 6;
+        QString hi = clipped ? tr("\u2265 %1 (log scale, 1st\u201399th percentile; all: %2 \u2026 %3)")
+                                   .arg(f.abs_high, 0, 'g', 3)
+                                   .arg(f.abs_min, 0, 'g', 3)
+                                   .arg(f.abs_max, 0, 'g', 3)
+                             : tr("%1 (log scale)").arg(f.abs_max, 0, 'g', 3);
+        if (f.zeros > 0) hi += tr("; grey: stored zero");
+        p.drawText(QPoint(x, y + fm.ascent()), hi);
+    } else if (m_imageMaxCount > 1) {
         const QString label = tr("nonzeros per pixel: 1");
         p.drawText(QPoint(x, y + fm.ascent()), label);
         x += fm.horizontalAdvance(label) + 6;

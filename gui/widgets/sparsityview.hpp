@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <spmv/viz/density.hpp>
 #include <spmv/viz/geometry.hpp>
 
 #include "app/analysiscontroller.hpp"
@@ -21,6 +22,10 @@ public:
     void setDocument(MatrixDocumentPtr document);
     /// Display row k shows matrix row (*order)[k]; nullptr: original order.
     void setRowOrder(RowOrderPtr order, const QString& orderName = QString());
+    /// Symmetry, bandwidth, value range and column counts of the document (arrives after it:
+    /// until then the legend says "computing" and the column margin is empty).
+    void setPatternInfo(PatternInfoPtr info);
+    PatternInfoPtr patternInfo() const { return m_info; }
 
     const spmv::viz::ViewTransform& viewTransform() const { return m_view; }
     /// True while a raster job is queued or running.
@@ -31,6 +36,19 @@ public:
     void zoomAt(double factor, QPointF pos);
     /// Fit the whole matrix into the view.
     void resetView();
+    /// Colour the nonzeros by density (default), sign or magnitude (spmv::viz::PatternColouring).
+    void setColouring(spmv::viz::PatternColouring colouring);
+    spmv::viz::PatternColouring colouring() const { return m_colouring; }
+    /// Draw the nonzeros per row (right of the plot) and per column (below it), SparseViz's
+    /// margins: the largest count of the rows a pixel shows as a bar, their mean darker.
+    void setMarginsShown(bool shown);
+    bool marginsShown() const { return m_margins; }
+    /// The margin strips (empty rectangles when hidden), in widget pixels.
+    QRect rowMarginRect() const;
+    QRect columnMarginRect() const;
+    /// Largest row / column count in the current view (0 before the first raster).
+    int rowMarginPeak() const { return m_rowMargin.peak; }
+    int columnMarginPeak() const { return m_colMargin.peak; }
     /// The drawing area: the widget minus the title and column numbers above, the row numbers
     /// on the left and the legend strip below. viewTransform() is in widget pixels.
     QRect plotRect() const;
@@ -59,15 +77,22 @@ private:
     void drawLegend(QPainter& p);
     void drawGrid(QPainter& p);
     void drawAxes(QPainter& p);
+    void drawMargins(QPainter& p);
+    int marginThickness() const;
     /// The whole matrix fitted into plotRect(), in widget pixels.
     spmv::viz::ViewTransform fittedView() const;
 
     MatrixDocumentPtr m_document;
     RowOrderPtr m_order;
+    PatternInfoPtr m_info;
     QString m_orderName;
     spmv::viz::ViewTransform m_view;
     bool m_fitted = true;
 
+    spmv::viz::PatternColouring m_colouring = spmv::viz::PatternColouring::density;
+    bool m_margins = true;
+    spmv::viz::MarginProfile m_rowMargin;
+    spmv::viz::MarginProfile m_colMargin;
     QImage m_image;
     spmv::viz::ViewTransform m_imageView;
     qint64 m_imageMaxCount = 0;

@@ -3,6 +3,10 @@
 #include <cmath>
 
 #include <QComboBox>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -162,6 +166,50 @@ bool TimingPanel::selectProfile(const QString& name)
     if (i < 0) return false;
     m_profile->setCurrentIndex(i);
     return true;
+}
+
+bool TimingPanel::selectPrecision(const QString& name)
+{
+    const QString n = name.toLower();
+    int code = -1;  // the box's item data: 0 double, 1 single
+    if (n == QLatin1String("double") || n == QLatin1String("dp")) code = 0;
+    if (n == QLatin1String("single") || n == QLatin1String("float") || n == QLatin1String("sp"))
+        code = 1;
+    const int i = code < 0 ? -1 : m_precision->findData(code);
+    if (i < 0) return false;
+    m_precision->setCurrentIndex(i);
+    return true;
+}
+
+QByteArray TimingPanel::recordJson(const QString& matrixName, const QString& commit) const
+{
+    QJsonArray rows;
+    for (const TimingRow& r : m_model->rows()) {
+        QJsonObject o;
+        o[QStringLiteral("variant")] = QString::fromStdString(r.variant);
+        o[QStringLiteral("format")] = QString::fromStdString(r.format);
+        o[QStringLiteral("precision")] = QString::fromStdString(r.precision);
+        o[QStringLiteral("device")] = QString::fromStdString(r.device);
+        o[QStringLiteral("baseline")] = r.baseline;
+        o[QStringLiteral("gpu")] = r.gpu;
+        o[QStringLiteral("median_us")] = r.median_ms * 1e3;
+        o[QStringLiteral("gflops")] = r.gflops;
+        o[QStringLiteral("effective_gbs")] = r.effective_gbs;
+        o[QStringLiteral("fraction_of_copy")] = r.fraction_of_copy;
+        o[QStringLiteral("predicted_gflops")] = r.predicted_gflops;
+        if (!r.error.empty()) o[QStringLiteral("error")] = QString::fromStdString(r.error);
+        rows.append(o);
+    }
+    QJsonObject record;
+    record[QStringLiteral("tool")] = QStringLiteral("spmvlab-gui timing view");
+    record[QStringLiteral("matrix")] = matrixName;
+    record[QStringLiteral("commit")] = commit;
+    record[QStringLiteral("date")] =
+        QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    record[QStringLiteral("device")] = m_device->text();
+    record[QStringLiteral("profile")] = m_profile->currentText();
+    record[QStringLiteral("rows")] = rows;
+    return QJsonDocument(record).toJson(QJsonDocument::Indented);
 }
 
 spmv::model::GpuProfile TimingPanel::currentProfile() const

@@ -31,6 +31,12 @@ public:
     QLabel* deviceLabel() const { return m_device; }
     /// Select a GPU profile for the prediction by name (e.g. "H100"); false if unknown.
     bool selectProfile(const QString& name);
+    /// Select the precision of the next run: "double" or "single" (also "dp" / "sp"); false
+    /// if unknown.
+    bool selectPrecision(const QString& name);
+    /// The finished rows as a JSON record (device, matrix, commit, date and every row's
+    /// median, GF/s and GB/s), so that a run of the view can be compared with `spmvlab bench`.
+    QByteArray recordJson(const QString& matrixName, const QString& commit) const;
     /// The GPU profile box (MainWindow links the Model's and the Timing's).
     QComboBox* profileBox() const { return m_profile; }
 

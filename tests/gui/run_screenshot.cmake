@@ -1,5 +1,6 @@
 # Runs spmvlab-gui --screenshot OUT ARGS...; checks the exit code (EXPECT), that OUT exists and
-# is not empty on success, and that the output contains MESSAGE when given.
+# is not empty on success (and absent after a failure, unless KEEP_OUT: --audit-text writes the
+# picture, then fails), and that the output contains MESSAGE when given.
 get_filename_component(out_dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${out_dir})
 file(REMOVE ${OUT})
@@ -17,7 +18,7 @@ if(EXPECT EQUAL 0)
   if(size LESS 1000)
     message(FATAL_ERROR "${OUT} is only ${size} bytes")
   endif()
-elseif(EXISTS ${OUT})
+elseif(EXISTS ${OUT} AND NOT KEEP_OUT)
   message(FATAL_ERROR "${OUT} was written although the run failed")
 endif()
 if(DEFINED MESSAGE)

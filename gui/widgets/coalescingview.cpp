@@ -1,0 +1,1070 @@
+#include "coalescingview.hpp"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <new>
+
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QLocale>
+#include <QPainter>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QThreadPool>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <spmv/viz/colour.hpp>
+
+#include "app/memoryguard.hpp"
+#include "appearance.hpp"
+
+using spmv::viz::AccessedArray;
+using spmv::viz::AccessKernel;
+using spmv::viz::ArrayReads;
+using spmv::viz::LaneRead;
+using spmv::viz::WarpTrip;
+
+namespace {
+
+QThreadPool* coalescingPool()
+{
+    // two threads: building the chosen kernel's layout never waits behind the whole-matrix sums
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(2);
+        return p;
+    }();
+    return pool;
+}
+
+QString fromView(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString number(qint64 v)
+{
+    return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
+}
+
+QString sectorCount(qint64 sectors, qint64 ideal)
+{
+    return QObject::tr("%1 %2 (ideal %3)")
+        .arg(number(sectors), sectors == 1 ? QObject::tr("sector") : QObject::tr("sectors"),
+             number(ideal));
+}
+
+/// Height of `text` wrapped into `width` pixels.
+double wrappedHeight(const QFont& font, const QString& text, double width)
+{
+    const QFontMetricsF fm(font);
+    return fm.boundingRect(QRectF(0, 0, std::max(width, 1.0), 1e6), Qt::TextWordWrap, text)
+        .height();
+}
+
+QColor touchedFill()
+{
+    return QColor(214, 234, 248);  // a light sky blue: the sector is fetched
+}
+
+QString describeError(const std::exception& e)
+{
+    return QString::fromUtf8(e.what());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The strips of one warp and trip. Geometry is computed in relayout() (on data, width or font
+// changes) so that tests can ask where a byte is drawn without painting.
+class CoalescingCanvas : public QWidget {
+public:
+    struct Sector {
+        std::int64_t sector = 0;
+        QRectF rect;
+        bool touched = false;
+        bool labelled = false;  ///< its number is drawn under it (where there is room)
+    };
+    struct Break {
+        QRectF rect;
+        std::int64_t skipped = 0;
+    };
+    struct Load {
+        QString caption;  ///< the load, e.g. "values[t * stride + row] (8 B each)"
+        QString count;    ///< "N sectors (ideal M)"
+        QRectF captionRect;
+        QRectF countRect;
+        int cellsPerSector = 4;
+        std::vector<Sector> sectors;
+        std::vector<Break> breaks;
+    };
+
+    explicit CoalescingCanvas(QWidget* parent = nullptr) : QWidget(parent)
+    {
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::MinimumExpanding);
+        connect(&Appearance::instance(), &Appearance::changed, this, [this] { relayout(); });
+    }
+
+    void setContent(const std::optional<WarpTrip>& trip, const QString& title,
+                    const QString& message)
+    {
+        m_trip = trip;
+        m_title = title;
+        m_message = message;
+        relayout();
+    }
+
+    const std::vector<Load>& loads() const { return m_loads; }
+
+    QRectF byteRect(int load, std::int64_t offset) const
+    {
+        if (!m_trip || load < 0 || static_cast<std::size_t>(load) >= m_loads.size()) return {};
+        const Load& l = m_loads[static_cast<std::size_t>(load)];
+        const int bytes = m_trip->arrays[static_cast<std::size_t>(load)].element_bytes;
+        for (const auto& s : l.sectors) {
+            if (s.sector == offset / spmv::viz::sector_bytes) {
+                const double cw = s.rect.width() / l.cellsPerSector;
+                const auto cell = (offset % spmv::viz::sector_bytes) / bytes;
+                return QRectF(s.rect.left() + static_cast<double>(cell) * cw, s.rect.top(), cw,
+                              s.rect.height());
+            }
+        }
+        return {};
+    }
+
+    QSize sizeHint() const override { return {900, static_cast<int>(std::ceil(m_height))}; }
+
+protected:
+    void resizeEvent(QResizeEvent*) override { relayout(); }
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    void relayout();
+    double stripHeight() const
+    {
+        return std::round(QFontMetricsF(Appearance::instance().font()).height() * 1.5);
+    }
+    QString laneTip(int lane) const;
+
+    std::optional<WarpTrip> m_trip;
+    QString m_title;
+    QString m_message;
+    // geometry
+    QString m_header;
+    QRectF m_titleRect;
+    QRectF m_headerRect;
+    QRectF m_lanesCaptionRect;
+    QString m_lanesCaption;
+    bool m_showRows = false;  ///< row numbers drawn under the lanes
+    std::vector<QRectF> m_laneRects;
+    std::vector<Load> m_loads;
+    QString m_legend;
+    QRectF m_legendRect;
+    double m_height = 200;
+};
+
+void CoalescingCanvas::relayout()
+{
+    const auto& app = Appearance::instance();
+    const QFont font = app.font();
+    const QFont bold = app.font(1.1, true);
+    const QFont small = app.font(0.85);
+    const QFontMetricsF fm(font);
+    const QFontMetricsF sm(small);
+    const double pad = std::round(8 * app.scale());
+    const double left = pad;
+    const double avail = std::max(200.0, static_cast<double>(width()) - 2 * pad);
+    m_loads.clear();
+    m_laneRects.clear();
+    double y = pad;
+    if (!m_trip) {
+        m_height = pad * 2 + wrappedHeight(font, m_message, avail) + fm.height();
+        setMinimumHeight(static_cast<int>(std::ceil(m_height)));
+        updateGeometry();
+        update();
+        return;
+    }
+    const WarpTrip& t = *m_trip;
+    m_titleRect = QRectF(left, y, avail, wrappedHeight(bold, m_title, avail));
+    y = m_titleRect.bottom() + pad / 2;
+
+    qint64 total = 0;
+    qint64 ideal = 0;
+    for (const auto& a : t.arrays) {
+        total += static_cast<qint64>(a.sectors.size());
+        ideal += a.ideal_sectors;
+    }
+    QString lanes;
+    if (t.trip >= t.trips) {
+        lanes = QObject::tr(
+            "this warp's rows are empty: it runs no loop trip, only the loads "
+            "before the loop");
+    } else {
+        lanes =
+            QObject::tr("%1 of %2 lanes load on this trip").arg(t.active_lanes).arg(t.warp_size);
+        if (t.active_lanes > t.useful_lanes) {
+            lanes += QObject::tr(" (%1 of them load padding)").arg(t.active_lanes - t.useful_lanes);
+        }
+    }
+    m_header =
+        QObject::tr("Warp %1 of %2, trip %3 of %4: %5. All loads of this trip: %6.")
+            .arg(number(t.warp), number(t.warps), number(t.trip),
+                 number(std::max<std::int64_t>(t.trips, 1)), lanes, sectorCount(total, ideal));
+    if (t.threads_per_row > 1) {
+        m_header += QObject::tr(" %1 lanes share each row.").arg(t.threads_per_row);
+    }
+    m_headerRect = QRectF(left, y, avail, wrappedHeight(font, m_header, avail));
+    y = m_headerRect.bottom() + pad;
+
+    // the lanes: one box each, in lane colour when the lane loads on this trip
+    {
+        const double lw = std::clamp(avail / t.warp_size, 4.0, 34.0 * app.scale());
+        const double lh = std::round(sm.height() * 1.4);
+        // each lane's row number under its box, when every one of them fits there
+        m_showRows = true;
+        for (const auto row : t.lane_rows) {
+            if (row >= 0 && sm.horizontalAdvance(QString::number(row)) + 2 > lw) m_showRows = false;
+        }
+        m_lanesCaption = m_showRows
+                             ? QObject::tr(
+                                   "Lanes 0 to %1, with the row each works on under it (hover "
+                                   "for the addresses it reads)")
+                                   .arg(t.warp_size - 1)
+                             : QObject::tr("Lanes 0 to %1 (hover for the row each works on)")
+                                   .arg(t.warp_size - 1);
+        m_lanesCaptionRect = QRectF(left, y, avail, wrappedHeight(small, m_lanesCaption, avail));
+        y = m_lanesCaptionRect.bottom() + 2;
+        const double line = lh + (m_showRows ? sm.height() : 0.0);
+        double x = left;
+        for (int lane = 0; lane < t.warp_size; ++lane) {
+            if (x + lw > left + avail + 0.5) {
+                x = left;
+                y += line + 2;
+            }
+            m_laneRects.emplace_back(x, y, lw, lh);
+            x += lw;
+        }
+        y += line + pad;
+    }
+
+    const double sh = stripHeight();
+    // a break between runs of sectors: narrow, so that a scattered warp's 32 sectors fit a line
+    const double gap = std::round(fm.height() * 1.2);
+    for (const auto& a : t.arrays) {
+        Load l;
+        const QString before = t.trip == 0 && a.role == AccessedArray::row_info
+                                   ? QObject::tr("before the loop: ")
+                                   : QString();
+        l.caption = QObject::tr("%1%2 (%3 B each)")
+                        .arg(before, QString::fromStdString(a.label))
+                        .arg(a.element_bytes);
+        l.count = sectorCount(static_cast<qint64>(a.sectors.size()), a.ideal_sectors);
+        const QFontMetricsF bm(app.font(1.0, true));
+        const double cw = fm.horizontalAdvance(l.caption);
+        const double nw = bm.horizontalAdvance(l.count);
+        if (cw + pad * 2 + nw <= avail) {
+            l.captionRect = QRectF(left, y, cw + 1, fm.height());
+            l.countRect = QRectF(left + avail - nw - 1, y, nw + 1, fm.height());
+            y += fm.height() + 3;
+        } else {  // narrow (or presentation mode): the count goes under the caption, wrapped
+            l.captionRect = QRectF(left, y, avail, wrappedHeight(font, l.caption, avail));
+            y = l.captionRect.bottom() + 1;
+            l.countRect = QRectF(left, y, avail, fm.height());
+            y += fm.height() + 3;
+        }
+        l.cellsPerSector = spmv::viz::sector_bytes / a.element_bytes;
+        const auto runs = spmv::viz::strip_runs(a.sectors, 2);
+        std::int64_t shown = 0;
+        for (const auto& r : runs) shown += r.sectors;
+        // sector width: fill the line, within legible bounds; wrap to more lines beyond
+        const double gaps = static_cast<double>(runs.empty() ? 0 : runs.size() - 1) * gap;
+        const double minCell = 5.0 * app.scale();
+        const double sw =
+            shown == 0 ? 0.0
+                       : std::clamp((avail - gaps) / static_cast<double>(shown),
+                                    minCell * l.cellsPerSector,
+                                    std::max(minCell * l.cellsPerSector, 90.0 * app.scale()));
+        double x = left;
+        double lineTop = y;
+        const double labelH = sm.height();
+        double lastLabelEnd = -1e9;
+        for (std::size_t k = 0; k < runs.size(); ++k) {
+            if (k > 0) {
+                const std::int64_t skipped =
+                    runs[k].first_sector - (runs[k - 1].first_sector + runs[k - 1].sectors);
+                if (x + gap + sw > left + avail + 0.5) {  // the break ends the line
+                    x = left;
+                    lineTop += sh + labelH + 6;
+                    lastLabelEnd = -1e9;
+                    l.breaks.push_back({QRectF(x, lineTop, gap, sh), skipped});
+                } else {
+                    l.breaks.push_back({QRectF(x, lineTop, gap, sh), skipped});
+                }
+                x += gap;
+            }
+            for (std::int64_t s = 0; s < runs[k].sectors; ++s) {
+                if (x + sw > left + avail + 0.5) {
+                    x = left;
+                    lineTop += sh + labelH + 6;
+                    lastLabelEnd = -1e9;
+                }
+                Sector sec;
+                sec.sector = runs[k].first_sector + s;
+                sec.rect = QRectF(x, lineTop, sw, sh);
+                sec.touched = std::binary_search(a.sectors.begin(), a.sectors.end(), sec.sector);
+                // a sector's number under it where it does not run into the previous one
+                const QString text = QStringLiteral("#%1").arg(sec.sector);
+                const double tw = sm.horizontalAdvance(text);
+                if ((s == 0 || sec.touched) && x >= lastLabelEnd + 4 &&
+                    x + tw <= left + avail + pad) {
+                    sec.labelled = true;
+                    lastLabelEnd = x + tw;
+                }
+                l.sectors.push_back(sec);
+                x += sw;
+            }
+        }
+        y = (runs.empty() ? y + fm.height() : lineTop + sh + labelH) + pad;
+        m_loads.push_back(std::move(l));
+    }
+
+    m_legend = QObject::tr(
+        "Each box is one 32-byte sector, cut into its elements; an element read by a lane has "
+        "that lane's colour (lane 0 red through the spectrum to the last lane), a hatched element "
+        "holds padding, a shaded sector is fetched, an unshaded one lies between fetched ones. "
+        "\u22ef n \u22ef skips n sectors that are not read. #k is the sector number: byte "
+        "offset / 32 in the array.");
+    m_legendRect = QRectF(left, y, avail, wrappedHeight(small, m_legend, avail));
+    m_height = m_legendRect.bottom() + pad;
+    setMinimumHeight(static_cast<int>(std::ceil(m_height)));
+    updateGeometry();
+    update();
+}
+
+QString CoalescingCanvas::laneTip(int lane) const
+{
+    const auto row = m_trip->lane_rows[static_cast<std::size_t>(lane)];
+    if (row < 0) return QObject::tr("lane %1: no row (past the last row)").arg(lane);
+    QString tip = QObject::tr("lane %1: row %2").arg(lane).arg(row);
+    for (const auto& a : m_trip->arrays) {
+        for (const auto& r : a.reads) {
+            if (r.lane == lane) {
+                tip += QObject::tr("\n%1: byte %2 (element %3)%4")
+                           .arg(QString::fromStdString(a.array), number(r.offset),
+                                number(r.offset / a.element_bytes),
+                                r.padding ? QObject::tr(", padding") : QString());
+            }
+        }
+    }
+    return tip;
+}
+
+bool CoalescingCanvas::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip && m_trip) {
+        const auto* help = static_cast<QHelpEvent*>(e);
+        for (std::size_t k = 0; k < m_laneRects.size(); ++k) {
+            if (m_laneRects[k].contains(help->pos())) {
+                QToolTip::showText(help->globalPos(), laneTip(static_cast<int>(k)), this);
+                return true;
+            }
+        }
+        for (std::size_t i = 0; i < m_loads.size(); ++i) {
+            for (const auto& s : m_loads[i].sectors) {
+                if (!s.rect.contains(help->pos())) continue;
+                const auto& a = m_trip->arrays[i];
+                const auto cell =
+                    static_cast<std::int64_t>((help->pos().x() - s.rect.left()) /
+                                              (s.rect.width() / m_loads[i].cellsPerSector));
+                const std::int64_t offset =
+                    s.sector * spmv::viz::sector_bytes + cell * a.element_bytes;
+                QString tip = QObject::tr("%1, sector %2, bytes %3 to %4")
+                                  .arg(QString::fromStdString(a.array), number(s.sector),
+                                       number(offset), number(offset + a.element_bytes - 1));
+                for (const auto& r : a.reads) {
+                    if (r.offset == offset) tip += QObject::tr("\nread by lane %1").arg(r.lane);
+                }
+                QToolTip::showText(help->globalPos(), tip, this);
+                return true;
+            }
+        }
+        QToolTip::hideText();
+        e->ignore();
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void CoalescingCanvas::paintEvent(QPaintEvent*)
+{
+    const auto& app = Appearance::instance();
+    const auto& pal = Appearance::palette();
+    QPainter p(this);
+    p.fillRect(rect(), toQColor(pal.background));
+    const QFont font = app.font();
+    const QFont small = app.font(0.85);
+    p.setPen(toQColor(pal.text));
+    if (!m_trip) {
+        p.setFont(font);
+        const double pad = 8 * app.scale();
+        p.drawText(QRectF(pad, pad, width() - 2 * pad, height() - 2 * pad),
+                   Qt::AlignCenter | Qt::TextWordWrap, m_message);
+        return;
+    }
+    const WarpTrip& t = *m_trip;
+    p.setFont(app.font(1.1, true));
+    p.drawText(m_titleRect, Qt::TextWordWrap, m_title);
+    p.setFont(font);
+    p.drawText(m_headerRect, Qt::TextWordWrap, m_header);
+
+    // lanes
+    p.setFont(small);
+    p.drawText(m_lanesCaptionRect, Qt::TextWordWrap, m_lanesCaption);
+    std::vector<bool> loads(static_cast<std::size_t>(t.warp_size), false);
+    for (const auto& a : t.arrays) {
+        for (const auto& r : a.reads) loads[static_cast<std::size_t>(r.lane)] = true;
+    }
+    const QFontMetricsF sm(small);
+    for (std::size_t k = 0; k < m_laneRects.size(); ++k) {
+        const QRectF r = m_laneRects[k].adjusted(1, 1, -1, -1);
+        const bool hasRow = t.lane_rows[k] >= 0;
+        const QColor lane = CoalescingView::laneColour(static_cast<int>(k), t.warp_size);
+        if (loads[k]) {
+            p.fillRect(r, lane);
+        } else {
+            p.fillRect(r, toQColor(hasRow ? pal.empty : pal.phantom));
+        }
+        QPen border(hasRow ? lane : toQColor(pal.grid));
+        border.setWidthF(app.lineWidth(1.0));
+        if (!hasRow) border.setStyle(Qt::DotLine);
+        p.setPen(border);
+        p.drawRect(r);
+        const QString n = QString::number(k);
+        p.setPen(toQColor(pal.text));
+        if (sm.horizontalAdvance(n) + 2 <= r.width()) {
+            p.drawText(r, Qt::AlignCenter, n);
+        }
+        if (m_showRows && hasRow) {
+            p.drawText(QRectF(m_laneRects[k].left(), m_laneRects[k].bottom(),
+                              m_laneRects[k].width(), sm.height()),
+                       Qt::AlignHCenter | Qt::AlignTop, QString::number(t.lane_rows[k]));
+        }
+    }
+
+    // strips
+    const QPen sectorPen(toQColor(pal.block_line), app.lineWidth(1.2));
+    const QPen cellPen(toQColor(pal.grid), 1.0);
+    for (std::size_t i = 0; i < m_loads.size(); ++i) {
+        const Load& l = m_loads[i];
+        const ArrayReads& a = t.arrays[i];
+        p.setPen(toQColor(pal.text));
+        p.setFont(font);
+        p.drawText(l.captionRect, Qt::TextWordWrap, l.caption);
+        p.setFont(app.font(1.0, true));
+        p.drawText(l.countRect, Qt::AlignRight | Qt::AlignVCenter, l.count);
+        if (l.sectors.empty()) {
+            p.setFont(font);
+            continue;
+        }
+        for (const auto& s : l.sectors) {
+            p.fillRect(s.rect, s.touched ? touchedFill() : toQColor(pal.empty));
+        }
+        // the bytes each lane reads, in its colour; an element several lanes read (x of a
+        // shared column, CSR vector's row pointer) in horizontal bands, one per lane; padding
+        // hatched over it
+        std::vector<LaneRead> reads(a.reads.begin(), a.reads.end());
+        std::stable_sort(reads.begin(), reads.end(),
+                         [](const LaneRead& u, const LaneRead& v) { return u.offset < v.offset; });
+        for (std::size_t first = 0; first < reads.size();) {
+            std::size_t last = first;
+            while (last < reads.size() && reads[last].offset == reads[first].offset) ++last;
+            const QRectF cell =
+                byteRect(static_cast<int>(i), reads[first].offset).adjusted(1, 1, -1, -1);
+            const double band = cell.height() / static_cast<double>(last - first);
+            for (std::size_t k = first; k < last && !cell.isEmpty(); ++k) {
+                const QRectF part(cell.left(), cell.top() + band * static_cast<double>(k - first),
+                                  cell.width(), band);
+                p.fillRect(part, CoalescingView::laneColour(reads[k].lane, t.warp_size));
+                if (reads[k].padding) {
+                    p.fillRect(part, QBrush(toQColor(pal.padding), Qt::BDiagPattern));
+                }
+            }
+            first = last;
+        }
+        p.setFont(small);
+        for (const auto& s : l.sectors) {
+            p.setPen(cellPen);
+            const double cw = s.rect.width() / l.cellsPerSector;
+            if (cw >= 4) {
+                for (int c = 1; c < l.cellsPerSector; ++c) {
+                    const double x = s.rect.left() + c * cw;
+                    p.drawLine(QPointF(x, s.rect.top()), QPointF(x, s.rect.bottom()));
+                }
+            }
+            p.setPen(sectorPen);
+            p.drawRect(s.rect);
+            if (s.labelled) {
+                p.setPen(toQColor(pal.text));
+                p.drawText(QPointF(s.rect.left(), s.rect.bottom() + sm.ascent() + 1),
+                           QStringLiteral("#%1").arg(s.sector));
+            }
+        }
+        p.setPen(toQColor(pal.text));
+        for (const auto& b : l.breaks) {
+            p.drawText(b.rect, Qt::AlignCenter, QStringLiteral("\u22ef"));
+            if (b.skipped > 0) {
+                const QString n = number(b.skipped);
+                if (sm.horizontalAdvance(n) <= b.rect.width()) {
+                    p.drawText(QRectF(b.rect.left(), b.rect.bottom(), b.rect.width(), sm.height()),
+                               Qt::AlignHCenter | Qt::AlignTop, n);
+                }
+            }
+        }
+    }
+    p.setFont(small);
+    p.setPen(toQColor(pal.text));
+    p.drawText(m_legendRect, Qt::TextWordWrap, m_legend);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sectors per nonzero of the whole SpMV, one stacked bar per kernel (values, col_idxs, x).
+class SectorBarsView : public QWidget {
+public:
+    explicit SectorBarsView(QWidget* parent = nullptr) : QWidget(parent)
+    {
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Minimum);
+        connect(&Appearance::instance(), &Appearance::changed, this, [this] { relayout(); });
+    }
+
+    void setRows(const std::vector<CoalescingView::SummaryRow>& rows, bool pending, int valueBytes,
+                 AccessKernel selected, const QString& message)
+    {
+        m_rows = rows;
+        m_pending = pending;
+        m_valueBytes = valueBytes;
+        m_selected = selected;
+        m_message = message;
+        relayout();
+    }
+
+    QSize sizeHint() const override { return {900, static_cast<int>(std::ceil(m_height))}; }
+
+protected:
+    void resizeEvent(QResizeEvent*) override { relayout(); }
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    QString valueText(const CoalescingView::SummaryRow& r) const
+    {
+        if (!r.totals) return r.error.isEmpty() ? QObject::tr("computing\u2026") : r.error;
+        return QObject::tr("%1 per nonzero (ideal %2)")
+            .arg(r.totals->sectors_per_nonzero(), 0, 'f', 2)
+            .arg(r.totals->ideal_per_nonzero(), 0, 'f', 2);
+    }
+    void relayout();
+
+    std::vector<CoalescingView::SummaryRow> m_rows;
+    bool m_pending = false;
+    int m_valueBytes = 8;
+    AccessKernel m_selected = AccessKernel::csr_scalar;
+    QString m_message;
+    QString m_title;
+    QRectF m_titleRect;
+    static constexpr double rowFactor = 1.3;  ///< row height in font heights
+    static std::array<QString, 3> legendNames()
+    {
+        return {QStringLiteral("values"), QStringLiteral("col_idxs"), QStringLiteral("x")};
+    }
+    double m_labelWidth = 0;
+    double m_valueWidth = 0;
+    double m_swatchWidth = 0;
+    std::vector<QRectF> m_rowRects;
+    QString m_legend;
+    QRectF m_legendRect;
+    double m_height = 120;
+};
+
+void SectorBarsView::relayout()
+{
+    const auto& app = Appearance::instance();
+    const QFont font = app.font();
+    const QFontMetricsF fm(font);
+    const QFontMetricsF bm(app.font(1.0, true));
+    const double pad = std::round(8 * app.scale());
+    const double avail = std::max(200.0, static_cast<double>(width()) - 2 * pad);
+    m_title = QObject::tr("Whole matrix: 32-byte sectors read per nonzero (%1-byte values)")
+                  .arg(m_valueBytes);
+    if (m_pending) m_title += QObject::tr(" \u2014 computing\u2026");
+    double y = pad;
+    m_titleRect = QRectF(pad, y, avail, wrappedHeight(app.font(1.05, true), m_title, avail));
+    y = m_titleRect.bottom() + pad / 2;
+    m_rowRects.clear();
+    m_labelWidth = 0;
+    m_valueWidth = 0;
+    for (const auto& r : m_rows) {
+        m_labelWidth = std::max(m_labelWidth, bm.horizontalAdvance(r.title));
+        if (r.totals) m_valueWidth = std::max(m_valueWidth, fm.horizontalAdvance(valueText(r)));
+    }
+    m_valueWidth = std::min(m_valueWidth, avail / 2);
+    const double rowH = std::round(fm.height() * rowFactor);
+    for (const auto& r : m_rows) {
+        double h = rowH;
+        if (!r.totals) {  // an error or "computing": wrapped right of the label
+            h = std::max(rowH, wrappedHeight(font, valueText(r), avail - m_labelWidth - pad) + 4);
+        }
+        m_rowRects.emplace_back(pad, y, avail, h);
+        y += h;
+    }
+    if (!m_message.isEmpty()) {
+        m_legendRect = QRectF(pad, y, avail, wrappedHeight(font, m_message, avail));
+        m_legend = m_message;
+    } else {
+        // one line: the swatches, then the sentence (wrapped right of them when narrow)
+        m_legend = QObject::tr(
+            "black tick: ideal, the same bytes packed into as few sectors as "
+            "they fill; every warp and trip of the SpMV counted");
+        m_swatchWidth = 0;
+        const QFontMetricsF sm(app.font(0.85));
+        for (const QString& name : legendNames()) {
+            m_swatchWidth += sm.height() + 4 + sm.horizontalAdvance(name) + 12;
+        }
+        m_legendRect = QRectF(pad, y + pad / 2, avail,
+                              wrappedHeight(app.font(0.85), m_legend, avail - m_swatchWidth));
+    }
+    m_height = m_legendRect.bottom() + pad;
+    setMinimumHeight(static_cast<int>(std::ceil(m_height)));
+    updateGeometry();
+    update();
+}
+
+void SectorBarsView::paintEvent(QPaintEvent*)
+{
+    const auto& app = Appearance::instance();
+    const auto& pal = Appearance::palette();
+    QPainter p(this);
+    p.fillRect(rect(), toQColor(pal.background));
+    p.setPen(toQColor(pal.text));
+    p.setFont(app.font(1.05, true));
+    p.drawText(m_titleRect, Qt::TextWordWrap, m_title);
+    const QFont font = app.font();
+    const QFontMetricsF fm(font);
+    const double pad = std::round(8 * app.scale());
+    double maxValue = 0;
+    for (const auto& r : m_rows) {
+        if (r.totals) maxValue = std::max(maxValue, r.totals->sectors_per_nonzero());
+    }
+    const std::array<std::pair<QColor, int>, 3> parts = {
+        {{toQColor(pal.values), 0}, {toQColor(pal.indices), 1}, {toQColor(pal.aux), 2}}};
+    for (std::size_t k = 0; k < m_rows.size(); ++k) {
+        const auto& r = m_rows[k];
+        const QRectF row = m_rowRects[k];
+        p.setPen(toQColor(pal.text));
+        p.setFont(app.font(1.0, r.kernel == m_selected));
+        p.drawText(QRectF(row.left(), row.top(), m_labelWidth + 1, fm.height() * rowFactor),
+                   Qt::AlignLeft | Qt::AlignVCenter, r.title);
+        p.setFont(font);
+        const double barLeft = row.left() + m_labelWidth + pad;
+        if (!r.totals) {
+            p.drawText(QRectF(barLeft, row.top() + 2, row.right() - barLeft, row.height()),
+                       Qt::TextWordWrap, valueText(r));
+            continue;
+        }
+        const double barSpan = std::max(10.0, row.right() - barLeft - m_valueWidth - pad);
+        const auto& s = *r.totals;
+        const double nnz = static_cast<double>(std::max<std::int64_t>(s.nnz, 1));
+        const std::array<double, 3> per = {static_cast<double>(s.values) / nnz,
+                                           static_cast<double>(s.col_idxs) / nnz,
+                                           static_cast<double>(s.x) / nnz};
+        const double barH = std::round(fm.height() * 0.95);
+        const double top = row.top() + (fm.height() * rowFactor - barH) / 2;
+        double x = barLeft;
+        for (const auto& [colour, i] : parts) {
+            const double w =
+                maxValue > 0 ? per[static_cast<std::size_t>(i)] / maxValue * barSpan : 0;
+            p.fillRect(QRectF(x, top, w, barH), colour);
+            x += w;
+        }
+        // the ideal as a tick across the bar
+        if (maxValue > 0) {
+            const double ix = barLeft + s.ideal_per_nonzero() / maxValue * barSpan;
+            QPen tick(toQColor(pal.block_line), app.lineWidth(2.0));
+            p.setPen(tick);
+            p.drawLine(QPointF(ix, top - 3), QPointF(ix, top + barH + 3));
+        }
+        p.setPen(toQColor(pal.text));
+        p.drawText(QRectF(x + pad / 2, row.top(), m_valueWidth + pad, fm.height() * rowFactor),
+                   Qt::AlignLeft | Qt::AlignVCenter, valueText(r));
+    }
+    p.setFont(m_message.isEmpty() ? app.font(0.85) : font);
+    if (m_message.isEmpty()) {
+        // legend swatches, then the sentence
+        const QFontMetricsF sm(app.font(0.85));
+        double x = m_legendRect.left();
+        const double y = m_legendRect.top();
+        const std::array<QColor, 3> colours = {toQColor(pal.values), toQColor(pal.indices),
+                                               toQColor(pal.aux)};
+        const auto names = legendNames();
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            p.fillRect(QRectF(x, y + 2, sm.height(), sm.height() - 4), colours[i]);
+            x += sm.height() + 4;
+            p.setPen(toQColor(pal.text));
+            p.drawText(QPointF(x, y + sm.ascent()), names[i]);
+            x += sm.horizontalAdvance(names[i]) + 12;
+        }
+        p.drawText(QRectF(m_legendRect.left() + m_swatchWidth, y,
+                          m_legendRect.width() - m_swatchWidth, m_legendRect.height()),
+                   Qt::TextWordWrap, m_legend);
+    } else {
+        p.drawText(m_legendRect, Qt::TextWordWrap, m_message);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+CoalescingView::CoalescingView(QWidget* parent) : QWidget(parent)
+{
+    m_kernelBox = new QComboBox;
+    for (const auto& k : spmv::viz::access_kernels()) {
+        m_kernelBox->addItem(fromView(k.title), fromView(k.name));
+        m_kernelBox->setItemData(
+            m_kernelBox->count() - 1,
+            QStringLiteral("%1: %2").arg(fromView(k.kernel_name), fromView(k.mapping)),
+            Qt::ToolTipRole);
+    }
+    m_kernelBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_warpBox = new QSpinBox;
+    m_warpBox->setRange(0, 0);
+    m_warpBox->setKeyboardTracking(false);
+    m_warpBox->setToolTip(tr("Warp index: threads warp \u00d7 warp size onwards"));
+    m_tripBox = new QSpinBox;
+    m_tripBox->setRange(0, 0);
+    m_tripBox->setKeyboardTracking(false);
+    m_tripBox->setToolTip(
+        tr("Loop trip of the kernel's row loop (trip 0 also shows the loads before the loop)"));
+    m_precisionBox = new QComboBox;
+    m_precisionBox->addItem(tr("double (8-byte values)"), 8);
+    m_precisionBox->addItem(tr("float (4-byte values)"), 4);
+    m_precisionBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Kernel")));
+    bar->addWidget(m_kernelBox);
+    bar->addSpacing(10);
+    bar->addWidget(new QLabel(tr("Warp")));
+    bar->addWidget(m_warpBox);
+    bar->addSpacing(10);
+    bar->addWidget(new QLabel(tr("Trip")));
+    bar->addWidget(m_tripBox);
+    bar->addSpacing(10);
+    bar->addWidget(new QLabel(tr("Precision")));
+    bar->addWidget(m_precisionBox);
+    bar->addStretch(1);
+
+    m_canvas = new CoalescingCanvas;
+    m_scroll = new QScrollArea;
+    m_scroll->setWidget(m_canvas);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_bars = new SectorBarsView;
+    // the comparison keeps the height its rows need (its minimum); the strips scroll
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_scroll);
+    split->addWidget(m_bars);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(m_kernelBox, &QComboBox::currentIndexChanged, this, [this] {
+        rebuildModel();
+        m_bars->setRows(m_summary, m_summaryPending, valueBytes(), kernel(), QString());
+    });
+    connect(m_warpBox, &QSpinBox::valueChanged, this, [this] {
+        updateRanges();
+        updateTrip();
+    });
+    connect(m_tripBox, &QSpinBox::valueChanged, this, [this] { updateTrip(); });
+    connect(m_precisionBox, &QComboBox::currentIndexChanged, this, [this] {
+        updateTrip();
+        recomputeSummary();
+    });
+    rebuildModel();
+    recomputeSummary();
+}
+
+CoalescingView::~CoalescingView()
+{
+    if (m_summaryCancel) m_summaryCancel->store(true);
+    // the jobs only touch what they captured by value; wait so none outlives the widget's
+    // process (their continuations are dropped with this context object)
+    for (auto& f : m_futures) f.waitForFinished();
+}
+
+void CoalescingView::setDocument(MatrixDocumentPtr document)
+{
+    m_document = std::move(document);
+    rebuildModel();
+    recomputeSummary();
+}
+
+void CoalescingView::setParams(const spmv::FormatParams& params)
+{
+    const auto& p = m_params;
+    if (p.warp_size == params.warp_size && p.block_rows == params.block_rows &&
+        p.slice_height == params.slice_height && p.sort_window == params.sort_window) {
+        m_params = params;  // a parameter this view does not use changed
+        return;
+    }
+    m_params = params;
+    rebuildModel();
+    recomputeSummary();
+}
+
+void CoalescingView::setKernel(AccessKernel kernel)
+{
+    const int i = m_kernelBox->findData(fromView(spmv::viz::access_kernel_info(kernel).name));
+    m_kernelBox->setCurrentIndex(i);
+}
+
+void CoalescingView::setWarp(int warp)
+{
+    m_warpBox->setValue(warp);
+}
+
+void CoalescingView::setTrip(int trip)
+{
+    m_tripBox->setValue(trip);
+}
+
+void CoalescingView::setValueBytes(int bytes)
+{
+    const int i = m_precisionBox->findData(bytes);
+    if (i >= 0) m_precisionBox->setCurrentIndex(i);
+}
+
+AccessKernel CoalescingView::kernel() const
+{
+    return spmv::viz::find_access_kernel(m_kernelBox->currentData().toString().toStdString())
+        .kernel;
+}
+
+int CoalescingView::warp() const
+{
+    return m_warpBox->value();
+}
+
+int CoalescingView::trip() const
+{
+    return m_tripBox->value();
+}
+
+int CoalescingView::valueBytes() const
+{
+    return m_precisionBox->currentData().toInt();
+}
+
+QString CoalescingView::sectorCaption(int load) const
+{
+    const auto& loads = m_canvas->loads();
+    if (load < 0 || static_cast<std::size_t>(load) >= loads.size()) return {};
+    return loads[static_cast<std::size_t>(load)].count;
+}
+
+QRectF CoalescingView::byteRect(int load, qint64 offset) const
+{
+    const QRectF r = m_canvas->byteRect(load, offset);
+    if (r.isEmpty()) return {};
+    return r.translated(QPointF(m_canvas->mapTo(this, QPoint(0, 0))));
+}
+
+QColor CoalescingView::laneColour(int lane, int warpSize)
+{
+    // hue from red (lane 0) through the spectrum to violet (the last lane): lanes reading
+    // consecutive elements paint a rainbow, a scattered access a jumble
+    const double f = warpSize > 1 ? static_cast<double>(lane) / (warpSize - 1) : 0.0;
+    return QColor::fromHsvF(static_cast<float>(0.80 * f), 0.70f, 0.92f);
+}
+
+void CoalescingView::rebuildModel()
+{
+    const quint64 generation = ++m_modelGeneration;
+    m_model.reset();
+    m_trip.reset();
+    const auto& info = spmv::viz::access_kernel_info(kernel());
+    if (!m_document) {
+        m_message = tr("No matrix loaded.");
+    } else if (m_document->csr.num_rows == 0) {
+        m_message = tr("%1 has no rows, so no warp runs and nothing is read. Load or generate a "
+                       "matrix with rows to see which sectors a warp's loads touch.")
+                        .arg(m_document->name);
+    } else {
+        m_message =
+            tr("Building the %1 layout of %2\u2026").arg(fromView(info.title), m_document->name);
+    }
+    if (!m_document || m_document->csr.num_rows == 0) {
+        m_modelPending = false;
+        updateRanges();
+        updateTrip();
+        checkFinished();
+        return;
+    }
+    m_modelPending = true;
+    updateTrip();
+    struct Outcome {
+        std::shared_ptr<const spmv::viz::AccessModel> model;
+        QString error;
+    };
+    spmv::MemoryBudget budget;
+    budget.bytes = formatMemoryLimit();
+    budget.origin = QStringLiteral("the explorer's limit for one format").toStdString();
+    budget.hint = QStringLiteral("set SPMVLAB_FORMAT_LIMIT_MB to change it").toStdString();
+    auto job = [doc = m_document, k = info.kernel, params = m_params, budget] {
+        Outcome o;
+        try {
+            o.model = std::make_shared<const spmv::viz::AccessModel>(doc->csr, k, params, budget);
+        } catch (const std::bad_alloc&) {
+            o.error = QObject::tr("Out of memory: the layout is too large for this machine.");
+        } catch (const std::exception& e) {
+            o.error = describeError(e);
+        }
+        return o;
+    };
+    QFuture<Outcome> running = QtConcurrent::run(coalescingPool(), std::move(job));
+    running.then(this, [this, generation](Outcome o) {
+        if (generation != m_modelGeneration) return;  // stale: another matrix or kernel since
+        m_modelPending = false;
+        m_model = std::move(o.model);
+        if (!m_model) {
+            m_message = tr("No layout: %1").arg(o.error);
+            emit statusMessage(m_message);
+        } else {
+            m_message.clear();
+        }
+        updateRanges();
+        updateTrip();
+        checkFinished();
+    });
+    std::erase_if(m_futures, [](const QFuture<void>& f) { return f.isFinished(); });
+    m_futures.push_back(QFuture<void>(running));
+}
+
+void CoalescingView::recomputeSummary()
+{
+    const quint64 generation = ++m_summaryGeneration;
+    if (m_summaryCancel) m_summaryCancel->store(true);  // the running sums are stale
+    m_summary.clear();
+    for (const auto& k : spmv::viz::access_kernels()) {
+        m_summary.push_back({k.kernel, fromView(k.title), std::nullopt, QString()});
+    }
+    if (!m_document || m_document->csr.num_rows == 0 || m_document->csr.values.empty()) {
+        m_summaryPending = false;
+        m_summary.clear();
+        const QString why =
+            !m_document
+                ? tr("No matrix loaded.")
+                : tr("%1 has no nonzeros: there is nothing to compare.").arg(m_document->name);
+        m_bars->setRows(m_summary, false, valueBytes(), kernel(), why);
+        checkFinished();
+        return;
+    }
+    m_summaryPending = true;
+    m_bars->setRows(m_summary, true, valueBytes(), kernel(), QString());
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_summaryCancel = cancel;
+    spmv::MemoryBudget budget;
+    budget.bytes = formatMemoryLimit();
+    budget.origin = QStringLiteral("the explorer's limit for one format").toStdString();
+    budget.hint = QStringLiteral("set SPMVLAB_FORMAT_LIMIT_MB to change it").toStdString();
+    auto job = [doc = m_document, params = m_params, bytes = valueBytes(), budget, cancel,
+                rows = m_summary]() mutable {
+        for (auto& r : rows) {
+            if (cancel->load()) break;
+            try {
+                // one layout at a time, freed before the next is built
+                r.totals = spmv::viz::sector_totals(doc->csr, r.kernel, params, bytes, budget,
+                                                    cancel.get());
+            } catch (const std::bad_alloc&) {
+                r.error = QObject::tr("out of memory");
+            } catch (const std::exception& e) {
+                r.error = describeError(e);
+            }
+        }
+        return rows;
+    };
+    QFuture<std::vector<SummaryRow>> running = QtConcurrent::run(coalescingPool(), std::move(job));
+    running.then(this, [this, generation](std::vector<SummaryRow> rows) {
+        if (generation != m_summaryGeneration) return;  // stale
+        m_summaryPending = false;
+        m_summary = std::move(rows);
+        m_bars->setRows(m_summary, false, valueBytes(), kernel(), QString());
+        checkFinished();
+    });
+    std::erase_if(m_futures, [](const QFuture<void>& f) { return f.isFinished(); });
+    m_futures.push_back(QFuture<void>(running));
+}
+
+void CoalescingView::updateRanges()
+{
+    const QSignalBlocker bw(m_warpBox);
+    const QSignalBlocker bt(m_tripBox);
+    if (!m_model || m_model->warps() == 0) {
+        m_warpBox->setRange(0, 0);
+        m_tripBox->setRange(0, 0);
+        m_warpBox->setSuffix(QString());
+        m_tripBox->setSuffix(QString());
+        return;
+    }
+    const auto warps = std::min<std::int64_t>(m_model->warps(), INT_MAX);
+    m_warpBox->setRange(0, static_cast<int>(warps - 1));
+    const auto trips = std::min<std::int64_t>(
+        std::max<std::int64_t>(m_model->trips(m_warpBox->value()), 1), INT_MAX);
+    m_tripBox->setRange(0, static_cast<int>(trips - 1));
+    m_warpBox->setSuffix(tr(" of %1").arg(m_model->warps()));
+    m_tripBox->setSuffix(tr(" of %1").arg(trips));
+}
+
+void CoalescingView::updateTrip()
+{
+    m_trip.reset();
+    QString title;
+    if (m_model) {
+        try {
+            m_trip = m_model->warp_trip(m_warpBox->value(), m_tripBox->value(), valueBytes());
+            const auto& info = spmv::viz::access_kernel_info(m_model->kernel());
+            title =
+                tr("%1 (%2: %3)")
+                    .arg(fromView(info.title), fromView(info.kernel_name), fromView(info.mapping));
+            if (m_model->kernel() == AccessKernel::csr_vector) {
+                title += tr(", %1 lanes per row").arg(m_model->threads_per_row());
+            } else if (m_model->kernel() == AccessKernel::sell) {
+                title += tr(", C = %1, \u03c3 = %2")
+                             .arg(m_params.slice_height)
+                             .arg(m_params.sort_window > 0 ? QString::number(m_params.sort_window)
+                                                           : tr("auto"));
+            } else if (m_model->kernel() == AccessKernel::pjds) {
+                title += tr(", b_r = %1").arg(m_params.block_rows);
+            }
+        } catch (const std::exception& e) {
+            m_message = describeError(e);
+        }
+    }
+    m_canvas->setContent(m_trip, title, m_message);
+}
+
+void CoalescingView::checkFinished()
+{
+    if (!isComputing()) emit finished();
+}
