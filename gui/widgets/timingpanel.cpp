@@ -277,7 +277,9 @@ void TimingPanel::rebuildChart()
         auto* x = new QBarCategoryAxis;
         x->append(categories);
         x->setLabelsFont(app.font(0.85));
-        x->setLabelsAngle(categories.size() > 8 ? -45 : 0);
+        // many bars: vertical names, which Qt Charts cuts only by the chart's height (at -45
+        // degrees it cuts them to the bar's width: "cusp..." for 27 variants)
+        x->setLabelsAngle(categories.size() > 8 ? -90 : 0);
         chart->addAxis(x, Qt::AlignBottom);
         // the CPU is orders of magnitude below a GPU prediction: a log axis keeps both readable
         const bool logScale = bottom > 0 && top / bottom > 30;

@@ -7,7 +7,15 @@
 #include <spmv/generators.hpp>
 #include <spmv/registry.hpp>
 
+#include <QApplication>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QChartView>
+
+#include <spmv/gpu/variants.hpp>
+
 #include "app/analysiscontroller.hpp"
+#include "app/textaudit.hpp"
+#include "widgets/appearance.hpp"
 #include "gui_test_support.hpp"
 #include "models/timingmodel.hpp"
 #include "test_matrices.hpp"
@@ -53,4 +61,49 @@ TEST_CASE("A matrix changed during a timing run leaves the timing view idle and 
         CHECK(r.error.empty());
         CHECK(r.predicted_gflops == Approx(120.0 / ((8 + 4 + 8 + 16.0 / 2.25) / 2)));
     }
+}
+
+TEST_CASE("The timing chart names all GPU variants in full at 1280x720 and in presentation mode",
+          "[gui][timing][audit]")
+{
+    // the H100 run of the Timing view (docs/benchmarks/gui_timing_2026-11-25) showed
+    // "csr_vec..." and "cusparse..." under 27 bars: the rows of such a run, then the audit
+    guitest::app();
+    AnalysisController controller;
+    TimingPanel panel(&controller);
+    for (const auto& v : spmv::gpu::kernel_variants()) {
+        TimingRow row;
+        row.variant = std::string(v.name);
+        row.format = std::string(v.format);
+        row.precision = "double";
+        row.device = "NVIDIA H100 80GB HBM3";
+        row.gpu = true;
+        row.baseline = v.baseline;
+        row.median_ms = 0.1;
+        row.gflops = 100.0;
+        row.predicted_gflops = 288.0;
+        panel.model()->appendRow(row);
+    }
+    REQUIRE(panel.model()->rows().size() >= 25);
+    for (const bool presentation : {false, true}) {
+        Appearance::instance().setPresentationMode(presentation);
+        REQUIRE(panel.selectProfile(QStringLiteral("H200")));  // a new profile rebuilds the chart
+        REQUIRE(panel.selectProfile(QStringLiteral("H100")));
+        panel.resize(presentation ? QSize(1920, 1000) : QSize(1280, 640));
+        panel.show();
+        QApplication::processEvents();
+        resetElisions();
+        guitest::render(panel).save(QStringLiteral(SPMV_GUI_TEST_DIR "/timing_gpu_rows_%1.png")
+                                        .arg(presentation ? "f5" : "normal"));
+        const QStringList cut = auditText(&panel);
+        // the chart holds every variant (a placeholder title would pass the audit trivially)
+        auto* view = panel.findChild<QChartView*>();
+        REQUIRE(view);
+        REQUIRE(view->chart()->axes(Qt::Horizontal).size() == 1);
+        CHECK(static_cast<QBarCategoryAxis*>(view->chart()->axes(Qt::Horizontal).front())->count() ==
+              panel.model()->rows().size());
+        INFO((presentation ? "presentation: " : "normal: ") + cut.join("; ").toStdString());
+        CHECK(cut.isEmpty());
+    }
+    Appearance::instance().setPresentationMode(false);
 }
