@@ -431,6 +431,17 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     }
     const QString out = p.value(QStringLiteral("screenshot"));
     QString error;
+    if (p.isSet(QStringLiteral("record"))) {  // before the audit, which may end the run
+        const QString recordPath = p.value(QStringLiteral("record"));
+        QSaveFile record(recordPath);
+        const QByteArray json = window.timingPanel()->recordJson(
+            controller->document()->name, QStringLiteral(SPMV_GIT_COMMIT));
+        if (!record.open(QIODevice::WriteOnly) || record.write(json) != json.size() ||
+            !record.commit()) {
+            fail(QStringLiteral("cannot write %1: %2").arg(recordPath, record.errorString()));
+            return 4;
+        }
+    }
     QWidget* shown = lesson ? static_cast<QWidget*>(&window) : window.viewPage(view);
     resetElisions();  // what the painted views cut while rendering the picture
     if (!MainWindow::exportWidget(shown, out, &error)) {
@@ -443,17 +454,6 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         cut.removeDuplicates();
         for (const QString& c : cut) fail(QStringLiteral("cut short: %1").arg(c));
         if (!cut.isEmpty()) return 5;
-    }
-    if (p.isSet(QStringLiteral("record"))) {
-        const QString recordPath = p.value(QStringLiteral("record"));
-        QSaveFile record(recordPath);
-        const QByteArray json = window.timingPanel()->recordJson(
-            controller->document()->name, QStringLiteral(SPMV_GIT_COMMIT));
-        if (!record.open(QIODevice::WriteOnly) || record.write(json) != json.size() ||
-            !record.commit()) {
-            fail(QStringLiteral("cannot write %1: %2").arg(recordPath, record.errorString()));
-            return 4;
-        }
     }
     const QString where =
         view == QLatin1String("construction")

@@ -102,6 +102,12 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
     m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // every row counts, also those scrolled out of view (27 GPU variants: "cusparse_csr_alg1
+    // (cuSPARSE)" sits below the fold and was cut to the width of the rows shown)
+    m_table->horizontalHeader()->setResizeContentsPrecision(-1);
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_table, [this] {
+        m_table->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);
+    });
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_chartView = new QChartView;
     m_chartView->setRenderHint(QPainter::Antialiasing);
