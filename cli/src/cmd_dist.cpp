@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 
@@ -50,6 +51,10 @@ struct DistCli {
     std::string link = "ib-hdr";
     std::string bench_link = "auto";  ///< dist bench: the model's link (link_for_path)
     std::string device = "H100";
+    /// dist bench / dist chart: the model's GPU profile; auto: the one the (recorded) device
+    /// name denotes (spmv::model::profile_for_device), H100 where none does
+    std::string bench_device = "auto";
+    std::string chart_device = "auto";
     std::string scaling = "1,2,4,8,16,32,64,128,256,512,1024";
     std::string bench_scaling = "1,2,4,8";  ///< dist bench: the model's curve in the record
     std::string alpha = "1";                ///< the model's x reuse: (0, 1] or "min"
@@ -394,6 +399,7 @@ int run_chart(const DistCli& o)
              "measured / a=1", "measured / a=min"});
     nlohmann::json out = nlohmann::json::array();
     std::vector<spmv::viz::ScalingPanel> panels;
+    std::set<std::string> model_names;  // the GPU profiles the records resolved to
     for (const auto& key : order) {
         const auto& g = groups[key];
         const auto& first = g.recs.front();
@@ -402,9 +408,15 @@ int run_chart(const DistCli& o)
         const bool sp = precision == "float";
         const auto kind = parse_partition_kind(first["partition"].get<std::string>());
         const auto a = load_matrix(matrix);
-        const bool gpu = first.value("devices", std::string("host")) != "host";
-        const RankDevice dev = gpu ? RankDevice{spmv::model::find_profile(o.device)}
-                                   : RankDevice{find_host("cpu-core")};
+        const std::string recorded = first.value("devices", std::string("host"));
+        const bool gpu = recorded != "host";
+        bool assumed = false;
+        const auto& profile = spmv::model::resolve_profile(o.chart_device, recorded, &assumed);
+        const RankDevice dev = gpu ? RankDevice{profile} : RankDevice{find_host("cpu-core")};
+        const std::string model_name =
+            gpu ? profile.name + (assumed ? " (assumed: no profile for " + recorded + ")" : "")
+                : std::string("cpu-core");
+        model_names.insert(model_name);
         auto all_ranks = ranks;
         for (const auto& r : g.recs) {
             all_ranks.push_back(r["ranks"].get<int>());
@@ -417,7 +429,7 @@ int run_chart(const DistCli& o)
                       first.value("format", std::string("csr"));
         panel.subtitle = "measured on " + first.value("devices", std::string("?")) + ", " +
                          first.value("date", std::string("?")).substr(0, 10) + ", commit " +
-                         first.value("commit", std::string("?")) + "; model " + o.device +
+                         first.value("commit", std::string("?")) + "; model " + model_name +
                          " (MODEL: assumed profiles)";
         panel.ranks = all_ranks;
         // one model series per exchange path (the 1-rank records have none)
@@ -500,15 +512,17 @@ int run_chart(const DistCli& o)
         panels.push_back(std::move(panel));
     }
     std::printf("%s", t.str().c_str());
-    std::printf("model: %s GPU profile, links from each record's exchange path (--link %s); "
-                "MODEL numbers are predictions from assumed profiles\n",
-                o.device.c_str(), o.chart_link.c_str());
+    std::string models_used;
+    for (const auto& n : model_names) models_used += (models_used.empty() ? "" : ", ") + n;
+    std::printf("model: %s GPU profile (--device %s), links from each record's exchange path "
+                "(--link %s); MODEL numbers are predictions from assumed profiles\n",
+                models_used.c_str(), o.chart_device.c_str(), o.chart_link.c_str());
     if (!o.svg_out.empty()) {
         write_file(o.svg_out, spmv::viz::scaling_svg(panels));
         std::printf("chart: %s\n", o.svg_out.c_str());
     }
     if (!o.json_out.empty()) {
-        write_json(o.json_out, {{"model_device", o.device}, {"link", o.chart_link},
+        write_json(o.json_out, {{"model_device", models_used}, {"link", o.chart_link},
                                 {"date", utc_now()}, {"commit", git_commit()}, {"points", out}});
     }
     return 0;
@@ -687,8 +701,15 @@ int run_bench(const Comm& comm, const DistCli& o)
     std::optional<DistPrediction> pred;
     collective(comm, [&] {
         if (comm.rank() == 0 && o.bench_link != "none") {
-            const RankDevice dev = o.gpu ? RankDevice{spmv::model::find_profile(o.device)}
-                                         : RankDevice{find_host("cpu-core")};
+            bool assumed = false;
+            const auto& profile =
+                spmv::model::resolve_profile(o.bench_device, m.info().device, &assumed);
+            if (o.gpu && assumed) {
+                std::printf("model: no GPU profile for '%s': H100's assumed (--device NAME "
+                            "picks one)\n",
+                            m.info().device.c_str());
+            }
+            const RankDevice dev = o.gpu ? RankDevice{profile} : RankDevice{find_host("cpu-core")};
             ModelOptions mo;
             mo.precision = std::is_same_v<V, float> ? spmv::model::Precision::single_precision
                                                     : spmv::model::Precision::double_precision;
@@ -987,7 +1008,9 @@ void add_dist_command(CLI::App& app)
                       "the model's x reuse: (0, 1] (1: none, Kreutzer's default) or min "
                       "(1/N_nzr of each block: perfect reuse)")
         ->capture_default_str();
-    bench->add_option("--device", o->device, "GPU profile of that prediction with --gpu")
+    bench->add_option("--device", o->bench_device,
+                      "GPU profile of that prediction with --gpu: a name (H100, H200, ...) or "
+                      "auto (the one the device's name denotes, else H100)")
         ->capture_default_str();
     bench->add_option("--repeat", o->repeat, "timed products per mode")->capture_default_str()
         ->check(CLI::Range(1, 1000000));
@@ -1009,7 +1032,10 @@ void add_dist_command(CLI::App& app)
     chart->add_option("--link", o->chart_link,
                       "the model's link: auto (from each record's exchange path) or a profile")
         ->capture_default_str();
-    chart->add_option("--device", o->device, "GPU profile of the model")->capture_default_str();
+    chart->add_option("--device", o->chart_device,
+                      "GPU profile of the model: a name (H100, H200, ...) or auto (the one each "
+                      "record's device name denotes, else H100)")
+        ->capture_default_str();
     chart->add_option("--scaling", o->chart_scaling, "rank counts of the model's curves")
         ->capture_default_str();
     chart->callback([o] { run_chart(*o); });

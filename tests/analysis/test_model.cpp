@@ -4,6 +4,7 @@
 
 #include <spmv/analysis/row_stats.hpp>
 #include <spmv/error.hpp>
+#include <spmv/model/gpu_profile.hpp>
 #include <spmv/model/performance.hpp>
 
 using namespace spmv;
@@ -204,4 +205,27 @@ TEST_CASE("built-in GPU profiles carry their sources", "[model]")
         CHECK(p.note.find("ASSUM") != std::string::npos);
     }
     CHECK_THROWS_WITH(find_profile("V100"), Catch::Contains("C2050") && Catch::Contains("H100"));
+}
+
+TEST_CASE("A CUDA device name picks its built-in profile; auto falls back to H100 and says so",
+          "[model]")
+{
+    using spmv::model::profile_for_device;
+    using spmv::model::resolve_profile;
+    REQUIRE(profile_for_device("NVIDIA H200"));
+    CHECK(profile_for_device("NVIDIA H200")->name == "H200");
+    CHECK(profile_for_device("NVIDIA H100 80GB HBM3")->name == "H100");
+    CHECK(profile_for_device("Tesla C2050")->name == "C2050");  // never the -ECC twin
+    CHECK(profile_for_device("nvidia h100 nvl")->name == "H100");
+    CHECK(profile_for_device("NVIDIA A100-SXM4-80GB") == nullptr);
+    CHECK(profile_for_device("NVIDIA GH100X") == nullptr);  // a whole word, not a substring
+    CHECK(profile_for_device("") == nullptr);
+    bool assumed = true;
+    CHECK(resolve_profile("auto", "NVIDIA H200", &assumed).name == "H200");
+    CHECK_FALSE(assumed);
+    CHECK(resolve_profile("auto", "NVIDIA A100-SXM4-80GB", &assumed).name == "H100");
+    CHECK(assumed);
+    CHECK(resolve_profile("C2050", "NVIDIA H200", &assumed).name == "C2050");  // a name wins
+    CHECK_FALSE(assumed);
+    CHECK_THROWS_AS(resolve_profile("B200", "x"), spmv::InvalidArgument);
 }

@@ -303,6 +303,24 @@ TEST_CASE("dist chart puts a bench record next to the model's strong scaling", "
     CHECK(text.find("gen:pde:size=16") != std::string::npos);
     CHECK(text.find("<circle") != std::string::npos);
 
+    // the model's GPU profile follows the recorded device (--device auto): H200 for an H200
+    // record, H100 (said to be assumed) for a device without a profile, a name where given
+    for (const auto& [device, expect] :
+         std::vector<std::pair<std::string, std::string>>{
+             {"NVIDIA H200", "model: H200 GPU profile"},
+             {"NVIDIA A100-SXM4-80GB", "H100 (assumed: no profile for NVIDIA A100-SXM4-80GB)"}}) {
+        auto g = r;
+        g["devices"] = device;
+        const auto gpu_rec = tmp("chart_gpu_rec.json");
+        std::ofstream(gpu_rec) << g.dump();
+        const auto a = spmvlab("dist chart " + gpu_rec);
+        INFO(a.out);
+        CHECK(a.status == 0);
+        CHECK(a.out.find(expect) != std::string::npos);
+        const auto named = spmvlab("dist chart " + gpu_rec + " --device C2050");
+        CHECK(named.out.find("model: C2050 GPU profile (--device C2050)") != std::string::npos);
+    }
+
     // a file that is not a bench record is refused with its name
     const auto bad = spmvlab("dist chart " + plan);
     CHECK(bad.status != 0);

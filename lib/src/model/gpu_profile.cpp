@@ -65,6 +65,40 @@ const GpuProfile& find_profile(std::string_view name)
     return detail::find_named(table(), name, "GPU profile");
 }
 
+const GpuProfile* profile_for_device(std::string_view device_name) noexcept
+{
+    auto lower = [](char c) {
+        return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    };
+    auto is_word = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    };
+    std::string dev(device_name);
+    for (auto& c : dev) c = lower(c);
+    for (const auto& p : table()) {
+        if (p.name.find("-ECC") != std::string::npos) continue;
+        std::string name = p.name;
+        for (auto& c : name) c = lower(c);
+        for (auto at = dev.find(name); at != std::string::npos; at = dev.find(name, at + 1)) {
+            const bool left = at == 0 || !is_word(dev[at - 1]);
+            const auto end = at + name.size();
+            const bool right = end == dev.size() || !is_word(dev[end]);
+            if (left && right) return &p;
+        }
+    }
+    return nullptr;
+}
+
+const GpuProfile& resolve_profile(std::string_view option, std::string_view device_name,
+                                  bool* assumed)
+{
+    if (assumed) *assumed = false;
+    if (option != "auto") return find_profile(option);
+    if (const auto* p = profile_for_device(device_name)) return *p;
+    if (assumed) *assumed = true;
+    return find_profile("H100");
+}
+
 GpuProfile custom(std::string name, double memory_bandwidth_gbs, double pcie_bandwidth_gbs,
                   double peak_gflops_dp, double peak_gflops_sp)
 {

@@ -35,6 +35,18 @@ std::span<const GpuProfile> profiles();
 /// Throws InvalidArgument listing the known names.
 const GpuProfile& find_profile(std::string_view name);
 
+/// The built-in profile a CUDA device name denotes, or nullptr: the profile whose name occurs in
+/// `device_name` as a whole word, ignoring case ("NVIDIA H200" -> H200, "NVIDIA H100 80GB HBM3"
+/// -> H100, "Tesla C2050" -> C2050; "NVIDIA A100-SXM4-80GB" -> nullptr). The -ECC profiles are
+/// never chosen: a device name does not say whether ECC is on.
+const GpuProfile* profile_for_device(std::string_view device_name) noexcept;
+
+/// What a --device option names: a profile by name, or "auto": profile_for_device of
+/// `device_name`, and H100 when no profile matches it (*assumed is then set to true, so the
+/// caller can say so). Throws InvalidArgument for an unknown name.
+const GpuProfile& resolve_profile(std::string_view option, std::string_view device_name,
+                                  bool* assumed = nullptr);
+
 /// A user-supplied profile (e.g. bandwidths measured on the machine at hand). Peaks may be 0
 /// (unknown). Throws InvalidArgument for a non-positive bandwidth or a negative peak.
 GpuProfile custom(std::string name, double memory_bandwidth_gbs, double pcie_bandwidth_gbs,
