@@ -460,7 +460,7 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             ? QStringLiteral(" (%1)").arg(window.constructionPanel()->windowLabel()->text())
             : QString();
     std::fprintf(stdout, "%s: view '%s' of %s%s\n", out.toLocal8Bit().constData(),
-                 view.toLocal8Bit().constData(),
+                 (lesson ? lesson->view : view).toLocal8Bit().constData(),
                  controller->document()->name.toLocal8Bit().constData(),
                  where.toLocal8Bit().constData());
     return 0;

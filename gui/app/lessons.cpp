@@ -54,7 +54,7 @@ Lesson parseLesson(const QDir& dir)
     static const QStringList known{QStringLiteral("matrix"), QStringLiteral("view"),
                                    QStringLiteral("format"),  QStringLiteral("params"),
                                    QStringLiteral("profile"), QStringLiteral("ranks"),
-                                   QStringLiteral("look_at")};
+                                   QStringLiteral("look_at"), QStringLiteral("text")};
     for (const QString& key : o.keys()) {
         if (!known.contains(key)) return bad(QStringLiteral("unknown key '%1'").arg(key));
     }
@@ -87,6 +87,11 @@ Lesson parseLesson(const QDir& dir)
     l.profile = o.value(QStringLiteral("profile")).toString();
     l.ranks = o.value(QStringLiteral("ranks")).toInt(0);
     l.lookAt = o.value(QStringLiteral("look_at")).toString();
+    const QString text = o.value(QStringLiteral("text")).toString(QStringLiteral("right"));
+    if (text != QLatin1String("right") && text != QLatin1String("bottom")) {
+        return bad(QStringLiteral("'text': want right or bottom, got '%1'").arg(text));
+    }
+    l.textBelow = text == QLatin1String("bottom");
     return l;
 }
 

@@ -8,7 +8,9 @@
 //     "format": "pjds",                                optional, registry name
 //     "params": {"warp": 4, "br": 4, "slice": 2, "sigma": 4},   optional
 //     "profile": "H100", "ranks": 4,                   optional (model/timing, distribution)
-//     "look_at": "what to look at in the view" }
+//     "look_at": "what to look at in the view",
+//     "text": "right" | "bottom" }                     optional: where the lesson's text docks
+//                                                      (bottom for views that need the width)
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -24,6 +26,7 @@ struct Lesson {
     QString profile;
     int ranks = 0;
     QString lookAt;
+    bool textBelow = false;  ///< "text": "bottom"
     QString error;  ///< why the lesson cannot be opened (a malformed explorer.json)
 };
 

@@ -480,11 +480,18 @@ bool MainWindow::openLesson(const Lesson& lesson)
         m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
         m_lessonText = new QTextBrowser;
         m_lessonText->setOpenExternalLinks(true);
-        m_lessonText->setMinimumWidth(qMax(260, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 36));
         m_lessonDock->setWidget(m_lessonText);
         addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
     }
-    m_lessonDock->setWindowTitle(lesson.title);
+    // right of the view, or below it for views that need the window's width (Distribution)
+    const Qt::DockWidgetArea area = lesson.textBelow ? Qt::BottomDockWidgetArea : Qt::RightDockWidgetArea;
+    if (dockWidgetArea(m_lessonDock) != area) addDockWidget(area, m_lessonDock);
+    m_lessonText->setMinimumWidth(
+        lesson.textBelow ? 0 : qMax(260, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 36));
+    m_lessonText->setMinimumHeight(lesson.textBelow ? fontMetrics().height() * 8 : 0);
+    // the title bar holds the lesson's number (a long title would be cut there); the text
+    // starts with the whole title
+    m_lessonDock->setWindowTitle(tr("Lesson %1").arg(lesson.id.section(QLatin1Char('_'), 0, 0)));
     // headings two levels down: a dock beside the view has no room for 2x-size titles (the
     // dock's title bar names the lesson); '#' lines inside code blocks are code
     QStringList lines = lesson.markdown.split(QLatin1Char('\n'));
@@ -503,7 +510,11 @@ bool MainWindow::openLesson(const Lesson& lesson)
     m_lessonText->setMarkdown(text);
     m_lessonDock->show();
     // the view keeps most of the window, the lesson about a third
-    resizeDocks({m_lessonDock}, {qMax(320, width() / 3)}, Qt::Horizontal);
+    if (lesson.textBelow) {
+        resizeDocks({m_lessonDock}, {qMax(160, height() / 4)}, Qt::Vertical);
+    } else {
+        resizeDocks({m_lessonDock}, {qMax(320, width() / 3)}, Qt::Horizontal);
+    }
     return true;
 }
 

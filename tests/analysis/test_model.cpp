@@ -207,7 +207,7 @@ TEST_CASE("built-in GPU profiles carry their sources", "[model]")
     CHECK_THROWS_WITH(find_profile("V100"), Catch::Contains("C2050") && Catch::Contains("H100"));
 }
 
-TEST_CASE("A CUDA device name picks its built-in profile; auto falls back to H100 and says so",
+TEST_CASE("A CUDA device name picks its built-in profile, auto falls back to H100 and says so",
           "[model]")
 {
     using spmv::model::profile_for_device;
