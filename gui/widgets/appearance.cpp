@@ -1,5 +1,7 @@
 #include "appearance.hpp"
 
+#include <QLocale>
+
 #include <QApplication>
 
 Appearance& Appearance::instance()
@@ -31,4 +33,9 @@ void Appearance::setPresentationMode(bool on)
     f.setPointSizeF(m_basePointSize * scale());
     QApplication::setFont(f);
     emit changed();
+}
+
+QString groupDigits(qint64 v)
+{
+    return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
 }

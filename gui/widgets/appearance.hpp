@@ -7,6 +7,10 @@
 
 #include <spmv/viz/colour.hpp>
 
+/// An integer with its thousands grouped by thin spaces ("1 000 000"), as every view prints
+/// row, nonzero and slot counts.
+QString groupDigits(qint64 v);
+
 inline QColor toQColor(spmv::viz::Rgb c)
 {
     return QColor(c.r, c.g, c.b);

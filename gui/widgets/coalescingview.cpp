@@ -50,16 +50,11 @@ QString fromView(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-QString number(qint64 v)
-{
-    return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
-}
-
 QString sectorCount(qint64 sectors, qint64 ideal)
 {
     return QObject::tr("%1 %2 (ideal %3)")
-        .arg(number(sectors), sectors == 1 ? QObject::tr("sector") : QObject::tr("sectors"),
-             number(ideal));
+        .arg(groupDigits(sectors), sectors == 1 ? QObject::tr("sector") : QObject::tr("sectors"),
+             groupDigits(ideal));
 }
 
 /// Height of `text` wrapped into `width` pixels.
@@ -217,8 +212,8 @@ void CoalescingCanvas::relayout()
     }
     m_header =
         QObject::tr("Warp %1 of %2, trip %3 of %4: %5. All loads of this trip: %6.")
-            .arg(number(t.warp), number(t.warps), number(t.trip),
-                 number(std::max<std::int64_t>(t.trips, 1)), lanes, sectorCount(total, ideal));
+            .arg(groupDigits(t.warp), groupDigits(t.warps), groupDigits(t.trip),
+                 groupDigits(std::max<std::int64_t>(t.trips, 1)), lanes, sectorCount(total, ideal));
     if (t.threads_per_row > 1) {
         m_header += QObject::tr(" %1 lanes share each row.").arg(t.threads_per_row);
     }
@@ -359,8 +354,8 @@ QString CoalescingCanvas::laneTip(int lane) const
         for (const auto& r : a.reads) {
             if (r.lane == lane) {
                 tip += QObject::tr("\n%1: byte %2 (element %3)%4")
-                           .arg(QString::fromStdString(a.array), number(r.offset),
-                                number(r.offset / a.element_bytes),
+                           .arg(QString::fromStdString(a.array), groupDigits(r.offset),
+                                groupDigits(r.offset / a.element_bytes),
                                 r.padding ? QObject::tr(", padding") : QString());
             }
         }
@@ -388,8 +383,8 @@ bool CoalescingCanvas::event(QEvent* e)
                 const std::int64_t offset =
                     s.sector * spmv::viz::sector_bytes + cell * a.element_bytes;
                 QString tip = QObject::tr("%1, sector %2, bytes %3 to %4")
-                                  .arg(QString::fromStdString(a.array), number(s.sector),
-                                       number(offset), number(offset + a.element_bytes - 1));
+                                  .arg(QString::fromStdString(a.array), groupDigits(s.sector),
+                                       groupDigits(offset), groupDigits(offset + a.element_bytes - 1));
                 for (const auto& r : a.reads) {
                     if (r.offset == offset) tip += QObject::tr("\nread by lane %1").arg(r.lane);
                 }
@@ -522,7 +517,7 @@ void CoalescingCanvas::paintEvent(QPaintEvent*)
         for (const auto& b : l.breaks) {
             p.drawText(b.rect, Qt::AlignCenter, QStringLiteral("\u22ef"));
             if (b.skipped > 0) {
-                const QString n = number(b.skipped);
+                const QString n = groupDigits(b.skipped);
                 if (sm.horizontalAdvance(n) <= b.rect.width()) {
                     p.drawText(QRectF(b.rect.left(), b.rect.bottom(), b.rect.width(), sm.height()),
                                Qt::AlignHCenter | Qt::AlignTop, n);

@@ -57,11 +57,6 @@ QString fromStd(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
 }
 
-QString groupDigits(qint64 v)
-{
-    return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
-}
-
 QString microseconds(double seconds)
 {
     return QStringLiteral("%1 \u00b5s").arg(seconds * 1e6, 0, 'g', 3);

@@ -11,15 +11,6 @@
 #include "appearance.hpp"
 #include "app/textaudit.hpp"
 
-namespace {
-
-QString groupDigits(qint64 v)
-{
-    return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
-}
-
-}  // namespace
-
 LayoutOverview::LayoutOverview(QWidget* parent) : QWidget(parent)
 {
     setToolTip(tr("The whole layout: one line per kernel thread, its stored slots left to "

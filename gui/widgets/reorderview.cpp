@@ -33,11 +33,6 @@ QThreadPool* reorderPool()
     return pool;
 }
 
-QString groupDigits(qint64 v)
-{
-    return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
-}
-
 QString titleOf(spmv::analysis::Ordering o)
 {
     const auto t = spmv::analysis::title(o);

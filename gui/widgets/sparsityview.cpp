@@ -44,11 +44,6 @@ struct RasterResult {
 
 constexpr int plotMargin = 8;
 
-QString groupDigits(qint64 v)
-{
-    return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
-}
-
 }  // namespace
 
 SparsityView::SparsityView(QWidget* parent) : QWidget(parent)
