@@ -1,0 +1,232 @@
+// Fitting and validating the format model (spmv/model/calibration.hpp).
+#include <spmv/model/calibration.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <utility>
+
+#include <spmv/error.hpp>
+
+namespace spmv::model {
+namespace {
+
+// What a sample contributes once B_L2 is fixed: pred = F + max(c * crit, memory).
+struct Term {
+    double crit = 0;
+    double dram_s = 0;
+    double l2_bytes = 0;
+    double warp_trips = 0;
+    double log_measured = 0;
+};
+
+// Minimum of f on [lo, hi] by golden-section search (f unimodal enough in practice).
+double golden(const std::function<double(double)>& f, double lo, double hi, int steps = 60)
+{
+    const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+    double a = lo, b = hi;
+    double c = b - g * (b - a), d = a + g * (b - a);
+    double fc = f(c), fd = f(d);
+    for (int i = 0; i < steps; ++i) {
+        if (fc < fd) {
+            b = d; d = c; fd = fc; c = b - g * (b - a); fc = f(c);
+        } else {
+            a = c; c = d; fc = fd; d = a + g * (b - a); fd = f(d);
+        }
+    }
+    return (a + b) / 2.0;
+}
+
+struct Globals {
+    double l2_bps = 0;
+    double issue_s = 0;  // tau, seconds per warp trip
+};
+
+double loss(const std::vector<Term>& terms, double floor_s, double trip_s, const Globals& g)
+{
+    double sum = 0;
+    for (const auto& t : terms) {
+        const double mem = std::max({t.dram_s, t.l2_bytes / g.l2_bps, g.issue_s * t.warp_trips});
+        const double pred = floor_s + std::max(trip_s * t.crit, mem);
+        const double e = std::log(pred) - t.log_measured;
+        sum += e * e;
+    }
+    return sum;
+}
+
+// Per variant: F and c (in log space) by alternating golden searches.
+std::pair<double, double> fit_variant(const std::vector<Term>& terms, const Globals& g,
+                                      double f0, double c0, double* out_loss)
+{
+    double lf = std::log(f0), lc = std::log(c0);
+    for (int round = 0; round < 8; ++round) {
+        lf = golden([&](double x) { return loss(terms, std::exp(x), std::exp(lc), g); },
+                    std::log(0.5e-6), std::log(2e-3), 40);
+        lc = golden([&](double x) { return loss(terms, std::exp(lf), std::exp(x), g); },
+                    std::log(1e-11), std::log(1e-4), 40);
+    }
+    if (out_loss != nullptr) {
+        *out_loss = loss(terms, std::exp(lf), std::exp(lc), g);
+    }
+    return {std::exp(lf), std::exp(lc)};
+}
+
+}  // namespace
+
+FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelConstants& start)
+{
+    SPMV_EXPECTS(!samples.empty(), "fitting the format model needs measured samples");
+    SPMV_EXPECTS(start.bandwidth_gbs > 0, "fitting needs the profile's bandwidth");
+    std::map<std::string, std::vector<std::pair<Term, double>>> by_variant;  // term, l2 sectors
+    for (const auto& s : samples) {
+        SPMV_EXPECTS(s.measured_s > 0, "a measured time must be positive (" + s.matrix + ")");
+        Term t;
+        t.crit = static_cast<double>(s.shape.critical_trips);
+        t.dram_s = dram_bytes(s.shape, s.precision) / (start.bandwidth_gbs * 1e9);
+        t.l2_bytes = l2_sectors(s.shape, s.precision) * 32.0;
+        t.warp_trips = static_cast<double>(s.shape.warp_trips);
+        t.log_measured = std::log(s.measured_s);
+        by_variant[s.shape.variant].push_back({t, 0});
+    }
+    std::map<std::string, std::vector<Term>> terms;
+    for (auto& [v, list] : by_variant) {
+        for (auto& [t, unused] : list) terms[v].push_back(t);
+    }
+    FormatModelConstants best = start;
+    double best_total = 0;
+    auto total_for = [&](const Globals& g, FormatModelConstants* into) {
+        double total = 0;
+        for (const auto& [v, list] : terms) {
+            const auto* k0 = start.find(v);
+            double l = 0;
+            const auto [f, c] = fit_variant(list, g, k0 ? k0->floor_us * 1e-6 : 5e-6,
+                                            k0 ? k0->trip_ns * 1e-9 : 5e-8, &l);
+            total += l;
+            if (into != nullptr) {
+                bool found = false;
+                for (auto& k : into->kernels) {
+                    if (k.variant == v) {
+                        k.floor_us = f * 1e6;
+                        k.trip_ns = c * 1e9;
+                        found = true;
+                    }
+                }
+                if (!found) into->kernels.push_back({v, f * 1e6, c * 1e9});
+            }
+        }
+        return total;
+    };
+    // The two device-wide constants by alternating golden searches (log space), each variant's
+    // F_v and c_v refitted inside every evaluation.
+    Globals g{start.l2_gbs > 0 ? start.l2_gbs * 1e9 : 2.5 * start.bandwidth_gbs * 1e9,
+              start.issue_ps > 0 ? start.issue_ps * 1e-12 : 1e-11};
+    for (int round = 0; round < 3; ++round) {
+        g.l2_bps = std::exp(golden(
+            [&](double x) { return total_for({std::exp(x), g.issue_s}, nullptr); },
+            std::log(start.bandwidth_gbs * 1e9 * 0.5), std::log(start.bandwidth_gbs * 1e9 * 8.0), 18));
+        g.issue_s = std::exp(golden(
+            [&](double x) { return total_for({g.l2_bps, std::exp(x)}, nullptr); },
+            std::log(1e-14), std::log(1e-9), 18));
+    }
+    best_total = total_for(g, &best);
+    (void)best_total;
+    best.l2_gbs = g.l2_bps / 1e9;
+    best.issue_ps = g.issue_s * 1e12;
+    return best;
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b)
+{
+    SPMV_EXPECTS(a.size() == b.size(), "spearman needs two lists of one length");
+    const auto n = a.size();
+    if (n < 2) return 1.0;
+    auto ranks = [n](const std::vector<double>& x) {
+        std::vector<std::size_t> idx(n);
+        std::iota(idx.begin(), idx.end(), 0);
+        std::sort(idx.begin(), idx.end(), [&](std::size_t i, std::size_t j) { return x[i] < x[j]; });
+        std::vector<double> r(n);
+        for (std::size_t i = 0; i < n;) {
+            std::size_t j = i;
+            while (j + 1 < n && x[idx[j + 1]] == x[idx[i]]) ++j;
+            const double mean_rank = (static_cast<double>(i) + static_cast<double>(j)) / 2.0;
+            for (std::size_t k = i; k <= j; ++k) r[idx[k]] = mean_rank;
+            i = j + 1;
+        }
+        return r;
+    };
+    const auto ra = ranks(a), rb = ranks(b);
+    const double ma = std::accumulate(ra.begin(), ra.end(), 0.0) / static_cast<double>(n);
+    const double mb = std::accumulate(rb.begin(), rb.end(), 0.0) / static_cast<double>(n);
+    double sab = 0, saa = 0, sbb = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        sab += (ra[i] - ma) * (rb[i] - mb);
+        saa += (ra[i] - ma) * (ra[i] - ma);
+        sbb += (rb[i] - mb) * (rb[i] - mb);
+    }
+    return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 1.0;
+}
+
+Validation validate(const std::vector<Sample>& samples, const FormatModelConstants& constants)
+{
+    Validation v;
+    std::map<std::pair<std::string, int>, std::vector<const Sample*>> groups;
+    std::vector<double> ratios, abs_logs, correlations;
+    for (const auto& s : samples) {
+        groups[{s.matrix, static_cast<int>(s.precision)}].push_back(&s);
+    }
+    for (const auto& [key, list] : groups) {
+        ChoiceCheck c;
+        c.matrix = key.first;
+        c.precision = list.front()->precision;
+        std::vector<double> pred, meas;
+        double best_pred = 0;
+        for (const auto* s : list) {
+            if (!s->shape.feasible) continue;
+            const double p = predict(s->shape, constants, s->precision).time_s;
+            pred.push_back(p);
+            meas.push_back(s->measured_s);
+            ratios.push_back(p / s->measured_s);
+            abs_logs.push_back(std::abs(std::log(p / s->measured_s)));
+            if (c.chosen.empty() || p < best_pred) {
+                best_pred = p;
+                c.chosen = s->shape.variant;
+                c.chosen_predicted_s = p;
+                c.chosen_measured_s = s->measured_s;
+            }
+            if (c.fastest.empty() || s->measured_s < c.fastest_measured_s) {
+                c.fastest = s->shape.variant;
+                c.fastest_measured_s = s->measured_s;
+            }
+        }
+        if (pred.empty()) continue;
+        c.variants = static_cast<int>(pred.size());
+        c.slowdown = c.chosen_measured_s / c.fastest_measured_s;
+        c.prediction_ratio = c.chosen_predicted_s / c.chosen_measured_s;
+        c.rank_correlation = spearman(pred, meas);
+        c.within_10 = c.slowdown <= 1.10;
+        c.predicted_within_25 = std::abs(c.prediction_ratio - 1.0) <= 0.25;
+        v.within_10 += c.within_10 ? 1 : 0;
+        v.predicted_within_25 += c.predicted_within_25 ? 1 : 0;
+        correlations.push_back(c.rank_correlation);
+        v.checks.push_back(std::move(c));
+    }
+    auto median = [](std::vector<double> x) {
+        if (x.empty()) return 0.0;
+        std::sort(x.begin(), x.end());
+        const auto m = x.size() / 2;
+        return x.size() % 2 ? x[m] : (x[m - 1] + x[m]) / 2.0;
+    };
+    v.median_ratio = median(ratios);
+    v.median_abs_log_error = median(abs_logs);
+    v.median_rank_correlation = median(correlations);
+    double worst = 1.0;
+    for (const double r : ratios) {
+        if (std::max(r, 1.0 / r) > std::max(worst, 1.0 / worst)) worst = r;
+    }
+    v.worst_ratio = worst;
+    return v;
+}
+
+}  // namespace spmv::model

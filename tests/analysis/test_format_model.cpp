@@ -1,0 +1,312 @@
+// The per-format model (spmv/model/format_model.hpp), its fit and validation
+// (calibration.hpp) and the advisor (advisor.hpp): hand-counted shapes on the canonical 4x4,
+// properties on generated matrices, the fit recovering known constants.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include <spmv/error.hpp>
+#include <spmv/generators.hpp>
+#include <spmv/model/advisor.hpp>
+#include <spmv/model/calibration.hpp>
+#include <spmv/model/format_model.hpp>
+
+#include "test_matrices.hpp"
+
+using namespace spmv;
+using namespace spmv::model;
+
+namespace {
+
+constexpr auto dp = Precision::double_precision;
+constexpr auto sp = Precision::single_precision;
+
+const KernelShape& shape_of(const std::vector<KernelShape>& shapes, const std::string& v)
+{
+    const auto it = std::find_if(shapes.begin(), shapes.end(),
+                                 [&](const KernelShape& s) { return s.variant == v; });
+    REQUIRE(it != shapes.end());
+    return *it;
+}
+
+FormatModelConstants hand_constants(double floor_us, double trip_ns, double l2_gbs, double issue_ps)
+{
+    FormatModelConstants c;
+    c.profile = "test";
+    c.bandwidth_gbs = 1000;
+    c.l2_gbs = l2_gbs;
+    c.issue_ps = issue_ps;
+    for (const auto& v : modelled_variants()) {
+        c.kernels.push_back({std::string(v.name), floor_us, trip_ns});
+    }
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("format model: CSR scalar on the canonical 4x4, counted by hand", "[model][format_model]")
+{
+    // A = [1 0 2 3; 0 4 0 0; 5 0 6 7; 0 8 0 9]: rows (3,1,3,2), one warp of 4 lanes.
+    const auto a = test::canonical4();
+    const auto shapes = kernel_shapes(a, FormatParams{});
+    const auto& csr = shape_of(shapes, "csr");
+    CHECK(csr.critical_trips == 3);
+    CHECK(csr.warp_trips == 3);
+    CHECK(csr.loaded_slots == 9);
+    // x sectors per trip (4 doubles per sector): t0 columns {0,1,0,1} -> 1, t1 {2,2,3} -> 1,
+    // t2 {3,3} -> 1; in float (8 per sector) the same
+    CHECK(csr.x_sectors_dp == 3);
+    CHECK(csr.x_sectors_sp == 3);
+    // values (slot >> 2) and col_idxs (slot >> 3) sectors the warp touches over its loop:
+    // slots 0..8 -> values sectors {0, 1, 2}, col_idxs {0, 1}: 5 sectors for 9 x 12 bytes
+    CHECK(csr.matrix_sector_factor == Approx(5.0 / 3.375));
+    // DRAM: 9 x (8 + 4) + 5 row pointers x 4 + x 4 x 8 + y 4 x 8 = 192 bytes
+    CHECK(dram_bytes(csr, dp) == Approx(192.0));
+    CHECK(dram_bytes(csr, sp) == Approx(9 * 8 + 20 + 16 + 16));
+}
+
+TEST_CASE("format model: padded and permuted layouts on the canonical 4x4", "[model][format_model]")
+{
+    const auto a = test::canonical4();
+    const auto shapes = kernel_shapes(a, FormatParams{});
+    const auto& ell = shape_of(shapes, "ell");
+    CHECK(ell.loaded_slots == 12);  // 4 rows x width 3, padding loaded
+    CHECK(ell.critical_trips == 3);
+    CHECK(ell.row_info_bytes == 0);
+    CHECK(dram_bytes(ell, dp) == Approx(12 * 12 + 32 + 32));
+    const auto& ellr = shape_of(shapes, "ellr");
+    CHECK(ellr.loaded_slots == 9);  // stops at the row length
+    CHECK(ellr.row_info_bytes == 16);
+    const auto& coo = shape_of(shapes, "coo");
+    CHECK(coo.extra_index_slots == 9);
+    CHECK(coo.launches == 2);
+    CHECK(coo.critical_trips == 8 + 5 + 1);
+    // HYB: the one-third rule gives K = 3 (2 of 4 rows have >= 3 entries): all in ELL
+    const auto& hyb = shape_of(shapes, "hyb");
+    CHECK(hyb.loaded_slots == 12);
+    CHECK(hyb.extra_index_slots == 0);
+    CHECK(hyb.launches == 1);
+    // JDS: 3 diagonals + the y[perm] gather; each diagonal one warp; y_temp 2 x 9 + 4 values
+    const auto& jds = shape_of(shapes, "jds");
+    CHECK(jds.launches == 4);
+    CHECK(jds.warp_trips == 3);
+    CHECK(jds.temp_value_traffic == 22);
+    CHECK(jds.permuted);
+    // BiELL, W = 32 over 4 rows (3,3,2,1): group 3 gives each of the 4 rows 8 lanes, one trip
+    const auto& biell = shape_of(shapes, "biell");
+    CHECK(biell.warp_trips == 1);
+    CHECK(biell.loaded_slots == 32);
+    // sell_i16: 2-byte offsets
+    CHECK(shape_of(shapes, "sell_i16").index_bytes == 2);
+    CHECK(shape_of(shapes, "sell_i16").feasible);
+}
+
+TEST_CASE("format model: predict adds the fixed cost to the longest of latency and memory", "[model][format_model]")
+{
+    const auto a = test::canonical4();
+    const auto shapes = kernel_shapes(a, FormatParams{});
+    const auto c = hand_constants(5.0, 100.0, 2000.0, 0.0);
+    const auto p = predict(shape_of(shapes, "ell"), c, dp);
+    CHECK(p.floor_s == Approx(5e-6));
+    CHECK(p.latency_s == Approx(3 * 100e-9));
+    CHECK(p.dram_s == Approx(208.0 / 1e12));
+    CHECK(p.time_s == Approx(5.3e-6));
+    CHECK(p.bound == "latency");
+    CHECK(p.gflops == Approx(2.0 * 9 / 5.3e-6 / 1e9));
+    // memory-bound when the trip cost vanishes and the bandwidth is tiny
+    auto slow = hand_constants(1.0, 0.001, 1e-3, 0.0);
+    slow.bandwidth_gbs = 1e-3;
+    const auto q = predict(shape_of(shapes, "ell"), slow, dp);
+    CHECK((q.bound == "DRAM bandwidth" || q.bound == "L2 gather"));
+    CHECK(q.time_s == Approx(1e-6 + std::max(q.dram_s, q.l2_s)));
+    // the warp-issue term: tau x warp trips
+    const auto r = predict(shape_of(shapes, "ell"), hand_constants(0.0 + 1e-9, 1e-6, 1e9, 1e9), dp);
+    CHECK(r.issue_s == Approx(1e9 * 1e-12 * 3));
+    CHECK(r.bound == "warp issue");
+}
+
+TEST_CASE("format model: unknown variants and empty matrices are refused", "[model][format_model]")
+{
+    const auto a = test::canonical4();
+    const std::vector<std::string_view> bad{"csr", "no_such_kernel"};
+    CHECK_THROWS_AS(kernel_shapes(a, FormatParams{}, bad), InvalidArgument);
+    Csr<double, std::int32_t> empty;
+    empty.num_rows = 3;
+    empty.num_cols = 3;
+    empty.row_ptrs = {0, 0, 0, 0};
+    CHECK_THROWS_AS(kernel_shapes(empty, FormatParams{}), InvalidArgument);
+    auto c = hand_constants(5, 50, 1000, 10);
+    c.kernels.erase(c.kernels.begin());  // csr's constants missing
+    const auto shapes = kernel_shapes(a, FormatParams{});
+    CHECK_THROWS_AS(predict(shape_of(shapes, "csr"), c, dp), InvalidArgument);
+}
+
+TEST_CASE("format model: properties on generated matrices", "[model][format_model]")
+{
+    // onefull: ELL stores n x n slots, the split and CSR-family kernels do not
+    const auto one = gen::onefull(2000, 1);
+    const auto shapes = kernel_shapes(one, FormatParams{});
+    CHECK(shape_of(shapes, "ell").loaded_slots == 2000.0 * 2000.0);
+    CHECK(shape_of(shapes, "ell").critical_trips == 2000);
+    CHECK(shape_of(shapes, "csr_adaptive").critical_trips < 20);
+    CHECK(shape_of(shapes, "pjds_split").critical_trips <= 2000 / 8 + 3);
+    // a 7-point Laplacian: no sort moves rows far, SELL-32-1 pads little, sell_i16 fits
+    const auto pde = gen::pde(20);
+    FormatParams p;
+    p.sort_window = 0;  // auto, as the advisor uses it
+    const auto ps = kernel_shapes(pde, p);
+    const auto& sell = shape_of(ps, "sell");
+    CHECK(sell.params.sort_window >= 1);
+    CHECK(sell.stored_slots <= 1.2 * static_cast<double>(pde.col_idxs.size()));
+    CHECK(shape_of(ps, "sell_i16").feasible);
+    // 16-bit offsets cannot reach a slice spanning more than 65,535 columns
+    const auto wide = gen::onefull(70000, 1);
+    const std::vector<std::string_view> i16{"sell_i16"};
+    const auto ws = kernel_shapes(wide, FormatParams{}, i16);
+    REQUIRE(ws.size() == 1);
+    CHECK_FALSE(ws[0].feasible);
+    CHECK(ws[0].why_not.find("slice 0") != std::string::npos);
+    // in float a sector holds twice the x values: never more sectors than in double
+    const auto pl = gen::power_law(5000, 1, 2.0, 300, 3);
+    for (const auto& s : kernel_shapes(pl, FormatParams{})) {
+        CHECK(s.x_sectors_sp <= s.x_sectors_dp);
+        CHECK(s.x_sectors_dp <= static_cast<double>(pl.col_idxs.size()) + 1e-9);
+        CHECK(s.useful_fraction > 0);
+        CHECK(s.useful_fraction <= 1);
+    }
+}
+
+TEST_CASE("format model: the built-in H100 constants cover every variant, other GPUs scale", "[model][format_model]")
+{
+    const auto h100 = builtin_constants(find_profile("H100"));
+    for (const auto& v : modelled_variants()) {
+        const auto* k = h100.find(v.name);
+        REQUIRE(k != nullptr);
+        CHECK(k->floor_us > 0.5);
+        CHECK(k->floor_us < 50);
+    }
+    CHECK(h100.source.find("h100_2026-11-26") != std::string::npos);
+    const auto h200 = builtin_constants(find_profile("H200"));
+    CHECK(h200.l2_gbs / h100.l2_gbs == Approx(h200.bandwidth_gbs / h100.bandwidth_gbs));
+    CHECK(h200.source.find("assumed") != std::string::npos);
+}
+
+TEST_CASE("calibration: the fit recovers constants that generated the times", "[model][calibration]")
+{
+    // times made by predict() with known constants on three contrasting matrices; the fit
+    // starts elsewhere and must reproduce every time within 2 %
+    auto truth = hand_constants(3.0, 80.0, 5000.0, 30.0);
+    truth.bandwidth_gbs = 3000;
+    std::vector<Sample> samples;
+    for (const auto& [name, m] : std::vector<std::pair<std::string, Csr<double, std::int32_t>>>{
+             {"pde", gen::pde(40)},
+             {"pl", gen::power_law(40000, 1, 2.0, 400, 5)},
+             {"small", gen::pde(6)},
+             {"one", gen::onefull(3000, 1)}}) {
+        for (const auto& s : kernel_shapes(m, FormatParams{})) {
+            for (const auto prec : {dp, sp}) {
+                samples.push_back({name, prec, s, predict(s, truth, prec).time_s});
+            }
+        }
+    }
+    auto start = hand_constants(6.0, 20.0, 2000.0, 5.0);
+    start.bandwidth_gbs = 3000;
+    const auto fitted = fit(samples, start);
+    double worst = 0;
+    for (const auto& s : samples) {
+        const double r = predict(s.shape, fitted, s.precision).time_s / s.measured_s;
+        worst = std::max(worst, std::abs(std::log(r)));
+    }
+    CHECK(worst < std::log(1.02));
+    const auto v = validate(samples, fitted);
+    CHECK(v.within_10 == static_cast<int>(v.checks.size()));
+    CHECK(v.checks.size() == 8);
+}
+
+TEST_CASE("calibration: validation counts choices and ratios by hand", "[model][calibration]")
+{
+    const auto a = test::canonical4();
+    const auto shapes = kernel_shapes(a, FormatParams{});
+    const auto c = hand_constants(5.0, 100.0, 2000.0, 0.0);
+    // ell is predicted 5.3 us, csr 5.3 us + ... ; give measured times that make ell 2x slow
+    std::vector<Sample> s;
+    const auto pe = predict(shape_of(shapes, "ell"), c, dp).time_s;
+    const auto pc = predict(shape_of(shapes, "csr"), c, dp).time_s;
+    s.push_back({"m", dp, shape_of(shapes, "ell"), 2.0 * pe});
+    s.push_back({"m", dp, shape_of(shapes, "csr"), pc});
+    const auto v = validate(s, c);
+    REQUIRE(v.checks.size() == 1);
+    const auto& k = v.checks[0];
+    const bool ell_first = pe <= pc;
+    CHECK(k.chosen == (ell_first ? "ell" : "csr"));
+    CHECK(k.fastest == (2.0 * pe < pc ? "ell" : "csr"));
+    if (ell_first && 2.0 * pe > pc) {
+        CHECK(k.slowdown == Approx(2.0 * pe / pc));
+        CHECK_FALSE(k.within_10);
+        CHECK(k.prediction_ratio == Approx(0.5));
+        CHECK_FALSE(k.predicted_within_25);
+    }
+    CHECK(spearman({1, 2, 3}, {10, 20, 30}) == Approx(1.0));
+    CHECK(spearman({1, 2, 3}, {3, 2, 1}) == Approx(-1.0));
+    CHECK(spearman({1, 1, 2}, {5, 5, 9}) == Approx(1.0));
+}
+
+TEST_CASE("advisor: ranking, limits, measured times and amortisation", "[model][advisor]")
+{
+    const auto one = gen::onefull(3000, 1);
+    const auto& h100 = find_profile("H100");
+    AdvisorOptions o;
+    const auto advice = advise(one, h100, o);
+    REQUIRE(advice.ranked.size() == modelled_variants().size());
+    // sorted by time among candidates, candidates first, ranks 1..k
+    int expect = 1;
+    for (std::size_t i = 0; i < advice.ranked.size(); ++i) {
+        const auto& r = advice.ranked[i];
+        CHECK_FALSE(r.reasons.empty());
+        if (r.candidate) {
+            CHECK(r.rank == expect++);
+            if (i > 0) CHECK(advice.ranked[i - 1].spmv_s <= r.spmv_s);
+        }
+    }
+    const auto& best = advice.best();
+    CHECK(best.variant != "ell");  // 9 M padded slots for 6 k nonzeros
+    const auto ell = std::find_if(advice.ranked.begin(), advice.ranked.end(),
+                                  [](const Recommendation& r) { return r.variant == "ell"; });
+    REQUIRE(ell != advice.ranked.end());
+    CHECK(ell->padding_share > 0.99);
+    CHECK(ell->rank > best.rank);
+    CHECK(!advice.summary().empty());
+
+    // a memory limit drops ELL's 3000 x 3000 layout (72+ MB) from the candidates
+    AdvisorOptions lim;
+    lim.max_format_bytes = 10e6;
+    const auto limited = advise(one, h100, lim);
+    for (const auto& r : limited.ranked) {
+        if (r.variant == "ell" || r.variant == "ellr") {
+            CHECK_FALSE(r.candidate);
+            CHECK(r.why_not.find("limit") != std::string::npos);
+        }
+    }
+    // a measured time replaces the prediction, and ranks by it
+    const std::map<std::string, double> measured{{"jds", 1e-9}};
+    const auto with = advise(one, h100, o, nullptr, measured);
+    CHECK(with.best().variant == "jds");
+    CHECK(with.best().measured_s == 1e-9);
+    // with N iterations the ranking is by setup + N x SpMV
+    AdvisorOptions it;
+    it.iterations = 100;
+    const auto amort = advise(one, h100, it);
+    for (const auto& r : amort.ranked) {
+        CHECK(r.total_s == Approx(r.setup_s + 100 * r.spmv_s));
+        CHECK(r.setup_s > 0);
+    }
+    const auto pde = gen::pde(30);
+    const auto pa = advise(pde, h100, o);
+    CHECK(pa.best().variant != "jds");
+    CHECK(pa.best().variant != "coo");
+    CHECK_THROWS_AS(advise(pde, h100, [] { AdvisorOptions b; b.variants = {"nope"}; return b; }()),
+                    InvalidArgument);
+}
