@@ -11,6 +11,7 @@
 #include <spmv/error.hpp>
 #include <spmv/registry.hpp>
 
+#include "auto_format.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "gpu_bridge.hpp"
@@ -20,7 +21,7 @@ namespace spmvlab {
 nlohmann::json BenchRecord::to_json() const
 {
     auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-    return {{"matrix", matrix},
+    nlohmann::json j = {{"matrix", matrix},
             {"rows", rows},
             {"cols", cols},
             {"nnz", nnz},
@@ -40,6 +41,10 @@ nlohmann::json BenchRecord::to_json() const
             {"permutation_ms", num(permutation_ms)},
             {"cache_policy", cache_policy},
             {"error", error}};
+    if (!auto_choice.is_null()) {
+        j["auto_choice"] = auto_choice;
+    }
+    return j;
 }
 
 namespace {
@@ -122,6 +127,73 @@ BenchRecord bench_host(const spmv::FormatInfo& info, const std::string& matrix,
     return r;
 }
 
+/// --formats auto, one matrix: per precision the advisor's first choice for a GPU
+/// (auto_format.hpp) with the user's parameters as given, timed with the parameters it resolved: with --gpu its
+/// kernel variant, on the CPU that variant's host format. `notes` receives what was picked
+/// and why; every record carries the choice ("auto_choice").
+std::vector<BenchRecord> bench_auto(const GpuContext& ctx, const std::string& name,
+                                    const spmv::Csr<double, std::int32_t>& a,
+                                    const spmv::FormatParams& params, const BenchOptions& o,
+                                    bool sp, bool dp, std::vector<std::string>& notes)
+{
+    // the advisor leaves out layouts above --max-format-mib, else above the memory limit
+    const double limit = o.max_format_mib > 0 ? o.max_format_mib * (1 << 20)
+                                              : static_cast<double>(memory_budget().bytes);
+    std::vector<BenchRecord> out;
+    for (const std::string prec : {"dp", "sp"}) {
+        if ((prec == "dp" && !dp) || (prec == "sp" && !sp)) {
+            continue;
+        }
+        AutoChoice c;
+        try {
+            c = choose_format(a, prec, params, "auto", 0, limit, false);
+        } catch (const spmv::Error& e) {  // e.g. no layout fits: this matrix's row says so
+            BenchRecord r;
+            r.matrix = name;
+            r.rows = a.num_rows;
+            r.cols = a.num_cols;
+            r.nnz = spmv::nnz(a);
+            r.format = "auto";
+            r.precision = prec;
+            r.device = o.gpu ? ctx.device : std::string("CPU (host reference, 1 thread)");
+            r.median_ms = r.min_ms = r.max_ms = r.gflops = r.min_bytes = r.effective_gbs =
+                r.fraction_of_copy = r.format_bytes = r.xgpu_ms = r.permutation_ms = NAN;
+            r.error = "format auto: no choice: " + user_message(e.what());
+            notes.push_back(r.error + " (" + prec + ")");
+            out.push_back(std::move(r));
+            continue;
+        }
+        auto choice = auto_choice_json(c, prec);
+        if (!o.gpu) {
+            choice["note"] = c.note + ". Timed on the CPU (no --gpu): its host format " +
+                             c.format + "; the choice is made for a GPU, not for this CPU";
+        }
+        choice["timed"] = o.gpu ? c.variant : c.format;
+        notes.push_back(choice["note"].get<std::string>());
+        std::vector<BenchRecord> recs;
+        if (o.gpu) {
+            GpuBenchOptions g;
+            g.formats = c.variant;
+            g.single = prec == "sp";
+            g.dp = prec == "dp";
+            g.warm = o.warm;
+            if (o.min_time_given) g.min_time_ms = o.min_time_ms;
+            g.min_reps = o.gpu_min_reps;
+            g.max_format_bytes = o.max_format_mib * (1 << 20);
+            recs = bench_on_gpu(ctx, name, a, c.params, g);
+        } else {
+            const auto& info = spmv::find_format(c.format);
+            recs.push_back(prec == "dp" ? bench_host<double>(info, name, a, c.params, o)
+                                        : bench_host<float>(info, name, a, c.params, o));
+        }
+        for (auto& r : recs) {
+            r.auto_choice = choice;
+            out.push_back(std::move(r));
+        }
+    }
+    return out;
+}
+
 void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
                    const nlohmann::json& meta)
 {
@@ -158,6 +230,17 @@ void run(BenchOptions& o)
     if (o.precision != "sp" && o.precision != "dp" && o.precision != "both") {
         SPMV_THROW(spmv::InvalidArgument, "--precision must be sp, dp or both");
     }
+    const bool auto_formats = o.formats == "auto";
+    if (!auto_formats) {
+        std::stringstream names(o.formats);
+        for (std::string n; std::getline(names, n, ',');) {
+            if (n == "auto") {
+                SPMV_THROW(spmv::InvalidArgument,
+                           "--formats " + o.formats + ": auto picks one format per matrix and "
+                           "precision by itself; give it alone (--formats auto) or name formats");
+            }
+        }
+    }
     const auto params = apply_format_params(o.params);
     const auto files = collect_inputs(o.inputs);
     const bool sp = o.precision != "dp";
@@ -171,6 +254,9 @@ void run(BenchOptions& o)
                                                              : std::string("auto")},
                            {"slice_height", params.slice_height},
                            {"block_rows", params.block_rows}};
+    if (auto_formats) {
+        meta["formats"] = "auto";  // each record's auto_choice says what was picked and why
+    }
     if (o.gpu) {
         ctx = gpu_context();
         meta["device"] = ctx.device;
@@ -201,7 +287,10 @@ void run(BenchOptions& o)
         }
         const auto& a = *loaded;
         std::vector<BenchRecord> recs;
-        if (o.gpu) {
+        std::vector<std::string> notes;
+        if (auto_formats) {
+            recs = bench_auto(ctx, name, a, params, o, sp, dp, notes);
+        } else if (o.gpu) {
             GpuBenchOptions g;
             g.formats = o.formats;
             g.single = sp;
@@ -218,7 +307,11 @@ void run(BenchOptions& o)
             }
         }
         progress_done();
-        if (!o.json) {
+        if (o.json) {  // standard output is the JSON; what was picked goes to stderr
+            for (const auto& n : notes) {
+                std::fprintf(stderr, "%s: %s\n", name.c_str(), n.c_str());
+            }
+        } else {
             Table t(o.gpu ? std::vector<std::string>{"format", "prec", "median ms", "min..max ms",
                                                      "GFLOP/s", "GB/s", "% copy BW", "format bytes",
                                                      "xGPU ms", "perm ms"}
@@ -243,8 +336,12 @@ void run(BenchOptions& o)
                 }
                 t.add(row);
             }
-            std::printf("\n%s: %d x %d, %lld entries\n%s", name.c_str(), a.num_rows, a.num_cols,
-                        static_cast<long long>(spmv::nnz(a)), t.str().c_str());
+            std::printf("\n%s: %d x %d, %lld entries\n", name.c_str(), a.num_rows, a.num_cols,
+                        static_cast<long long>(spmv::nnz(a)));
+            for (const auto& n : notes) {
+                std::printf("# %s\n", n.c_str());
+            }
+            std::printf("%s", t.str().c_str());
         }
         all.insert(all.end(), recs.begin(), recs.end());
         // after every matrix: a run stopped half-way (time limit) still leaves its results
@@ -281,7 +378,12 @@ void add_bench_command(CLI::App& app)
         ->required();
     cmd->add_flag("--gpu", o->gpu, "time the CUDA kernels and cuSPARSE baselines");
     cmd->add_option("--precision", o->precision, "sp, dp or both")->default_val("dp");
-    cmd->add_option("--formats", o->formats, "comma-separated names (default: all)");
+    cmd->add_option("--formats", o->formats,
+                    "comma-separated names (default: all), or auto: per matrix and precision "
+                    "only the format advisor's first choice, with the "
+                    "parameters it resolved -- with --gpu that kernel variant, on the CPU its "
+                    "host format (the choice is made for a GPU); what was picked and why is "
+                    "printed before the table and recorded as auto_choice");
     cmd->add_option("--json-out", o->json_out, "write all results as JSON to this file");
     cmd->add_option("--csv-out", o->csv_out, "write all results as CSV to this file");
     cmd->add_flag("--json", o->json, "print JSON instead of tables");

@@ -24,6 +24,7 @@
 #include <spmv/viz/scaling_svg.hpp>
 #include <spmv/viz/timeline_svg.hpp>
 
+#include "auto_format.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 
@@ -38,7 +39,9 @@ struct DistCli {
     std::string mode = "all";
     std::string partition = "nnz";
     std::string format = "csr";
+    bool format_given = false;  ///< --format on the command line (not its default)
     std::string variant;
+    nlohmann::json auto_choice;  ///< --format / --variant auto: what the advisor picked (resolve_auto)
     std::string precision = "double";
     bool gpu = false;
     bool split_blocks = false;
@@ -105,11 +108,15 @@ std::vector<int> int_list(const std::string& s)
 /// matrix, date and commit).
 nlohmann::json record_head(const DistCli& o, const Comm& comm)
 {
-    return {{"matrix", input_name(o.input)}, {"ranks", comm.size()},
-            {"partition", o.partition},      {"format", o.format},
-            {"variant", o.variant},          {"precision", o.precision},
-            {"date", utc_now()},             {"commit", git_commit()},
-            {"mpi", library_version()}};
+    nlohmann::json j = {{"matrix", input_name(o.input)}, {"ranks", comm.size()},
+                        {"partition", o.partition},      {"format", o.format},
+                        {"variant", o.variant},          {"precision", o.precision},
+                        {"date", utc_now()},             {"commit", git_commit()},
+                        {"mpi", library_version()}};
+    if (!o.auto_choice.is_null()) {
+        j["auto_choice"] = o.auto_choice;
+    }
+    return j;
 }
 
 
@@ -432,11 +439,15 @@ int run_chart(const DistCli& o)
                          first.value("commit", std::string("?")) + "; model " + model_name +
                          " (MODEL: assumed profiles)";
         panel.ranks = all_ranks;
-        // one model series per exchange path (the 1-rank records have none)
+        // one model series per exchange path (the 1-rank records have none: they take any
+        // path's model, or, when every record is of one rank, the host path's)
         std::map<std::string, std::pair<ScalingResult, ScalingResult>> models;
+        const bool only_single = std::all_of(g.recs.begin(), g.recs.end(), [](const auto& r) {
+            return r.value("exchange_path", std::string("none")) == "none";
+        });
         for (const auto& r : g.recs) {
             const std::string path = r.value("exchange_path", std::string("none"));
-            if (path == "none" || models.count(path)) {
+            if ((path == "none" && !only_single) || models.count(path)) {
                 continue;
             }
             const auto [link, staged] = link_for_path(o.chart_link, path);
@@ -562,10 +573,86 @@ spmv::Csr<double, std::int32_t> load_on_root(const Comm& comm, const std::string
     return a;
 }
 
-template <typename V>
-int run_verify(const Comm& comm, const DistCli& o)
+/// Refuses --variant auto without --gpu and auto mixed with a named format or variant (the same
+/// options on every rank: every rank throws the same message, before the matrix is loaded).
+void check_auto(const DistCli& o)
 {
-    const auto a = load_on_root(comm, o.input);
+    const bool auto_variant = o.variant == "auto";
+    if (o.format != "auto" && !auto_variant) {
+        return;
+    }
+    if (auto_variant && !o.gpu) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--variant auto picks a GPU kernel variant: add --gpu (for host ranks, "
+                   "--format auto picks the format)");
+    }
+    if (auto_variant && o.format_given && o.format != "auto") {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--variant auto picks the format as well: give --format auto or leave "
+                   "--format out, not --format " + o.format);
+    }
+    if (!auto_variant && !o.variant.empty()) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--format auto with --variant " + o.variant + ": the variant belongs to one "
+                   "format; name that format, or give --variant auto to let the advisor pick both");
+    }
+}
+
+/// --format auto / --variant auto: the format advisor's first choice (auto_format.hpp) for the
+/// global matrix `a`, which only the root holds (load_on_root): made once on the root for
+/// `precision` ("sp"/"dp") and `iterations` SpMVs, broadcast, so every rank builds the same
+/// layout with the same parameters; the root prints what was picked and why. Returns `o` with
+/// format, variant and parameters resolved and auto_choice set; `o` itself without auto.
+/// Collective.
+DistCli resolve_auto(const Comm& comm, const DistCli& o, const spmv::Csr<double, std::int32_t>& a,
+                     const std::string& precision, std::int64_t iterations)
+{
+    const bool auto_variant = o.variant == "auto";
+    if (o.format != "auto" && !auto_variant) {
+        return o;
+    }
+    check_auto(o);
+    std::string choice;
+    collective(comm, [&] {
+        if (comm.rank() == 0) {
+            // host formats only unless --variant auto (the variant runs on the GPU ranks)
+            const auto c = choose_format(a, precision, apply_format_params(o.params), "auto",
+                                         iterations, 0, !auto_variant);
+            auto j = auto_choice_json(c, precision);
+            j["note"] = c.note + " -- for the global matrix, on every rank" +
+                        (o.gpu ? std::string()
+                               : "; the choice is made for a GPU, the host ranks run its format " +
+                                     c.format);
+            choice = j.dump();
+        }
+    });
+    comm.broadcast(choice);
+    const auto j = nlohmann::json::parse(choice);
+    DistCli r = o;
+    r.format = j["format"].get<std::string>();
+    if (auto_variant) {
+        r.variant = j["variant"].get<std::string>();
+    }
+    r.params = param_options(params_from_json(j["params"]));
+    r.auto_choice = j;
+    if (comm.rank() == 0) {
+        std::printf("%s\n", j["note"].get<std::string>().c_str());
+        std::fflush(stdout);
+    }
+    return r;
+}
+
+/// "sp" / "dp" for the advisor from --precision float / double.
+std::string advisor_precision(const DistCli& o)
+{
+    return o.precision == "float" ? "sp" : "dp";
+}
+
+template <typename V>
+int run_verify(const Comm& comm, const DistCli& options)
+{
+    const auto a = load_on_root(comm, options.input);
+    const auto o = resolve_auto(comm, options, a, advisor_precision(options), 0);
     auto m = distribute_input<V>(comm, o, a);
     std::vector<double> xg;
     std::vector<double> ref;
@@ -631,9 +718,11 @@ double median(std::vector<double> v)
 }
 
 template <typename V>
-int run_bench(const Comm& comm, const DistCli& o)
+int run_bench(const Comm& comm, const DistCli& options)
 {
-    const auto a = load_on_root(comm, o.input);
+    const auto a = load_on_root(comm, options.input);
+    // ranked per SpMV: the timed products come after the setup, which is not timed
+    const auto o = resolve_auto(comm, options, a, advisor_precision(options), 0);
     // Single-process baseline on the root's device (the same format, kernel and timing: warm,
     // back to back, each product synchronised), before the distributed run.
     double base_us = 0.0;
@@ -829,9 +918,12 @@ int run_bench(const Comm& comm, const DistCli& o)
     return 0;
 }
 
-int run_solve(const Comm& comm, const DistCli& o)
+int run_solve(const Comm& comm, const DistCli& options)
 {
-    const auto a = load_on_root(comm, o.input);
+    const auto a = load_on_root(comm, options.input);
+    // MPIR-CG's SpMVs are mostly the inner float ones; setup amortised over --maxit SpMVs
+    const bool mpir = options.method == "mpir" || options.method == "mpir-cg";
+    const auto o = resolve_auto(comm, options, a, mpir ? "sp" : "dp", std::max(0, options.maxit));
     auto m = distribute_input<double>(comm, o, a);
     std::vector<double> bg;
     if (comm.rank() == 0) {
@@ -924,6 +1016,7 @@ int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
     char** argv = nullptr;
     Environment env(&argc, &argv);
     const auto comm = Comm::world();
+    check_auto(o);
     return run(comm, o);
 }
 
@@ -935,9 +1028,15 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
         c->add_option("--mode", o.mode, "vector, overlap, task or all")->capture_default_str();
     }
     c->add_option("--partition", o.partition, "rows, nnz or metis")->capture_default_str();
-    c->add_option("--format", o.format, "storage format of both blocks (spmvlab formats)")
-        ->capture_default_str();
-    c->add_option("--variant", o.variant, "GPU kernel variant (default: the format's)");
+    c->add_option("--format", o.format,
+                  "storage format of both blocks (spmvlab formats), or auto: the format "
+                  "advisor's first choice for the global matrix (made once, the same on every "
+                  "rank; printed with the reason and recorded in --json-out as auto_choice)")
+        ->capture_default_str()
+        ->each([&o](const std::string&) { o.format_given = true; });
+    c->add_option("--variant", o.variant,
+                  "GPU kernel variant (default: the format's); auto (with --gpu): the advisor "
+                  "picks the variant and its format");
     c->add_flag("--gpu", o.gpu, "blocks on the GPUs: one rank per GPU (node-local rank)");
     c->add_option("--json-out", o.json_out, "write the result record as JSON");
     c->add_option("--timeline", o.timeline, "write PREFIX.json and PREFIX.svg timelines");

@@ -14,6 +14,7 @@
 #include <spmv/registry.hpp>
 #include <spmv/solvers/solve.hpp>
 
+#include "auto_format.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 
@@ -30,6 +31,7 @@ struct SolveCliOptions {
     std::string method = "cg";
     bool jacobi = false;
     std::string format = "csr";
+    bool format_given = false;  ///< --format on the command line (not its default)
     std::string variant;
     bool gpu = false;
     double tol = 1e-10;
@@ -199,6 +201,24 @@ void run(SolveCliOptions& o)
         SPMV_THROW(spmv::InvalidArgument,
                    "--method " + o.method + ": expected cg, jacobi-cg or mpir-cg");
     }
+    // --format auto / --variant auto: the advisor picks (below, once the matrix is loaded)
+    const bool auto_variant = o.variant == "auto";
+    const bool auto_format = o.format == "auto" || auto_variant;
+    if (auto_variant && !o.gpu) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--variant auto picks a GPU kernel variant: add --gpu (on the host, --format "
+                   "auto picks the format)");
+    }
+    if (auto_variant && o.format_given && o.format != "auto") {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--variant auto picks the format as well: give --format auto or leave "
+                   "--format out, not --format " + o.format);
+    }
+    if (o.format == "auto" && !o.variant.empty() && !auto_variant) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--format auto with --variant " + o.variant + ": the variant belongs to one "
+                   "format; name that format, or give --variant auto to let the advisor pick both");
+    }
     if (o.gpu) {  // fail before loading a large matrix
         if (!spmv::gpu::is_compiled()) {
             SPMV_THROW(spmv::NotCompiled,
@@ -209,10 +229,47 @@ void run(SolveCliOptions& o)
             SPMV_THROW(spmv::Error, "--gpu: no CUDA device is available on this machine");
         }
     }
-    const auto params = apply_format_params(o.params);
+    auto params = apply_format_params(o.params);
     std::string name;
     const auto a = load_input(o.input, name);
     const auto n = static_cast<std::size_t>(a.num_rows);
+    // the format and the solver's vectors (x, b, r, p, q and a float copy for MPIR) fit?
+    const auto vectors = 8 * 6 * static_cast<std::uint64_t>(a.num_rows);
+    std::string format = o.format;
+    std::string variant = o.variant;
+    nlohmann::json auto_choice;  // null unless the advisor picked
+    std::string auto_note;       // what it picked and why
+    if (auto_format) {
+        // MPIR-CG's SpMVs are mostly the inner float ones; the layout serves up to --maxit of
+        // them, so its setup is ranked amortised over that many (setup + N x SpMV)
+        const std::string prec = method == Method::mpir_cg ? "sp" : "dp";
+        const auto& budget = memory_budget();
+        const double limit =
+            budget.limited()
+                ? std::max(1.0, static_cast<double>(budget.bytes) - static_cast<double>(vectors))
+                : 0.0;
+        // host formats only, unless --variant auto: the GPU solve then runs the chosen variant
+        const auto c = choose_format(a, prec, params, "auto", std::max(0, o.maxit), limit,
+                                     !auto_variant);
+        format = c.format;
+        params = c.params;
+        if (auto_variant) {
+            variant = c.variant;
+        }
+        auto_choice = auto_choice_json(c, prec);
+        std::string note = c.note + "; ranked by setup + " + std::to_string(std::max(0, o.maxit)) +
+                           " SpMVs (--maxit)";
+        if (!o.gpu) {
+            note += "; the choice is made for a GPU, the host reference solves with its format " +
+                    c.format;
+        }
+        auto_choice["note"] = note;
+        auto_choice["iterations"] = std::max(0, o.maxit);
+        auto_note = note;
+        if (o.json) {  // standard output is the JSON record
+            std::fprintf(stderr, "%s\n", note.c_str());
+        }
+    }
     const auto b = make_rhs(o.rhs, n, o.seed);
     std::vector<double> x(n, 0.0);
     SolveOptions opt;
@@ -235,11 +292,15 @@ void run(SolveCliOptions& o)
     if (!o.json) {
         std::printf("%s: %d x %d, %lld entries\n", name.c_str(), a.num_rows, a.num_cols,
                     static_cast<long long>(spmv::nnz(a)));
-        std::printf("method %s, format %s%s, tol %s, maxit %d, rhs %s, x0 = 0, on %s\n\n",
-                    method_label.c_str(), o.format.c_str(),
-                    o.variant.empty() ? "" : (" (GPU variant " + o.variant + ")").c_str(),
+        std::printf("method %s, format %s%s, tol %s, maxit %d, rhs %s, x0 = 0, on %s\n",
+                    method_label.c_str(), format.c_str(),
+                    variant.empty() ? "" : (" (GPU variant " + variant + ")").c_str(),
                     sci(o.tol).c_str(), o.maxit, o.rhs.c_str(),
                     o.gpu ? "the GPU" : "the host reference");
+        if (!auto_note.empty()) {
+            std::printf("%s\n", auto_note.c_str());
+        }
+        std::printf("\n");
         std::fflush(stdout);
     }
     // On the GPU the phase breakdown costs time of its own (a CUDA event at every phase
@@ -247,15 +308,13 @@ void run(SolveCliOptions& o)
     // record no events and one more run, after them and not among them, measures the phases.
     const std::string phase_mode = o.gpu ? o.phase_times : std::string("inline");
     opt.phase_times = phase_mode == "inline";
-    // the format and the solver's vectors (x, b, r, p, q and a float copy for MPIR) fit?
-    const auto vectors = 8 * 6 * static_cast<std::uint64_t>(a.num_rows);
-    if (auto why = over_budget(o.format, a, params, memory_budget(), vectors); !why.empty()) {
+    if (auto why = over_budget(format, a, params, memory_budget(), vectors); !why.empty()) {
         SPMV_THROW(spmv::InvalidArgument, name + ": " + why);
     }
     auto solve_once = [&](const SolveOptions& options) {
         std::fill(x.begin(), x.end(), 0.0);
-        return o.gpu ? spmv::gpu::solve_gpu(a, b, x, method, o.format, params, options, o.variant)
-                     : spmv::solvers::solve_host(a, b, x, method, o.format, params, options);
+        return o.gpu ? spmv::gpu::solve_gpu(a, b, x, method, format, params, options, variant)
+                     : spmv::solvers::solve_host(a, b, x, method, format, params, options);
     };
     SolveResult r;
     std::vector<double> totals;  // total_ms of every timed run (--repeat); the rest is the last's
@@ -290,7 +349,10 @@ void run(SolveCliOptions& o)
         j["nnz"] = spmv::nnz(a);
         j["method"] = o.method;
         j["jacobi"] = jacobi;
-        j["variant"] = o.variant;
+        j["variant"] = variant;
+        if (!auto_choice.is_null()) {
+            j["auto_choice"] = auto_choice;
+        }
         j["gpu"] = o.gpu;
         j["device"] = o.gpu ? r.where : std::string("CPU (host reference, 1 thread)");
         j["tol"] = o.tol;
@@ -399,10 +461,16 @@ void add_solve_command(CLI::App& app)
                     "cg | jacobi-cg | mpir-cg (double outer refinement, float inner CG)")
         ->default_val("cg");
     cmd->add_flag("--jacobi", o->jacobi, "Jacobi preconditioner (for mpir-cg: in the inner CG)");
-    cmd->add_option("--format", o->format, "storage format (spmvlab formats lists them)")
-        ->default_val("csr");
+    auto* format_opt =
+        cmd->add_option("--format", o->format,
+                        "storage format (spmvlab formats lists them), or auto: the format "
+                        "advisor's first choice for this matrix (ranked for a GPU, setup "
+                        "amortised over --maxit SpMVs; mpir-cg in single precision), printed "
+                        "with the reason and recorded in --json as auto_choice")
+            ->default_val("csr");
     cmd->add_option("--variant", o->variant,
-                    "GPU kernel variant of that format (e.g. csr_vector); default: the first");
+                    "GPU kernel variant of that format (e.g. csr_vector); default: the first; "
+                    "auto (with --gpu): the advisor picks the variant and its format");
     cmd->add_flag("--gpu", o->gpu, "solve on the GPU (vectors stay on the device)");
     cmd->add_option("--tol", o->tol, "relative residual ||b - A x|| / ||b|| to reach")
         ->default_val(1e-10)
@@ -453,7 +521,10 @@ void add_solve_command(CLI::App& app)
     cmd->add_flag("--json", o->json, "print one JSON record instead of text");
     cmd->add_flag("--history", o->history, "with --json: include the residual history");
     add_format_param_options(cmd, o->params);
-    cmd->callback([o] { run(*o); });
+    cmd->callback([o, format_opt] {
+        o->format_given = format_opt->count() > 0;
+        run(*o);
+    });
 }
 
 }  // namespace spmvlab

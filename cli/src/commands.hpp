@@ -13,6 +13,8 @@ void add_convert_command(CLI::App& app);
 void add_model_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_recommend_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_tour_command(CLI::App& app);

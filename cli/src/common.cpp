@@ -1,4 +1,5 @@
 #include "common.hpp"
+#include "auto_format.hpp"
 
 #include <unistd.h>
 
@@ -266,6 +267,44 @@ spmv::FormatParams apply_format_params(const ParamOptions& opts)
         spmv::set(p, params[k].id, opts.values[k]);
     }
     return p;
+}
+
+ParamOptions param_options(const spmv::FormatParams& p)
+{
+    ParamOptions o;
+    for (const auto& info : spmv::parameters()) {
+        o.values.push_back(spmv::get(p, info.id));
+        o.given.push_back(false);
+    }
+    return o;
+}
+
+nlohmann::json params_json(const spmv::FormatParams& p)
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& info : spmv::parameters()) {
+        j[std::string(info.name)] = spmv::get(p, info.id);
+    }
+    return j;
+}
+
+spmv::FormatParams params_from_json(const nlohmann::json& j)
+{
+    spmv::FormatParams p;
+    for (const auto& info : spmv::parameters()) {
+        const std::string key(info.name);
+        if (j.contains(key)) {
+            spmv::set(p, info.id, j[key].get<int>());
+        }
+    }
+    return p;
+}
+
+nlohmann::json auto_choice_json(const AutoChoice& c, const std::string& precision)
+{
+    return {{"variant", c.variant},     {"format", c.format},
+            {"params", params_json(c.params)}, {"profile", c.profile},
+            {"precision", precision},   {"note", c.note}};
 }
 
 std::vector<const spmv::FormatInfo*> select_formats(

@@ -96,6 +96,19 @@ struct ParamOptions {
 };
 void add_format_param_options(CLI::App* cmd, ParamOptions& opts);
 spmv::FormatParams apply_format_params(const ParamOptions& opts);
+/// The options that give `p` back (apply_format_params(param_options(p)) == p), for a command
+/// that resolved its parameters (--format auto) and passes them on as options.
+ParamOptions param_options(const spmv::FormatParams& p);
+/// FormatParams by their CLI names ({"warp": 32, "br": 32, "slice": 32, "sigma": 4, ...}), and
+/// back (names missing from `j` keep their defaults; out-of-range values throw).
+nlohmann::json params_json(const spmv::FormatParams& p);
+spmv::FormatParams params_from_json(const nlohmann::json& j);
+
+struct AutoChoice;
+/// `--format auto` / `--formats auto` / `--variant auto` in a record: {"variant", "format",
+/// "params", "profile", "precision", "note"} of the advisor's choice (auto_format.hpp), made
+/// for `precision` ("sp" or "dp").
+nlohmann::json auto_choice_json(const AutoChoice& c, const std::string& precision);
 
 /// "--formats a,b,c" -> registry entries (throws on an unknown name); empty -> all.
 /// With `other_name`, a name that is no host format is first mapped by it (e.g. a GPU variant

@@ -58,6 +58,8 @@ struct BenchRecord {
     double permutation_ms = 0;     ///< un-permuting y (permuted formats), timed separately
     std::string cache_policy;      ///< GPU: how L2 was treated between repetitions
     std::string error;
+    /// --formats auto: the advisor's choice this record times (auto_choice_json); null otherwise
+    nlohmann::json auto_choice;
     nlohmann::json to_json() const;
 };
 

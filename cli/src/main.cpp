@@ -41,6 +41,8 @@ int main(int argc, char** argv)
     spmvlab::add_model_command(app);
     spmvlab::add_verify_command(app);
     spmvlab::add_bench_command(app);
+    spmvlab::add_recommend_command(app);
+    spmvlab::add_calibrate_command(app);
     spmvlab::add_report_command(app);
     spmvlab::add_solve_command(app);
     spmvlab::add_dist_command(app);

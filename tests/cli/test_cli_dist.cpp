@@ -326,3 +326,83 @@ TEST_CASE("dist chart puts a bench record next to the model's strong scaling", "
     CHECK(bad.status != 0);
     CHECK(bad.out.find("not a record of spmvlab dist bench") != std::string::npos);
 }
+
+namespace {
+
+std::size_t occurrences(const std::string& text, const std::string& what)
+{
+    std::size_t n = 0;
+    for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) {
+        ++n;
+    }
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("dist verify, bench and solve --format auto run the advisor's choice as one rank",
+          "[cli_dist][auto]")
+{
+    const auto vj = tmp("verify_auto.json");
+    const auto v = spmvlab("dist verify gen:pde:size=10 --format auto --json-out " + vj);
+    INFO(v.out);
+    REQUIRE(v.status == 0);
+    CHECK(occurrences(v.out, "format auto: ") == 1);
+    CHECK(v.out.find("for the global matrix") != std::string::npos);
+    CHECK(v.out.find("MISMATCH") == std::string::npos);
+    const auto j = read_json(vj);
+    REQUIRE(j.contains("auto_choice"));
+    CHECK(j["format"] != "auto");
+    CHECK(j["format"] == j["auto_choice"]["format"]);
+    CHECK(j["auto_choice"]["precision"] == "dp");
+    CHECK(v.out.find("format " + j["format"].get<std::string>() + ", exchange") !=
+          std::string::npos);
+    REQUIRE(j["modes"].size() == 3);
+    for (const auto& m : j["modes"]) {
+        CHECK(m["ok"] == true);
+    }
+
+    const auto bj = tmp("bench_auto1.json");
+    const auto b = spmvlab("dist bench gen:pde:size=10 --format auto --precision float --repeat 3 "
+                           "--mode vector --json-out " + bj);
+    INFO(b.out);
+    CHECK(b.status == 0);
+    CHECK(occurrences(b.out, "format auto: ") == 1);
+    const auto jb = read_json(bj);
+    CHECK(jb["format"] == jb["auto_choice"]["format"]);
+    CHECK(jb["auto_choice"]["precision"] == "sp");
+
+    const auto sj = tmp("solve_auto1.json");
+    const auto s = spmvlab("dist solve gen:pde:size=8 --format auto --json-out " + sj);
+    INFO(s.out);
+    CHECK(s.status == 0);
+    CHECK(s.out.find("status converged") != std::string::npos);
+    const auto js = read_json(sj);
+    CHECK(js["format"] == js["auto_choice"]["format"]);
+
+    // --variant auto picks a GPU kernel: host ranks refuse it with the reason
+    const auto g = spmvlab("dist verify gen:pde:size=6 --variant auto");
+    CHECK(g.status != 0);
+    CHECK(g.out.find("--gpu") != std::string::npos);
+}
+
+TEST_CASE("dist verify --format auto under mpiexec: the root's one choice, printed once, agrees",
+          "[cli_dist][auto]")
+{
+    if (mpiexec(2).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    const auto out = tmp("verify_auto2.json");
+
+    const auto r = run(mpiexec(2), "dist verify gen:pde:size=12 --format auto --json-out " + out);
+
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK(occurrences(r.out, "format auto: ") == 1);  // the root prints it, once
+    const auto j = read_json(out);
+    CHECK(j["ranks"] == 2);
+    CHECK(j["format"] == j["auto_choice"]["format"]);
+    for (const auto& m : j["modes"]) {
+        CHECK(m["ok"] == true);
+    }
+}
