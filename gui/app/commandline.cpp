@@ -23,6 +23,7 @@
 
 #include "mainwindow.hpp"
 #include "textaudit.hpp"
+#include "widgets/advisorview.hpp"
 #include "widgets/constructionpanel.hpp"
 #include "widgets/distributionpanel.hpp"
 #include "widgets/layoutview.hpp"
@@ -96,8 +97,11 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         {QStringLiteral("profile"), QStringLiteral("GPU profile of the model (e.g. H100, C2050)."),
          QStringLiteral("NAME")},
         {QStringLiteral("precision"),
-         QStringLiteral("Timing: precision of the run, double (default) or single."),
+         QStringLiteral("Timing and Advisor: precision, double (default) or single."),
          QStringLiteral("P")},
+        {QStringLiteral("iterations"),
+         QStringLiteral("Advisor: rank by setup + N SpMVs (default 0: by the time of one SpMV)."),
+         QStringLiteral("N")},
         {QStringLiteral("record"),
          QStringLiteral("Timing: also write the timed rows as JSON (device, matrix, commit, "
                         "date; median, GF/s, GB/s per variant) to FILE."),
@@ -175,14 +179,16 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             }
         }
     }
-    int warp = -1, br = -1, slice = -1, sigma = -1, step = 0, quitAfter = -1, ranks = -1;
+    int warp = -1, br = -1, slice = -1, sigma = -1, step = 0, quitAfter = -1, ranks = -1,
+        iterations = -1;
     if (!parseInt(p, QStringLiteral("warp"), 2, 64, &warp) ||
         !parseInt(p, QStringLiteral("br"), 2, 64, &br) ||
         !parseInt(p, QStringLiteral("slice"), 2, 64, &slice) ||
         !parseInt(p, QStringLiteral("sigma"), 1, 1 << 20, &sigma) ||
         !parseInt(p, QStringLiteral("step"), 1, 16, &step) ||
         !parseInt(p, QStringLiteral("quit-after"), 0, 1 << 30, &quitAfter) ||
-        !parseInt(p, QStringLiteral("ranks"), 1, 1024, &ranks)) {
+        !parseInt(p, QStringLiteral("ranks"), 1, 1024, &ranks) ||
+        !parseInt(p, QStringLiteral("iterations"), 0, 1000000000, &iterations)) {
         return 2;
     }
     const QString profile = p.value(QStringLiteral("profile"));
@@ -290,6 +296,8 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         window.modelPanel()->selectProfile(profile);
         distribution->selectDevice(profile);
     }
+    if (!precision.isEmpty()) window.timingPanel()->selectPrecision(precision);  // + Advisor's
+    if (iterations >= 0) window.advisorView()->setIterations(iterations);
     if (ranks > 0) distribution->ranksBox()->setValue(ranks);
     if (!partition.isEmpty()) distribution->selectPartition(partition);
     if (!link.isEmpty()) distribution->selectLink(link);

@@ -36,6 +36,7 @@
 
 #include "generatedialog.hpp"
 #include "models/matrixstatsmodel.hpp"
+#include "widgets/advisorview.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/coalescingview.hpp"
 #include "widgets/constructionpanel.hpp"
@@ -151,6 +152,9 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     m_tabs->addTab(m_timing, tr("Timing"));
     m_model = new ModelPanel;
     m_tabs->addTab(m_model, tr("Model"));
+    m_advisor = new AdvisorView;
+    m_advisor->setFormatMemoryLimit(m_controller->formatMemoryLimit());
+    m_tabs->addTab(m_advisor, tr("Advisor"));
     m_solver = new SolverPanel(m_controller);
     m_tabs->addTab(m_solver, tr("Solver"));
     m_distribution = new DistributionPanel;
@@ -192,6 +196,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
                 m_coalescing->setDocument(nullptr);
                 m_sweep->setDocument(nullptr);
                 m_reorder->setDocument(nullptr);
+                m_advisor->setDocument(nullptr);
                 feedShownView();
                 m_memory->setSummaries(nullptr);
                 m_histogram->setChartData(nullptr, m_controller->params().block_rows);
@@ -261,15 +266,26 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
             [this] { m_controller->setRowOrderFormat(m_rowOrder->currentData().toString()); });
     connect(m_logScale, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogScale);
     connect(m_logLengths, &QCheckBox::toggled, m_histogram, &RowHistogramView::setLogLengths);
-    // one GPU profile for the Model, Timing and Sweep views: choosing it in one chooses it in
-    // the others (they start on the Timing's, today's GPU)
+    // one GPU profile for the Model, Timing, Sweep and Advisor views: choosing it in one
+    // chooses it in the others (they start on the Timing's, today's GPU)
     m_model->selectProfile(m_timing->profileBox()->currentText());
     m_sweep->selectProfile(m_timing->profileBox()->currentText());
-    for (QComboBox* box : {m_model->profileBox(), m_timing->profileBox(), m_sweep->profileBox()}) {
+    m_advisor->selectProfile(m_timing->profileBox()->currentText());
+    for (QComboBox* box : {m_model->profileBox(), m_timing->profileBox(), m_sweep->profileBox(),
+                           m_advisor->profileBox()}) {
         connect(box, &QComboBox::currentTextChanged, this, [this](const QString& name) {
             m_model->selectProfile(name);
             m_timing->selectProfile(name);
             m_sweep->selectProfile(name);
+            m_advisor->selectProfile(name);
+        });
+    }
+    // one precision for the Timing (its format-model column) and the Advisor
+    m_advisor->precisionBox()->setCurrentIndex(m_timing->precisionBox()->currentIndex());
+    for (QComboBox* box : {m_timing->precisionBox(), m_advisor->precisionBox()}) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this](int i) {
+            m_timing->precisionBox()->setCurrentIndex(i);
+            m_advisor->precisionBox()->setCurrentIndex(i);
         });
     }
     // the views that cost seconds on a large matrix (every kernel's layout, a sweep of
@@ -327,6 +343,7 @@ QStringList MainWindow::viewNames()
             QStringLiteral("waste"),      QStringLiteral("coalescing"),
             QStringLiteral("memory"),     QStringLiteral("sweep"),
             QStringLiteral("timing"),     QStringLiteral("model"),
+            QStringLiteral("advisor"),
             QStringLiteral("solver"),     QStringLiteral("distribution")};
 }
 
@@ -643,13 +660,14 @@ void MainWindow::feedShownView()
     if (shown == m_coalescing && m_coalescing->document() != doc) m_coalescing->setDocument(doc);
     if (shown == m_sweep && m_sweep->document() != doc) m_sweep->setDocument(doc);
     if (shown == m_reorder && m_reorder->document() != doc) m_reorder->setDocument(doc);
+    if (shown == m_advisor && m_advisor->document() != doc) m_advisor->setDocument(doc);
 }
 
 bool MainWindow::isBusy() const
 {
     return m_controller->isBusy() || m_sparsity->isRendering() || m_timing->isRunning() ||
            m_solver->isRunning() || m_distribution->isBusy() || m_coalescing->isComputing() ||
-           m_sweep->isComputing() || m_reorder->isComputing();
+           m_sweep->isComputing() || m_reorder->isComputing() || m_advisor->isComputing();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs)

@@ -1,7 +1,7 @@
 #pragma once
 // The SpMV Lab explorer window: one tab per view (matrix statistics, sparsity pattern,
 // row-length histogram, format construction, per-warp waste, memory per format, timing, model,
-// solver residual histories, distribution over ranks),
+// the format advisor, solver residual histories, distribution over ranks),
 // File menu (open, samples, generate, export PNG / SVG), presentation mode, drag and drop.
 #include <QMainWindow>
 #include <QStringList>
@@ -17,6 +17,7 @@ class QLabel;
 class QProgressBar;
 class QTabWidget;
 class QTableView;
+class AdvisorView;
 class CoalescingView;
 class ConstructionPanel;
 class DistributionPanel;
@@ -40,8 +41,8 @@ public:
     explicit MainWindow(bool interactive = true, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// View names for --view: matrix pattern histogram construction waste memory timing model
-    /// solver distribution.
+    /// View names for --view, in tab order: matrix pattern reorder histogram construction waste
+    /// coalescing memory sweep timing model advisor solver distribution.
     static QStringList viewNames();
     /// Shows the named view; false for an unknown name.
     bool setCurrentView(const QString& name);
@@ -79,6 +80,7 @@ public:
     SweepView* sweepView() const { return m_sweep; }
     ReorderView* reorderView() const { return m_reorder; }
     ModelPanel* modelPanel() const { return m_model; }
+    AdvisorView* advisorView() const { return m_advisor; }
     SolverPanel* solverPanel() const { return m_solver; }
     DistributionPanel* distributionPanel() const { return m_distribution; }
     MatrixStatsModel* statsModel() const { return m_statsModel; }
@@ -116,7 +118,7 @@ private:
     /// Enables the buttons that start work on the matrix (Play, Time, Run) or, without a
     /// matrix, disables them with a tooltip saying why; a running panel is left alone.
     void setRunnable(bool on);
-    /// Gives the shown on-demand view (Reorder, Coalescing, Sweep) the current matrix.
+    /// Gives the shown on-demand view (Reorder, Coalescing, Sweep, Advisor) the current matrix.
     void feedShownView();
 
     bool m_interactive;
@@ -143,6 +145,7 @@ private:
     MemoryView* m_memory;
     TimingPanel* m_timing;
     ModelPanel* m_model;
+    AdvisorView* m_advisor;
     SolverPanel* m_solver;
     DistributionPanel* m_distribution;
     QLabel* m_busyLabel;

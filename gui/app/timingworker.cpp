@@ -54,6 +54,9 @@ void TimingWorker::runGpu(const TimingRequest& request, quint64 generation)
     const auto a = converted<V>(doc.csr);
     const auto prediction =
         spmv::model::predict(doc.stats, request.profile, request.precision, request.alpha);
+    // each variant's own prediction, for the layouts this run times (request.params)
+    const auto formatModel =
+        make_format_model(doc.csr, request.params, request.profile, request.precision);
     const std::string device = spmv::gpu::device_info().name;
     spmv::gpu::BenchOptions options;
     options.min_time_ms = request.minTimeMs;
@@ -87,6 +90,7 @@ void TimingWorker::runGpu(const TimingRequest& request, quint64 generation)
             // e.g. OutOfDeviceMemory: "pjds needs 12.3 GiB on the device ..."
             row.error = spmv::user_message(e.what());
         }
+        attach_format_model(row, formatModel);
         emit timingAvailable(row, generation);
         emit progressChanged(++done, total, QString(), generation);
     }
@@ -111,6 +115,10 @@ void TimingWorker::runCpu(const TimingRequest& request, quint64 generation)
         prediction =
             spmv::model::predict(doc.stats, request.profile, request.precision, request.alpha);
     }
+    // the GPU kernel of each format (the registry name is its default variant's), priced for
+    // the chosen profile: shown next to the CPU time, not divided by it
+    const auto formatModel =
+        make_format_model(doc.csr, request.params, request.profile, request.precision);
     int done = 0;
     for (const auto& info : all) {
         if (isCancelled()) break;
@@ -152,6 +160,7 @@ void TimingWorker::runCpu(const TimingRequest& request, quint64 generation)
         } catch (const std::exception& e) {
             row.error = spmv::user_message(e.what());
         }
+        attach_format_model(row, formatModel);
         emit timingAvailable(row, generation);
         emit progressChanged(++done, total, QString(), generation);
     }

@@ -2,6 +2,13 @@
 
 TimingModel::TimingModel(QObject* parent) : RowTableModel(ColumnCount, parent) {}
 
+void TimingModel::setModelProfile(const QString& profile)
+{
+    if (profile == m_profile) return;
+    m_profile = profile;
+    emit headerDataChanged(Qt::Horizontal, ModelTime, ModelTime);
+}
+
 QVariant TimingModel::data(const QModelIndex& index, int role) const
 {
     const TimingRow* row = rowAt(index);
@@ -13,18 +20,28 @@ QVariant TimingModel::data(const QModelIndex& index, int role) const
             Qt::Alignment((left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     }
     if (role == Qt::ToolTipRole) {
+        if (index.column() == ModelTime) {
+            if (r.model_s <= 0) return QString::fromStdString(r.model_note);
+            return tr("Format model for %1, L2 flushed before every SpMV: %2 (a prediction, "
+                      "not a measurement)")
+                .arg(QString::fromStdString(r.model_profile),
+                     QString::fromStdString(r.model_bound));
+        }
+        if (index.column() == MeasuredOverModel && !r.gpu) {
+            return tr("A CPU time over a GPU prediction: not compared");
+        }
         return QString::fromStdString(r.error.empty() ? r.device : r.error);
     }
     if (role != Qt::DisplayRole) {
         return {};
     }
     const bool ok = r.error.empty();
-    auto number = [ok](double v, int decimals) {
-        return ok && v > 0 ? QString::number(v, 'f', decimals) : QStringLiteral("\u2014");
+    const QString none = QStringLiteral("\u2014");
+    auto number = [ok, none](double v, int decimals) {
+        return ok && v > 0 ? QString::number(v, 'f', decimals) : none;
     };
-    auto percent = [ok](double v) {
-        return ok && v > 0 ? QStringLiteral("%1 %").arg(100.0 * v, 0, 'f', 1)
-                           : QStringLiteral("\u2014");
+    auto percent = [ok, none](double v) {
+        return ok && v > 0 ? QStringLiteral("%1 %").arg(100.0 * v, 0, 'f', 1) : none;
     };
     switch (index.column()) {
         case Variant:
@@ -33,6 +50,12 @@ QVariant TimingModel::data(const QModelIndex& index, int role) const
             return QString::fromStdString(r.precision);
         case Median:
             return number(r.median_ms * 1e3, 2);  // microseconds
+        case ModelTime:  // a prediction: shown also where the variant failed to run
+            return r.model_s > 0 ? QString::number(r.model_s * 1e6, 'f', 2) : none;
+        case MeasuredOverModel:
+            return ok && r.measured_over_model > 0
+                       ? QStringLiteral("%1\u00d7").arg(r.measured_over_model, 0, 'f', 2)
+                       : none;
         case GFlops:
             return number(r.gflops, 2);
         case Predicted:
@@ -40,9 +63,9 @@ QVariant TimingModel::data(const QModelIndex& index, int role) const
         case OfPrediction:
             return percent(r.fraction_of_prediction);
         case EffectiveBandwidth:
-            return r.effective_gbs > 0 ? number(r.effective_gbs, 1) : QStringLiteral("\u2014");
+            return r.effective_gbs > 0 ? number(r.effective_gbs, 1) : none;
         case OfCopy:
-            return r.gpu ? percent(r.fraction_of_copy) : QStringLiteral("\u2014");
+            return r.gpu ? percent(r.fraction_of_copy) : none;
         case Note:
             return ok ? QString::fromStdString(r.device) : QString::fromStdString(r.error);
     }
@@ -51,6 +74,22 @@ QVariant TimingModel::data(const QModelIndex& index, int role) const
 
 QVariant TimingModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+            case ModelTime:
+                return tr(
+                    "The per-variant format model's time for one SpMV on a GPU of the "
+                    "profile named (L2 flushed before every SpMV): a prediction, shown "
+                    "also next to CPU timings. \u2014: a variant the model does not know "
+                    "(cuSPARSE, CSC)");
+            case MeasuredOverModel:
+                return tr("Measured GPU time / format model time (> 1: slower than predicted)");
+            case Predicted:
+                return tr("Kreutzer's bound (eq. 2): 2 nnz / T_MVM, the same for every format");
+            default:
+                return {};
+        }
+    }
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal) {
         return QAbstractTableModel::headerData(section, orientation, role);
     }
@@ -61,12 +100,17 @@ QVariant TimingModel::headerData(int section, Qt::Orientation orientation, int r
             return tr("Precision");
         case Median:
             return tr("Median [\u00b5s]");
+        case ModelTime:
+            return m_profile.isEmpty() ? tr("GPU model [\u00b5s]")
+                                       : tr("%1 model [\u00b5s]").arg(m_profile);
+        case MeasuredOverModel:
+            return tr("meas/model");
         case GFlops:
             return tr("GFLOP/s");
         case Predicted:
-            return tr("Model GFLOP/s");
+            return tr("Kreutzer GFLOP/s");
         case OfPrediction:
-            return tr("of model");
+            return tr("of Kreutzer");
         case EffectiveBandwidth:
             return tr("GB/s (min bytes)");
         case OfCopy:

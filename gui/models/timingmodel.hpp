@@ -1,5 +1,9 @@
 #pragma once
-// Measured times next to the model's prediction, one row per variant (streamed in).
+// Measured times next to the models' predictions, one row per variant (streamed in): the
+// per-variant format model's time (and measured / model on a GPU) and Kreutzer's
+// format-agnostic GFLOP/s bound.
+#include <QString>
+
 #include "app/timing_table.hpp"
 #include "rowtablemodel.hpp"
 
@@ -10,8 +14,10 @@ public:
         Variant,
         Precision,
         Median,
+        ModelTime,          ///< the format model's time for this variant [µs]
+        MeasuredOverModel,  ///< measured / model time (GPU rows)
         GFlops,
-        Predicted,
+        Predicted,  ///< Kreutzer's bound, the same for every format
         OfPrediction,
         EffectiveBandwidth,
         OfCopy,
@@ -20,7 +26,14 @@ public:
     };
     explicit TimingModel(QObject* parent = nullptr);
 
+    /// The GPU profile the format model's column is for (its header names it).
+    void setModelProfile(const QString& profile);
+    QString modelProfile() const { return m_profile; }
+
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
+
+private:
+    QString m_profile;
 };

@@ -23,6 +23,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <QtMath>
 
@@ -58,12 +59,13 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
         m_device->setText(
             spmv::gpu::is_compiled()
                 ? tr("No CUDA device found: GPU timing is not possible on this machine. Shown "
-                     "instead: the CPU reference SpMV of every format (one thread), and what the "
-                     "performance model predicts for the GPU profile chosen below.")
+                     "instead: the CPU reference SpMV of every format (one thread), next to what "
+                     "the models predict for the format's GPU kernel on the GPU profile chosen "
+                     "below (predictions, not measurements).")
                 : tr("This build has no CUDA kernels (built without CUDA): GPU timing is not "
                      "possible. Shown instead: the CPU reference SpMV of every format (one "
-                     "thread), and what the performance model predicts for the GPU profile chosen "
-                     "below."));
+                     "thread), next to what the models predict for the format's GPU kernel on "
+                     "the GPU profile chosen below (predictions, not measurements)."));
     }
     m_precision = new QComboBox;
     m_precision->addItem(tr("double"), 0);
@@ -203,6 +205,11 @@ QByteArray TimingPanel::recordJson(const QString& matrixName, const QString& com
         o[QStringLiteral("effective_gbs")] = r.effective_gbs;
         o[QStringLiteral("fraction_of_copy")] = r.fraction_of_copy;
         o[QStringLiteral("predicted_gflops")] = r.predicted_gflops;
+        if (r.model_s > 0) {  // the format model's time for this variant (a prediction)
+            o[QStringLiteral("model_us")] = r.model_s * 1e6;
+            o[QStringLiteral("model_bound")] = QString::fromStdString(r.model_bound);
+            o[QStringLiteral("model_profile")] = QString::fromStdString(r.model_profile);
+        }
         if (!r.error.empty()) o[QStringLiteral("error")] = QString::fromStdString(r.error);
         rows.append(o);
     }
@@ -238,6 +245,7 @@ void TimingPanel::start()
         doc->stats.ave > 0 ? qMax(m_alpha->value(), spmv::model::min_alpha(doc->stats.ave)) : 1.0;
     r.useGpu = m_gpu;
     m_model->resetData();
+    m_model->setModelProfile(QString::fromStdString(r.profile.name));
     const quint64 generation = m_job.begin();
     m_run.setRunning();
     emit runRequested(r, generation);
@@ -270,12 +278,18 @@ void TimingPanel::rebuildChart()
         double top = 0;
         double bottom = 0;
         double predicted = 0;
+        // each variant's own prediction (the format model), a marker on its bar
+        auto* own = new QScatterSeries;
         for (const auto& r : rows) {
+            const double x = static_cast<double>(categories.size());
             categories << QString::fromStdString(r.variant);
             *measured << r.gflops;
-            top = qMax(top, qMax(r.gflops, r.predicted_gflops));
-            if (r.gflops > 0) bottom = bottom > 0 ? qMin(bottom, r.gflops) : r.gflops;
+            top = qMax(top, qMax(r.gflops, qMax(r.predicted_gflops, r.model_gflops)));
+            for (const double v : {r.gflops, r.model_gflops}) {
+                if (v > 0) bottom = bottom > 0 ? qMin(bottom, v) : v;
+            }
             predicted = qMax(predicted, r.predicted_gflops);
+            if (r.model_gflops > 0) own->append(x, r.model_gflops);
         }
         auto* series = new QBarSeries;
         series->append(measured);
@@ -311,20 +325,36 @@ void TimingPanel::rebuildChart()
         series->attachAxis(x);
         series->attachAxis(y);
         if (predicted > 0) {
-            // the model predicts one rate for every ELLPACK-like kernel: one line across
+            // Kreutzer's model predicts one rate for every ELLPACK-like kernel: one line across
             auto* line = new QLineSeries;
-            line->setName(tr("model prediction for %1: %2 GFLOP/s")
+            line->setName(tr("Kreutzer's bound for %1: %2 GFLOP/s")
                               .arg(m_profile->currentText())
                               .arg(predicted, 0, 'f', 1));
             line->append(-0.5, predicted);
             line->append(static_cast<double>(categories.size()) - 0.5, predicted);
-            QPen pen(toQColor(pal.predicted));
+            // grey: the format-agnostic bound; orange is each variant's own prediction
+            QPen pen(toQColor(spmv::viz::mix(pal.text, pal.background, 0.45)));
             pen.setWidthF(app.lineWidth(2.5));
             pen.setStyle(Qt::DashLine);
             line->setPen(pen);
             chart->addSeries(line);
             line->attachAxis(x);
             line->attachAxis(y);
+        }
+        if (own->count() > 0) {
+            own->setName(tr("format model for %1 (each variant)")
+                             .arg(QString::fromStdString(rows.front().model_profile)));
+            own->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+            own->setMarkerSize(12.0 * app.scale());
+            own->setColor(toQColor(pal.predicted));
+            QPen edge(toQColor(pal.text));
+            edge.setWidthF(app.lineWidth(1.0));
+            own->setPen(edge);
+            chart->addSeries(own);
+            own->attachAxis(x);
+            own->attachAxis(y);
+        } else {
+            delete own;
         }
     }
     replaceChart(m_chartView, chart);

@@ -39,6 +39,8 @@ public:
     QByteArray recordJson(const QString& matrixName, const QString& commit) const;
     /// The GPU profile box (MainWindow links the Model's and the Timing's).
     QComboBox* profileBox() const { return m_profile; }
+    /// The precision box, "double" / "single" (MainWindow links the Advisor's with it).
+    QComboBox* precisionBox() const { return m_precision; }
 
 public slots:
     void start();
