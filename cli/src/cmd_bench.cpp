@@ -289,7 +289,7 @@ void run(BenchOptions& o)
         std::vector<BenchRecord> recs;
         std::vector<std::string> notes;
         if (auto_formats) {
-            recs = bench_auto(ctx, name, a, params, o, sp, dp, notes);
+            recs = bench_auto(ctx, name, a, advisor_params(o.params), o, sp, dp, notes);
         } else if (o.gpu) {
             GpuBenchOptions g;
             g.formats = o.formats;

@@ -616,7 +616,7 @@ DistCli resolve_auto(const Comm& comm, const DistCli& o, const spmv::Csr<double,
     collective(comm, [&] {
         if (comm.rank() == 0) {
             // host formats only unless --variant auto (the variant runs on the GPU ranks)
-            const auto c = choose_format(a, precision, apply_format_params(o.params), "auto",
+            const auto c = choose_format(a, precision, advisor_params(o.params), "auto",
                                          iterations, 0, !auto_variant);
             auto j = auto_choice_json(c, precision);
             j["note"] = c.note + " -- for the global matrix, on every rank" +

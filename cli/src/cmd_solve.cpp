@@ -249,7 +249,7 @@ void run(SolveCliOptions& o)
                 ? std::max(1.0, static_cast<double>(budget.bytes) - static_cast<double>(vectors))
                 : 0.0;
         // host formats only, unless --variant auto: the GPU solve then runs the chosen variant
-        const auto c = choose_format(a, prec, params, "auto", std::max(0, o.maxit), limit,
+        const auto c = choose_format(a, prec, advisor_params(o.params), "auto", std::max(0, o.maxit), limit,
                                      !auto_variant);
         format = c.format;
         params = c.params;

@@ -246,6 +246,7 @@ void add_format_param_options(CLI::App* cmd, ParamOptions& opts)
         auto* o = cmd->add_option("--" + std::string(params[k].name), opts.values[k],
                                   std::string(params[k].description));
         o->default_val(opts.values[k]);
+        o->each([&opts, k](const std::string&) { opts.given[k] = true; });
         if (params[k].id == spmv::Param::sort_window) {  // --sigma auto = 0
             o->transform(CLI::Validator(
                 [](std::string& v) {
@@ -265,6 +266,18 @@ spmv::FormatParams apply_format_params(const ParamOptions& opts)
     const auto params = spmv::parameters();
     for (std::size_t k = 0; k < params.size() && k < opts.values.size(); ++k) {
         spmv::set(p, params[k].id, opts.values[k]);
+    }
+    return p;
+}
+
+spmv::FormatParams advisor_params(const ParamOptions& opts)
+{
+    auto p = apply_format_params(opts);
+    const auto params = spmv::parameters();
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        if (params[k].id == spmv::Param::sort_window && (k >= opts.given.size() || !opts.given[k])) {
+            p.sort_window = 0;
+        }
     }
     return p;
 }

@@ -96,6 +96,9 @@ struct ParamOptions {
 };
 void add_format_param_options(CLI::App* cmd, ParamOptions& opts);
 spmv::FormatParams apply_format_params(const ParamOptions& opts);
+/// The parameters `--format auto` evaluates: the user's, with sigma auto (0) unless --sigma was
+/// given (the advisor's model was validated at sigma auto; bench's own default is sigma 1).
+spmv::FormatParams advisor_params(const ParamOptions& opts);
 /// The options that give `p` back (apply_format_params(param_options(p)) == p), for a command
 /// that resolved its parameters (--format auto) and passes them on as options.
 ParamOptions param_options(const spmv::FormatParams& p);

@@ -815,7 +815,12 @@ TEST_CASE("bench --formats auto times only the advisor's choice per matrix and p
         CHECK(!c["variant"].get<std::string>().empty());
         CHECK(c["note"].get<std::string>().rfind("format auto: " + c["variant"].get<std::string>(),
                                                  0) == 0);
-        CHECK(c["params"]["sigma"] == 1);  // bench's --sigma default, passed on unchanged
+        // without --sigma the advisor evaluates sigma auto (resolved, as recommend does)
+        const auto m = r["matrix"].get<std::string>();
+        const auto rj = json_of("recommend " + (m.rfind("gen:", 0) == 0 ? m : sample(m.c_str())) +
+                                " --json --precision " + r["precision"].get<std::string>());
+        CHECK(c["params"]["sigma"] == by_format(rj[0]["ranking"], "sell")["sigma"]);
+        CHECK(c["params"]["sigma"].get<int>() >= 1);
     }
     CHECK(seen.size() == 4);
 
