@@ -41,6 +41,9 @@ nlohmann::json BenchRecord::to_json() const
             {"permutation_ms", num(permutation_ms)},
             {"cache_policy", cache_policy},
             {"error", error}};
+    if (!basis.empty()) {
+        j["basis"] = basis;
+    }
     if (!auto_choice.is_null()) {
         j["auto_choice"] = auto_choice;
     }
@@ -58,6 +61,7 @@ struct BenchOptions {
     std::string csv_out;
     bool json = false;
     bool warm = false;
+    std::string basis = "original";  ///< GPU: original, permuted or both (see --basis)
     bool min_time_given = false;
     int gpu_min_reps = 0;
     double max_format_mib = 0;
@@ -206,20 +210,26 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
     if (!o.csv_out.empty()) {
         std::ostringstream f;
         f << "# " << meta.dump() << '\n';
+        // RFC 4180: a field holding a comma, quote or line break is quoted, quotes doubled
+        // (generator specs such as gen:blocks5:block-rows=100000,blocks=8 hold commas)
+        auto field = [](const std::string& v) {
+            if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
+            std::string q = "\"";
+            for (const char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+            return q + "\"";
+        };
         f << "matrix,rows,cols,nnz,format,precision,device,repetitions,median_ms,min_ms,max_ms,"
              "gflops,min_bytes,effective_gbs,fraction_of_copy_bandwidth,format_bytes,xgpu_ms,"
-             "permutation_ms,error\n";
+             "permutation_ms,error,basis\n";
         for (const auto& r : all) {
             auto n = [](double v) { return std::isfinite(v) ? std::to_string(v) : std::string(); };
-            std::string err = r.error;
-            std::replace(err.begin(), err.end(), ',', ';');
-            std::replace(err.begin(), err.end(), '\n', ' ');
-            f << r.matrix << ',' << r.rows << ',' << r.cols << ',' << r.nnz << ',' << r.format
-              << ',' << r.precision << ",\"" << r.device << "\"," << r.repetitions << ','
-              << n(r.median_ms) << ',' << n(r.min_ms) << ',' << n(r.max_ms) << ',' << n(r.gflops)
-              << ',' << n(r.min_bytes) << ',' << n(r.effective_gbs) << ','
-              << n(r.fraction_of_copy) << ',' << n(r.format_bytes) << ',' << n(r.xgpu_ms) << ','
-              << n(r.permutation_ms) << ',' << err << '\n';
+            f << field(r.matrix) << ',' << r.rows << ',' << r.cols << ',' << r.nnz << ','
+              << field(r.format) << ',' << r.precision << ',' << field(r.device) << ','
+              << r.repetitions << ',' << n(r.median_ms) << ',' << n(r.min_ms) << ','
+              << n(r.max_ms) << ',' << n(r.gflops) << ',' << n(r.min_bytes) << ','
+              << n(r.effective_gbs) << ',' << n(r.fraction_of_copy) << ',' << n(r.format_bytes)
+              << ',' << n(r.xgpu_ms) << ',' << n(r.permutation_ms) << ',' << field(r.error) << ','
+              << r.basis << '\n';
         }
         write_file(o.csv_out, f.str());
     }
@@ -240,6 +250,10 @@ void run(BenchOptions& o)
                            "precision by itself; give it alone (--formats auto) or name formats");
             }
         }
+    }
+    if (!o.gpu && o.basis != "original") {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--basis " + o.basis + " times GPU kernels in the permuted basis: add --gpu");
     }
     const auto params = apply_format_params(o.params);
     const auto files = collect_inputs(o.inputs);
@@ -262,6 +276,7 @@ void run(BenchOptions& o)
         meta["device"] = ctx.device;
         meta["copy_bandwidth_gbs"] = ctx.copy_bandwidth_gbs;
         meta["cache_policy"] = o.warm ? "warm" : "flush_l2";
+        meta["basis"] = o.basis;
     } else {
         meta["device"] = "CPU (host reference SpMV, one thread; not a GPU measurement)";
     }
@@ -299,7 +314,14 @@ void run(BenchOptions& o)
             if (o.min_time_given) g.min_time_ms = o.min_time_ms;
             g.min_reps = o.gpu_min_reps;
             g.max_format_bytes = o.max_format_mib * (1 << 20);
-            recs = bench_on_gpu(ctx, name, a, params, g);
+            if (o.basis != "permuted") {
+                recs = bench_on_gpu(ctx, name, a, params, g);
+            }
+            if (o.basis != "original") {  // the permuted formats again, y left sorted
+                g.permuted_basis = true;
+                auto more = bench_on_gpu(ctx, name, a, params, g);
+                recs.insert(recs.end(), more.begin(), more.end());
+            }
         } else {
             for (const auto* info : select_formats(o.formats)) {
                 if (dp) recs.push_back(bench_host<double>(*info, name, a, params, o));
@@ -322,7 +344,8 @@ void run(BenchOptions& o)
                     t.add({r.format, r.precision, "error: " + r.error});
                     continue;
                 }
-                std::vector<std::string> row{r.format, r.precision, fmt(r.median_ms, 4),
+                std::vector<std::string> row{r.basis == "permuted" ? r.format + " (permuted basis)" : r.format,
+                                             r.precision, fmt(r.median_ms, 4),
                                              fmt(r.min_ms, 4) + ".." + fmt(r.max_ms, 4),
                                              fmt(r.gflops, 2)};
                 if (o.gpu) {
@@ -388,6 +411,11 @@ void add_bench_command(CLI::App& app)
     cmd->add_option("--csv-out", o->csv_out, "write all results as CSV to this file");
     cmd->add_flag("--json", o->json, "print JSON instead of tables");
     cmd->add_flag("--warm", o->warm, "GPU: keep L2 warm between repetitions (default: flush L2)");
+    cmd->add_option("--basis", o->basis,
+                    "GPU: original (default: permuted formats scatter y back to the matrix's row "
+                    "order inside the timed product), permuted (the formats that sort rows leave "
+                    "y sorted, as a solver in the permuted basis would: Kreutzer's timing), or both")
+        ->check(CLI::IsMember({"original", "permuted", "both"}));
     cmd->add_option("--min-time", o->min_time_ms,
                     "minimum timed milliseconds per format (default: 200 on the CPU, the GPU "
                     "harness's 100)")

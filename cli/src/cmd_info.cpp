@@ -11,6 +11,9 @@
 namespace spmvlab {
 namespace {
 
+/// The histogram's default bin count: width 1 up to 40 different row lengths (one screen).
+constexpr int default_bins = 40;
+
 struct InfoOptions {
     std::string file;
     bool json = false;
@@ -22,11 +25,18 @@ void run(const InfoOptions& o)
     spmv::io::MatrixMarketInfo mm;
     const auto a = load_matrix(o.file, &mm);
     const auto s = spmv::analysis::row_stats(a);
-    // bin size 1 (Kreutzer Fig. 3) unless that would print more than 40 lines or --bins asks
+    // At most B bins (--bins, default 40), each of width 1 (Kreutzer Fig. 3) where that fits:
+    // lengths 0..max when max < B (empty and short rows show), else min..max when that range
+    // holds at most B lengths, else the smallest integer width W that covers min..max in B bins.
+    const int max_bins = o.bins > 0 ? o.bins : default_bins;
     const auto lengths = spmv::row_lengths(a);
-    const auto h = (o.bins == 0 && s.max < 40) ? spmv::analysis::row_length_histogram(a)
-                   : spmv::analysis::histogram(std::span<const std::int32_t>(lengths),
-                                               o.bins > 0 ? o.bins : 40);
+    const auto h = s.max < max_bins ? spmv::analysis::row_length_histogram(a)
+                                    : spmv::analysis::histogram(
+                                          std::span<const std::int32_t>(lengths), max_bins);
+    const std::string rule = "width 1 (one bin per row length, as Kreutzer Fig. 3) while the "
+                             "row lengths span at most " + std::to_string(max_bins) +
+                             " values, else the smallest width that fits them in " +
+                             std::to_string(max_bins) + " bins";
     if (o.json) {
         nlohmann::json j = {
             {"file", o.file},
@@ -42,7 +52,12 @@ void run(const InfoOptions& o)
             {"row_length",
              {{"ave", s.ave}, {"sigma", s.sigma}, {"min", s.min}, {"max", s.max},
               {"max_minus_min", s.spread}}},
-            {"histogram", {{"bin_width", h.bin_width}, {"edges", h.edges}, {"counts", h.counts}}}};
+            {"histogram",
+             {{"bin_width", h.bin_width},
+              {"max_bins", max_bins},
+              {"rule", rule},
+              {"edges", h.edges},
+              {"counts", h.counts}}}};
         std::printf("%s\n", j.dump(2).c_str());
         return;
     }
@@ -59,7 +74,22 @@ void run(const InfoOptions& o)
                 "%lld\n",
                 s.ave, s.sigma, static_cast<long long>(s.min), static_cast<long long>(s.max),
                 static_cast<long long>(s.spread), static_cast<long long>(s.empty_rows));
-    std::printf("\n  row-length histogram (bin width %lld)\n", static_cast<long long>(h.bin_width));
+    std::printf("\n  row-length histogram: bins of width %lld",
+                static_cast<long long>(h.bin_width));
+    if (!h.counts.empty()) {
+        if (h.bin_width == 1) {  // the bins' range: 0..max or min..max
+            std::printf(" (lengths %lld..%lld)", static_cast<long long>(h.edges.front()),
+                        static_cast<long long>(h.edges.back() - 1));
+        } else {
+            std::printf(" (lengths %lld..%lld span %lld values, more than %d)",
+                        static_cast<long long>(s.min), static_cast<long long>(s.max),
+                        static_cast<long long>(s.spread + 1), max_bins);
+        }
+    }
+    std::printf("\n  rule: width 1 (one bin per row length, as Kreutzer Fig. 3) while the row "
+                "lengths\n  span at most %d values, else the smallest width that fits them in "
+                "%d bins\n  (--bins B sets the %d)\n",
+                max_bins, max_bins, max_bins);
     const auto peak = h.counts.empty() ? 1 : *std::max_element(h.counts.begin(), h.counts.end());
     for (std::size_t b = 0; b < h.counts.size(); ++b) {
         const int bar = peak > 0 ? static_cast<int>(50.0 * static_cast<double>(h.counts[b]) /
@@ -82,7 +112,9 @@ void add_info_command(CLI::App& app)
                                            "sigma, min, max) and its row-length histogram");
     cmd->add_option("file", o->file, "a Matrix Market (.mtx) file")->required();
     cmd->add_flag("--json", o->json, "machine-readable output");
-    cmd->add_option("--bins", o->bins, "histogram bins (default: bin size 1 when max < 40, else 40)")
+    cmd->add_option("--bins", o->bins,
+                    "at most this many histogram bins (default 40): width 1 while the row "
+                    "lengths span at most that many values, else the smallest width that fits")
         ->check(CLI::Range(1, 1000000));
     cmd->callback([o] { run(*o); });
 }

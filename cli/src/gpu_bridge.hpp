@@ -57,6 +57,10 @@ struct BenchRecord {
     double xgpu_ms = 0;            ///< median + PCIe transfer of x and y
     double permutation_ms = 0;     ///< un-permuting y (permuted formats), timed separately
     std::string cache_policy;      ///< GPU: how L2 was treated between repetitions
+    /// GPU: "original" (y in the matrix's row order: permuted formats scatter it back in the
+    /// timed product) or "permuted" (y left in the sorted order, as a solver working in the
+    /// permuted basis uses it: Kreutzer's timing); empty on the CPU
+    std::string basis;
     std::string error;
     /// --formats auto: the advisor's choice this record times (auto_choice_json); null otherwise
     nlohmann::json auto_choice;
@@ -74,6 +78,9 @@ struct GpuBenchOptions {
     /// from the row lengths, spmv::analysis::estimate_footprint) is not built; its record
     /// says so with the size.
     double max_format_bytes = 0;
+    /// Time in the permuted basis (RowOrder::permuted), and only the variants whose layout
+    /// permutes rows; the others keep the row order, so their original-basis time is the same.
+    bool permuted_basis = false;
 };
 
 struct GpuContext {

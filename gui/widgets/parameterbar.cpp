@@ -24,6 +24,7 @@ constexpr Shown shown[] = {
     {spmv::Param::hyb_width, "HYB K", "HYB K"},
     {spmv::Param::pitch_bytes, "ELLG pitch B", "pitch"},
     {spmv::Param::diag_pad, "JDS diag pad", "diag pad"},
+    {spmv::Param::pjds_pad, "pJDS pad N", "pJDS pad"},
 };
 
 }  // namespace
@@ -58,6 +59,7 @@ ParameterBar::ParameterBar(AnalysisController* controller, QWidget* parent)
         label->setToolTip(tip);
         box->setToolTip(tip);
         if (s.id == spmv::Param::hyb_width) box->setSpecialValueText(tr("auto"));
+        if (s.id == spmv::Param::pjds_pad) box->setSpecialValueText(tr("off"));  // 0; 1: on
         const auto id = s.id;
         connect(box, &QSpinBox::valueChanged, this, [this, id](int v) { m_controller->setParam(id, v); });
         row->addWidget(label);

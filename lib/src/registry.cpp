@@ -29,6 +29,10 @@ const ParamInfo param_table[] = {
     {Param::pitch_bytes, "pitch", "ELLG: leading dimension padded to this many bytes", 4, 4096},
     {Param::hyb_width, "hyb-width", "HYB: ELL width K (-1: one-third rule)", -1, 1 << 30},
     {Param::diag_pad, "diag-pad", "JDS CSR-like: diagonals padded to a multiple of this", 1, 1024},
+    {Param::pjds_pad, "pjds-pad",
+     "pJDS: 1 pads the rows to a multiple of b_r with empty rows (Kreutzer footnote 2: N padded "
+     "to the warp size), 0 keeps N rows",
+     0, 1},
 };
 
 // One builder pair (double, float) from one expression over `a` (CSR) and `p` (FormatParams).
@@ -66,8 +70,8 @@ const std::vector<FormatInfo>& table()
          "Cevahir §3.1, Fig. 3", {Param::diag_pad}, true,
          SPMV_BUILDERS(to_jds_csr(a, JdsCsrOptions{p.diag_pad}))},
         {"pjds", "pJDS", "rows sorted by length, each block of b_r rows padded to its longest",
-         "Kreutzer §II.A, Fig. 1, Listing 2", {Param::block_rows}, true,
-         SPMV_BUILDERS(to_pjds(a, PjdsOptions{p.block_rows, false}))},
+         "Kreutzer §II.A, Fig. 1, Listing 2", {Param::block_rows, Param::pjds_pad}, true,
+         SPMV_BUILDERS(to_pjds(a, PjdsOptions{p.block_rows, p.pjds_pad != 0}))},
         {"pellr", "PELLR", "ELLPACK-R (rl[]) on rows sorted globally by length",
          "Wang & Gu §3, Fig. 5", {}, true, SPMV_BUILDERS(to_pellr(a, PellrOptions{}))},
         {"biell", "BiELL",
@@ -112,6 +116,7 @@ int get(const FormatParams& p, Param id)
     case Param::pitch_bytes: return p.pitch_bytes;
     case Param::hyb_width: return p.hyb_width;
     case Param::diag_pad: return p.diag_pad;
+    case Param::pjds_pad: return p.pjds_pad;
     }
     return 0;
 }
@@ -134,6 +139,7 @@ void set(FormatParams& p, Param id, int value)
     case Param::pitch_bytes: p.pitch_bytes = value; break;
     case Param::hyb_width: p.hyb_width = value; break;
     case Param::diag_pad: p.diag_pad = value; break;
+    case Param::pjds_pad: p.pjds_pad = value; break;
     }
 }
 

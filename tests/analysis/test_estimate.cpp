@@ -80,6 +80,10 @@ TEST_CASE("Footprint estimates equal the built formats' footprints on the whole 
     sets[3].warp_size = 3;
     sets[3].hyb_width = 1000;
     sets[3].pitch_bytes = 24;
+    sets[1].pjds_pad = 1;  // pJDS rows rounded up to b_r = 4 (Kreutzer footnote 2)
+    sets[3].pjds_pad = 1;  // b_r = 1: nothing to round
+    sets.push_back(sets[2]);
+    sets[4].pjds_pad = 1;  // b_r = 3
     for (const auto& m : test::zoo()) {
         for (const auto& info : formats()) {
             for (std::size_t i = 0; i < sets.size(); ++i) {

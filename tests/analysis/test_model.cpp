@@ -229,3 +229,70 @@ TEST_CASE("A CUDA device name picks its built-in profile, auto falls back to H10
     CHECK_FALSE(assumed);
     CHECK_THROWS_AS(resolve_profile("B200", "x"), spmv::InvalidArgument);
 }
+
+TEST_CASE("Kreutzer eq. 3 and 4: the paper's worked numbers, alpha = 1, 1/N_nzr and 1/N_nzr -> 0",
+          "[model]")
+{
+    // r = 10, alpha = 1: eq. 3 2 * 9 / 2.5 = 7.2 ("N_nzr <= 7"), eq. 4 198 / 2.5 = 79.2 (">~ 80")
+    const auto r10 = kreutzer_thresholds(10.0, AlphaCase::no_reuse);
+    CHECK(r10.eq3_n_nzr == Approx(7.2));
+    CHECK(r10.eq4_n_nzr == Approx(79.2));
+    CHECK(r10.paper_eq3 == 7.0);
+    CHECK(r10.paper_eq4 == 80.0);
+    // r = 20, alpha = 1/N_nzr with the term dropped, as the paper: 38 / 1.5 = 25.3 ("<= 25"),
+    // 398 / 1.5 = 265.3 (">~ 266")
+    const auto r20 = kreutzer_thresholds(20.0, AlphaCase::perfect_reuse_dropped);
+    CHECK(r20.eq3_n_nzr == Approx(25.3333333));
+    CHECK(r20.eq4_n_nzr == Approx(265.3333333));
+    CHECK(r20.paper_eq3 == 25.0);
+    CHECK(r20.paper_eq4 == 266.0);
+    // exact alpha = 1/N_nzr of the threshold itself: (40 - 3) / 1.5 = 24.7, (400 - 3) / 1.5
+    const auto exact = kreutzer_thresholds(20.0, AlphaCase::perfect_reuse);
+    CHECK(exact.eq3_n_nzr == Approx(24.6666667));
+    CHECK(exact.eq4_n_nzr == Approx(264.6666667));
+    CHECK(exact.paper_eq3 == 0.0);  // the paper's numbers belong to the dropped term
+    // the exact case is a fixed point: at N_nzr = 264.67 with alpha = 1/N_nzr, T_MVM = 10 T_PCI
+    const double n = exact.eq4_n_nzr;
+    CHECK(t_mvm_seconds(1000.0, n, 1.0 / n, 200.0, dp) ==
+          Approx(10.0 * t_pci_seconds(1000.0, 1000.0, 10.0, dp)));
+    // eq. 4 is T_MVM = 10 T_PCI (q = 10), not a 10 % share of the total (q = 9: 71.2)
+    CHECK(n_nzr_at_time_ratio(10.0, 10.0, 1.0, dp) == Approx(kreutzer_eq4_n_nzr(10.0, 1.0)));
+    CHECK(n_nzr_at_time_ratio(1.0, 10.0, 1.0, dp) == Approx(kreutzer_eq3_n_nzr(10.0, 1.0)));
+    CHECK(n_nzr_at_time_ratio(9.0, 10.0, 1.0, dp) == Approx(71.2));
+    CHECK(n_nzr_at_time_ratio(10.0, 20.0, 0.0, dp) == Approx(kreutzer_eq4_n_nzr(20.0, 0.0)));
+    CHECK(n_nzr_at_time_ratio_perfect_reuse(10.0, 20.0, dp) ==
+          Approx(n_nzr_at_pcie_share_perfect_reuse(1.0 / 11.0, 20.0, dp)));
+    // SP: 2 (q r - 1) / (alpha + 2); no paper numbers
+    const auto sp10 = kreutzer_thresholds(10.0, AlphaCase::no_reuse, sp);
+    CHECK(sp10.eq3_n_nzr == Approx(6.0));
+    CHECK(sp10.eq4_n_nzr == Approx(198.0 / 3.0));
+    CHECK(sp10.paper_eq4 == 0.0);
+    CHECK_THROWS_AS(n_nzr_at_time_ratio(10.0, 10.0, -0.1, dp), InvalidArgument);
+    CHECK_THROWS_AS(n_nzr_at_time_ratio(0.0, 10.0, 1.0, dp), InvalidArgument);
+    CHECK_THROWS_AS(kreutzer_thresholds(0.0, AlphaCase::no_reuse), InvalidArgument);
+}
+
+TEST_CASE("kreutzer_worked_cases lists r = 10 and 20 with the three alpha cases", "[model]")
+{
+    const auto cases = kreutzer_worked_cases();
+    REQUIRE(cases.size() == 6);
+    int with_paper = 0;
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+        INFO(k);
+        CHECK(cases[k].bandwidth_ratio == (k < 3 ? 10.0 : 20.0));
+        CHECK(cases[k].precision == dp);
+        // more reuse of x: a faster kernel, so PCIe matters up to larger N_nzr
+        if (k % 3 > 0) {
+            CHECK(cases[k].eq4_n_nzr > cases[k - 1].eq4_n_nzr);
+        }
+        CHECK(cases[k].eq4_n_nzr > cases[k].eq3_n_nzr);
+        with_paper += cases[k].paper_eq4 > 0 ? 1 : 0;
+    }
+    CHECK(with_paper == 2);
+    CHECK(cases[0].alpha_case == AlphaCase::no_reuse);
+    CHECK(cases[0].eq4_n_nzr == Approx(79.2));
+    CHECK(cases[5].alpha_case == AlphaCase::perfect_reuse_dropped);
+    CHECK(cases[5].eq4_n_nzr == Approx(265.3333333));
+    CHECK(to_string(AlphaCase::perfect_reuse) == "1/N_nzr");
+    CHECK(kreutzer_worked_cases(sp)[0].precision == sp);
+}

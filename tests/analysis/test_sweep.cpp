@@ -215,34 +215,38 @@ TEST_CASE("Every sweep point stores what the registry's builder stores", "[sweep
     for (const auto& m : matrices) {
         for (const int warp : {1, 3, 32}) {
             for (const auto& c : cases) {
-                FormatParams base;
-                base.warp_size = warp;
-                base.slice_height = 4;
-                base.sort_window = c.param == Param::slice_height ? 0 : 8;  // σ auto per C
-                SweepOptions o;
-                o.precision = model::Precision::single_precision;
-                const auto r = sweep(m.a, c.format, c.param, base, {}, o);
-                REQUIRE_FALSE(r.points.empty());
-                for (const auto& pt : r.points) {
-                    INFO(m.name << ", " << c.format << " parameter " << static_cast<int>(c.param)
-                                << " = " << pt.value << ", warp " << warp);
-                    FormatParams p = base;
-                    set(p, c.param, pt.value);
-                    const auto built = build<double>(c.format, m.a, p);
-                    const auto built_sp =
-                        build<float>(c.format, convert_values<float>(m.a), p);
-                    const auto f = footprint(built);
-                    const auto w = analyze_warps(built, warp);
-                    const auto work = thread_work(built);
+                for (const int pad : {0, 1}) {  // pjds_pad (footnote 2); others ignore it
+                    FormatParams base;
+                    base.pjds_pad = pad;
+                    base.warp_size = warp;
+                    base.slice_height = 4;
+                    base.sort_window = c.param == Param::slice_height ? 0 : 8;  // σ auto per C
+                    SweepOptions o;
+                    o.precision = model::Precision::single_precision;
+                    const auto r = sweep(m.a, c.format, c.param, base, {}, o);
+                    REQUIRE_FALSE(r.points.empty());
+                    for (const auto& pt : r.points) {
+                        INFO(m.name << ", " << c.format << " parameter "
+                                    << static_cast<int>(c.param) << " = " << pt.value
+                                    << ", warp " << warp << ", pjds_pad " << pad);
+                        FormatParams p = base;
+                        set(p, c.param, pt.value);
+                        const auto built = build<double>(c.format, m.a, p);
+                        const auto built_sp =
+                            build<float>(c.format, convert_values<float>(m.a), p);
+                        const auto f = footprint(built);
+                        const auto w = analyze_warps(built, warp);
+                        const auto work = thread_work(built);
 
-                    CHECK(pt.stored_slots == f.stored_entries);
-                    CHECK(pt.padding_slots == f.padding_entries);
-                    CHECK(pt.storage_bytes == footprint(built_sp).total_bytes());
-                    CHECK(pt.threads == w.threads);
-                    CHECK(pt.n_iter == w.n_iter);
-                    CHECK(pt.idle_slots == w.idle_slots);
-                    CHECK(pt.warp_efficiency == Approx(w.useful_fraction));
-                    CHECK(pt.slots_read == sum_iterations(work));
+                        CHECK(pt.stored_slots == f.stored_entries);
+                        CHECK(pt.padding_slots == f.padding_entries);
+                        CHECK(pt.storage_bytes == footprint(built_sp).total_bytes());
+                        CHECK(pt.threads == w.threads);
+                        CHECK(pt.n_iter == w.n_iter);
+                        CHECK(pt.idle_slots == w.idle_slots);
+                        CHECK(pt.warp_efficiency == Approx(w.useful_fraction));
+                        CHECK(pt.slots_read == sum_iterations(work));
+                    }
                 }
             }
         }

@@ -92,6 +92,39 @@ TEST_CASE("spmvlab info --json reports the canonical 4x4", "[cli]")
     CHECK(j["histogram"]["counts"] == nlohmann::json::array({0, 1, 1, 2}));
 }
 
+TEST_CASE("spmvlab info states its histogram bins: width 1 up to 40 lengths, else wider",
+          "[cli]")
+{
+    // canonical 4x4: lengths 0..3 in bins of width 1 (Kreutzer Fig. 3)
+    const auto c = spmvlab("info " + sample("canonical4.mtx"));
+    INFO(c.out);
+    REQUIRE(c.status == 0);
+    CHECK(c.out.find("bins of width 1 (lengths 0..3)") != std::string::npos);
+    CHECK(c.out.find("span at most 40 values") != std::string::npos);
+    // onefull 256: lengths 1..256 span 256 values > 40: width ceil(256 / 40) = 7, 37 bins
+    const auto f = spmvlab("info " + sample("onefull_256.mtx"));
+    INFO(f.out);
+    CHECK(f.out.find("bins of width 7 (lengths 1..256 span 256 values, more than 40)") !=
+          std::string::npos);
+    CHECK(f.out.find("     1-7 | ") != std::string::npos);
+    const auto j = json_of("info " + sample("onefull_256.mtx") + " --json")["histogram"];
+    CHECK(j["bin_width"] == 7);
+    CHECK(j["max_bins"] == 40);
+    CHECK(j["counts"].size() == 37);
+    CHECK(j["edges"][0] == 1);
+    CHECK(j["rule"].get<std::string>().find("width 1") != std::string::npos);
+    // --bins 300: 0..256 fits, width 1 from 0
+    const auto w = json_of("info " + sample("onefull_256.mtx") + " --bins 300 --json")["histogram"];
+    CHECK(w["bin_width"] == 1);
+    CHECK(w["edges"][0] == 0);
+    CHECK(w["counts"].size() == 257);
+    CHECK(w["counts"][1] == 255);
+    CHECK(w["counts"][256] == 1);
+    // --bins 100 of lengths 1..256: width 3
+    CHECK(json_of("info " + sample("onefull_256.mtx") + " --bins 100 --json")["histogram"]
+              ["bin_width"] == 3);
+}
+
 TEST_CASE("spmvlab formats --json lists every format with PELLR's worked example", "[cli]")
 {
     const auto j = json_of("formats " + sample("pellr_fig5.mtx") + " --warp 8 --br 8 --json");
@@ -130,6 +163,27 @@ TEST_CASE("spmvlab generate writes the ELLG paper's pde05 and the pJDS worst cas
     CHECK(by_format(f, "pjds")["stored_entries"] == 33 * 64 - 32);  // (b_r + 1) N - b_r
 }
 
+TEST_CASE("spmvlab --pjds-pad 1 rounds pJDS's rows up to b_r (Kreutzer footnote 2)", "[cli]")
+{
+    // pellr_fig5, b_r = 8: blocks of 8, 8, 8 and 2 rows (108 slots); padded, the last block
+    // has 8 rows, 6 of them empty, which add 6 slots to each of its 2 columns: 120
+    const auto plain = json_of("formats " + sample("pellr_fig5.mtx") + " --br 8 --json");
+    const auto padded =
+        json_of("formats " + sample("pellr_fig5.mtx") + " --br 8 --pjds-pad 1 --json");
+    CHECK(by_format(plain, "pjds")["stored_entries"] == 108);
+    CHECK(by_format(padded, "pjds")["stored_entries"] == 120);
+    CHECK(by_format(padded, "pjds")["padding_entries"] ==
+          by_format(plain, "pjds")["padding_entries"].get<int>() + 12);
+    CHECK(by_format(padded, "ell")["stored_entries"] == by_format(plain, "ell")["stored_entries"]);
+    const auto v = spmvlab("verify " + sample("pellr_fig5.mtx") +
+                           " --formats pjds --br 8 --pjds-pad 1");
+    INFO(v.out);
+    CHECK(v.status == 0);
+    const auto bad = spmvlab("formats " + sample("canonical4.mtx") + " --pjds-pad 2");
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("pjds-pad") != std::string::npos);
+}
+
 TEST_CASE("spmvlab convert round-trips a matrix", "[cli]")
 {
     const auto out = tmp("fig5_copy.mtx");
@@ -147,6 +201,89 @@ TEST_CASE("spmvlab model --json follows Kreutzer's code balance", "[cli]")
     CHECK(j[0]["code_balance_bytes_per_flop"].get<double>() ==
           Approx((8 + 4 + 8 + 16 / n_nzr) / 2));
     CHECK(j[0]["predicted_gflops"].get<double>() > 0);
+}
+
+TEST_CASE("spmvlab model --thresholds prints Kreutzer eq. 3 and 4's worked numbers", "[cli][model]")
+{
+    const auto r = spmvlab("model --thresholds");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    // one line per case: r = 10, alpha = 1: eq. 3 7.2 (paper 7), eq. 4 79.2 (paper 80);
+    // r = 20, alpha = 1/N_nzr -> 0: 25.3 (paper 25), 265.3 (paper 266)
+    auto line_with = [&r](const std::string& key) {
+        const auto at = r.out.find(key);
+        if (at == std::string::npos) return std::string();
+        const auto begin = r.out.rfind('\n', at) + 1;
+        return r.out.substr(begin, r.out.find('\n', at) - begin);
+    };
+    const auto l79 = line_with(" 79.2 ");
+    const auto l265 = line_with(" 265.3 ");
+    CHECK(l79.find("DP    10             1             7.2        7") == 0);
+    CHECK(l79.substr(l79.size() - 2) == "80");
+    CHECK(l265.find("1/N_nzr -> 0            25.3       25") != std::string::npos);
+    CHECK(l265.substr(l265.size() - 3) == "266");
+    CHECK(r.out.find("264.7") != std::string::npos);  // exact alpha = 1/N_nzr
+    CHECK(r.out.find("71.2") == std::string::npos);   // a 10 % share is not eq. 4
+
+    const auto j = json_of("model --thresholds --json")["thresholds"];
+    REQUIRE(j.size() == 6);
+    CHECK(j[0]["bandwidth_ratio"] == 10.0);
+    CHECK(j[0]["alpha"] == "1");
+    CHECK(j[0]["eq3_n_nzr"].get<double>() == Approx(7.2));
+    CHECK(j[0]["eq4_n_nzr"].get<double>() == Approx(79.2));
+    CHECK(j[0]["paper_eq4"] == 80.0);
+    CHECK(j[5]["alpha"] == "1/N_nzr -> 0");
+    CHECK(j[5]["eq4_n_nzr"].get<double>() == Approx(398.0 / 1.5));
+    CHECK(j[5]["paper_eq4"] == 266.0);
+    // other ratios, and those of a GPU profile (C2070: 120 / 6 = 20)
+    const auto c = json_of("model --thresholds --gpu C2070 --json")["thresholds"];
+    REQUIRE(c.size() == 3);
+    CHECK(c[2]["eq4_n_nzr"].get<double>() == Approx(398.0 / 1.5));
+    const auto q = json_of("model --thresholds --ratio 15 --precision sp --json")["thresholds"];
+    REQUIRE(q.size() == 3);
+    CHECK(q[0]["precision"] == "SP");
+    CHECK(q[0]["eq4_n_nzr"].get<double>() == Approx(298.0 / 3.0));  // (20 r - 2) / (1 + 2)
+}
+
+TEST_CASE("spmvlab model: the eq. 4 column and --alpha min", "[cli][model]")
+{
+    // r = 60 / 6 = 10, alpha = 1: eq. 4 gives 79.2 (it printed the 10 % share, 71.2, before)
+    const auto r10 = spmvlab("model " + sample("pde05.mtx") + " --bandwidth 60 --pcie 6");
+    INFO(r10.out);
+    REQUIRE(r10.status == 0);
+    CHECK(r10.out.find("eq.4 N_nzr>=") != std::string::npos);
+    CHECK(r10.out.find(" 79.2\n") != std::string::npos);
+    CHECK(r10.out.find("71.2") == std::string::npos);
+    const auto j10 =
+        json_of("model " + sample("pde05.mtx") + " --bandwidth 60 --pcie 6 --json")[0];
+    CHECK(j10["n_nzr_eq3"].get<double>() == Approx(7.2));
+    CHECK(j10["n_nzr_eq4"].get<double>() == Approx(79.2));
+    CHECK(j10["n_nzr_pcie_under_tenth"].get<double>() == Approx(71.2));  // still in the JSON
+    CHECK(j10["alpha_min"] == false);
+
+    // --alpha min: alpha = 1/N_nzr = 125 / 725 for the matrix's traffic; the thresholds with
+    // alpha = 1/N_nzr of their own N_nzr (C2070: r = 20, 24.7 and 264.7)
+    const auto m = json_of("model " + sample("pde05.mtx") + " --gpu C2070 --alpha min --json")[0];
+    CHECK(m["alpha"].get<double>() == Approx(125.0 / 725.0));
+    CHECK(m["alpha_min"] == true);
+    CHECK(m["code_balance_bytes_per_flop"].get<double>() ==
+          Approx((8 + 4 + 8 * 125.0 / 725.0 + 16 * 125.0 / 725.0) / 2));
+    CHECK(m["n_nzr_eq3"].get<double>() == Approx(37.0 / 1.5));
+    CHECK(m["n_nzr_eq4"].get<double>() == Approx(397.0 / 1.5));
+    const auto text = spmvlab("model " + sample("pde05.mtx") + " --gpu C2070 --alpha min");
+    CHECK(text.status == 0);
+    CHECK(text.out.find("264.7") != std::string::npos);
+    CHECK(text.out.find("--alpha min") != std::string::npos);
+
+    const auto bad = spmvlab("model " + sample("pde05.mtx") + " --alpha most");
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("'min'") != std::string::npos);
+    const auto low = spmvlab("model " + sample("pde05.mtx") + " --alpha 0.01");
+    CHECK(low.status != 0);
+    CHECK(low.out.find("[0.172414, 1]") != std::string::npos);
+    const auto none = spmvlab("model");
+    CHECK(none.status != 0);
+    CHECK(none.out.find("--thresholds") != std::string::npos);
 }
 
 TEST_CASE("spmvlab verify passes on the sample matrices", "[cli]")
@@ -1007,4 +1144,31 @@ TEST_CASE("calibrate fits constants on one record, validates on another, and rec
                               " --matrices " + SPMV_TEST_TMP);
     CHECK(miss.status != 0);
     CHECK(miss.out.find("nowhere.mtx") != std::string::npos);
+}
+
+TEST_CASE("bench CSV quotes fields with commas, and --basis needs --gpu", "[cli]")
+{
+    // a generator spec with two keys holds a comma: the CSV must still have 20 columns a row
+    const auto csv = tmp("quoted.csv");
+    const auto r = spmvlab("bench gen:blocks5:block-rows=3,blocks=2 --formats csr --precision dp "
+                           "--min-time 1 --csv-out " + csv);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    std::ifstream f(csv);
+    std::string line;
+    std::getline(f, line);  // # metadata
+    std::getline(f, line);  // header
+    CHECK(line.substr(line.size() - 12) == ",error,basis");
+    std::getline(f, line);
+    CHECK(line.rfind("\"gen:blocks5:block-rows=3,blocks=2\",", 0) == 0);
+    int fields = 1;
+    bool quoted = false;
+    for (const char c : line) {
+        if (c == '"') quoted = !quoted;
+        if (c == ',' && !quoted) ++fields;
+    }
+    CHECK(fields == 20);
+    const auto b = spmvlab("bench gen:pde:size=4 --basis permuted");
+    CHECK(b.status != 0);
+    CHECK(b.out.find("add --gpu") != std::string::npos);
 }

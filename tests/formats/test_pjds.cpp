@@ -6,6 +6,7 @@
 #include <spmv/error.hpp>
 #include <spmv/formats/ell.hpp>
 #include <spmv/formats/pjds.hpp>
+#include <spmv/registry.hpp>
 
 #include "format_checks.hpp"
 #include "test_matrices.hpp"
@@ -376,6 +377,58 @@ TEST_CASE("pJDS never stores more than ELLPACK and matches b_r = 1 JDS", "[forma
             const auto w = thread_work(p);
             CHECK(std::accumulate(w.stored.begin(), w.stored.end(), std::int64_t{0}) ==
                   footprint(p).stored_entries);
+        }
+    }
+}
+
+TEST_CASE("The registry's pjds-pad rounds the rows up to b_r and keeps the product",
+          "[formats][pjds][registry]")
+{
+    // Kreutzer footnote 2: N padded to a multiple of the warp size (b_r). The format parameter
+    // pjds_pad (CLI --pjds-pad, GUI "pJDS pad N") switches it on.
+    const auto& info = find_format("pjds");
+    CHECK(std::find(info.params.begin(), info.params.end(), Param::pjds_pad) != info.params.end());
+    FormatParams off;
+    CHECK(off.pjds_pad == 0);  // the default keeps N rows, as Listing 2
+    FormatParams bad;
+    CHECK_THROWS_AS(set(bad, Param::pjds_pad, 2), InvalidArgument);
+
+    std::vector<test::NamedMatrix> matrices = test::zoo();
+    matrices.push_back({"random 77x50, rows of 0..9", test::random_csr(77, 50, 0, 9, 31)});
+    matrices.push_back({"one full row of 70", test::one_full_row(70)});
+    for (const auto& m : matrices) {
+        for (const int br : {1, 3, 8, 32}) {
+            INFO(m.name << ", b_r = " << br);
+            FormatParams p;
+            p.block_rows = br;
+            p.pjds_pad = 0;
+            const auto plain = std::get<Pjds<double, std::int32_t>>(build<double>("pjds", m.a, p));
+            p.pjds_pad = 1;
+            const auto padded =
+                std::get<Pjds<double, std::int32_t>>(build<double>("pjds", m.a, p));
+            REQUIRE_NOTHROW(validate(padded));
+            const auto n = m.a.num_rows;
+            CHECK(plain.padded_rows == n);
+            CHECK(padded.padded_rows == (n + br - 1) / br * br);
+            CHECK(padded.padded_rows % br == 0);
+            CHECK(padded.row_perm == plain.row_perm);
+            // only padding is added: the extra rows' slots
+            const auto fp = footprint(plain);
+            const auto fq = footprint(padded);
+            CHECK(fq.stored_entries - fq.padding_entries == fp.stored_entries - fp.padding_entries);
+            CHECK(fq.stored_entries >= fp.stored_entries);
+            // the same product in both bases, alpha and beta included
+            const auto x = test::random_vector(static_cast<std::size_t>(m.a.num_cols), 5);
+            const auto y0 = test::random_vector(static_cast<std::size_t>(n), 6);
+            for (const auto order : {RowOrder::original, RowOrder::permuted}) {
+                CHECK(apply(padded, x, y0, -0.5, 2.0, order) ==
+                      apply(plain, x, y0, -0.5, 2.0, order));
+            }
+            std::vector<double> expected(static_cast<std::size_t>(n), 0.0);
+            spmv_reference(m.a, 1.0, std::span<const double>(x), 0.0, std::span<double>(expected));
+            const auto y = test::multiply(padded, x, RowOrder::original);
+            CHECK(test::relative_error(y, expected) < 1e-14);
+            CHECK(to_csr(padded) == m.a);
         }
     }
 }

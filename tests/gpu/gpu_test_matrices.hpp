@@ -185,7 +185,8 @@ std::vector<V> run_once(const gpu::DeviceMatrix<V>& m, V alpha, const std::vecto
 
 /// Parameter sets for the formats that read parameters (FormatInfo::params): the defaults, then
 /// W = 4 and C = 4 (the bisection kernel's other widths, SELL's generic-C kernel), b_r = 4 (the
-/// pJDS fallback of pjds_split), and two HYB widths, pitches, windows and diagonal paddings.
+/// pJDS fallback of pjds_split), pJDS rows rounded up to b_r (pjds_pad, at b_r = 4 and 32), and
+/// two HYB widths, pitches, windows and diagonal paddings.
 inline std::vector<FormatParams> variant_parameter_sets(const gpu::KernelVariant& v)
 {
     std::vector<FormatParams> sets(1);
@@ -200,6 +201,8 @@ inline std::vector<FormatParams> variant_parameter_sets(const gpu::KernelVariant
     sets[1].sort_window = 8;
     sets[1].warp_size = 4;
     sets[1].diag_pad = 4;
+    sets[1].pjds_pad = 1;
+    sets[2].pjds_pad = 1;
     sets[2].hyb_width = 2;
     sets[2].pitch_bytes = 4;
     sets[2].sort_window = 1 << 20;

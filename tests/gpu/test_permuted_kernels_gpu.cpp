@@ -359,6 +359,44 @@ TEMPLATE_TEST_CASE("pJDS works for b_r = 8 and 32, rows padded to the block or n
     }
 }
 
+TEMPLATE_TEST_CASE("pJDS with the registry's pjds_pad = 1 (Kreutzer footnote 2): pjds and "
+                   "pjds_split on rows rounded up to b_r",
+                   "[gpu][permuted][pjds]", float, double)
+{
+    // The layout gets round_up(N, b_r) rows, the extra ones empty (length 0, padding slots in
+    // every column their block reaches); the kernels still run N rows and write N results.
+    using V = TestType;
+    Matrix empty;  // 100 x 50 without a single entry: 104 layout rows at b_r = 8, width 0
+    empty.num_rows = 100;
+    empty.num_cols = 50;
+    empty.row_ptrs.assign(101, 0);
+    const std::vector<test::NamedMatrix> matrices = {
+        {"power-law 4001x4001", test::power_law(4001, 4001, 101)},  // wide blocks: T > 1 warps
+        {"onefull 1000", gen::onefull(1000, 102)},
+        {"tall 3001x700, empty rows", test::random_csr(3001, 700, 0, 9, 103)},
+        {"33x33, rows of 0..40", test::random_csr(33, 33, 0, 40, 104)},
+        {"1x1", test::random_csr(1, 1, 1, 1, 105)},
+        {"100x50 without entries", empty},
+    };
+    for (const int br : {8, 32}) {
+        for (const auto& m : matrices) {
+            INFO("b_r = " << br << ", " << m.name);
+            FormatParams params;
+            params.block_rows = br;
+            params.pjds_pad = 1;
+            const auto a = convert_values<V>(m.a);
+            const auto host = std::get<Pjds<V, std::int32_t>>(build<V>("pjds", a, params));
+            REQUIRE(host.padded_rows == (a.num_rows + br - 1) / br * br);
+            const auto dev = upload(host);
+            CHECK(dev.row_lengths.size() == static_cast<std::size_t>(host.padded_rows));
+            CHECK(dev.values.size() == host.values.size());
+            for (const char* variant : {"pjds", "pjds_split"}) {
+                check_variant<V>(variant, m.a, params, 11);
+            }
+        }
+    }
+}
+
 TEMPLATE_TEST_CASE("pJDS on onefull stores (b_r + 1) N - b_r slots on the device",
                    "[gpu][permuted][pjds]", float, double)
 {

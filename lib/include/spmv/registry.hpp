@@ -21,10 +21,20 @@ struct FormatParams {
     int pitch_bytes = 128;  ///< ELLG: leading dimension padded to this many bytes
     int hyb_width = -1;     ///< HYB: ELL width K; -1 picks K by the one-third rule
     int diag_pad = 16;      ///< JDS CSR-like: diagonals padded to a multiple of this
+    int pjds_pad = 0;       ///< pJDS: 1 rounds the rows up to a multiple of b_r (Kreutzer fn. 2)
 };
 
 /// Names of the FormatParams fields, for schemas shown by the CLI and GUI.
-enum class Param { warp_size, block_rows, slice_height, sort_window, pitch_bytes, hyb_width, diag_pad };
+enum class Param {
+    warp_size,
+    block_rows,
+    slice_height,
+    sort_window,
+    pitch_bytes,
+    hyb_width,
+    diag_pad,
+    pjds_pad,
+};
 
 struct ParamInfo {
     Param id;

@@ -151,12 +151,15 @@ Footprint estimate_footprint(const Csr<double, std::int32_t>& a, std::string_vie
     if (format == "pjds") {
         SPMV_EXPECTS(params.block_rows >= 1, "pJDS: b_r must be >= 1");
         const auto s = sorted_in_windows(len, std::max<std::int64_t>(n, 1));
+        // pjds_pad (footnote 2): the layout has round_up(N, b_r) rows, the extra ones empty,
+        // so the last block is full too
+        const std::int64_t rows = params.pjds_pad != 0 ? round_up(n, params.block_rows) : n;
         std::int64_t stored = 0;
         for (std::int64_t b = 0; b < n; b += params.block_rows) {
             stored += s[static_cast<std::size_t>(b)] * std::min<std::int64_t>(params.block_rows,
-                                                                              n - b);
+                                                                              rows - b);
         }
-        return padded(stored, real, n + n + width + 1);  // row_perm, row_lengths, col_start
+        return padded(stored, real, n + rows + width + 1);  // row_perm, row_lengths, col_start
     }
     if (format == "sell") {
         SPMV_EXPECTS(params.slice_height >= 1 && params.sort_window >= 1,

@@ -158,15 +158,20 @@ WarpAnalysis sell_warps(const std::vector<I>& sorted, std::int64_t c, int warp_s
 }
 
 /// pJDS's thread_work: one thread per sorted row, running its own length; stored = the longest
-/// row of its block of b_r rows (the first, as the rows are sorted).
-WarpAnalysis pjds_warps(const std::vector<I>& sorted, std::int64_t block_rows, int warp_size,
-                        std::int64_t& slots_read)
+/// row of its block of b_r rows (the first, as the rows are sorted). With pad_rows (pjds_pad,
+/// Kreutzer footnote 2) the layout's rows are rounded up to a multiple of b_r: the extra
+/// threads run 0 trips in the last block.
+WarpAnalysis pjds_warps(const std::vector<I>& sorted, std::int64_t block_rows, bool pad_rows,
+                        int warp_size, std::int64_t& slots_read)
 {
     WarpStream stream(warp_size);
-    for (std::size_t k = 0; k < sorted.size(); ++k) {
-        const auto block_first = k / static_cast<std::size_t>(block_rows) *
-                                 static_cast<std::size_t>(block_rows);
-        stream.add(sorted[k], sorted[k], sorted[block_first]);
+    const auto n = sorted.size();
+    const auto b = static_cast<std::size_t>(block_rows);
+    const std::size_t rows = pad_rows ? (n + b - 1) / b * b : n;
+    for (std::size_t k = 0; k < rows; ++k) {
+        const auto block_first = k / b * b;
+        const std::int64_t len = k < n ? sorted[k] : 0;
+        stream.add(len, len, sorted[block_first]);
     }
     slots_read = stream.slots_read();
     return stream.finish();
@@ -366,7 +371,8 @@ SweepResult sweep(const Csr<double, std::int32_t>& a, std::string_view format, P
             w = sell_warps(sorted_once.empty() ? sorted_here : sorted_once, p.slice_height,
                            p.warp_size, pt.slots_read);
         } else if (format == "pjds") {
-            w = pjds_warps(sorted_once, p.block_rows, p.warp_size, pt.slots_read);
+            w = pjds_warps(sorted_once, p.block_rows, p.pjds_pad != 0, p.warp_size,
+                           pt.slots_read);
         } else {
             w = hyb_warps(len, pt.effective_value, p.warp_size, pt.slots_read, pt.coo_entries);
         }

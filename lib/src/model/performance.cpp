@@ -129,6 +129,76 @@ double kreutzer_eq4_n_nzr(double bandwidth_ratio, double alpha)
     return (20.0 * bandwidth_ratio - 2.0) / (alpha + 1.5);
 }
 
+double n_nzr_at_time_ratio(double q, double bandwidth_ratio, double alpha, Precision p)
+{
+    check_positive(q, "T_MVM / T_PCI");
+    check_positive(bandwidth_ratio, "B_GPU / B_PCI");
+    SPMV_EXPECTS(std::isfinite(alpha) && alpha >= 0.0 && alpha <= 1.0 + alpha_tolerance,
+                 "alpha = " + num(alpha) + " is outside [0, 1]");
+    return n_nzr_at_ratio(q, bandwidth_ratio, alpha, p);
+}
+
+double n_nzr_at_time_ratio_perfect_reuse(double q, double bandwidth_ratio, Precision p)
+{
+    check_positive(q, "T_MVM / T_PCI");
+    check_positive(bandwidth_ratio, "B_GPU / B_PCI");
+    // alpha = 1/N_nzr: N_nzr (s_v + s_i) + s_v + 2 s_v = 2 s_v q r.
+    const double sv = value_bytes(p);
+    return (2.0 * sv * q * bandwidth_ratio - 3.0 * sv) / (sv + index_bytes);
+}
+
+std::string_view to_string(AlphaCase c)
+{
+    switch (c) {
+    case AlphaCase::no_reuse: return "1";
+    case AlphaCase::perfect_reuse: return "1/N_nzr";
+    case AlphaCase::perfect_reuse_dropped: return "1/N_nzr -> 0";
+    }
+    return "?";
+}
+
+Thresholds kreutzer_thresholds(double bandwidth_ratio, AlphaCase c, Precision p)
+{
+    Thresholds t;
+    t.precision = p;
+    t.bandwidth_ratio = bandwidth_ratio;
+    t.alpha_case = c;
+    // eq. 3: T_MVM = T_PCI (q = 1); eq. 4: T_MVM = 10 T_PCI (q = 10)
+    if (c == AlphaCase::perfect_reuse) {
+        t.eq3_n_nzr = n_nzr_at_time_ratio_perfect_reuse(1.0, bandwidth_ratio, p);
+        t.eq4_n_nzr = n_nzr_at_time_ratio_perfect_reuse(10.0, bandwidth_ratio, p);
+    } else {
+        const double alpha = c == AlphaCase::no_reuse ? 1.0 : 0.0;
+        t.eq3_n_nzr = n_nzr_at_time_ratio(1.0, bandwidth_ratio, alpha, p);
+        t.eq4_n_nzr = n_nzr_at_time_ratio(10.0, bandwidth_ratio, alpha, p);
+    }
+    // Kreutzer §II.B's numbers for the two cases it works out (DP): "alpha = 1 and B_GPU ~ 10
+    // B_PCI: N_nzr <= 7 ... N_nzr >~ 80"; "alpha = 1/N_nzr and B_GPU ~ 20 B_PCI: N_nzr <= 25
+    // ... N_nzr >~ 266" (25.3 and 265.3 with the alpha term dropped)
+    if (p == Precision::double_precision) {
+        if (bandwidth_ratio == 10.0 && c == AlphaCase::no_reuse) {
+            t.paper_eq3 = 7.0;
+            t.paper_eq4 = 80.0;
+        } else if (bandwidth_ratio == 20.0 && c == AlphaCase::perfect_reuse_dropped) {
+            t.paper_eq3 = 25.0;
+            t.paper_eq4 = 266.0;
+        }
+    }
+    return t;
+}
+
+std::vector<Thresholds> kreutzer_worked_cases(Precision p)
+{
+    std::vector<Thresholds> out;
+    for (const double r : {10.0, 20.0}) {
+        for (const auto c :
+             {AlphaCase::no_reuse, AlphaCase::perfect_reuse, AlphaCase::perfect_reuse_dropped}) {
+            out.push_back(kreutzer_thresholds(r, c, p));
+        }
+    }
+    return out;
+}
+
 Prediction predict(const analysis::RowLengthStats& stats, const GpuProfile& gpu, Precision p,
                    double alpha)
 {

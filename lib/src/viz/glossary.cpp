@@ -7,7 +7,7 @@ namespace spmv::viz {
 
 namespace {
 
-constexpr std::array<GlossaryEntry, 22> entries{{
+constexpr std::array<GlossaryEntry, 23> entries{{
     {"N_nzr", "Nonzeros per row on average, nnz / N. The model's main input: the index and "
               "row-pointer traffic per nonzero shrinks as it grows.",
      "Kreutzer et al. 2012, §II.B"},
@@ -61,6 +61,11 @@ constexpr std::array<GlossaryEntry, 22> entries{{
     {"diag pad", "JDS CSR-like: each jagged diagonal padded to a multiple of this many "
                  "entries, so that the threads of a warp stay aligned.",
      "Cevahir et al. §3.1"},
+    {"pJDS pad", "pJDS with the row count rounded up to a multiple of b_r: empty rows after "
+                 "the last sorted row fill the last block, so that every warp has a full block "
+                 "of rows (the paper's footnote 2: N padded to the warp size). Costs only "
+                 "padding slots; the product is the same.",
+     "Kreutzer §II.A, footnote 2"},
     {"code balance", "Bytes moved per flop: values, indices, x (alpha per nonzero) and y per "
                      "2 flops of a nonzero. The model's time is bytes / bandwidth.",
      "Kreutzer §II.B"},

@@ -32,10 +32,12 @@
 ///   The paper's worked numbers put alpha = 1/N_nzr (perfect reuse), where alpha depends on
 ///   N_nzr: N_nzr (s_v + s_i) + 3 s_v = 2 s_v q r, DP N_nzr = (2 q r - 3)/(3/2):
 ///   r = 20, q = 1: 24.7 ("N_nzr <= 25"); r = 20, q = 10: 264.7 (the paper's "~266" drops the
-///   alpha term: (400 - 2)/1.5 = 265.3).
+///   alpha term: (400 - 2)/1.5 = 265.3). kreutzer_worked_cases() lists every case of the paper
+///   (`spmvlab model --thresholds` prints them).
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <spmv/analysis/row_stats.hpp>
 #include <spmv/model/gpu_profile.hpp>
@@ -84,6 +86,51 @@ double kreutzer_eq3_n_nzr(double bandwidth_ratio, double alpha);
 
 /// Kreutzer eq. 4 (DP): T_MVM >= 10 T_PCI when N_nzr >= (20 r - 2) / (alpha + 3/2).
 double kreutzer_eq4_n_nzr(double bandwidth_ratio, double alpha);
+
+/// The N_nzr at which T_MVM = q T_PCI for a square matrix (q = 1: eq. 3, q = 10: eq. 4), for a
+/// fixed alpha in [0, 1]: N_nzr = 2 s_v (q r - 1) / (s_v + s_i + s_v alpha). alpha = 0 is the
+/// limit of alpha = 1/N_nzr for large N_nzr, the term the paper drops in its worked numbers
+/// (DP, q = 10, r = 20: 398 / 1.5 = 265.3). Throws InvalidArgument for q <= 0, r <= 0 or alpha
+/// outside [0, 1].
+double n_nzr_at_time_ratio(double q, double bandwidth_ratio, double alpha, Precision p);
+
+/// The same with alpha = 1/N_nzr of that very N_nzr (perfect reuse of x, exact):
+/// N_nzr (s_v + s_i) + 3 s_v = 2 s_v q r, so N_nzr = (2 q r - 3) s_v / (s_v + s_i)
+/// (DP, q = 10, r = 20: 397 / 1.5 = 264.7).
+double n_nzr_at_time_ratio_perfect_reuse(double q, double bandwidth_ratio, Precision p);
+
+/// How a threshold takes alpha (Kreutzer §II.B: 1/N_nzr <= alpha <= 1).
+enum class AlphaCase {
+    no_reuse,               ///< alpha = 1: every load of x goes to memory
+    perfect_reuse,          ///< alpha = 1/N_nzr of the threshold's own N_nzr (exact)
+    perfect_reuse_dropped,  ///< alpha = 1/N_nzr taken as 0 (large N_nzr): the paper's numbers
+};
+
+/// "1", "1/N_nzr", "1/N_nzr -> 0".
+std::string_view to_string(AlphaCase c);
+
+/// Kreutzer eq. 3 and eq. 4 for one bandwidth ratio and one alpha case (in SP: the same
+/// conditions with the SP traffic, 2 (q r - 1) / (alpha + 2)).
+struct Thresholds {
+    Precision precision = Precision::double_precision;
+    double bandwidth_ratio = 0.0;  ///< r = B_GPU / B_PCI
+    AlphaCase alpha_case = AlphaCase::no_reuse;
+    double eq3_n_nzr = 0.0;  ///< T_MVM <= T_PCI (PCIe >= 50 % of the time) for N_nzr <= this
+    double eq4_n_nzr = 0.0;  ///< T_MVM >= 10 T_PCI (PCIe adds <= 10 %) for N_nzr >= this
+    double paper_eq3 = 0.0;  ///< the paper's rounded eq. 3 number for this case (DP), 0: none
+    double paper_eq4 = 0.0;  ///< the paper's rounded eq. 4 number for this case (DP), 0: none
+};
+
+/// Thresholds for r and an alpha case. Throws InvalidArgument for r <= 0.
+Thresholds kreutzer_thresholds(double bandwidth_ratio, AlphaCase c,
+                               Precision p = Precision::double_precision);
+
+/// The cases of Kreutzer §II.B's worked numbers: r = 10 and r = 20, each with the three alpha
+/// cases (six rows, r ascending, then no_reuse, perfect_reuse, perfect_reuse_dropped). In DP:
+///   r = 10, alpha = 1:             eq. 3   7.2  ("N_nzr <= 7")   eq. 4  79.2  ("N_nzr >~ 80")
+///   r = 20, alpha = 1/N_nzr -> 0:  eq. 3  25.3  ("N_nzr <= 25")  eq. 4 265.3  ("N_nzr >~ 266")
+/// (exact alpha = 1/N_nzr at r = 20: 24.7 and 264.7).
+std::vector<Thresholds> kreutzer_worked_cases(Precision p = Precision::double_precision);
 
 /// What the model predicts for one matrix on one GPU.
 struct Prediction {
