@@ -741,15 +741,7 @@ TEST_CASE("bench interrupted at random moments leaves a readable JSON or none, a
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const auto json = dir + "/b.json";
-    std::mt19937 rng(2026);
-    std::uniform_int_distribution<int> wait_us(0, 800000);  // a whole run takes about 0.6 s
-    int complete = 0;
-    int partial = 0;
-    int absent = 0;
-    for (int trial = 0; trial < 20; ++trial) {
-        if (trial % 2 == 0) {
-            std::filesystem::remove(json);  // odd trials start from an earlier run's file
-        }
+    auto start = [&] {
         const pid_t pid = fork();
         REQUIRE(pid >= 0);
         if (pid == 0) {
@@ -761,6 +753,30 @@ TEST_CASE("bench interrupted at random moments leaves a readable JSON or none, a
                   "--json-out", json.c_str(), static_cast<char*>(nullptr));
             _exit(127);
         }
+        return pid;
+    };
+    // the interrupts fall anywhere in a whole run, however long a run takes on this machine
+    // (about 0.6 s on 2 idle cores; several times that under a sanitizer on a loaded machine)
+    const auto t0 = std::chrono::steady_clock::now();
+    {
+        const pid_t pid = start();
+        int st = 0;
+        waitpid(pid, &st, 0);
+        REQUIRE((WIFEXITED(st) && WEXITSTATUS(st) == 0));
+    }
+    const auto run_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+    std::mt19937 rng(2026);
+    std::uniform_int_distribution<long long> wait_us(0, run_us * 13 / 10);
+    int complete = 0;
+    int partial = 0;
+    int absent = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        if (trial % 2 == 0) {
+            std::filesystem::remove(json);  // odd trials start from an earlier run's file
+        }
+        const pid_t pid = start();
         std::this_thread::sleep_for(std::chrono::microseconds(wait_us(rng)));
         kill(pid, SIGINT);
         int st = 0;
@@ -1171,4 +1187,107 @@ TEST_CASE("bench CSV quotes fields with commas, and --basis needs --gpu", "[cli]
     const auto b = spmvlab("bench gen:pde:size=4 --basis permuted");
     CHECK(b.status != 0);
     CHECK(b.out.find("add --gpu") != std::string::npos);
+}
+
+namespace {
+
+/// One row of a hand-made `bench --gpu --json-out` record: GF/s and the time that gives it.
+nlohmann::json replicate_row(const std::string& matrix, double rows, double nnz, double min_bytes,
+                             const std::string& format, double gflops, double format_bytes)
+{
+    const double ms = 2.0 * nnz / (gflops * 1e9) * 1e3;
+    return {{"matrix", matrix}, {"rows", rows}, {"cols", rows}, {"nnz", nnz}, {"precision", "dp"},
+            {"format", format}, {"gflops", gflops}, {"median_ms", ms}, {"format_bytes", format_bytes},
+            {"min_bytes", min_bytes}, {"xgpu_ms", 3.0 * ms}, {"permutation_ms", nullptr},
+            {"fraction_of_copy_bandwidth", min_bytes / (ms * 1e-3) / 1e12}, {"error", ""}};
+}
+
+/// The line of the verdict table that starts with "| ID |".
+std::string claim_row(const std::string& md, const std::string& id)
+{
+    const auto at = md.find("\n| " + id + " |");
+    if (at == std::string::npos) return "";
+    return md.substr(at + 1, md.find('\n', at + 1) - at - 1);
+}
+
+}  // namespace
+
+TEST_CASE("replicate turns a hand-made bench record into claim rows with measured numbers and verdicts",
+          "[cli][replicate]")
+{
+    // two small matrices and pde100; pJDS exactly 1.2x ELLPACK-R, PELLR 1.5x ELLPACK-R and the
+    // fastest of Wang's Fig. 12 set, ELLG half as fast as cuSPARSE CSR on pde100
+    nlohmann::json results = nlohmann::json::array();
+    for (const auto& [m, rows, nnz, bytes] :
+         std::vector<std::tuple<std::string, double, double, double>>{
+             {"a.mtx", 1000, 5000, 1e5}, {"b.mtx", 2000, 10000, 2e5}, {"gen:pde:size=100", 1e6, 6.94e6, 1.0328e8}}) {
+        const bool pde = m == "gen:pde:size=100";
+        const double ell_bytes = rows * (nnz / rows) * 2 * 12;  // ELLPACK pads 2 slots per nonzero
+        for (const auto& [format, gf, fb] : std::vector<std::tuple<std::string, double, double>>{
+                 {"ellr", 10, ell_bytes}, {"pjds", 12, 0.6 * ell_bytes}, {"ell", 10, ell_bytes},
+                 {"pellr", 15, ell_bytes}, {"biell", 10, ell_bytes}, {"bijad", 10, ell_bytes},
+                 {"hyb", 5, ell_bytes}, {"csr_vector", 8, ell_bytes}, {"jds_csr", 9, ell_bytes},
+                 {"jds", 3, ell_bytes}, {"csr", 9, ell_bytes}, {"cusparse_csr_alg1", pde ? 18.0 : 6.0, ell_bytes},
+                 {"ellg", 9, ell_bytes}}) {
+            results.push_back(replicate_row(m, rows, nnz, bytes, format, gf, fb));
+        }
+    }
+    const auto record = tmp("replicate_bench.json");
+    std::ofstream(record) << nlohmann::json{{"device", "Test GPU"}, {"commit", "abc1234"},
+                                            {"date", "2026-01-02T03:04:05Z"}, {"copy_bandwidth_gbs", 1000.0},
+                                            {"results", results}}.dump(2);
+    const auto out = tmp("replication.md");
+    std::filesystem::remove(out);
+
+    const auto r = spmvlab("replicate " + record + " --out " + out);
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("23 claims") != std::string::npos);
+    std::ifstream f(out);
+    const std::string md((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    INFO(md.substr(0, 3000));
+    CHECK(md.find("spmvlab replicate " + record + " --out " + out) != std::string::npos);
+    CHECK(md.find("| Test GPU | `abc1234` | 2026-01-02T03:04:05Z | DP | 3 | 1000 GB/s |") != std::string::npos);
+    const auto k1 = claim_row(md, "K1");
+    CHECK(k1.find("DP, 3 matrices: 1.20 on every matrix") != std::string::npos);
+    CHECK(k1.find("≥ 0.91 on 3 of 3 (100 %), > 1.30 on 0") != std::string::npos);
+    CHECK(k1.find("**holds**") != std::string::npos);
+    const auto k3 = claim_row(md, "K3");  // pJDS 40 % smaller than ELLPACK everywhere: never 68.4 %
+    CHECK(k3.find("up to 40.0 %") != std::string::npos);
+    CHECK(k3.find("**does not hold**") != std::string::npos);
+    const auto w1 = claim_row(md, "W1");
+    CHECK(w1.find("faster on 3 of 3 (100 %)") != std::string::npos);
+    CHECK(w1.find("1.50 on every matrix") != std::string::npos);
+    CHECK(w1.find("**holds**") != std::string::npos);
+    const auto w3 = claim_row(md, "W3");
+    CHECK(w3.find("fastest on 2 of 2 (100 %)") == std::string::npos);  // pde100: cuSPARSE is fastest
+    CHECK(w3.find("fastest on 2 of 3 (67 %)") != std::string::npos);
+    const auto b1 = claim_row(md, "B1");
+    CHECK(b1.find("pde100 0.50 (paper: C2050 2.34, GTX 285 4.93)") != std::string::npos);
+    CHECK(b1.find("**does not hold**") != std::string::npos);
+    const auto c1 = claim_row(md, "C1");  // 9 / 3 GF/s on every matrix
+    CHECK(c1.find("ratio of the mean GF/s 3.00") != std::string::npos);
+    CHECK(c1.find("**holds**") != std::string::npos);
+    CHECK(claim_row(md, "W2").find("give --matrices DIR") != std::string::npos);
+    CHECK(claim_row(md, "C4").find("not in the given records (pass --solver-records)") != std::string::npos);
+}
+
+TEST_CASE("replicate names a record file that does not exist or is not JSON", "[cli][replicate]")
+{
+    const auto bad = tmp("replicate_not_json.json");
+    std::ofstream(bad) << "matrix,format\n";
+    const auto empty = tmp("replicate_empty.json");
+    std::ofstream(empty) << R"({"results": []})";
+
+    const auto missing = spmvlab("replicate " + tmp("replicate_nowhere.json"));
+    const auto garbled = spmvlab("replicate " + bad);
+    const auto solver = spmvlab("replicate " + empty + " --solver-records " + bad);
+
+    CHECK(missing.status == 1);
+    CHECK(missing.out.find("replicate_nowhere.json: cannot open") != std::string::npos);
+    CHECK(garbled.status == 1);
+    CHECK(garbled.out.find("replicate_not_json.json: not a JSON file") != std::string::npos);
+    CHECK(solver.status == 1);
+    CHECK(solver.out.find("replicate_not_json.json") != std::string::npos);
 }
