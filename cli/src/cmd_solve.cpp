@@ -1,5 +1,6 @@
-// spmvlab solve FILE [--method cg|jacobi-cg|mpir-cg] [--format NAME] [--gpu] ...: conjugate
-// gradients and mixed-precision iterative refinement CG on the host reference or the GPU.
+// spmvlab solve FILE [--method cg|jacobi-cg|mpir-cg] [--outer richardson|pcg] [--format NAME]
+// [--gpu] ...: conjugate gradients and mixed-precision CG (iterative refinement, or Cevahir's
+// outer PCG with a fixed-count float inner CG) on the host reference or the GPU.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +23,7 @@ namespace spmvlab {
 namespace {
 
 using spmv::solvers::Method;
+using spmv::solvers::MpirOuter;
 using spmv::solvers::SolveOptions;
 using spmv::solvers::SolveResult;
 using spmv::solvers::Status;
@@ -37,8 +39,11 @@ struct SolveCliOptions {
     double tol = 1e-10;
     int maxit = 10000;
     int max_outer = 100;
+    std::string outer = "richardson";
     double inner_reduction = 1e-4;
     int inner_maxit = 1000;
+    bool inner_maxit_given = false;      ///< --inner-maxit on the command line
+    bool inner_reduction_given = false;  ///< --inner-reduction on the command line
     bool inner_restart = false;
     std::string inner_sums = "double";
     std::string rhs = "ones";
@@ -50,6 +55,13 @@ struct SolveCliOptions {
     bool history = false;
     ParamOptions params;
 };
+
+/// --inner-maxit when --outer pcg runs without one: the fixed inner iteration count of Cevahir's
+/// MPIR-CG, which the paper does not give. The fewest inner iterations in all come with the
+/// smallest count that leaves 2-3 outer iterations, and that grows with cond(A); measured on
+/// the host (b = ones, tol 1e-10, total inner iterations at 100 / at the best count tried):
+/// pde30 200 / 128 (k = 64), pde50 200 / 200 (k = 100), pde100 700 / 450 (k = 150).
+constexpr int pcg_default_inner_maxit = 100;
 
 /// A file or a "gen:" spec (load_matrix), and its display name (input_name).
 spmv::Csr<double, std::int32_t> load_input(const std::string& input, std::string& name)
@@ -160,7 +172,7 @@ nlohmann::json to_json(const SolveResult& r)
             {"where", r.where}};
 }
 
-void print_history(const SolveResult& r, int every)
+void print_history(const SolveResult& r, int every, bool outer_pcg)
 {
     const auto& h = r.residual_history;
     if (h.empty()) {
@@ -177,8 +189,13 @@ void print_history(const SolveResult& r, int every)
         std::printf("%10zu  %s\n", last, sci(h[last]).c_str());
     }
     if (!r.outer_residual_history.empty()) {
-        std::printf("\n%10s  %16s  %s\n", "refinement", "inner iterations",
-                    "true relative residual (double)");
+        if (outer_pcg) {
+            std::printf("\n%10s  %16s  %s\n", "outer PCG", "inner iterations",
+                        "relative residual (double; b - A x where it met --tol)");
+        } else {
+            std::printf("\n%10s  %16s  %s\n", "refinement", "inner iterations",
+                        "true relative residual (double)");
+        }
         std::printf("%10d  %16s  %s\n", 0, "-", sci(r.outer_residual_history[0]).c_str());
         for (std::size_t k = 1; k < r.outer_residual_history.size(); ++k) {
             const int inner =
@@ -200,6 +217,23 @@ void run(SolveCliOptions& o)
     } else if (o.method != "cg") {
         SPMV_THROW(spmv::InvalidArgument,
                    "--method " + o.method + ": expected cg, jacobi-cg or mpir-cg");
+    }
+    if (o.outer == "pcg" && method != Method::mpir_cg) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--outer pcg is an outer loop of --method mpir-cg, not of " + o.method);
+    }
+    const bool outer_pcg = method == Method::mpir_cg && o.outer == "pcg";
+    if (outer_pcg) {
+        // Cevahir 2.2: the inner CG is a preconditioner of a predetermined iteration count
+        if (o.inner_reduction_given || o.inner_restart) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       std::string(o.inner_restart ? "--inner-restart" : "--inner-reduction") +
+                           " belongs to --outer richardson: with --outer pcg every inner CG "
+                           "runs exactly --inner-maxit iterations from zero");
+        }
+        if (!o.inner_maxit_given) {
+            o.inner_maxit = pcg_default_inner_maxit;
+        }
     }
     // --format auto / --variant auto: the advisor picks (below, once the matrix is loaded)
     const bool auto_variant = o.variant == "auto";
@@ -281,14 +315,19 @@ void run(SolveCliOptions& o)
     opt.inner.max_iterations = o.inner_maxit;
     opt.inner.keep_direction = !o.inner_restart;
     opt.inner.double_sums = o.inner_sums == "double";
+    opt.mpir_outer = outer_pcg ? MpirOuter::pcg : MpirOuter::richardson;
 
-    const std::string method_label =
-        method == Method::mpir_cg
-            ? std::string(jacobi ? "mpir-cg (Jacobi inner" : "mpir-cg (") +
-                  (jacobi ? ", " : "") +
-                  (o.inner_restart ? "inner CG restarted each step" : "inner CG continued") +
-                  ", inner sums in " + o.inner_sums + ")"
-            : std::string(jacobi ? "jacobi-cg" : "cg");
+    std::string method_label = jacobi ? "jacobi-cg" : "cg";
+    if (outer_pcg) {
+        method_label = "mpir-cg --outer pcg (flexible PCG in double, preconditioned by " +
+                       std::to_string(o.inner_maxit) + " float " + (jacobi ? "Jacobi-CG" : "CG") +
+                       " iterations, inner sums in " + o.inner_sums + ")";
+    } else if (method == Method::mpir_cg) {
+        method_label = std::string(jacobi ? "mpir-cg (Jacobi inner" : "mpir-cg (") +
+                       (jacobi ? ", " : "") +
+                       (o.inner_restart ? "inner CG restarted each step" : "inner CG continued") +
+                       ", inner sums in " + o.inner_sums + ")";
+    }
     if (!o.json) {
         std::printf("%s: %d x %d, %lld entries\n", name.c_str(), a.num_rows, a.num_cols,
                     static_cast<long long>(spmv::nnz(a)));
@@ -348,6 +387,9 @@ void run(SolveCliOptions& o)
         j["cols"] = a.num_cols;
         j["nnz"] = spmv::nnz(a);
         j["method"] = o.method;
+        if (method == Method::mpir_cg) {
+            j["mpir_outer"] = std::string(to_string(opt.mpir_outer));
+        }
         j["jacobi"] = jacobi;
         j["variant"] = variant;
         if (!auto_choice.is_null()) {
@@ -382,7 +424,7 @@ void run(SolveCliOptions& o)
         }
         std::printf("%s\n", j.dump(2).c_str());
     } else {
-        print_history(r, o.every);
+        print_history(r, o.every, outer_pcg);
         auto line = [](const char* key, const std::string& value) {
             std::printf("%-26s %s\n", key, value.c_str());
         };
@@ -395,7 +437,9 @@ void run(SolveCliOptions& o)
         line("iterations", std::to_string(r.iterations));
         if (method == Method::mpir_cg) {
             line("inner iterations (float)", std::to_string(r.inner_iterations));
-            line("outer iterations (double)", std::to_string(r.outer_iterations));
+            line("outer iterations (double)",
+                 std::to_string(r.outer_iterations) +
+                     (outer_pcg ? "  (flexible PCG)" : "  (refinement steps)"));
             line("inner SpMV sums", r.inner_double_sums
                                         ? "double (float storage)"
                                         : (o.inner_sums == "double"
@@ -458,8 +502,15 @@ void add_solve_command(CLI::App& app)
                     "(e.g. gen:pde:size=100, gen:laplace2d:nx=500,ny=500)")
         ->required();
     cmd->add_option("--method", o->method,
-                    "cg | jacobi-cg | mpir-cg (double outer refinement, float inner CG)")
+                    "cg | jacobi-cg | mpir-cg (double outer loop, float inner CG; see --outer)")
         ->default_val("cg");
+    cmd->add_option("--outer", o->outer,
+                    "mpir-cg's outer loop in double: richardson = iterative refinement, x += the "
+                    "inner solution, r = b - A x (inner CG adaptive: --inner-reduction, "
+                    "--inner-restart); pcg = Cevahir 2.2 as written: flexible preconditioned CG "
+                    "whose preconditioner is --inner-maxit float CG iterations from zero")
+        ->default_val("richardson")
+        ->check(CLI::IsMember({"richardson", "pcg"}));
     cmd->add_flag("--jacobi", o->jacobi, "Jacobi preconditioner (for mpir-cg: in the inner CG)");
     auto* format_opt =
         cmd->add_option("--format", o->format,
@@ -478,20 +529,27 @@ void add_solve_command(CLI::App& app)
     cmd->add_option("--maxit", o->maxit, "iteration limit (mpir-cg: total inner iterations)")
         ->default_val(10000)
         ->check(non_negative_number());
-    cmd->add_option("--max-outer", o->max_outer, "mpir-cg: refinement step limit")
+    cmd->add_option("--max-outer", o->max_outer,
+                    "mpir-cg: outer step limit (refinement steps, or outer PCG iterations)")
         ->default_val(100)
         ->check(positive_number());
-    cmd->add_option("--inner-reduction", o->inner_reduction,
-                    "mpir-cg: inner CG stops when its residual dropped by this factor (the "
-                    "last step only as far as --tol needs); 0: always --inner-maxit iterations")
-        ->default_val(1e-4)
-        ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--inner-maxit", o->inner_maxit, "mpir-cg: inner iterations per step")
-        ->default_val(1000)
-        ->check(positive_number());
+    auto* inner_reduction_opt =
+        cmd->add_option("--inner-reduction", o->inner_reduction,
+                        "mpir-cg --outer richardson: inner CG stops when its residual dropped by "
+                        "this factor (the last step only as far as --tol needs); 0: always "
+                        "--inner-maxit iterations")
+            ->default_val(1e-4)
+            ->check(CLI::Range(0.0, 1.0));
+    auto* inner_maxit_opt =
+        cmd->add_option("--inner-maxit", o->inner_maxit,
+                        "mpir-cg: inner iterations per step; richardson: at most this many "
+                        "(default 1000); pcg: exactly this many per preconditioner application "
+                        "(default " + std::to_string(pcg_default_inner_maxit) + ")")
+            ->check(positive_number());
     cmd->add_flag("--inner-restart", o->inner_restart,
-                  "mpir-cg: restart every inner CG from p = r (classic iterative refinement, "
-                  "Cevahir 2.2) instead of continuing the previous inner search direction");
+                  "mpir-cg --outer richardson: restart every inner CG from p = r (the classic "
+                  "restarted refinement of Buttari et al.) instead of continuing the previous "
+                  "inner search direction");
     cmd->add_option("--inner-sums", o->inner_sums,
                     "mpir-cg: precision of the inner float SpMV's sums of products: double "
                     "(float storage, products added in double; fewer inner iterations) or float")
@@ -521,8 +579,10 @@ void add_solve_command(CLI::App& app)
     cmd->add_flag("--json", o->json, "print one JSON record instead of text");
     cmd->add_flag("--history", o->history, "with --json: include the residual history");
     add_format_param_options(cmd, o->params);
-    cmd->callback([o, format_opt] {
+    cmd->callback([o, format_opt, inner_maxit_opt, inner_reduction_opt] {
         o->format_given = format_opt->count() > 0;
+        o->inner_maxit_given = inner_maxit_opt->count() > 0;
+        o->inner_reduction_given = inner_reduction_opt->count() > 0;
         run(*o);
     });
 }

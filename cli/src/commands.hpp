@@ -16,6 +16,7 @@ void add_bench_command(CLI::App& app);
 void add_recommend_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_report_command(CLI::App& app);
+void add_replicate_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_tour_command(CLI::App& app);
 void add_dist_command(CLI::App& app);

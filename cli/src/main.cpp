@@ -44,6 +44,7 @@ int main(int argc, char** argv)
     spmvlab::add_recommend_command(app);
     spmvlab::add_calibrate_command(app);
     spmvlab::add_report_command(app);
+    spmvlab::add_replicate_command(app);
     spmvlab::add_solve_command(app);
     spmvlab::add_dist_command(app);
     spmvlab::add_tour_command(app);

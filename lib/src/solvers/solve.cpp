@@ -45,6 +45,17 @@ std::string_view to_string(Method m)
     return "unknown";
 }
 
+std::string_view to_string(MpirOuter o)
+{
+    switch (o) {
+        case MpirOuter::richardson:
+            return "richardson";
+        case MpirOuter::pcg:
+            return "pcg";
+    }
+    return "unknown";
+}
+
 Csr<double, std::int32_t> permute_columns(const Csr<double, std::int32_t>& a,
                                           std::span<const std::int32_t> perm)
 {

@@ -1,9 +1,9 @@
 #pragma once
-/// Conjugate gradients and mixed-precision iterative refinement CG, written ONCE against a
-/// "backend" of vector operations, so the same code runs on host vectors (HostBackend:
-/// std::vector + spmv_reference of any format) and on device vectors (spmv::gpu's backend,
-/// where every vector stays on the GPU for the whole solve: Barbieri et al. §3, "CG runs
-/// unchanged on the GPU, by simply feeding the appropriate data objects").
+/// Conjugate gradients and mixed-precision CG (iterative refinement, or Cevahir's outer PCG),
+/// written ONCE against a "backend" of vector operations, so the same code runs on host vectors
+/// (HostBackend: std::vector + spmv_reference of any format) and on device vectors (spmv::gpu's
+/// backend, where every vector stays on the GPU for the whole solve: Barbieri et al. §3, "CG
+/// runs unchanged on the GPU, by simply feeding the appropriate data objects").
 ///
 /// A backend owns the matrix (in one storage format and one precision) and provides:
 ///   Vector new_vector()                       zero vector of the system's size
@@ -34,6 +34,8 @@
 /// Mixed precision (mpir_cg) also needs, on the double "outer" backend:
 ///   void demote(const Vector& r, double s, InnerVector& rf)       rf = float(s * r)
 ///   void promote_add(const InnerVector& d, double s, Vector& x)   x = x + s * double(d)
+/// (mpir_pcg drives the outer CG with the fused steps above, one iteration at a time, and needs
+/// nothing more.)
 #include <algorithm>
 #include <cmath>
 #include <concepts>
@@ -41,6 +43,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <spmv/solvers/cg_step.hpp>
 #include <spmv/solvers/solve.hpp>
@@ -330,32 +333,40 @@ SolveResult cg(Backend& be, const typename Backend::Vector& b, typename Backend:
     return res;
 }
 
-/// Mixed-precision iterative refinement CG (Cevahir et al. §2.2 and §3, after Buttari et al.):
-///   r = b - A x                                   (double SpMV)
-///   repeat until ||r||/||b|| <= tol:
-///     solve A d = r approximately by CG in single precision, from d = 0 (with
-///       inner.keep_direction: continuing the previous inner solve's search direction, the
-///       "reliable update" form of Clark et al. 2010 / Sleijpen & van der Vorst 1996; without
-///       it, restarting from p = r as in Cevahir §2.2), until the inner
-///       residual dropped by max(inner.reduction, 0.1 tol / (||r||/||b||)) or after
-///       inner.max_iterations (the inner system is scaled: it solves A d' = r/||r||, so that
-///       float never under- or overflows)
-///     x = x + ||r|| d'                             (double)
-///     r = b - A x                                  (double SpMV: the TRUE residual)
-/// Each refinement step gains roughly a factor inner.reduction as long as the inner solve is
-/// that accurate, i.e. while cond(A) * eps_float stays well below 1; the residual that decides
-/// convergence is always recomputed in double, so float can never fake convergence.
-template <SolverBackend Outer, SolverBackend Inner>
-SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
-                    typename Outer::Vector& x, const SolveOptions& opt)
+namespace detail {
+
+/// Books one inner solve of MPIR-CG into `res` (its iterations, its count) and returns false,
+/// with res's status and message set, when it gave nothing usable: the first inner step already
+/// failed, or NaN / divergence. A p^T A p <= 0 after progress keeps the result built so far
+/// (in float, A rounded to single precision can be numerically indefinite; the outer residual,
+/// in double, decides whether it helped) and is counted in res.inner_breakdowns.
+inline bool book_inner_solve(SolveResult& res, const SolveResult& ir, const std::string& step)
 {
-    using detail::sci;
-    SolveResult res;
+    res.inner_iterations += ir.iterations;
+    res.inner_iteration_counts.push_back(ir.iterations);
+    res.iterations = res.inner_iterations;
+    const bool broke = ir.status == Status::breakdown_indefinite ||
+                       ir.status == Status::breakdown_nan || ir.status == Status::diverged;
+    if (broke && (ir.iterations <= 1 || ir.status != Status::breakdown_indefinite)) {
+        return !stop(res, ir.status, "inner single-precision CG, " + step + ": " + ir.message);
+    }
+    if (broke) {
+        ++res.inner_breakdowns;
+    }
+    return true;
+}
+
+/// The start shared by both MPIR-CG outer loops: ||b||, r = b - A x and its relative norm
+/// (pushed to both histories). Returns false when the solve is already over (b = 0: x = 0,
+/// converged; NaN or Inf in b or the initial residual).
+template <SolverBackend Outer>
+bool mpir_start(Outer& outer, const typename Outer::Vector& b, typename Outer::Vector& x,
+                typename Outer::Vector& r, SolveResult& res, double& bnorm, double& rel)
+{
     res.final_relative_residual = 1.0;
-    const double bnorm = outer.norm2(b);
+    bnorm = outer.norm2(b);
     if (!std::isfinite(bnorm)) {
-        detail::stop(res, Status::breakdown_nan, "the right-hand side holds NaN or Inf");
-        return res;
+        return !stop(res, Status::breakdown_nan, "the right-hand side holds NaN or Inf");
     }
     if (bnorm == 0.0) {
         outer.fill_zero(x);
@@ -363,30 +374,69 @@ SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
         res.final_relative_residual = 0.0;
         res.residual_history.push_back(0.0);
         res.outer_residual_history.push_back(0.0);
-        return res;
+        return false;
     }
-    auto r = outer.new_vector();
     outer.residual(b, x, r);
-    double rel = outer.norm2(r) / bnorm;
+    rel = outer.norm2(r) / bnorm;
     res.residual_history.push_back(rel);
     res.outer_residual_history.push_back(rel);
     res.final_relative_residual = rel;
     if (!std::isfinite(rel)) {
-        detail::stop(res, Status::breakdown_nan, "the initial residual b - A x is NaN or Inf");
+        return !stop(res, Status::breakdown_nan, "the initial residual b - A x is NaN or Inf");
+    }
+    return true;
+}
+
+/// The inner options shared by both outer loops: from z = 0, right-hand side of norm 1, no
+/// residual verification (the outer loop recomputes its residual in double).
+inline SolveOptions inner_options(const SolveOptions& opt)
+{
+    SolveOptions in;
+    in.jacobi = opt.jacobi;
+    in.verify_residual = false;
+    in.start_from_zero = true;
+    // The right-hand side is r / ||r|| rounded to float: norm 1 up to float rounding (relative
+    // 6e-8), which moves the inner stopping test by as much; the outer residual, in double, is
+    // what decides convergence.
+    in.rhs_norm = 1.0;
+    in.divergence_limit = opt.divergence_limit;
+    return in;
+}
+
+}  // namespace detail
+
+/// MPIR-CG with the refinement outer loop (MpirOuter::richardson; after Buttari et al.):
+///   r = b - A x                                   (double SpMV)
+///   repeat until ||r||/||b|| <= tol:
+///     solve A d = r approximately by CG in single precision, from d = 0 (with
+///       inner.keep_direction: continuing the previous inner solve's search direction, the
+///       "reliable update" form of Clark et al. 2010 / Sleijpen & van der Vorst 1996; without
+///       it, restarting from p = r), until the inner residual dropped by
+///       max(inner.reduction, 0.1 tol / (||r||/||b||)) or after inner.max_iterations (the
+///       inner system is scaled: it solves A d' = r/||r||, so that float never under- or
+///       overflows)
+///     x = x + ||r|| d'                             (double)
+///     r = b - A x                                  (double SpMV: the TRUE residual)
+/// Each refinement step gains roughly a factor inner.reduction as long as the inner solve is
+/// that accurate, i.e. while cond(A) * eps_float stays well below 1; the residual that decides
+/// convergence is always recomputed in double, so float can never fake convergence.
+/// This is not Cevahir §2.2's outer loop (a preconditioned CG: mpir_pcg below).
+template <SolverBackend Outer, SolverBackend Inner>
+SolveResult mpir_richardson(Outer& outer, Inner& inner, const typename Outer::Vector& b,
+                            typename Outer::Vector& x, const SolveOptions& opt)
+{
+    using detail::sci;
+    SolveResult res;
+    auto r = outer.new_vector();
+    double bnorm = 0.0;
+    double rel = 0.0;
+    if (!detail::mpir_start(outer, b, x, r, res, bnorm, rel)) {
         return res;
     }
     auto rf = inner.new_vector();
     auto df = inner.new_vector();
     CgWorkspace<typename Inner::Vector> inner_ws;  // reused by every inner solve
-    SolveOptions in;
-    in.jacobi = opt.jacobi;
-    in.verify_residual = false;
-    in.start_from_zero = true;  // each inner solve computes a correction d from d = 0
-    // Its right-hand side is r / ||r|| rounded to float: norm 1 up to float rounding (relative
-    // 6e-8), which moves the inner stopping test by as much; the outer residual, recomputed in
-    // double, is what decides convergence.
-    in.rhs_norm = 1.0;
-    in.divergence_limit = opt.divergence_limit;
+    SolveOptions in = detail::inner_options(opt);  // each computes a correction d from d = 0
     int slow_steps = 0;
     double prev_rel = 0.0;     // outer residual the previous inner system was scaled by
     bool continue_ok = false;  // the previous inner solve ended with a usable direction
@@ -420,26 +470,12 @@ SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
         const SolveResult ir = cg(inner, rf, df, in, &inner_ws);
         prev_rel = rel;
         continue_ok = ir.status == Status::converged || ir.status == Status::max_iterations;
-        res.inner_iterations += ir.iterations;
-        res.inner_iteration_counts.push_back(ir.iterations);
-        res.iterations = res.inner_iterations;
         for (std::size_t k = 1; k < ir.residual_history.size(); ++k) {
             res.residual_history.push_back(rel * ir.residual_history[k]);
         }
-        const bool broke = ir.status == Status::breakdown_indefinite ||
-                           ir.status == Status::breakdown_nan || ir.status == Status::diverged;
-        if (broke && (ir.iterations <= 1 || ir.status != Status::breakdown_indefinite)) {
-            // No usable correction: the first inner step already failed, or NaN/divergence.
-            detail::stop(res, ir.status,
-                         "inner single-precision CG, refinement step " +
-                             std::to_string(res.outer_iterations + 1) + ": " + ir.message);
+        if (!detail::book_inner_solve(
+                res, ir, "refinement step " + std::to_string(res.outer_iterations + 1))) {
             return res;
-        }
-        if (broke) {
-            // p^T A p <= 0 after progress: in float, A rounded to single precision can be
-            // numerically indefinite. Keep the correction built so far; the outer residual
-            // (double) decides whether that helped.
-            ++res.inner_breakdowns;
         }
         outer.promote_add(df, rnorm, x);
         outer.residual(b, x, r);
@@ -477,6 +513,231 @@ SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
                       " inner solve(s) stopped early on p^T A p <= 0 in single precision";
     }
     return res;
+}
+
+/// MPIR-CG as Cevahir et al. 2009 write it (§2.2, §3; MpirOuter::pcg): "the preconditioned CG
+/// ... instead of using a fixed preconditioner, preconditioner is solved using a single
+/// precision sparse iterative method, in each iteration. Operations other than the inner solver
+/// run in double precision ... Inner solver runs for a predetermined number of iterations".
+/// In double (the paper's CPU part), with M^-1 r = the float inner CG below:
+///   r = b - A x;  z = M^-1 r;  rho = r.z;  p = z
+///   repeat:  q = A p;  alpha = rho / p.q;  x += alpha p;  r -= alpha q      (CG's fused steps)
+///            stop when ||r||/||b|| <= tol and the recomputed b - A x agrees
+///            z_old = z;  z = M^-1 r;  rho_new = r.z
+///            beta = (rho_new - r.z_old) / rho;  rho = rho_new;  p = z + beta p
+/// M^-1 r (the paper's GPU part): k = inner.max_iterations iterations of CG in float on
+/// A z' = float(r / ||r||) from z' = 0 (Jacobi-preconditioned with SolveOptions::jacobi, which
+/// the paper allows: "Single precision inner solver may also use preconditioned CG"), then
+/// z = ||r|| double(z'). The k iterations are not a fixed linear operator: CG's iterate is a
+/// polynomial in A chosen by the right-hand side, so M changes with r. Plain PCG's beta =
+/// rho_new / rho is derived for a fixed symmetric M; the Polak-Ribiere form above is the one of
+/// the inexact / flexible PCG whose preconditioner changes from one iteration to the next
+/// (Golub & Ye 2000, the paper's ref. [9] for the inner-outer method; Notay 2000). The two
+/// differ by r_new.z_old = beta_old alpha p_old^T A p_older (alpha makes r_new orthogonal to
+/// p_old): only as far as a varying M spoils the conjugacy of the last two directions (on pde20
+/// and pde40 the iteration counts agree to one; tutorials/17_cg_mpir). r.z stays positive in
+/// exact arithmetic
+/// (CG's iterate z_k is the A-orthogonal projection of A^-1 r on its Krylov space, so
+/// r.z_k = z_k^T A z_k > 0 on an SPD A), so r.z <= 0 means A is not SPD or float broke the
+/// inner solve: breakdown_indefinite.
+///
+/// k -> large: z -> A^-1 r to float accuracy and the outer CG needs a few iterations (each
+/// gains ~ cond(A) eps_float); k = 1: z = (r.r / r.Ar) r, a multiple of r, and the outer CG is
+/// plain CG in double with one float SpMV per iteration on top. The inner solve stops before k
+/// only when its recursive residual falls below 1e-30 (float would underflow; z is then exact
+/// to float accuracy) or breaks down.
+template <SolverBackend Outer, SolverBackend Inner>
+SolveResult mpir_pcg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
+                     typename Outer::Vector& x, const SolveOptions& opt)
+{
+    using Vector = typename Outer::Vector;
+    using detail::sci;
+    SolveResult res;
+    Vector r = outer.new_vector();
+    double bnorm = 0.0;
+    double rel = 0.0;
+    if (!detail::mpir_start(outer, b, x, r, res, bnorm, rel)) {
+        return res;
+    }
+    if (rel <= opt.tol) {
+        res.status = Status::converged;
+        return res;
+    }
+    Vector p = outer.new_vector();
+    Vector q = outer.new_vector();
+    Vector z_a = outer.new_vector();
+    Vector z_b = outer.new_vector();
+    Vector* z = &z_a;      // M^-1 r of the current residual
+    Vector* z_old = &z_b;  // M^-1 r of the previous one (the flexible beta)
+    auto rf = inner.new_vector();
+    auto df = inner.new_vector();
+    CgWorkspace<typename Inner::Vector> inner_ws;  // reused; never continued (continue_scale 0)
+    SolveOptions in = detail::inner_options(opt);
+    constexpr double fixed_count_floor = 1e-30;
+    in.tol = fixed_count_floor;
+
+    // z = M^-1 r: the float inner CG of k iterations on A z' = r / ||r||, z = ||r|| z'.
+    // Its iterations show in residual_history as the outer residual they run under.
+    auto precondition = [&](Vector& zk) {
+        const int budget = opt.max_iterations - res.inner_iterations;
+        if (budget <= 0) {
+            return !detail::stop(res, Status::max_iterations,
+                                 "no convergence in " + std::to_string(opt.max_iterations) +
+                                     " inner iterations (relative residual " + sci(rel) + ")");
+        }
+        in.max_iterations = std::min(opt.inner.max_iterations, budget);
+        const double rnorm = rel * bnorm;
+        outer.demote(r, 1.0 / rnorm, rf);
+        const SolveResult ir = cg(inner, rf, df, in, &inner_ws);
+        for (int k = 1; k < ir.iterations; ++k) {
+            res.residual_history.push_back(rel);
+        }
+        if (!detail::book_inner_solve(
+                res, ir, "outer iteration " + std::to_string(res.outer_iterations + 1))) {
+            return false;
+        }
+        outer.fill_zero(zk);
+        outer.promote_add(df, rnorm, zk);
+        return true;
+    };
+    // r.z > 0 for an SPD A (see above); returns false with the status set otherwise.
+    auto positive = [&](double rz) {
+        if (!std::isfinite(rz)) {
+            return !detail::stop(res, Status::breakdown_nan, "r^T M^-1 r is NaN or Inf");
+        }
+        if (rz <= 0.0) {
+            return !detail::stop(
+                res, Status::breakdown_indefinite,
+                "r^T M^-1 r = " + sci(rz) + " <= 0 before outer iteration " +
+                    std::to_string(res.outer_iterations + 1) +
+                    ": the single-precision inner CG is not a positive definite preconditioner "
+                    "(A not SPD, or cond(A) * eps_float too large)");
+        }
+        return true;
+    };
+    // Checked before every preconditioner application, so that none is wasted at the limit.
+    auto outer_limit = [&] {
+        if (res.outer_iterations < opt.max_outer_iterations) {
+            return false;
+        }
+        return detail::stop(res, Status::max_iterations,
+                            "no convergence in " + std::to_string(opt.max_outer_iterations) +
+                                " outer iterations (relative residual " + sci(rel) + ")");
+    };
+
+    if (outer_limit() || !precondition(*z)) {
+        return res;
+    }
+    double rho = outer.dot(r, *z);
+    if (!positive(rho)) {
+        return res;
+    }
+    outer.copy(*z, p);
+    // CG's fused steps (cg_step.hpp) do q = A p, alpha = rho / p.q, x += alpha p, r -= alpha q
+    // and the stopping test on r.r; rho = r.z is handed in by cg_begin every iteration, beta is
+    // computed here (their beta, r.r / rho, is plain CG's).
+    const CgLimits limits{opt.tol * bnorm * opt.tol * bnorm,
+                          opt.divergence_limit * bnorm * opt.divergence_limit * bnorm, 0};
+    double last_true = rel;  // true residual at the last check (start or replacement)
+    for (int it = 1;; ++it) {
+        outer.cg_begin(rho, limits);
+        outer.cg_iteration(it);
+        outer.cg_spmv(p, q);
+        outer.cg_alpha(p, q, nullptr);
+        outer.cg_update(p, q, x, r, nullptr);
+        const CgScalars s = outer.cg_read(it);
+        if (s.stop == cg_stop_pq) {  // x and r were not updated
+            if (!std::isfinite(s.pq)) {
+                detail::stop(res, Status::breakdown_nan,
+                             "p^T A p is NaN or Inf at outer iteration " + std::to_string(it));
+            } else {
+                detail::stop(res, Status::breakdown_indefinite,
+                             "p^T A p = " + sci(s.pq) + " <= 0 at outer iteration " +
+                                 std::to_string(it) + ": A is not positive definite");
+            }
+            return res;
+        }
+        ++res.outer_iterations;
+        rel = std::sqrt(s.rr) / bnorm;
+        res.residual_history.push_back(rel);
+        res.outer_residual_history.push_back(rel);
+        res.final_relative_residual = rel;
+        if (!std::isfinite(rel)) {
+            detail::stop(res, Status::breakdown_nan,
+                         "the residual became NaN or Inf at outer iteration " + std::to_string(it));
+            return res;
+        }
+        if (s.rr > limits.rr_diverge) {
+            detail::stop(res, Status::diverged,
+                         "relative residual " + sci(rel) + " at outer iteration " +
+                             std::to_string(it) + " exceeds the divergence limit " +
+                             sci(opt.divergence_limit));
+            return res;
+        }
+        if (s.stop == cg_stop_residual) {
+            // The updated residual met tol: recompute b - A x, which decides.
+            outer.residual(b, x, r);
+            const double true_rel = outer.norm2(r) / bnorm;
+            res.final_relative_residual = true_rel;
+            res.residual_history.back() = true_rel;
+            res.outer_residual_history.back() = true_rel;
+            if (true_rel <= opt.tol) {
+                res.status = Status::converged;
+                if (res.inner_breakdowns > 0) {
+                    res.message = std::to_string(res.inner_breakdowns) +
+                                  " inner solve(s) stopped early on p^T A p <= 0 in single "
+                                  "precision";
+                }
+                return res;
+            }
+            if (!std::isfinite(true_rel)) {
+                detail::stop(res, Status::breakdown_nan, "the true residual is NaN or Inf");
+                return res;
+            }
+            constexpr int max_restarts = 20;
+            if ((res.restarts > 0 && true_rel > 0.9 * last_true) || res.restarts >= max_restarts) {
+                detail::stop(res, Status::stagnated,
+                             "the outer residual reached " + sci(rel) +
+                                 " but the true residual b - A x stays at " + sci(true_rel) +
+                                 " (precision limit of this arithmetic)");
+                return res;
+            }
+            // Residual replacement: restart the outer CG from the true residual (p = z).
+            last_true = true_rel;
+            rel = true_rel;
+            ++res.restarts;
+            if (outer_limit() || !precondition(*z)) {
+                return res;
+            }
+            rho = outer.dot(r, *z);
+            if (!positive(rho)) {
+                return res;
+            }
+            outer.copy(*z, p);
+            continue;
+        }
+        std::swap(z, z_old);
+        if (outer_limit() || !precondition(*z)) {
+            return res;
+        }
+        const double rho_new = outer.dot(r, *z);
+        if (!positive(rho_new)) {
+            return res;
+        }
+        const double beta = (rho_new - outer.dot(r, *z_old)) / rho;
+        rho = rho_new;
+        outer.xpay(*z, beta, p);  // p = z + beta p
+    }
+}
+
+/// Mixed-precision CG: the outer loop SolveOptions::mpir_outer (MpirOuter) around a
+/// single-precision inner CG on the `inner` backend (the same matrix in float).
+template <SolverBackend Outer, SolverBackend Inner>
+SolveResult mpir_cg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
+                    typename Outer::Vector& x, const SolveOptions& opt)
+{
+    return opt.mpir_outer == MpirOuter::pcg ? mpir_pcg(outer, inner, b, x, opt)
+                                            : mpir_richardson(outer, inner, b, x, opt);
 }
 
 }  // namespace spmv::solvers

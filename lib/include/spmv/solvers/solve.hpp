@@ -1,8 +1,10 @@
 #pragma once
 /// Solvers for A x = b with a symmetric positive definite A, in any storage format:
-/// conjugate gradients (CG, optionally Jacobi-preconditioned) and mixed-precision iterative
-/// refinement CG (MPIR-CG: outer refinement in double, inner CG in single precision; Cevahir
-/// et al. 2009 §2.2 after Buttari et al.).
+/// conjugate gradients (CG, optionally Jacobi-preconditioned) and mixed-precision CG (MPIR-CG:
+/// an outer loop in double around an inner CG in single precision). MPIR-CG has two outer
+/// loops (MpirOuter): the project's iterative refinement (x += inner solution, default), and
+/// Cevahir et al. 2009 §2.2 as written: a double-precision preconditioned CG whose
+/// preconditioner is a float CG of a fixed number of iterations.
 ///
 /// The algorithms are written once (spmv/solvers/cg.hpp) against a small "backend" of vector
 /// operations; this header has the vocabulary (options, status, result) and the host driver.
@@ -37,24 +39,49 @@ std::string_view to_string(Status s);
 
 enum class Method {
     cg,       ///< conjugate gradients in double (Jacobi-preconditioned with SolveOptions::jacobi)
-    mpir_cg,  ///< mixed-precision iterative refinement: double outer loop, float inner CG
+    mpir_cg,  ///< mixed precision: double outer loop (SolveOptions::mpir_outer), float inner CG
 };
 std::string_view to_string(Method m);
 
-/// The inner solve of MPIR-CG (single precision). It stops when its own relative residual has
-/// dropped by `reduction` (adaptive; the last refinement step asks only for the reduction that
-/// reaches tol, with a safety factor 10) or after `max_iterations` (a fixed count when
-/// reduction == 0, as in Cevahir §2.2).
+/// The double-precision outer loop of MPIR-CG. Both run the same float inner CG (on the GPU
+/// backend: on the device) and decide convergence on a double residual.
 ///
-/// keep_direction (default): each inner CG continues the previous one's last search direction
-/// (rescaled to the new right-hand side, made A-conjugate to it) instead of restarting from
-/// p = r. Restarted CG throws away its Krylov space at every refinement step; continued, the
-/// float CG behaves like one CG whose residual is replaced by the true double residual at every
-/// refinement step ("reliable updates", Sleijpen & van der Vorst 1996, used for mixed precision
-/// by Clark et al. 2010). With a double inner solve that needs exactly CG's iterations; with a
-/// float one it still needs more (pde100: 281 for double CG, ~350 with double sums, ~420-470
-/// without; docs/benchmarks/solvers_h100.md). false: the classic restarted inner solve of
-/// Buttari et al. / Cevahir §2.2.
+/// richardson: iterative refinement, x += d with d the inner solution of A d = r, then
+///   r = b - A x recomputed (Buttari et al.'s refinement). The inner CG runs until its residual
+///   dropped by InnerOptions::reduction and, by default, continues its search direction across
+///   steps (InnerOptions::keep_direction): the project's own tuning, not a paper's algorithm.
+/// pcg: Cevahir et al. 2009 §2.2 as written: "the preconditioned CG [in double]. However,
+///   instead of using a fixed preconditioner, preconditioner is solved using a single precision
+///   sparse iterative method, in each iteration ... Inner solver runs for a predetermined number
+///   of iterations". z = M^-1 r is InnerOptions::max_iterations float CG iterations on A z = r
+///   from z = 0 (r scaled to norm 1, z scaled back). Such a preconditioner is not a fixed
+///   linear operator (CG is not linear in its right-hand side), so the outer CG is the flexible
+///   one (Golub & Ye 2000, Cevahir's ref. [9]; Notay 2000): beta = r_new.(z_new - z_old) /
+///   r_old.z_old (Polak-Ribiere) instead of r_new.z_new / r_old.z_old. InnerOptions::reduction
+///   and keep_direction do not apply.
+enum class MpirOuter {
+    richardson,
+    pcg,
+};
+/// "richardson", "pcg" (the CLI's --outer values).
+std::string_view to_string(MpirOuter o);
+
+/// The inner solve of MPIR-CG (single precision). With MpirOuter::richardson it stops when its
+/// own relative residual has dropped by `reduction` (adaptive; the last refinement step asks
+/// only for the reduction that reaches tol, with a safety factor 10) or after `max_iterations`
+/// (a fixed count when reduction == 0). With MpirOuter::pcg it always runs `max_iterations`
+/// (Cevahir's "predetermined number of iterations"; see MpirOuter), and `reduction` and
+/// `keep_direction` are not used.
+///
+/// keep_direction (default, richardson only): each inner CG continues the previous one's last
+/// search direction (rescaled to the new right-hand side, made A-conjugate to it) instead of
+/// restarting from p = r. Restarted CG throws away its Krylov space at every refinement step;
+/// continued, the float CG behaves like one CG whose residual is replaced by the true double
+/// residual at every refinement step ("reliable updates", Sleijpen & van der Vorst 1996, used
+/// for mixed precision by Clark et al. 2010). With a double inner solve that needs exactly CG's
+/// iterations; with a float one it still needs more (pde100: 281 for double CG, ~350 with
+/// double sums, ~420-470 without; docs/benchmarks/solvers_h100.md). false: the classic
+/// restarted inner solve of Buttari et al.'s refinement (each inner CG from p = r).
 ///
 /// double_sums (default): the inner SpMV keeps the matrix and the vectors in float but adds each
 /// row's products in double and rounds once (spmv::gpu::Sums::double_precision on the GPU; on
@@ -75,9 +102,10 @@ struct InnerOptions {
 struct SolveOptions {
     double tol = 1e-10;              ///< relative residual ||b - A x|| / ||b|| to reach
     int max_iterations = 10000;      ///< CG iterations; for MPIR-CG the total of inner iterations
-    int max_outer_iterations = 100;  ///< MPIR-CG refinement steps
+    int max_outer_iterations = 100;  ///< MPIR-CG outer steps (refinement steps, or PCG's)
     bool jacobi = false;  ///< Jacobi (diagonal) preconditioner; for MPIR-CG in the inner CG
     InnerOptions inner;   ///< MPIR-CG only
+    MpirOuter mpir_outer = MpirOuter::richardson;  ///< MPIR-CG only: the outer loop
     /// diverged when the relative residual exceeds this (CG residuals on an SPD matrix may grow
     /// temporarily, but not by many orders of magnitude).
     double divergence_limit = 1e8;
@@ -126,20 +154,28 @@ struct SolveResult {
     std::string message;       ///< why it stopped, in words (empty when converged cleanly)
     int iterations = 0;        ///< SpMV iterations: CG iterations, or MPIR's inner total
     int inner_iterations = 0;  ///< MPIR-CG: total inner (float) CG iterations
-    int outer_iterations = 0;  ///< MPIR-CG: refinement steps (double residual + correction)
-    int restarts = 0;          ///< CG: residual replacements after a false convergence
+    int outer_iterations = 0;  ///< MPIR-CG: refinement steps, or outer PCG iterations
+    /// CG and MPIR-CG's outer PCG: residual replacements after a false convergence
+    int restarts = 0;
     int inner_breakdowns = 0;  ///< MPIR-CG: inner solves cut short by p^T A p <= 0 in float
     /// MPIR-CG: the inner SpMV added its products in double (InnerOptions::double_sums, and the
     /// format's kernel has that path); false: in float.
     bool inner_double_sums = false;
     double final_relative_residual = 0.0;  ///< true ||b - A x|| / ||b||, in double
-    /// Relative residual after every iteration, entry 0 = initial. For MPIR-CG: the inner CG's
-    /// residual scaled by the outer residual it started from (an estimate of the global one).
+    /// Relative residual after every iteration, entry 0 = initial. For MPIR-CG one entry per
+    /// inner iteration: richardson: the inner CG's residual scaled by the outer residual it
+    /// started from (an estimate of the global one); pcg: the outer residual of the current x,
+    /// which changes only at an outer iteration (a staircase whose steps sit at the markers of
+    /// outer_residual_history; the inner residual measures the preconditioner, not x).
     std::vector<double> residual_history;
-    /// MPIR-CG: true double relative residual before the first and after every refinement step.
+    /// MPIR-CG: double relative residual before the first and after every outer step.
+    /// richardson: b - A x recomputed every step; pcg: the outer CG's residual, updated in
+    /// double (r -= alpha A p), except that b - A x, recomputed, replaces it in an iteration
+    /// whose updated residual met tol (the last one of a converged solve).
     std::vector<double> outer_residual_history;
-    /// MPIR-CG: iterations of every inner solve (one per refinement step, plus the failed one
-    /// when an inner solve broke down without a usable correction).
+    /// MPIR-CG: iterations of every inner solve (richardson: one per refinement step; pcg: the
+    /// preconditioner applied before each outer iteration), plus the failed one when an inner
+    /// solve broke down without a usable result.
     std::vector<int> inner_iteration_counts;
     PhaseTimes times;
     bool phase_times = false;  ///< times.* were measured (SolveOptions::phase_times)
@@ -158,8 +194,9 @@ struct SolveResult {
 /// Solves A x = b on the host with the reference SpMV of `format` (any registered format; a
 /// permuted one runs in its permuted basis). x holds the initial guess on entry and the
 /// solution on return. For Method::mpir_cg the inner CG runs in float on the host (slow, but
-/// shows the algorithm). Throws InvalidArgument/DimensionMismatch for bad arguments; numerical
-/// failures are reported in SolveResult::status, never thrown.
+/// shows the algorithm), under the outer loop SolveOptions::mpir_outer. Throws
+/// InvalidArgument/DimensionMismatch for bad arguments; numerical failures are reported in
+/// SolveResult::status, never thrown.
 SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const double> b,
                        std::span<double> x, Method method, std::string_view format = "csr",
                        const FormatParams& params = {}, const SolveOptions& options = {});
