@@ -308,7 +308,7 @@ TEST_CASE("dist chart puts a bench record next to the model's strong scaling", "
     for (const auto& [device, expect] :
          std::vector<std::pair<std::string, std::string>>{
              {"NVIDIA H200", "model: H200 GPU profile"},
-             {"NVIDIA A100-SXM4-80GB", "H100 (assumed: no profile for NVIDIA A100-SXM4-80GB)"}}) {
+             {"Tesla V100-SXM2-32GB", "H100 (assumed: no profile for Tesla V100-SXM2-32GB)"}}) {
         auto g = r;
         g["devices"] = device;
         const auto gpu_rec = tmp("chart_gpu_rec.json");

@@ -48,6 +48,12 @@ const std::vector<GpuProfile>& table()
          "H200 141GB HBM3e SXM. B_GPU = 4300 GB/s: ASSUMED, 90 % of the nominal 4.8 TB/s (the "
          "attained/nominal ratio 3.0/3.35 seen on H100); not measured. B_PCI = 55 GB/s: ASSUMED "
          "attained PCIe Gen5 x16. Peak 34 TF/s FP64 / 67 TF/s FP32: NVIDIA datasheet."},
+        {"A100", 1800.0, 25.0, 9700.0, 19500.0,
+         "A100 80GB SXM4 (HBM2e). B_GPU = 1800 GB/s: ASSUMED, 88 % of the nominal 2039 GB/s (a "
+         "typical attained copy rate); not measured here. B_PCI = 25 GB/s: ASSUMED attained PCIe "
+         "Gen4 x16 (~32 GB/s per direction in theory). Peak 9.7 TF/s FP64 (19.5 with tensor "
+         "cores) / 19.5 TF/s FP32: NVIDIA datasheet. The 40 GB A100 has 1555 GB/s nominal: give "
+         "a custom profile for it."},
     };
     return t;
 }

@@ -12,6 +12,7 @@
 ///   C2070-ECC    91     6      515      1030
 ///   H100       3000    55    34000     67000      H100 80GB HBM3 SXM: ~3.0 TB/s measured copy
 ///   H200       4300    55    34000     67000      H200 141GB HBM3e SXM: 4.8 TB/s nominal x 0.9
+///   A100       1800    25     9700     19500      A100 80GB SXM4 HBM2e: 2.04 TB/s nominal x 0.88
 /// See each note for the details (nominal numbers, what is measured and what is assumed).
 #include <span>
 #include <string>
@@ -37,7 +38,8 @@ const GpuProfile& find_profile(std::string_view name);
 
 /// The built-in profile a CUDA device name denotes, or nullptr: the profile whose name occurs in
 /// `device_name` as a whole word, ignoring case ("NVIDIA H200" -> H200, "NVIDIA H100 80GB HBM3"
-/// -> H100, "Tesla C2050" -> C2050; "NVIDIA A100-SXM4-80GB" -> nullptr). The -ECC profiles are
+/// -> H100, "Tesla C2050" -> C2050, "NVIDIA A100-SXM4-80GB" -> A100; "Tesla V100-SXM2-32GB" ->
+/// nullptr). The -ECC profiles are
 /// never chosen: a device name does not say whether ECC is on.
 const GpuProfile* profile_for_device(std::string_view device_name) noexcept;
 
