@@ -131,6 +131,7 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
     m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->resizeColumnsToContents();  // the headers' widths before any run has come back
     // room for the header and three solves without scrolling
     m_table->setMinimumHeight(4 * m_table->verticalHeader()->defaultSectionSize() + 6);
     auto* split = new QSplitter(Qt::Vertical);
