@@ -2,7 +2,6 @@
 // `spmvlab bench --gpu` records and validates them on records it was not fitted on.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -33,33 +32,12 @@ struct Record {
 
 Record read_record(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in) {
-        SPMV_THROW(spmv::InvalidArgument, path + ": cannot open the bench record");
-    }
     Record r;
     r.file = path;
-    try {
-        in >> r.header;
-    } catch (const std::exception& e) {
-        SPMV_THROW(spmv::InvalidArgument, path + ": not a JSON bench record: " + e.what());
-    }
-    if (!r.header.contains("results") || !r.header["results"].is_array()) {
-        SPMV_THROW(spmv::InvalidArgument, path + ": no 'results' array (not written by spmvlab bench --gpu --json-out)");
-    }
+    r.header = read_bench_json(path);
     for (const auto& row : r.header["results"]) r.rows.push_back(row);
     r.header.erase("results");
     return r;
-}
-
-std::filesystem::path locate(const std::string& matrix, const std::vector<std::string>& dirs)
-{
-    if (matrix.rfind("gen:", 0) == 0) return matrix;
-    for (const auto& d : dirs) {
-        const auto p = std::filesystem::path(d) / matrix;
-        if (std::filesystem::exists(p)) return p;
-    }
-    return {};
 }
 
 spmv::FormatParams params_of(const nlohmann::json& h)
@@ -90,7 +68,7 @@ std::vector<spmv::model::Sample> samples_of(const std::vector<std::string>& file
             by_matrix[row.value("matrix", std::string())].push_back(&row);
         }
         for (const auto& [matrix, rows] : by_matrix) {
-            const auto path = locate(matrix, o.matrix_dirs);
+            const auto path = locate_matrix(matrix, o.matrix_dirs);
             if (path.empty()) {
                 SPMV_THROW(spmv::InvalidArgument, f + ": matrix '" + matrix +
                                                       "' not found in --matrices directories");

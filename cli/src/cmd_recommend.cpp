@@ -2,7 +2,6 @@
 // variant ranked by the per-format model's predicted time, with the reasons in words.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 
 #include <spmv/error.hpp>
@@ -36,20 +35,7 @@ Measured read_measured(const std::vector<std::string>& files)
 {
     Measured m;
     for (const auto& f : files) {
-        std::ifstream in(f);
-        if (!in) {
-            SPMV_THROW(spmv::InvalidArgument, f + ": cannot open the bench record");
-        }
-        nlohmann::json j;
-        try {
-            in >> j;
-        } catch (const std::exception& e) {
-            SPMV_THROW(spmv::InvalidArgument, f + ": not a JSON bench record: " + e.what());
-        }
-        if (!j.contains("results") || !j["results"].is_array()) {
-            SPMV_THROW(spmv::InvalidArgument,
-                       f + ": no 'results' array (write it with spmvlab bench --gpu --json-out)");
-        }
+        const auto j = read_bench_json(f);
         for (const auto& r : j["results"]) {
             if (!r.value("error", std::string()).empty() || !r.contains("median_ms") ||
                 !r["median_ms"].is_number()) {
@@ -65,16 +51,7 @@ Measured read_measured(const std::vector<std::string>& files)
 spmv::model::FormatModelConstants read_constants(const std::string& file,
                                                  const spmv::model::GpuProfile& gpu)
 {
-    std::ifstream in(file);
-    if (!in) {
-        SPMV_THROW(spmv::InvalidArgument, file + ": cannot open the constants file");
-    }
-    nlohmann::json j;
-    try {
-        in >> j;
-    } catch (const std::exception& e) {
-        SPMV_THROW(spmv::InvalidArgument, file + ": not JSON: " + e.what());
-    }
+    const auto j = read_json_file(file, "the constants file");
     spmv::model::FormatModelConstants c;
     try {
         c.profile = j.value("profile", gpu.name);

@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
-#include <fstream>
 #include <functional>
 #include <iterator>
 #include <map>
@@ -53,19 +52,6 @@ std::string str(const nlohmann::json& j, const char* key, const std::string& oth
 {
     const auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : otherwise;
-}
-
-nlohmann::json read_json(const std::string& path, const std::string& what)
-{
-    std::ifstream in(path);
-    if (!in) SPMV_THROW(spmv::InvalidArgument, path + ": cannot open " + what);
-    nlohmann::json j;
-    try {
-        in >> j;
-    } catch (const std::exception& e) {
-        SPMV_THROW(spmv::InvalidArgument, path + ": not a JSON file (" + what + "): " + e.what());
-    }
-    return j;
 }
 
 enum SizeClass { latency_bound = 0, medium = 1, large = 2 };
@@ -164,11 +150,7 @@ std::string upper(const std::string& p)
 
 void read_bench(Context& ctx, const std::string& path)
 {
-    const auto j = read_json(path, "a bench record");
-    if (!j.is_object() || !j.contains("results") || !j["results"].is_array()) {
-        SPMV_THROW(spmv::InvalidArgument,
-                   path + ": no \"results\" array (write it with spmvlab bench --gpu --json-out)");
-    }
+    const auto j = read_bench_json(path);
     auto& f = ctx.files.emplace_back();
     f.path = path;
     f.device = str(j, "device");
@@ -232,7 +214,7 @@ void read_solver(Context& ctx, const std::string& path, bool in_dir = false)
             SPMV_THROW(spmv::InvalidArgument, path + ": no solver records (*.json) in it");
         return;
     }
-    const auto j = read_json(path, "a solver record");
+    const auto j = read_json_file(path, "a solver record");
     if (in_dir && (!j.is_object() || !j.contains("method"))) return;
     if (!j.is_object() || !j.contains("method")) {
         SPMV_THROW(spmv::InvalidArgument,
@@ -267,16 +249,6 @@ void read_solver(Context& ctx, const std::string& path, bool in_dir = false)
                    path + ": solver record without a time (total_ms_median or ranks + total_ms)");
     }
     ctx.solves.push_back(s);
-}
-
-std::filesystem::path locate(const std::string& matrix, const std::vector<std::string>& dirs)
-{
-    if (matrix.rfind("gen:", 0) == 0) return matrix;
-    for (const auto& d : dirs) {
-        const auto p = std::filesystem::path(d) / matrix;
-        if (std::filesystem::exists(p)) return p;
-    }
-    return {};
 }
 
 double median_of(std::vector<double> v)
@@ -1623,7 +1595,7 @@ void load_stats(Context& ctx, const ReplicateOptions& o)
     std::size_t i = 0;
     for (const auto& m : names) {
         progress(i++, names.size(), m);
-        const auto path = locate(m, o.matrix_dirs);
+        const auto path = locate_matrix(m, o.matrix_dirs);
         if (path.empty()) {
             ++ctx.stats_missing;
             continue;

@@ -13,6 +13,7 @@
 #include <ctime>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -450,6 +451,39 @@ void progress_done()
     if (isatty(STDERR_FILENO)) {
         std::fprintf(stderr, "\r\033[K");
     }
+}
+
+nlohmann::json read_json_file(const std::string& path, const std::string& what)
+{
+    std::ifstream in(path);
+    if (!in) SPMV_THROW(spmv::InvalidArgument, path + ": cannot open " + what);
+    nlohmann::json j;
+    try {
+        in >> j;
+    } catch (const std::exception& e) {
+        SPMV_THROW(spmv::InvalidArgument, path + ": not a JSON file (" + what + "): " + e.what());
+    }
+    return j;
+}
+
+nlohmann::json read_bench_json(const std::string& path)
+{
+    auto j = read_json_file(path, "a bench record");
+    if (!j.is_object() || !j.contains("results") || !j["results"].is_array()) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   path + ": no \"results\" array (write it with spmvlab bench --gpu --json-out)");
+    }
+    return j;
+}
+
+std::filesystem::path locate_matrix(const std::string& name, const std::vector<std::string>& dirs)
+{
+    if (name.rfind("gen:", 0) == 0) return name;
+    for (const auto& d : dirs) {
+        const auto p = std::filesystem::path(d) / name;
+        if (std::filesystem::exists(p)) return p;
+    }
+    return {};
 }
 
 }  // namespace spmvlab

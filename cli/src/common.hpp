@@ -80,6 +80,17 @@ void add_memory_option(CLI::App& app);
 spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file,
                                             spmv::io::MatrixMarketInfo* info = nullptr);
 
+/// Reads a JSON file; throws InvalidArgument "PATH: cannot open WHAT" or "PATH: not a JSON file
+/// (WHAT): why". Shared by the commands that read records (calibrate, recommend, replicate).
+nlohmann::json read_json_file(const std::string& path, const std::string& what);
+
+/// read_json_file of a `spmvlab bench --json-out` record, which must hold a "results" array.
+nlohmann::json read_bench_json(const std::string& path);
+
+/// Where a record's matrix name is: a generator spec as it is, else the first DIR/name that
+/// exists, else an empty path.
+std::filesystem::path locate_matrix(const std::string& name, const std::vector<std::string>& dirs);
+
 /// A short display name: the file name, or the generator spec itself.
 std::string input_name(const std::filesystem::path& input);
 
