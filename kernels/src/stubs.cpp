@@ -23,6 +23,7 @@
 #include <spmv/gpu/pellr.hpp>
 #include <spmv/gpu/permutation.hpp>
 #include <spmv/gpu/pjds.hpp>
+#include <spmv/gpu/pjds_ladder.hpp>
 #include <spmv/gpu/sell.hpp>
 #include <spmv/gpu/sell_i16.hpp>
 
@@ -291,6 +292,13 @@ template void spmv<float>(const DeviceSellI16<float>&, float, const float*, floa
                           StreamRef);
 template void spmv<double>(const DeviceSellI16<double>&, double, const double*, double, double*,
                            RowOrder, StreamRef);
+template <typename V>
+DeviceMatrix<V> assemble_pjds_step(const Pjds<V, std::int32_t>&, int)
+{
+    not_compiled("pjds ladder");
+}
+template DeviceMatrix<float> assemble_pjds_step<float>(const Pjds<float, std::int32_t>&, int);
+template DeviceMatrix<double> assemble_pjds_step<double>(const Pjds<double, std::int32_t>&, int);
 // [gpu format stubs: keep this marker; add SPMV_STUB_FORMAT lines above it]
 
 template <typename V>

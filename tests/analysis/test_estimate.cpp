@@ -44,9 +44,9 @@ TEST_CASE("Footprint estimates of the canonical 4x4 match the headers' numbers",
     CHECK(ell.stored_entries == 12);
     CHECK(ell.padding_entries == 3);
     CHECK(ell.total_bytes() == 144);
-    CHECK(ellg.stored_entries == 48);
-    CHECK(ellg.padding_entries == 39);
-    CHECK(ellg.total_bytes() == 592);
+    CHECK(ellg.stored_entries == 96);
+    CHECK(ellg.padding_entries == 87);
+    CHECK(ellg.total_bytes() == 1168);
     CHECK(pjds.stored_entries == 10);
     CHECK(pjds.padding_entries == 1);
     CHECK(pjds.aux_bytes == 48);
@@ -120,7 +120,7 @@ TEST_CASE("A footprint estimate needs no memory for the layout it describes", "[
 TEST_CASE("summarize_all builds only the formats under the memory limit", "[estimate]")
 {
     const auto a = test::canonical4();
-    FormatParams p;  // ELLG pitch 128 B: 592 bytes; ELLPACK 144; ELLPACK-R 160
+    FormatParams p;  // ELLG pitch 128 B: 1168 bytes; ELLPACK 144; ELLPACK-R 160
 
     const auto all = summarize_all(a, p, 150);
 
@@ -140,8 +140,8 @@ TEST_CASE("summarize_all builds only the formats under the memory limit", "[esti
     }
     const auto& ellg = *std::find_if(all.begin(), all.end(),
                                      [](const FormatSummary& s) { return s.name == "ellg"; });
-    CHECK(ellg.error == "not built: would need 592 B (limit 150 B)");
-    CHECK(ellg.padding_entries == 39);
+    CHECK(ellg.error == "not built: would need 1.14 KiB (limit 150 B)");
+    CHECK(ellg.padding_entries == 87);
     const auto& ell = *std::find_if(all.begin(), all.end(),
                                     [](const FormatSummary& s) { return s.name == "ell"; });
     CHECK_FALSE(ell.estimated);

@@ -403,23 +403,23 @@ TEST_CASE("CSC construction compresses the columns upward", "[viz][construction]
 TEST_CASE("ELLG construction shows the rows of the pitch gap", "[viz][construction]")
 {
     const auto a = test::canonical4();
-    FormatParams prm;  // pitch 128 B, doubles: stride 16
+    FormatParams prm;  // pitch 128 B, doubles and int32 indices: stride 32
 
     const auto c = construction(a, "ellg", prm);
 
     REQUIRE(c.steps.size() == 3);
     const auto& s = step(c, "pitch");
-    CHECK(s.rows == 16);
+    CHECK(s.rows == 32);
     CHECK(s.cols == 3);
     CHECK(row_text(s, a, 1) == "4 P P");
     CHECK(row_text(s, a, 4) == "P P P");
     CHECK(s.row_source[4] == -1);
     CHECK(s.boundary_rows() == std::vector<int>{4});
-    CHECK(s.stored == 48);
-    CHECK(s.padding == 39);
-    CHECK(s.at(3, 1).slot == 19);  // the 9: 1 * stride + 3
-    CHECK(array(s, "values").entries[19] == 9.0);
-    CHECK(array(s, "values").group_starts == std::vector<std::int64_t>{16, 32});
+    CHECK(s.stored == 96);
+    CHECK(s.padding == 87);
+    CHECK(s.at(3, 1).slot == 35);  // the 9: 1 * stride + 3
+    CHECK(array(s, "values").entries[35] == 9.0);
+    CHECK(array(s, "values").group_starts == std::vector<std::int64_t>{32, 64});
     CHECK(array(s, "row_lengths").entries == std::vector<double>{3, 1, 3, 2});
 }
 

@@ -2,7 +2,9 @@
 // with its col_start array; the Listing-2 loop run on the host exactly as printed (thread i =
 // sorted row i, entry j at val[col_start[j] + i]) and checked against the reference SpMV; then
 // what the project's GPU kernels (kernels/src/pjds.cu) add to the listing, with the per-format
-// model's numbers for pjds and pjds_split next to ELLPACK-R on three of the recorded matrices.
+// model's numbers for pjds and pjds_split next to ELLPACK-R on three of the recorded matrices;
+// then, on a CUDA device, the ladder from Listing 2 to the kernel (spmv/gpu/pjds_ladder.hpp),
+// one optimisation per step, each verified and timed.
 #include <algorithm>
 #include <cstdio>
 #include <span>
@@ -13,11 +15,55 @@
 #include <spmv/analysis/estimate.hpp>
 #include <spmv/formats/pjds.hpp>
 #include <spmv/generators.hpp>
+#include <spmv/gpu/bench.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/pjds_ladder.hpp>
+#include <spmv/gpu/variants.hpp>
+#include <spmv/gpu/verify.hpp>
 #include <spmv/model/format_model.hpp>
 
 #include "lesson.hpp"
 
 namespace {
+
+const char* const model_specs[] = {"gen:blocks5:block-rows=100000,blocks=8", "gen:pde:size=100",
+                                   "gen:powerlaw:rows=500000,seed=7"};
+
+// One row of the ladder table per step, then the production pjds and pjds_split variants, for
+// one matrix in one precision; every product verified against the CPU reference first.
+template <typename V>
+bool time_ladder(const spmv::Csr<double, std::int32_t>& a64, double copy_gbs)
+{
+    const auto a = spmv::convert_values<V>(a64);
+    spmv::FormatParams params;
+    params.block_rows = 32;
+    // [section: ladder]
+    const auto p = spmv::to_pjds(a, {.block_rows = 32});
+    spmv::gpu::BenchOptions options;  // cold L2, median of >= 50 repetitions, as `bench`
+    options.xgpu = false;
+    options.copy_bandwidth_gbs = copy_gbs;
+    std::vector<spmv::gpu::DeviceMatrix<V>> steps;
+    for (const auto& s : spmv::gpu::pjds_ladder_steps()) {
+        steps.push_back(spmv::gpu::assemble_pjds_step(p, s.step));  // y in the original order
+    }
+    steps.push_back(spmv::gpu::prepare<V>("pjds", a, params));
+    steps.push_back(spmv::gpu::prepare<V>("pjds_split", a, params));
+    // [section: end]
+    bool all_verified = true;
+    double first_ms = 0.0, previous_ms = 0.0;
+    for (const auto& m : steps) {
+        const auto v = spmv::gpu::verify(m, a);
+        const auto r = spmv::gpu::bench(m, options);
+        all_verified = all_verified && v.passed;
+        const double ms = r.kernel.median_ms;
+        if (first_ms == 0.0) first_ms = previous_ms = ms;
+        std::printf("  %-12s %9.1f us %7.0f GB/s %5.1f %% %8.2fx %8.2fx  %s\n", m.variant().c_str(),
+                    ms * 1e3, r.effective_gbs, 100.0 * r.fraction_of_copy, first_ms / ms,
+                    previous_ms / ms, v.passed ? "verified" : v.message.c_str());
+        previous_ms = ms;
+    }
+    return all_verified;
+}
 
 // [section: listing2]
 // Kreutzer Listing 2, as printed. On the GPU the outer loop is the thread index: thread i
@@ -133,8 +179,7 @@ int main()
         "  variant      stored slots  DRAM MB  serial trips  warp trips  predicted"
         "  bound\n",
         gpu.name.c_str());
-    for (const char* spec : {"gen:blocks5:block-rows=100000,blocks=8", "gen:pde:size=100",
-                             "gen:powerlaw:rows=500000,seed=7"}) {
+    for (const char* spec : model_specs) {
         const auto m = spmv::gen::generate(spmv::gen::parse_spec(spec));
         // [section: model]
         const std::string_view variants[] = {"ellr", "pjds", "pjds_split"};
@@ -168,6 +213,32 @@ int main()
                      name + ": pJDS moves 4 bytes per row more than ELLR (row_perm)");
         check.expect(shapes[2].critical_trips <= shapes[1].critical_trips && formula,
                      name + ": pjds_split's serial trips <= pjds's; T = F + max(...) for each");
+    }
+
+    // The road measured, one step at a time (spmv/gpu/pjds_ladder.hpp).
+    std::printf("\nthe ladder from Listing 2 to the kernel (b_r = 32), one change per step:\n");
+    for (const auto& s : spmv::gpu::pjds_ladder_steps()) {
+        std::printf("  step %d %-19s %s\n", s.step, s.name, s.change);
+    }
+    if (!spmv::gpu::is_available()) {
+        std::printf("not timed: no CUDA device here; the H100's table is in the README\n");
+        return check.finish();
+    }
+    const auto info = spmv::gpu::device_info();
+    const double copy_gbs = spmv::gpu::measure_copy_bandwidth().gbs;
+    std::printf("CUDA device %s, copy bandwidth %.0f GB/s; median kernel time, L2 flushed before "
+                "each repetition;\n  x1: speedup over step 0, x2: over the row before\n",
+                info.name.c_str(), copy_gbs);
+    for (const char* spec : model_specs) {
+        const auto m = spmv::gen::generate(spmv::gen::parse_spec(spec));
+        for (const bool dp : {true, false}) {
+            std::printf("%s, %s\n  variant           time     min-bytes  %% copy       x1"
+                        "       x2\n",
+                        spec, dp ? "double" : "single");
+            const bool ok = dp ? time_ladder<double>(m, copy_gbs) : time_ladder<float>(m, copy_gbs);
+            check.expect(ok, std::string(spec) + (dp ? " DP" : " SP") +
+                                 ": every step of the ladder verified against the CPU reference");
+        }
     }
     return check.finish();
 }

@@ -104,9 +104,10 @@ int main()
     const auto pde05 = spmv::to_ellg(spmv::gen::pde(5));  // 125 rows, rows of 4..7 entries
     const auto fp = spmv::footprint(pde05);
     const auto column_bytes = std::size_t(pde05.stride) * sizeof(double);  // column j starts at
-    const bool aligned = column_bytes % 128 == 0;  // j * column_bytes: a multiple of 128
+    const auto index_column_bytes = std::size_t(pde05.stride) * sizeof(std::int32_t);  // j * these
+    const bool aligned = column_bytes % 128 == 0 && index_column_bytes % 128 == 0;
     // [section: end]
-    std::printf("ELLG pitch 128 bytes, double precision: stride = rows rounded up to 16\n");
+    std::printf("ELLG pitch 128 bytes, double values, int32 indices: stride = rows rounded up to 32\n");
     std::printf("  canonical 4x4: stride %d, width %d, %zu slots (%d gap rows per column)\n",
                 canonical.stride, canonical.width, canonical.values.size(),
                 canonical.stride - canonical.num_rows);
@@ -115,9 +116,11 @@ int main()
         "         = 6 k^2 = 150 slots of short rows + 3 x 7 = 21 slots of the gap rows\n",
         pde05.num_rows, pde05.stride, pde05.width, static_cast<long long>(fp.stored_entries),
         static_cast<long long>(fp.padding_entries));
-    check.expect(canonical.stride == 16 && canonical.values.size() == 48 &&
-                     spmv::ellg_stride(4, 128, sizeof(float)) == 32,
-                 "canonical 4x4: stride 16 doubles (32 floats), 48 slots, as in ellg.hpp");
+    check.expect(canonical.stride == 32 && canonical.values.size() == 96 &&
+                     spmv::ellg_stride(4, 128, sizeof(double), sizeof(std::int32_t)) == 32 &&
+                     spmv::ellg_stride(4, 128, sizeof(float), sizeof(std::int32_t)) == 32,
+                 "canonical 4x4: stride 32 (256 B of doubles, 128 B of indices per column), "
+                 "96 slots, as in ellg.hpp");
     check.expect(aligned && fp.padding_entries == 150 + 21 && fp.stored_entries == 128 * 7,
                  "pde05: every column starts on 128 bytes; padding 171 = 150 + 21");
 

@@ -117,7 +117,7 @@ Footprint estimate_footprint(const Csr<double, std::int32_t>& a, std::string_vie
     if (format == "ellr") return padded(n * width, real, n);
     if (format == "pellr") return padded(n * width, real, 2 * n);
     if (format == "ellg") {
-        return padded(ellg_stride(n, params.pitch_bytes, value_size) * width, real, n);
+        return padded(ellg_stride(n, params.pitch_bytes, value_size, sizeof(I)) * width, real, n);
     }
     if (format == "hyb") {
         SPMV_EXPECTS(params.hyb_width >= -1, "HYB width must be -1 (automatic) or >= 0");

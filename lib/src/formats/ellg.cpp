@@ -8,24 +8,28 @@
 
 namespace spmv {
 
-std::int64_t ellg_alignment(int pitch_bytes, std::size_t value_size)
+std::int64_t ellg_alignment(int pitch_bytes, std::size_t value_size, std::size_t index_size)
 {
     SPMV_EXPECTS(pitch_bytes > 0, "ELLG pitch_bytes must be positive, got " +
                                       std::to_string(pitch_bytes));
     const auto pitch = static_cast<std::int64_t>(pitch_bytes);
-    return pitch / std::gcd(pitch, static_cast<std::int64_t>(value_size));
+    // rows after which a column of each array ends on the pitch; both arrays: their lcm
+    const auto values = pitch / std::gcd(pitch, static_cast<std::int64_t>(value_size));
+    const auto indices = pitch / std::gcd(pitch, static_cast<std::int64_t>(index_size));
+    return std::lcm(values, indices);
 }
 
-std::int64_t ellg_stride(std::int64_t num_rows, int pitch_bytes, std::size_t value_size)
+std::int64_t ellg_stride(std::int64_t num_rows, int pitch_bytes, std::size_t value_size,
+                         std::size_t index_size)
 {
-    const auto align = ellg_alignment(pitch_bytes, value_size);
+    const auto align = ellg_alignment(pitch_bytes, value_size, index_size);
     return (num_rows + align - 1) / align * align;
 }
 
 template <typename ValueType, typename IndexType>
 EllG<ValueType, IndexType> to_ellg(const Csr<ValueType, IndexType>& a, const EllGOptions& opts)
 {
-    const auto stride = ellg_stride(a.num_rows, opts.pitch_bytes, sizeof(ValueType));
+    const auto stride = ellg_stride(a.num_rows, opts.pitch_bytes, sizeof(ValueType), sizeof(IndexType));
     SPMV_EXPECTS(stride <= std::numeric_limits<IndexType>::max(),
                  "ELLG stride " + std::to_string(stride) + " exceeds the index type");
     EllG<ValueType, IndexType> e;
@@ -45,7 +49,8 @@ void validate(const EllG<ValueType, IndexType>& e)
 {
     SPMV_ENSURE_LAYOUT(e.pitch_bytes > 0, "ellg: pitch_bytes must be positive");
     SPMV_ENSURE_LAYOUT(e.num_rows >= 0, "ellg: negative dimension");
-    detail::validate_ellr(e, ellg_stride(e.num_rows, e.pitch_bytes, sizeof(ValueType)), "ellg");
+    detail::validate_ellr(e, ellg_stride(e.num_rows, e.pitch_bytes, sizeof(ValueType), sizeof(IndexType)),
+                          "ellg");
 }
 
 template <typename ValueType, typename IndexType>

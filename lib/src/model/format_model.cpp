@@ -9,6 +9,7 @@
 #include <optional>
 
 #include <spmv/error.hpp>
+#include <spmv/formats/ellg.hpp>
 #include <spmv/formats/hyb.hpp>
 #include <spmv/formats/sell.hpp>
 
@@ -351,8 +352,9 @@ std::vector<KernelShape> kernel_shapes(const Csr<double, std::int32_t>& a,
         } else if (name == "ellr" || name == "ellg") {  // one thread per row, to its length
             from_pass(identity_pass());
             s.row_info_bytes = 4.0 * static_cast<double>(n);
-            if (name == "ellg") {  // pitched columns: stride rounded up to 128 bytes
-                s.stored_slots = static_cast<double>(ceil_div(n, 16) * 16 * max_len);
+            if (name == "ellg") {  // pitched columns: stride = ellg_stride (32 rows at 128 B)
+                s.stored_slots = static_cast<double>(
+                    ellg_stride(n, 128, sizeof(double), sizeof(std::int32_t)) * max_len);
             } else {
                 s.stored_slots = static_cast<double>(n * max_len);
             }

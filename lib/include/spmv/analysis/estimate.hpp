@@ -8,7 +8,7 @@
 ///
 /// Canonical 4x4 A = [1 0 2 3; 0 4 0 0; 5 0 6 7; 0 8 0 9], row lengths (3,1,3,2), double/int32:
 ///   ell   4 x 3 = 12 slots, 3 padding: 72 + 36 + 3*12 = 144 bytes
-///   ellg  pitch 128 B: stride 16, 48 slots, 39 padding: 72 + 36 + 16 + 468 = 592 bytes
+///   ellg  pitch 128 B: stride 32, 96 slots, 87 padding: 72 + 36 + 16 + 1044 = 1168 bytes
 ///   pjds  b_r = 2: blocks of lengths {3,3} {2,1}: 6 + 4 = 10 slots, 1 padding,
 ///         aux = row_perm 4 + row_lengths 4 + col_start 4 ints = 48: 72 + 36 + 48 + 12 = 168
 ///   hyb   K = 2: 8 ELL slots (1 padding) + 2 COO entries: 72 + (7 + 2*2)*4 + 12 = 128 bytes

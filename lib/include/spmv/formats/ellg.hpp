@@ -2,23 +2,26 @@
 /// ELLG (Barbieri, Cardellini, Filippone §2): ELLPACK with a row-length array (as ELLPACK-R)
 /// whose leading dimension is padded to a pitch, so that every column of the 2-D arrays starts
 /// on a 128-byte boundary ("we choose a pitch for arrays that makes them aligned to the
-/// appropriate boundaries in memory (128B is a good choice)"). The kernel
+/// appropriate boundaries in memory (128B is a good choice)"). Both 2-D arrays: a column of
+/// values AND a column of indices is a multiple of the pitch, so the stride is a multiple of
+/// 128/8 = 16 (double values) and of 128/4 = 32 (int32 indices), i.e. of 32 rows. The kernel
 /// (Sspmvm_gpu_unroll_2_krn) knows each row's length up front and unrolls the loop by 2.
 ///
 /// A = [1 0 2 3; 0 4 0 0; 5 0 6 7; 0 8 0 9], x = (1,2,3,4), A x = (19, 8, 51, 52)
-/// row_lengths = [3 1 3 2], width 3; pitch 128 bytes, double: stride = 16 (4 rounded up to
-/// 128/8 = 16 elements), rows 4..15 are the alignment gap (·· = 12 padding slots):
+/// row_lengths = [3 1 3 2], width 3; pitch 128 bytes, double values, int32 indices:
+/// stride = 32 (4 rounded up to lcm(128/8, 128/4) = 32 rows: a column is 256 B of values and
+/// 128 B of indices), rows 4..31 are the alignment gap (·· = 28 padding slots):
 /// col_idxs = [0 1 0 1 ·· | 2 - 2 3 ·· | 3 - 3 - ··]     (- and ·· = padding_index, value 0)
-/// values   = [1 4 5 8 ·· | 2 0 6 9 ·· | 3 0 7 0 ··]     48 stored, 39 padding (3 + 3*12)
+/// values   = [1 4 5 8 ·· | 2 0 6 9 ·· | 3 0 7 0 ··]     96 stored, 87 padding (3 + 3*28)
 /// Footprint (double, int32): values 72, indices 36, row_lengths 16 (aux),
-/// padding 39*(8+4) = 468 (short rows + alignment gap): 592 bytes.
-/// float (stride 128/4 = 32): 96 stored, 87 padding; 36 + 36 + 16 + 87*8 = 784 bytes.
-/// Unrolled by 2, row 0 (length 3): one trip over slots 0 and 16 (1*1 + 2*3), then the odd
-/// remainder slot 32 (3*4): 7 + 12 = 19. Row 3 (length 2): one trip, 8*2 + 9*4 = 52.
+/// padding 87*(8+4) = 1044 (short rows + alignment gap): 1168 bytes.
+/// float (also 32 rows): 96 stored, 87 padding; 36 + 36 + 16 + 87*8 = 784 bytes.
+/// Unrolled by 2, row 0 (length 3): one trip over slots 0 and 32 (1*1 + 2*3), then the odd
+/// remainder slot 64 (3*4): 7 + 12 = 19. Row 3 (length 2): one trip, 8*2 + 9*4 = 52.
 /// Invariants: as ELLPACK-R (slot (i, j) at j * stride + i, 0 <= row_lengths[i] <= width,
 /// width == max row length, real entries first with increasing columns, then padding), plus
-/// stride == ellg_stride(num_rows, pitch_bytes, sizeof(ValueType)) and every slot of the gap
-/// rows [num_rows, stride) is padding.
+/// stride == ellg_stride(num_rows, pitch_bytes, sizeof(ValueType), sizeof(IndexType)) and
+/// every slot of the gap rows [num_rows, stride) is padding.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -48,15 +51,18 @@ struct EllGOptions {
     int pitch_bytes = 128;  ///< Barbieri §2: 128-byte alignment
 };
 
-/// Rows per alignment unit: the smallest s > 0 with s * value_size a multiple of pitch_bytes,
-/// i.e. pitch_bytes / gcd(pitch_bytes, value_size). For the usual power-of-two pitches this is
-/// pitch_bytes / value_size (128 B: 32 floats, 16 doubles); a pitch smaller than one value
-/// (e.g. 4 B with doubles) gives 1, i.e. no extra rows. Throws InvalidArgument if pitch_bytes <= 0.
-std::int64_t ellg_alignment(int pitch_bytes, std::size_t value_size);
+/// Rows per alignment unit: the smallest s > 0 with both s * value_size and s * index_size
+/// multiples of pitch_bytes, i.e. lcm(pitch / gcd(pitch, value_size), pitch / gcd(pitch,
+/// index_size)). For 128 B and int32 indices: 32 rows with float and with double values (a
+/// double column alone would need 16, but its index column would then be only 64 B). A pitch
+/// no larger than one index (e.g. 4 B) gives 1, i.e. no extra rows. Throws InvalidArgument if
+/// pitch_bytes <= 0.
+std::int64_t ellg_alignment(int pitch_bytes, std::size_t value_size, std::size_t index_size);
 
-/// num_rows rounded up to a multiple of ellg_alignment(pitch_bytes, value_size)
-/// (e.g. 100 rows, 128 B: 128 for float, 112 for double).
-std::int64_t ellg_stride(std::int64_t num_rows, int pitch_bytes, std::size_t value_size);
+/// num_rows rounded up to a multiple of ellg_alignment(pitch_bytes, value_size, index_size)
+/// (e.g. 100 rows, 128 B, int32 indices: 128 for float and for double; 64 B: 112 for both).
+std::int64_t ellg_stride(std::int64_t num_rows, int pitch_bytes, std::size_t value_size,
+                         std::size_t index_size);
 
 /// Throws InvalidArgument for pitch_bytes <= 0 or a stride beyond 32-bit indices.
 template <typename ValueType, typename IndexType>
