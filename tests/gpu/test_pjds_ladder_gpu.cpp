@@ -30,7 +30,7 @@ void check_ladder(const Csr<double, std::int32_t>& a64, std::int32_t block_rows,
     for (const auto& s : pjds_ladder_steps()) {
         const auto m = assemble_pjds_step(p, s.step);
         CHECK(m.variant() == "pjds_step" + std::to_string(s.step));
-        CHECK(m.permuted());
+        CHECK(m.permuted() == (a.num_rows > 0));  // an empty row_perm has no device copy
         const auto r = verify(m, a);
         INFO(name << ", b_r = " << block_rows << ", step " << s.step << " (" << s.name
                   << "): " << r.message);

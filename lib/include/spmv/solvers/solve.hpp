@@ -93,7 +93,10 @@ std::string_view to_string(MpirOuter o);
 /// float kernel's. Formats whose GPU kernel has no double-sum path run with float sums
 /// (SolveResult::inner_double_sums says which was used).
 struct InnerOptions {
-    double reduction = 1e-4;
+    /// Measured best of 1e-4 and 1e-2 (2026-11-26, H200, sell_i16 / auto variants): 1e-2 is
+    /// 0.91x and 0.93x the time of 1e-4 on pde100 / pde150, better on 3 of the 5 real SPD
+    /// matrices tried, 0.94x geometric mean over all 7 (docs/benchmarks/h200_2026-11-26/s16).
+    double reduction = 1e-2;
     int max_iterations = 1000;
     bool keep_direction = true;
     bool double_sums = true;
