@@ -177,7 +177,7 @@ TEST_CASE("Formats over the memory limit are estimated, not built, and labelled"
     CHECK(model->data(model->index(ellgRow, FormatSummaryModel::Format)).toString() ==
           QStringLiteral("ELLG (not built)"));
     CHECK(model->data(model->index(ellgRow, FormatSummaryModel::TotalBytes)).toString() ==
-          QLocale().toString(qulonglong{1168}));
+          QLocale::c().toString(qulonglong{1168}));  // the model's C locale
     auto* axis = qobject_cast<QBarCategoryAxis*>(
         view.chartView()->chart()->axes(Qt::Horizontal).value(0));
     REQUIRE(axis);
