@@ -98,7 +98,7 @@ for name, r in rows:
         print(f"| {name} | failed: empty record |" + " |" * 13); continue
     t = r["times_ms"]
     it = r["iterations"]
-    med = r["total_ms_median"]
+    med = r.get("median_total_ms", r.get("total_ms_median"))  # schema spmvlab/1, or older
     mat = r["matrix"].replace("gen:pde:size=", "pde")
     if r["method"] == "mpir-cg":
         kind = "mpir-cg" if r.get("inner_keep_direction", True) else "mpir-cg-restart"

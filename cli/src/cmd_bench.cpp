@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "gpu_bridge.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 
@@ -26,7 +27,7 @@ nlohmann::json BenchRecord::to_json() const
             {"cols", cols},
             {"nnz", nnz},
             {"format", format},
-            {"precision", precision},
+            {"precision", precision_name(precision)},
             {"device", device},
             {"repetitions", repetitions},
             {"median_ms", num(median_ms)},
@@ -208,8 +209,10 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
         write_file(o.json_out, j.dump(2) + "\n");  // atomic: never a partial file
     }
     if (!o.csv_out.empty()) {
+        // RFC 4180: the header row first; the meta block and the run's settings go to the
+        // sidecar FILE.meta.json (docs/output-schema.md), not into the CSV
+        write_file(o.csv_out + ".meta.json", meta.dump(2) + "\n");
         std::ostringstream f;
-        f << "# " << meta.dump() << '\n';
         // RFC 4180: a field holding a comma, quote or line break is quoted, quotes doubled
         // (generator specs such as gen:blocks5:block-rows=100000,blocks=8 hold commas)
         auto field = [](const std::string& v) {
@@ -220,16 +223,16 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
         };
         f << "matrix,rows,cols,nnz,format,precision,device,repetitions,median_ms,min_ms,max_ms,"
              "gflops,min_bytes,effective_gbs,fraction_of_copy_bandwidth,format_bytes,xgpu_ms,"
-             "permutation_ms,error,basis\n";
+             "permutation_ms,error,basis\r\n";
         for (const auto& r : all) {
             auto n = [](double v) { return std::isfinite(v) ? std::to_string(v) : std::string(); };
             f << field(r.matrix) << ',' << r.rows << ',' << r.cols << ',' << r.nnz << ','
-              << field(r.format) << ',' << r.precision << ',' << field(r.device) << ','
+              << field(r.format) << ',' << precision_name(r.precision) << ',' << field(r.device) << ','
               << r.repetitions << ',' << n(r.median_ms) << ',' << n(r.min_ms) << ','
               << n(r.max_ms) << ',' << n(r.gflops) << ',' << n(r.min_bytes) << ','
               << n(r.effective_gbs) << ',' << n(r.fraction_of_copy) << ',' << n(r.format_bytes)
               << ',' << n(r.xgpu_ms) << ',' << n(r.permutation_ms) << ',' << field(r.error) << ','
-              << r.basis << '\n';
+              << r.basis << "\r\n";
         }
         write_file(o.csv_out, f.str());
     }
@@ -260,10 +263,15 @@ void run(BenchOptions& o)
     const bool sp = o.precision != "dp";
     const bool dp = o.precision != "sp";
     GpuContext ctx;
-    nlohmann::json meta = {{"tool", version_string()},
-                           {"commit", git_commit()},
-                           {"date", utc_now()},
-                           {"precision", o.precision},
+    std::vector<std::string> names;
+    for (const auto& f : files) names.push_back(input_name(f));
+    // the record's head: meta (schema, tool, host, inputs...) and the run's settings
+    nlohmann::json meta = {{"meta", make_meta("bench", input_strings(files))},
+                           {"complete", false},
+                           {"matrices", names},
+                           {"matrices_done", 0},
+                           {"matrices_total", files.size()},
+                           {"precision", precision_name(o.precision)},
                            {"sigma", params.sort_window > 0 ? std::to_string(params.sort_window)
                                                              : std::string("auto")},
                            {"slice_height", params.slice_height},
@@ -273,6 +281,7 @@ void run(BenchOptions& o)
     }
     if (o.gpu) {
         ctx = gpu_context();
+        add_gpu_meta(meta["meta"]);
         meta["device"] = ctx.device;
         meta["copy_bandwidth_gbs"] = ctx.copy_bandwidth_gbs;
         meta["cache_policy"] = o.warm ? "warm" : "flush_l2";
@@ -282,7 +291,7 @@ void run(BenchOptions& o)
     }
     if (!o.json) {
         std::printf("# %s, commit %s, %s\n# device: %s\n", version_string().c_str(),
-                    git_commit().c_str(), meta["date"].get<std::string>().c_str(),
+                    git_commit().c_str(), meta["meta"]["date"].get<std::string>().c_str(),
                     meta["device"].get<std::string>().c_str());
         if (o.gpu) {
             std::printf("# measured copy bandwidth %.0f GB/s; %s\n", ctx.copy_bandwidth_gbs,
@@ -396,7 +405,8 @@ void add_bench_command(CLI::App& app)
         "bench", "time every format: CPU reference SpMV by default, GPU kernels and cuSPARSE "
                  "with --gpu (median of repeated runs, GFLOP/s = 2 nnz / t)");
     cmd->add_option("inputs", o->inputs,
-                    ".mtx files, directories of .mtx files, or generator specs such as "
+                    ".mtx files (also .mtx.gz/.bz2/.xz, SuiteSparse .tar.gz, - for the standard "
+                    "input), directories (searched recursively), or generator specs such as "
                     "gen:pde:size=100 (see spmvlab generate --help)")
         ->required();
     cmd->add_flag("--gpu", o->gpu, "time the CUDA kernels and cuSPARSE baselines");

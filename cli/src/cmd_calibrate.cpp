@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -59,8 +60,11 @@ std::vector<spmv::model::Sample> samples_of(const std::vector<std::string>& file
     for (const auto& f : files) {
         const auto r = read_record(f);
         const auto params = params_of(r.header);
+        const auto& meta = r.header["meta"];  // upgraded: commit and date are in meta
+        auto text = [](const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : "?"; };
         *describe += "  " + f + ": " + r.header.value("device", "?") + ", commit " +
-                     r.header.value("commit", "?") + ", " + r.header.value("date", "?") + "\n";
+                     text(meta.value("commit", nlohmann::json())) + ", " +
+                     text(meta.value("date", nlohmann::json())) + "\n";
         std::map<std::string, std::vector<const nlohmann::json*>> by_matrix;
         for (const auto& row : r.rows) {
             if (!row.value("error", std::string()).empty()) continue;
@@ -78,7 +82,7 @@ std::vector<spmv::model::Sample> samples_of(const std::vector<std::string>& file
             for (const auto* row : rows) {
                 Sample s;
                 s.matrix = matrix;
-                s.precision = (*row)["precision"] == "sp" ? Precision::single_precision
+                s.precision = (*row)["precision"] == "single" ? Precision::single_precision
                                                           : Precision::double_precision;
                 for (const auto& sh : shapes) {
                     if (sh.variant == (*row)["format"].get<std::string>()) s.shape = sh;
@@ -190,7 +194,10 @@ void run(const CalibrateOptions& o)
                 summary_by_precision(vv, "validation set (held out)").c_str());
     if (!o.table_out.empty()) write_file(o.table_out, md.str());
     if (!o.constants_out.empty() || !o.cxx_out.empty()) {
-        nlohmann::json j = {{"profile", fitted.profile},
+        std::vector<std::string> inputs = o.fit_records;
+        inputs.insert(inputs.end(), o.validate_records.begin(), o.validate_records.end());
+        nlohmann::json j = {{"meta", make_meta("calibrate", inputs)},
+                            {"profile", fitted.profile},
                             {"bandwidth_gbs", fitted.bandwidth_gbs},
                             {"l2_gbs", fitted.l2_gbs},
                             {"issue_ps", fitted.issue_ps},

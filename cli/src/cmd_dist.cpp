@@ -27,6 +27,7 @@
 #include "auto_format.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -106,13 +107,14 @@ std::vector<int> int_list(const std::string& s)
 
 /// Result records carry where, what and when (SPEC: every number states device, precision,
 /// matrix, date and commit).
-nlohmann::json record_head(const DistCli& o, const Comm& comm)
+nlohmann::json record_head(const DistCli& o, const Comm& comm, const char* command)
 {
-    nlohmann::json j = {{"matrix", input_name(o.input)}, {"ranks", comm.size()},
+    nlohmann::json j = {{"meta", make_meta(command, {o.input})},
+                        {"matrix", input_name(o.input)}, {"ranks", comm.size()},
                         {"partition", o.partition},      {"format", o.format},
-                        {"variant", o.variant},          {"precision", o.precision},
-                        {"date", utc_now()},             {"commit", git_commit()},
+                        {"variant", o.variant},          {"precision", precision_name(o.precision)},
                         {"mpi", library_version()}};
+    if (o.gpu) add_gpu_meta(j["meta"]);  // this rank's device (rank 0 writes the record)
     if (!o.auto_choice.is_null()) {
         j["auto_choice"] = o.auto_choice;
     }
@@ -272,11 +274,11 @@ int run_plan(const DistCli& o)
                 pred.device.c_str(), pred.link.c_str(), pred.time_s.vector * 1e6,
                 pred.time_s.overlap * 1e6, pred.time_s.task * 1e6);
 
-    nlohmann::json j = {{"matrix", input_name(o.input)}, {"ranks", o.ranks},
-                        {"partition", o.partition},      {"precision", o.precision},
+    nlohmann::json j = {{"meta", make_meta("dist plan", {o.input})},
+                        {"matrix", input_name(o.input)}, {"ranks", o.ranks},
+                        {"partition", o.partition},      {"precision", precision_name(o.precision)},
                         {"model", true},                 {"device_profile", pred.device},
-                        {"link", pred.link},             {"date", utc_now()},
-                        {"commit", git_commit()}};
+                        {"link", pred.link}};
     j["imbalance"] = {{"rows", stats.row_imbalance}, {"nnz", stats.nnz_imbalance}};
     j["comm"] = stats.comm;
     for (std::size_t r = 0; r < stats.ranks.size(); ++r) {
@@ -361,6 +363,7 @@ nlohmann::json read_bench_record(const std::string& file)
     } catch (const std::exception& e) {
         SPMV_THROW(spmv::InvalidArgument, file + ": not JSON: " + e.what());
     }
+    if (j.is_object()) j = upgrade_record(std::move(j), "dist bench");  // any schema version
     for (const char* key : {"matrix", "ranks", "precision", "partition", "modes"}) {
         if (!j.contains(key)) {
             SPMV_THROW(spmv::InvalidArgument, file + ": no \"" + key +
@@ -412,7 +415,7 @@ int run_chart(const DistCli& o)
         const auto& first = g.recs.front();
         const std::string matrix = first["matrix"];
         const std::string precision = first["precision"];
-        const bool sp = precision == "float";
+        const bool sp = precision == "single";
         const auto kind = parse_partition_kind(first["partition"].get<std::string>());
         const auto a = load_matrix(matrix);
         const std::string recorded = first.value("devices", std::string("host"));
@@ -435,8 +438,8 @@ int run_chart(const DistCli& o)
                       first["partition"].get<std::string>() + " partition \u00b7 " +
                       first.value("format", std::string("csr"));
         panel.subtitle = "measured on " + first.value("devices", std::string("?")) + ", " +
-                         first.value("date", std::string("?")).substr(0, 10) + ", commit " +
-                         first.value("commit", std::string("?")) + "; model " + model_name +
+                         first["meta"].value("date", std::string("?")).substr(0, 10) + ", commit " +
+                         first["meta"].value("commit", std::string("?")) + "; model " + model_name +
                          " (MODEL: assumed profiles)";
         panel.ranks = all_ranks;
         // one model series per exchange path (the 1-rank records have none: they take any
@@ -533,8 +536,9 @@ int run_chart(const DistCli& o)
         std::printf("chart: %s\n", o.svg_out.c_str());
     }
     if (!o.json_out.empty()) {
-        write_json(o.json_out, {{"model_device", models_used}, {"link", o.chart_link},
-                                {"date", utc_now()}, {"commit", git_commit()}, {"points", out}});
+        write_json(o.json_out, {{"meta", make_meta("dist chart", o.records)},
+                                {"model_device", models_used}, {"link", o.chart_link},
+                                {"points", out}});
     }
     return 0;
 }
@@ -668,7 +672,7 @@ int run_verify(const Comm& comm, const DistCli& options)
     const auto xo = scatter_from_root<V>(comm, m.col_partition(), xv);
     const double tol = std::is_same_v<V, double> ? 1e-12 : 2e-5;
     int bad = 0;
-    nlohmann::json j = record_head(o, comm);
+    nlohmann::json j = record_head(o, comm, "dist verify");
     j["devices"] = rank_devices(comm, m.info().device);
     j["exchange_path"] = m.exchange_path();
     for (auto mode : modes_of(o.mode)) {
@@ -755,7 +759,7 @@ int run_bench(const Comm& comm, const DistCli& options)
     }
     auto m = distribute_input<V>(comm, o, a);
     const auto devices = rank_devices(comm, m.info().device);
-    nlohmann::json j = record_head(o, comm);
+    nlohmann::json j = record_head(o, comm, "dist bench");
     j["devices"] = devices;
     j["exchange_path"] = m.exchange_path();
     if (!m.exchange_note().empty()) {
@@ -977,7 +981,7 @@ int run_solve(const Comm& comm, const DistCli& options)
                         ? (res.inner_double_sums ? "; inner sums in double" : "; inner sums in float")
                         : "");
         if (!o.json_out.empty()) {
-            auto j = record_head(o, comm);
+            auto j = record_head(o, comm, "dist solve");
             j["devices"] = devices;
             j["method"] = spmv::solvers::to_string(method);
             j["exchange_path"] = m.exchange_path();

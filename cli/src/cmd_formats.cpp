@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -27,7 +28,7 @@ void run(const FormatsOptions& o)
         any_estimated = any_estimated || s.estimated;
     }
     if (o.json) {
-        nlohmann::json j = nlohmann::json::array();
+        nlohmann::json list = nlohmann::json::array();
         for (const auto& s : rows) {
             nlohmann::json e = {{"format", s.name},
                                 {"title", s.title},
@@ -50,8 +51,15 @@ void run(const FormatsOptions& o)
             if (s.data_reduction_vs_ell_percent) {
                 e["data_reduction_vs_ell_percent"] = *s.data_reduction_vs_ell_percent;
             }
-            j.push_back(e);
+            list.push_back(e);
         }
+        const nlohmann::json j = {{"meta", make_meta("formats", {o.file})},
+                                  {"matrix", input_name(o.file)},
+                                  {"rows", a.num_rows},
+                                  {"cols", a.num_cols},
+                                  {"nnz", spmv::nnz(a)},
+                                  {"params", params_json(params)},
+                                  {"formats", list}};
         std::printf("%s\n", j.dump(2).c_str());
         return;
     }

@@ -1,12 +1,16 @@
-// spmvlab info FILE: statistics and a text histogram of the row lengths.
+// spmvlab info INPUT...: statistics and a text histogram of the row lengths.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 
 #include <spmv/analysis/row_stats.hpp>
+#include <spmv/error.hpp>
 #include <spmv/io/matrix_market.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -15,15 +19,15 @@ namespace {
 constexpr int default_bins = 40;
 
 struct InfoOptions {
-    std::string file;
+    std::string file;                 ///< the input run() reports on
+    std::vector<std::string> inputs;  ///< the command line's inputs (files, dirs, specs, -)
     bool json = false;
     int bins = 0;
 };
 
-void run(const InfoOptions& o)
+void run(const InfoOptions& o, const spmv::Csr<double, std::int32_t>& a,
+         const spmv::io::MatrixMarketInfo& mm)
 {
-    spmv::io::MatrixMarketInfo mm;
-    const auto a = load_matrix(o.file, &mm);
     const auto s = spmv::analysis::row_stats(a);
     // At most B bins (--bins, default 40), each of width 1 (Kreutzer Fig. 3) where that fits:
     // lengths 0..max when max < B (empty and short rows show), else min..max when that range
@@ -39,7 +43,8 @@ void run(const InfoOptions& o)
                              std::to_string(max_bins) + " bins";
     if (o.json) {
         nlohmann::json j = {
-            {"file", o.file},
+            {"meta", make_meta("info", {o.file})},
+            {"matrix", input_name(o.file)},
             {"rows", s.rows},
             {"cols", s.cols},
             {"nnz", s.nnz},
@@ -62,6 +67,13 @@ void run(const InfoOptions& o)
         return;
     }
     std::printf("%s\n", o.file.c_str());
+    if (!mm.collection_name.empty() || !mm.compression.empty() || !mm.archive_member.empty()) {
+        std::string from = mm.collection_name.empty() ? "" : "SuiteSparse " + mm.collection_name;
+        from += mm.collection_id > 0 ? " (id " + std::to_string(mm.collection_id) + ")" : "";
+        from += mm.archive_member.empty() ? "" : (from.empty() ? "" : ", ") + ("member " + mm.archive_member);
+        from += mm.compression.empty() ? "" : (from.empty() ? "" : ", ") + mm.compression + "-compressed";
+        std::printf("  %s\n", from.c_str());
+    }
     std::printf("  %s %s, %lld entries in the file\n", std::string(to_string(mm.field)).c_str(),
                 std::string(to_string(mm.symmetry)).c_str(), static_cast<long long>(mm.entries));
     std::printf("  N = %lld rows, %lld columns, nnz = %lld stored entries", 
@@ -110,13 +122,62 @@ void add_info_command(CLI::App& app)
     auto o = std::make_shared<InfoOptions>();
     auto* cmd = app.add_subcommand("info", "statistics of a matrix (N, nnz, row lengths: ave, "
                                            "sigma, min, max) and its row-length histogram");
-    cmd->add_option("file", o->file, "a Matrix Market (.mtx) file")->required();
+    cmd->add_option("inputs", o->inputs,
+                    "Matrix Market files (.mtx, .mtx.gz/.bz2/.xz, SuiteSparse .tar.gz, "
+                    "ARCHIVE:MEMBER), directories (searched recursively), generator specs "
+                    "gen:NAME[:k=v,...], or - for the standard input. --json gives one object "
+                    "for one file or spec; for several or a directory an object whose "
+                    "\"results\" holds one per matrix")
+        ->required();
     cmd->add_flag("--json", o->json, "machine-readable output");
     cmd->add_option("--bins", o->bins,
                     "at most this many histogram bins (default 40): width 1 while the row "
                     "lengths span at most that many values, else the smallest width that fits")
         ->check(CLI::Range(1, 1000000));
-    cmd->callback([o] { run(*o); });
+    cmd->callback([o] {
+        namespace fs = std::filesystem;
+        // one object for a single file or spec; an array when several inputs or a directory
+        bool many = o->inputs.size() > 1;
+        for (const auto& in : o->inputs) {
+            std::error_code ec;
+            many = many || (in != "-" && fs::is_directory(in, ec));
+        }
+        const auto files = collect_inputs(o->inputs);
+        int failures = 0;
+        std::size_t shown = 0;
+        if (o->json && many) {  // schema spmvlab/1: an object, {"meta", "results": [...]}
+            std::printf("{\"meta\": %s,\n\"results\": [\n",
+                        make_meta("info", input_strings(files)).dump(2).c_str());
+        }
+        for (const auto& f : files) {
+            spmv::io::MatrixMarketInfo mm;
+            std::optional<spmv::Csr<double, std::int32_t>> a;
+            if (!many) {
+                a = load_matrix(f, &mm);  // a single input's error is the command's error
+            } else {
+                try {
+                    a = load_matrix(f, &mm);
+                } catch (const spmv::Error& e) {
+                    std::fprintf(stderr, "spmvlab: skipped %s: %s\n", f.string().c_str(),
+                                 user_message(e.what()).c_str());
+                    ++failures;
+                    continue;
+                }
+            }
+            if (shown++ > 0) {
+                std::printf(o->json ? ",\n" : "\n");
+            }
+            InfoOptions one = *o;
+            one.file = f.string();
+            run(one, *a, mm);
+        }
+        if (o->json && many) {
+            std::printf("]}\n");
+        }
+        if (failures > 0) {
+            throw ExitCode{1};
+        }
+    });
 }
 
 }  // namespace spmvlab

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -117,7 +118,7 @@ nlohmann::json run_matrix(const ModelOptions& o, std::string& text)
                          {"memory_bandwidth_gbs", g.memory_bandwidth_gbs},
                          {"pcie_bandwidth_gbs", g.pcie_bandwidth_gbs},
                          {"bandwidth_ratio", ratio},
-                         {"precision", std::string(to_string(p))},
+                         {"precision", precision_name(to_string(p))},
                          {"alpha", r.alpha},
                          {"alpha_min", alpha_min},
                          {"n_nzr", r.n_nzr},
@@ -182,7 +183,7 @@ nlohmann::json run_thresholds(const ModelOptions& o, std::string& text)
                 t.add({std::string(to_string(p)), fmt_ratio(r), std::string(to_string(c)),
                        fmt(th.eq3_n_nzr, 1), paper(th.paper_eq3), fmt(th.eq4_n_nzr, 1),
                        paper(th.paper_eq4)});
-                nlohmann::json row = {{"precision", std::string(to_string(p))},
+                nlohmann::json row = {{"precision", precision_name(to_string(p))},
                                       {"bandwidth_ratio", r},
                                       {"alpha", std::string(to_string(c))},
                                       {"eq3_n_nzr", th.eq3_n_nzr},
@@ -226,12 +227,15 @@ void run(const ModelOptions& o)
         thresholds = run_thresholds(o, text);
     }
     if (o.json) {
-        // without --thresholds: the array of predictions, as always
-        nlohmann::json j = predictions;
-        if (o.thresholds) {
-            j = {{"thresholds", thresholds}};
-            if (!o.file.empty()) j["predictions"] = predictions;
+        // one object: "predictions" with a FILE, "thresholds" with --thresholds
+        nlohmann::json j = {{"meta", make_meta("model", o.file.empty()
+                                                            ? std::vector<std::string>{}
+                                                            : std::vector<std::string>{o.file})}};
+        if (!o.file.empty()) {
+            j["matrix"] = input_name(o.file);
+            j["predictions"] = predictions;
         }
+        if (o.thresholds) j["thresholds"] = thresholds;
         std::printf("%s\n", j.dump(2).c_str());
         return;
     }

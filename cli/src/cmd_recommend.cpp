@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -149,7 +150,7 @@ void run(const RecommendOptions& o)
             opt.precision = prec;
             std::map<std::string, double> times;
             if (const auto mi = measured.find(name); mi != measured.end()) {
-                if (const auto pi = mi->second.find(prec == Precision::single_precision ? "sp" : "dp");
+                if (const auto pi = mi->second.find(prec == Precision::single_precision ? "single" : "double");
                     pi != mi->second.end()) {
                     times = pi->second;
                 }
@@ -163,12 +164,10 @@ void run(const RecommendOptions& o)
                                     {"nnz", a->col_idxs.size()},
                                     {"gpu_profile", gpu.name},
                                     {"gpu_profile_assumed", assumed},
-                                    {"precision", std::string(to_string(prec))},
+                                    {"precision", precision_name(to_string(prec))},
                                     {"iterations", o.iterations},
                                     {"cache_policy", "L2 flushed before every SpMV (the records the model is fitted on)"},
-                                    {"constants", advice.constants_source},
-                                    {"tool", version_string()},
-                                    {"date", utc_now()}};
+                                    {"constants", advice.constants_source}};
                 for (const auto& r : advice.ranked) j["ranking"].push_back(to_json(r));
                 out.push_back(std::move(j));
                 continue;
@@ -222,7 +221,12 @@ void run(const RecommendOptions& o)
         }
     }
     if (o.json) {
-        std::printf("%s\n", out.dump(2).c_str());
+        std::vector<std::string> inputs = input_strings(collect_inputs(o.inputs));
+        for (const auto& f : o.bench_files) inputs.push_back(f);
+        if (!o.constants_file.empty()) inputs.push_back(o.constants_file);
+        nlohmann::json j = {{"meta", make_meta("recommend", inputs)}, {"results", out}};
+        if (!device.empty()) add_gpu_meta(j["meta"]);
+        std::printf("%s\n", j.dump(2).c_str());
     }
     if (failures > 0) {
         std::fprintf(stderr, "spmvlab recommend: %d input(s) could not be read (see above)\n", failures);
@@ -240,7 +244,8 @@ void add_recommend_command(CLI::App& app)
         "rank every GPU kernel variant for a matrix by the per-format model's predicted time, "
         "with the reasons (padding, idle lanes, index width, gather, latency) and the nearest "
         "kernel of cuSPARSE / Ginkgo / PETSc / MAGMA");
-    cmd->add_option("inputs", o.inputs, ".mtx files, directories of .mtx files, or generator specs")
+    cmd->add_option("inputs", o.inputs, ".mtx files (also .mtx.gz/.bz2/.xz, SuiteSparse .tar.gz, -), directories "
+                                        "(searched recursively), or generator specs")
         ->required();
     cmd->add_option("--gpu", o.gpu,
                     "GPU profile (H100, H200, C2050, ...) or auto: the device's, else H100 (said so)");

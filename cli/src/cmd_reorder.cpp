@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -39,7 +40,7 @@ nlohmann::json to_json(const OrderingReport& r)
             {"title", r.title},
             {"ok", r.ok()},
             {"error", user_message(r.error)},
-            {"seconds", r.seconds},
+            {"time_s", r.seconds},
             {"bandwidth", r.bandwidth},
             {"profile", r.profile},
             {"mean_distance", r.mean_distance},
@@ -124,7 +125,8 @@ void run(const ReorderOptions& o)
     if (o.json) {
         nlohmann::json orderings = nlohmann::json::array();
         for (const auto& r : reports) orderings.push_back(to_json(r));
-        nlohmann::json j = {{"matrix", name},
+        nlohmann::json j = {{"meta", make_meta("reorder", {o.file})},
+                            {"matrix", name},
                             {"rows", a.num_rows},
                             {"cols", a.num_cols},
                             {"nnz", spmv::nnz(a)},

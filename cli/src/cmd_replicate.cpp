@@ -25,6 +25,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -154,13 +155,15 @@ void read_bench(Context& ctx, const std::string& path)
     auto& f = ctx.files.emplace_back();
     f.path = path;
     f.device = str(j, "device");
-    f.commit = str(j, "commit");
-    f.date = str(j, "date");
+    f.commit = str(j["meta"], "commit");  // upgraded record (read_bench_json): see meta.hpp
+    f.date = str(j["meta"], "date");
     f.copy_gbs = num(j, "copy_bandwidth_gbs");
     std::map<std::pair<std::string, std::string>, std::size_t> index;
     for (const auto& row : j["results"]) {
         const auto matrix = str(row, "matrix", "");
-        const auto prec = str(row, "precision", "");
+        // the schema's "double"/"single" as this file's short codes "dp"/"sp"
+        const auto prec_name = str(row, "precision", "");
+        const std::string prec = prec_name == "double" ? "dp" : prec_name == "single" ? "sp" : "";
         const auto format = str(row, "format", "");
         if (matrix.empty() || (prec != "sp" && prec != "dp") || format.empty()) continue;
         const auto key = std::make_pair(matrix, prec);
@@ -214,7 +217,7 @@ void read_solver(Context& ctx, const std::string& path, bool in_dir = false)
             SPMV_THROW(spmv::InvalidArgument, path + ": no solver records (*.json) in it");
         return;
     }
-    const auto j = read_json_file(path, "a solver record");
+    auto j = read_json_file(path, "a solver record");
     if (in_dir && (!j.is_object() || !j.contains("method"))) return;
     if (!j.is_object() || !j.contains("method")) {
         SPMV_THROW(spmv::InvalidArgument,
@@ -222,11 +225,12 @@ void read_solver(Context& ctx, const std::string& path, bool in_dir = false)
                        ": not a solver record (no \"method\"; write it "
                        "with spmvlab solve --json or dist solve --json-out)");
     }
+    j = upgrade_record(std::move(j), j.contains("ranks") ? "dist solve" : "solve");
     SolveRecord s;
     s.path = path;
     s.device = str(j, "device", str(j, "devices"));
-    s.commit = str(j, "commit");
-    s.date = str(j, "timestamp", str(j, "date"));
+    s.commit = str(j["meta"], "commit");
+    s.date = str(j["meta"], "date");
     s.method = str(j, "method");
     if (s.method == "mpir-cg" && str(j, "mpir_outer", "") == "pcg") {
         s.method = "mpir-cg (pcg)";  // Cevahir 2.2 as written, kept apart from the refinement
@@ -242,11 +246,11 @@ void read_solver(Context& ctx, const std::string& path, bool in_dir = false)
         s.ranks = static_cast<int>(num(j, "ranks"));
         s.total_ms = num(j, "total_ms");
     } else {
-        s.total_ms = num(j, "total_ms_median");
+        s.total_ms = num(j, "median_total_ms");
     }
     if (!std::isfinite(s.total_ms)) {
         SPMV_THROW(spmv::InvalidArgument,
-                   path + ": solver record without a time (total_ms_median or ranks + total_ms)");
+                   path + ": solver record without a time (median_total_ms or ranks + total_ms)");
     }
     ctx.solves.push_back(s);
 }

@@ -1,17 +1,21 @@
-// spmvlab report BENCH.json: turns `spmvlab bench --gpu --json-out` results into the Markdown
-// tables of docs/benchmarks/, with the comparisons the project promises (issue 3's bars):
-// fastest own kernel vs fastest cuSPARSE baseline, speedup over cuSPARSE CSR_ALG1, fraction of
-// the copy bandwidth on matrices larger than 2x L2, and pJDS against ELLPACK-R.
+// spmvlab report BENCH.json: turns `spmvlab bench [--gpu] --json-out` results into the Markdown
+// tables of docs/benchmarks/. GPU records get the comparisons the project promises (issue 3's
+// bars): fastest own kernel vs fastest cuSPARSE baseline, speedup over cuSPARSE CSR_ALG1,
+// fraction of the copy bandwidth on matrices larger than 2x L2, and pJDS against ELLPACK-R.
+// CPU records (no copy bandwidth, no cuSPARSE) get the fastest format per matrix against CSR.
+// Records of every schema version are read (read_bench_json upgrades them); a field a record
+// lacks is left out or shown as "-", never read as 0; an incomplete record says what is missing.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
+#include <set>
 
 #include <spmv/error.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -29,35 +33,138 @@ double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-void report(const nlohmann::json& j, const ReportOptions& o)
+/// A number of the record, NaN when it is missing, null or not a number.
+double num(const nlohmann::json& j, const char* key)
 {
-    std::printf("## %s, %s\n\n", j.value("device", "?").c_str(),
-                j.value("precision", "?").c_str());
-    std::printf("- date %s, commit `%s`, %s\n", j.value("date", "?").c_str(),
-                j.value("commit", "?").c_str(), j.value("tool", "?").c_str());
-    std::printf("- measured device copy bandwidth %.0f GB/s; cache policy: %s\n",
-                j.value("copy_bandwidth_gbs", 0.0), j.value("cache_policy", "?").c_str());
-    std::printf("- GF/s = 2 nnz / median kernel time; %% BW = (values + column indices + (N+1) row "
-                "pointers + x + y) / time / copy bandwidth\n\n");
-    // matrix -> precision -> variant -> record
-    std::map<std::string, std::map<std::string, std::map<std::string, nlohmann::json>>> by;
-    std::vector<std::string> order;
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<double>() : NAN;
+}
+
+/// A string of the record, `otherwise` when it is missing or not a string.
+std::string str(const nlohmann::json& j, const char* key, const std::string& otherwise = "")
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : otherwise;
+}
+
+std::string num_or_dash(double v, int digits)
+{
+    return std::isfinite(v) ? fmt(v, digits) : std::string("-");
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& none = "none")
+{
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s.empty() ? none : s;
+}
+
+/// A timed row: no error and a finite GF/s.
+bool timed(const nlohmann::json& r)
+{
+    return str(r, "error").empty() && std::isfinite(num(r, "gflops"));
+}
+
+/// GPU record: measured copy bandwidth > 0, or GPU rows (cuSPARSE baselines, a GPU device).
+bool is_gpu_record(const nlohmann::json& j)
+{
+    if (num(j, "copy_bandwidth_gbs") > 0) return true;
     for (const auto& r : j["results"]) {
-        const auto m = r["matrix"].get<std::string>();
-        if (!by.count(m)) order.push_back(m);
-        // bench --basis permuted|both: the sorted formats timed with y left sorted are kept
-        // apart ("pjds@permuted"); "best own" compares original-basis times only
-        const bool permuted = r.value("basis", std::string()) == "permuted";
-        by[m][r["precision"].get<std::string>()][r["format"].get<std::string>() +
-                                                 (permuted ? "@permuted" : "")] = r;
+        if (str(r, "format").rfind("cusparse_", 0) == 0) return true;
     }
-    for (const char* prec : {"dp", "sp"}) {
+    return false;
+}
+
+using ByMatrix =
+    std::map<std::string, std::map<std::string, std::map<std::string, nlohmann::json>>>;
+
+/// "complete": false (a run stopped after some matrices), with the matrices and variants missing
+/// where the record lets us tell; nothing for a complete record.
+void print_completeness(const nlohmann::json& j, const std::vector<std::string>& order,
+                        const ByMatrix& by)
+{
+    const auto c = j.find("complete");
+    if (c == j.end() || !c->is_boolean()) {
+        std::printf("- completeness not recorded (a record written before bench recorded it)\n");
+        return;
+    }
+    std::vector<std::string> missing_variants;  // "matrix (precision): a, b"
+    std::set<std::string> all_variants;
+    std::set<std::string> precisions;
+    for (const auto& [m, per] : by) {
+        for (const auto& [p, vs] : per) {
+            precisions.insert(p);
+            for (const auto& [v, r] : vs) all_variants.insert(v);
+        }
+    }
+    for (const auto& m : order) {
+        for (const auto& p : precisions) {
+            std::vector<std::string> miss;
+            const auto pm = by.at(m).find(p);
+            for (const auto& v : all_variants) {
+                if (pm == by.at(m).end() || !pm->second.count(v)) miss.push_back(v);
+            }
+            if (!miss.empty()) missing_variants.push_back(m + " (" + p + "): " + join(miss));
+        }
+    }
+    if (c->get<bool>()) {
+        if (!missing_variants.empty()) {
+            std::printf("- complete run, but not every variant has a row: %s\n",
+                        join(missing_variants).c_str());
+        }
+        return;
+    }
+    const double done = num(j, "matrices_done");
+    const double total = num(j, "matrices_total");
+    std::printf("- **INCOMPLETE record** (`complete: false`: the run stopped before its end)");
+    if (std::isfinite(done) && std::isfinite(total)) {
+        std::printf(": %.0f of %.0f matrices done", done, total);
+    }
+    std::printf("\n");
+    if (j.contains("matrices") && j["matrices"].is_array()) {
+        std::vector<std::string> missing;
+        for (const auto& m : j["matrices"]) {
+            if (m.is_string() && !by.count(m.get<std::string>())) missing.push_back(m);
+        }
+        std::printf("  - matrices missing: %s\n", join(missing).c_str());
+    } else {
+        std::printf(
+            "  - which matrices are missing is not recorded (a record written before "
+            "schema spmvlab/1 lists only how many)\n");
+    }
+    if (!missing_variants.empty()) {
+        std::printf("  - variants missing on the matrices present: %s\n",
+                    join(missing_variants).c_str());
+    }
+}
+
+void print_errors(const nlohmann::json& j)
+{
+    std::vector<std::string> errors;
+    for (const auto& r : j["results"]) {
+        const auto e = str(r, "error");
+        if (!e.empty()) {
+            errors.push_back(str(r, "format", "?") + " on " + str(r, "matrix", "?") + " (" +
+                             str(r, "precision", "?") + "): " + e);
+        }
+    }
+    if (errors.empty()) return;
+    std::printf("- %zu row(s) not timed:\n", errors.size());
+    const std::size_t shown = std::min<std::size_t>(errors.size(), 10);
+    for (std::size_t k = 0; k < shown; ++k) std::printf("  - %s\n", errors[k].c_str());
+    if (shown < errors.size()) std::printf("  - ... and %zu more\n", errors.size() - shown);
+}
+
+void gpu_tables(const std::vector<std::string>& order, ByMatrix& by, const ReportOptions& o)
+{
+    for (const char* prec : {"double", "single"}) {
         bool any = false;
         for (const auto& m : order) any = any || by[m].count(prec);
         if (!any) continue;
-        std::printf("### %s precision\n\n", std::string(prec) == "dp" ? "Double" : "Single");
-        std::printf("| matrix | N | nnz | best own | GF/s | %% BW | best cuSPARSE | GF/s | own / "
-                    "cuSPARSE | own / CSR_ALG1 | pJDS / ELLR |\n");
+        std::printf("### %s precision\n\n", std::string(prec) == "double" ? "Double" : "Single");
+        std::printf(
+            "| matrix | N | nnz | best own | GF/s | %% BW | best cuSPARSE | GF/s | own / "
+            "cuSPARSE | own / CSR_ALG1 | pJDS / ELLR |\n");
         std::printf("|---|---:|---:|---|---:|---:|---|---:|---:|---:|---:|\n");
         std::vector<double> speedups_alg1;
         int wins = 0, compared = 0, large = 0, large_ok = 0, pj = 0, pj_ok = 0;
@@ -68,65 +175,200 @@ void report(const nlohmann::json& j, const ReportOptions& o)
             const nlohmann::json* own = nullptr;
             const nlohmann::json* base = nullptr;
             for (const auto& [name, r] : vs) {
-                if (!r["error"].get<std::string>().empty() || r["gflops"].is_null() ||
-                    name.find("@permuted") != std::string::npos) {
-                    continue;
-                }
+                if (!timed(r) || name.find("@permuted") != std::string::npos) continue;
                 const bool is_base = name.rfind("cusparse_", 0) == 0;
                 auto& best = is_base ? base : own;
-                if (!best || r["gflops"].get<double>() > (*best)["gflops"].get<double>()) best = &r;
+                if (!best || num(r, "gflops") > num(*best, "gflops")) best = &r;
             }
-            auto g = [](const nlohmann::json* r) { return r ? (*r)["gflops"].get<double>() : NAN; };
-            const auto alg1 = vs.count("cusparse_csr_alg1") && !vs.at("cusparse_csr_alg1")["gflops"].is_null()
-                                  ? vs.at("cusparse_csr_alg1")["gflops"].get<double>() : NAN;
-            double pj_ratio = NAN;
+            auto g = [](const nlohmann::json* r) { return r ? num(*r, "gflops") : NAN; };
+            auto gf_of = [&](const std::string& key) {
+                const auto it = vs.find(key);
+                return it != vs.end() && timed(it->second) ? num(it->second, "gflops") : NAN;
+            };
+            const double alg1 = gf_of("cusparse_csr_alg1");
             // Kreutzer compares pJDS in its permuted basis (no scatter) when that was timed
-            const std::string pj_key = vs.count("pjds@permuted") ? "pjds@permuted" : "pjds";
-            if (vs.count(pj_key) && vs.count("ellr") && !vs.at(pj_key)["gflops"].is_null() &&
-                !vs.at("ellr")["gflops"].is_null()) {
-                pj_ratio = vs.at(pj_key)["gflops"].get<double>() / vs.at("ellr")["gflops"].get<double>();
+            const double pj_gf =
+                std::isfinite(gf_of("pjds@permuted")) ? gf_of("pjds@permuted") : gf_of("pjds");
+            const double pj_ratio = pj_gf / gf_of("ellr");
+            if (std::isfinite(pj_ratio)) {
                 ++pj;
-                if (pj_ratio >= 0.95) ++pj_ok; else pj_misses.push_back(m);
+                if (pj_ratio >= 0.95)
+                    ++pj_ok;
+                else
+                    pj_misses.push_back(m);
             }
-            const double bw = own && !(*own)["fraction_of_copy_bandwidth"].is_null()
-                                  ? (*own)["fraction_of_copy_bandwidth"].get<double>() : NAN;
+            const double bw = own ? num(*own, "fraction_of_copy_bandwidth") : NAN;
             if (own && base) {
                 ++compared;
-                if (g(own) >= g(base)) ++wins; else losses.push_back(m);
+                if (g(own) >= g(base))
+                    ++wins;
+                else
+                    losses.push_back(m);
             }
             if (own && std::isfinite(alg1)) speedups_alg1.push_back(g(own) / alg1);
-            if (own && (*own)["min_bytes"].get<double>() >= o.large_bytes) {
+            if (own && num(*own, "min_bytes") >= o.large_bytes) {
                 ++large;
-                if (bw >= 0.9) ++large_ok; else large_misses.push_back(m);
+                if (bw >= 0.9)
+                    ++large_ok;
+                else
+                    large_misses.push_back(m);
             }
-            const auto first = vs.begin()->second;
-            std::printf("| %s | %lld | %lld | %s | %.1f | %.0f | %s | %.1f | %.2f | %.2f | %s |\n",
-                        m.c_str(), first["rows"].get<long long>(), first["nnz"].get<long long>(),
-                        own ? (*own)["format"].get<std::string>().c_str() : "-", g(own), 100 * bw,
-                        base ? (*base)["format"].get<std::string>().c_str() : "-", g(base),
-                        g(own) / g(base), g(own) / alg1,
-                        std::isfinite(pj_ratio) ? fmt(pj_ratio, 2).c_str() : "-");
+            const auto& first = vs.begin()->second;
+            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", m.c_str(),
+                        num_or_dash(num(first, "rows"), 0).c_str(),
+                        num_or_dash(num(first, "nnz"), 0).c_str(),
+                        own ? str(*own, "format", "?").c_str() : "-",
+                        num_or_dash(g(own), 1).c_str(), num_or_dash(100 * bw, 0).c_str(),
+                        base ? str(*base, "format", "?").c_str() : "-",
+                        num_or_dash(g(base), 1).c_str(), num_or_dash(g(own) / g(base), 2).c_str(),
+                        num_or_dash(g(own) / alg1, 2).c_str(), num_or_dash(pj_ratio, 2).c_str());
         }
-        auto list = [](const std::vector<std::string>& v) {
-            std::string s;
-            for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-            return s.empty() ? std::string("none") : s;
-        };
-        std::printf("\n- fastest own kernel >= fastest cuSPARSE baseline on %d of %d matrices "
-                    "(not on: %s)\n", wins, compared, list(losses).c_str());
-        std::printf("- median speedup of the fastest own kernel over cuSPARSE CSR_ALG1: %.2fx over "
-                    "%zu matrices\n", median(speedups_alg1), speedups_alg1.size());
-        std::printf("- matrices with minimum bytes >= %.0f MB: fastest own kernel at >= 90 %% of "
-                    "the copy bandwidth on %d of %d (not on: %s)\n", o.large_bytes / 1e6, large_ok,
-                    large, list(large_misses).c_str());
+        std::printf(
+            "\n- fastest own kernel >= fastest cuSPARSE baseline on %d of %d matrices "
+            "(not on: %s)\n",
+            wins, compared, join(losses).c_str());
+        if (speedups_alg1.empty()) {
+            std::printf("- speedup over cuSPARSE CSR_ALG1: no matrix has a CSR_ALG1 time\n");
+        } else {
+            std::printf(
+                "- median speedup of the fastest own kernel over cuSPARSE CSR_ALG1: %.2fx "
+                "over %zu matrices\n",
+                median(speedups_alg1), speedups_alg1.size());
+        }
+        std::printf(
+            "- matrices with minimum bytes >= %.0f MB: fastest own kernel at >= 90 %% of "
+            "the copy bandwidth on %d of %d (not on: %s)\n",
+            o.large_bytes / 1e6, large_ok, large, join(large_misses).c_str());
         bool any_permuted = false;
         for (const auto& m : order) {
-            any_permuted = any_permuted || (by[m].count(prec) && by[m][prec].count("pjds@permuted"));
+            any_permuted =
+                any_permuted || (by[m].count(prec) && by[m][prec].count("pjds@permuted"));
         }
-        std::printf("- pJDS >= 95 %% of ELLPACK-R on %d of %d matrices (not on: %s); pJDS timed %s\n\n",
-                    pj_ok, pj, list(pj_misses).c_str(),
-                    any_permuted ? "in its permuted basis (bench --basis), y left sorted as in Kreutzer"
-                                 : "with y scattered back to the original row order");
+        std::printf(
+            "- pJDS >= 95 %% of ELLPACK-R on %d of %d matrices (not on: %s); pJDS timed %s\n\n",
+            pj_ok, pj, join(pj_misses).c_str(),
+            any_permuted ? "in its permuted basis (bench --basis), y left sorted as in Kreutzer"
+                         : "with y scattered back to the original row order");
+    }
+}
+
+void cpu_tables(const std::vector<std::string>& order, ByMatrix& by)
+{
+    for (const char* prec : {"double", "single"}) {
+        bool any = false;
+        for (const auto& m : order) any = any || by[m].count(prec);
+        if (!any) continue;
+        std::printf("### %s precision\n\n", std::string(prec) == "double" ? "Double" : "Single");
+        std::printf(
+            "| matrix | N | nnz | fastest format | GF/s | median us | CSR GF/s | fastest / "
+            "CSR | formats timed |\n");
+        std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
+        std::vector<double> over_csr;
+        std::map<std::string, int> fastest_count;
+        for (const auto& m : order) {
+            if (!by[m].count(prec)) continue;
+            const auto& vs = by[m][prec];
+            const nlohmann::json* best = nullptr;
+            int n_timed = 0;
+            for (const auto& [name, r] : vs) {
+                if (!timed(r)) continue;
+                ++n_timed;
+                if (!best || num(r, "gflops") > num(*best, "gflops")) best = &r;
+            }
+            const auto csr = vs.find("csr");
+            const double csr_gf =
+                csr != vs.end() && timed(csr->second) ? num(csr->second, "gflops") : NAN;
+            const double best_gf = best ? num(*best, "gflops") : NAN;
+            if (std::isfinite(best_gf / csr_gf)) over_csr.push_back(best_gf / csr_gf);
+            if (best) ++fastest_count[str(*best, "format", "?")];
+            const auto& first = vs.begin()->second;
+            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %d of %zu |\n", m.c_str(),
+                        num_or_dash(num(first, "rows"), 0).c_str(),
+                        num_or_dash(num(first, "nnz"), 0).c_str(),
+                        best ? str(*best, "format", "?").c_str() : "-",
+                        num_or_dash(best_gf, 2).c_str(),
+                        num_or_dash(best ? 1e3 * num(*best, "median_ms") : NAN, 3).c_str(),
+                        num_or_dash(csr_gf, 2).c_str(), num_or_dash(best_gf / csr_gf, 2).c_str(),
+                        n_timed, vs.size());
+        }
+        std::vector<std::string> counts;
+        for (const auto& [f, n] : fastest_count) counts.push_back(f + " " + std::to_string(n));
+        std::printf("\n- fastest format per matrix: %s\n", join(counts).c_str());
+        if (over_csr.empty()) {
+            std::printf("- fastest / CSR: no matrix has a CSR time\n\n");
+        } else {
+            std::printf("- median fastest / CSR: %.2fx over %zu matrices\n\n", median(over_csr),
+                        over_csr.size());
+        }
+    }
+}
+
+void report(const std::string& path, const ReportOptions& o)
+{
+    const auto j = read_bench_json(path);  // any schema version, upgraded
+    const auto& meta = j["meta"];
+    const bool gpu = is_gpu_record(j);
+    // matrix -> precision -> variant -> record; rows without matrix, precision or format are
+    // counted and skipped
+    ByMatrix by;
+    std::vector<std::string> order;
+    int unusable = 0;
+    for (const auto& r : j["results"]) {
+        const auto m = str(r, "matrix");
+        const auto p = str(r, "precision");
+        const auto f = str(r, "format");
+        if (m.empty() || p.empty() || f.empty()) {
+            ++unusable;
+            continue;
+        }
+        if (!by.count(m)) order.push_back(m);
+        // bench --basis permuted|both: the sorted formats timed with y left sorted are kept
+        // apart ("pjds@permuted"); "best own" compares original-basis times only
+        const bool permuted = str(r, "basis") == "permuted";
+        by[m][p][f + (permuted ? "@permuted" : "")] = r;
+    }
+    const std::string device = str(j, "device", gpu ? "GPU (device not recorded)" : "CPU");
+    std::printf("## %s, %s\n\n", device.c_str(),
+                str(j, "precision", "precision not recorded").c_str());
+    std::printf("- record %s: date %s, commit `%s`, %s%s\n", path.c_str(),
+                str(meta, "date", "not recorded").c_str(), str(meta, "commit", "?").c_str(),
+                str(meta, "tool_version").empty()
+                    ? "spmvlab"
+                    : ("spmvlab " + str(meta, "tool_version")).c_str(),
+                str(meta, "upgraded_from").empty() ? "" : " (read from an unversioned record)");
+    if (gpu) {
+        const double bw = num(j, "copy_bandwidth_gbs");
+        if (bw > 0) {
+            std::printf("- measured device copy bandwidth %.0f GB/s; cache policy: %s\n", bw,
+                        str(j, "cache_policy", "not recorded").c_str());
+        } else {
+            std::printf("- no copy bandwidth in the record: %% BW left out; cache policy: %s\n",
+                        str(j, "cache_policy", "not recorded").c_str());
+        }
+        std::printf(
+            "- GF/s = 2 nnz / median kernel time; %% BW = (values + column indices + "
+            "(N+1) row pointers + x + y) / time / copy bandwidth\n");
+    } else {
+        std::printf(
+            "- CPU record (host reference SpMV, one thread; no --gpu): no copy bandwidth "
+            "and no cuSPARSE baselines, so the GPU comparisons do not apply; per matrix "
+            "the fastest format against CSR\n");
+        std::printf("- GF/s = 2 nnz / median time\n");
+    }
+    print_completeness(j, order, by);
+    print_errors(j);
+    if (unusable > 0) {
+        std::printf("- %d row(s) without matrix, precision or format: skipped\n", unusable);
+    }
+    std::printf("\n");
+    if (order.empty()) {
+        std::printf("No results in this record.\n\n");
+        return;
+    }
+    if (gpu) {
+        gpu_tables(order, by, o);
+    } else {
+        cpu_tables(order, by);
     }
 }
 
@@ -136,26 +378,16 @@ void add_report_command(CLI::App& app)
 {
     auto o = std::make_shared<ReportOptions>();
     auto* cmd = app.add_subcommand(
-        "report", "Markdown tables from `spmvlab bench --gpu --json-out` files: best own kernel vs "
-                  "cuSPARSE, speedup over CSR_ALG1, %% of copy bandwidth, pJDS vs ELLPACK-R");
-    cmd->add_option("files", o->files, "JSON files written by spmvlab bench --json-out")->required();
+        "report",
+        "Markdown tables from `spmvlab bench [--gpu] --json-out` files: GPU: best own "
+        "kernel vs cuSPARSE, speedup over CSR_ALG1, % of copy bandwidth, pJDS vs "
+        "ELLPACK-R; CPU: fastest format vs CSR; says what an incomplete record lacks");
+    cmd->add_option("files", o->files, "JSON files written by spmvlab bench --json-out")
+        ->required();
     cmd->add_option("--large-bytes", o->large_bytes,
                     "minimum bytes from which a matrix counts as large (default 2 x 50 MB L2)");
     cmd->callback([o] {
-        for (const auto& f : o->files) {
-            std::ifstream in(f);
-            if (!in) SPMV_THROW(spmv::InvalidArgument, f + ": cannot open");
-            nlohmann::json j;
-            try {
-                in >> j;
-            } catch (const std::exception& e) {
-                SPMV_THROW(spmv::InvalidArgument, f + ": not a bench JSON file: " + e.what());
-            }
-            if (!j.contains("results")) {
-                SPMV_THROW(spmv::InvalidArgument, f + ": no \"results\" (write it with spmvlab bench --json-out)");
-            }
-            report(j, *o);
-        }
+        for (const auto& f : o->files) report(f, *o);
     });
 }
 

@@ -18,6 +18,7 @@
 #include "auto_format.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace spmvlab {
 namespace {
@@ -381,7 +382,10 @@ void run(SolveCliOptions& o)
     std::sort(sorted.begin(), sorted.end());
     const double median_ms = sorted[sorted.size() / 2];
     if (o.json) {
-        nlohmann::json j = to_json(r);
+        nlohmann::json j = {{"meta", make_meta("solve", {o.input})}};
+        if (o.gpu) add_gpu_meta(j["meta"]);
+        auto body = to_json(r);  // (a range-for over a temporary's items() would dangle)
+        for (auto& [k, v] : body.items()) j[k] = std::move(v);
         j["matrix"] = name;
         j["rows"] = a.num_rows;
         j["cols"] = a.num_cols;
@@ -404,9 +408,9 @@ void run(SolveCliOptions& o)
         j["inner_keep_direction"] = !o.inner_restart;
         j["inner_sums"] = o.inner_sums;
         j["rhs"] = o.rhs;
-        j["total_ms_runs"] = totals;
-        j["total_ms_median"] = median_ms;
-        j["total_ms_min"] = sorted.front();
+        j["run_totals_ms"] = totals;
+        j["median_total_ms"] = median_ms;
+        j["min_total_ms"] = sorted.front();
         j["phase_times"] = phase_mode;  // separate | inline | off (see --phase-times)
         if (phase_mode == "separate") {
             j["times_ms"]["phase_run_total"] = phase_run_ms;
@@ -416,9 +420,6 @@ void run(SolveCliOptions& o)
                 j["times_ms"][k] = nullptr;
             }
         }
-        j["version"] = version_string();
-        j["commit"] = git_commit();
-        j["timestamp"] = utc_now();
         if (!o.history) {
             j.erase("residual_history");
         }

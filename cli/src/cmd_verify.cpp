@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "gpu_bridge.hpp"
+#include "meta.hpp"
 #include "verify_check.hpp"
 
 namespace spmvlab {
@@ -97,7 +98,7 @@ int run(VerifyOptions& o)
             }
             out.push_back({{"matrix", input_name(files[f])},
                            {"format", name},
-                           {"precision", prec},
+                           {"precision", precision_name(prec)},
                            {"where", where},
                            {"verdict", not_applicable ? "n/a" : !error.empty() ? "error"
                                                                  : ok           ? "ok"
@@ -140,7 +141,12 @@ int run(VerifyOptions& o)
         }
     }
     if (o.json) {
-        std::printf("%s\n", out.dump(2).c_str());
+        nlohmann::json j = {{"meta", make_meta("verify", input_strings(files))},
+                            {"seed", o.seed},
+                            {"params", params_json(params)},
+                            {"results", out}};
+        if (o.gpu) add_gpu_meta(j["meta"]);
+        std::printf("%s\n", j.dump(2).c_str());
     }
     if (failures > 0) {
         std::fprintf(stderr, "spmvlab verify: %d mismatch(es) or unreadable file(s)\n", failures);
@@ -168,7 +174,8 @@ void add_verify_command(CLI::App& app)
                   "double-precision CSR SpMV on random x, y with alpha, beta != 0; exit 3 on any "
                   "mismatch");
     cmd->add_option("inputs", o->inputs,
-                    ".mtx files, directories of .mtx files, or generator specs such as "
+                    ".mtx files (also .mtx.gz/.bz2/.xz, SuiteSparse .tar.gz, - for the standard "
+                    "input), directories (searched recursively), or generator specs such as "
                     "gen:pde:size=100 (see spmvlab generate --help)")
         ->required();
     cmd->add_flag("--gpu", o->gpu, "also run every GPU kernel and cuSPARSE baseline");

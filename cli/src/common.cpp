@@ -1,5 +1,6 @@
 #include "common.hpp"
 #include "auto_format.hpp"
+#include "meta.hpp"
 
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include <spmv/generators.hpp>
 #include <spmv/io/atomic_file.hpp>
 #include <spmv/io/matrix_market.hpp>
+#include <spmv/version.hpp>
 
 namespace spmvlab {
 
@@ -33,7 +35,7 @@ std::string git_commit()
 
 std::string version_string()
 {
-    return std::string("spmvlab 0.1.0 (commit ") + SPMV_GIT_COMMIT + ")";
+    return std::string("spmvlab ") + SPMV_VERSION_STRING + " (commit " + SPMV_GIT_COMMIT + ")";
 }
 
 std::string utc_now()
@@ -117,7 +119,23 @@ std::optional<spmv::MemoryBudget>& budget_slot()
 
 std::string input_name(const std::filesystem::path& input)
 {
+    if (input == "-") {
+        return "<stdin>";
+    }
     return is_generator_spec(input) ? input.string() : input.filename().string();
+}
+
+bool is_matrix_file_name(const std::string& name)
+{
+    static constexpr const char* endings[] = {".mtx",     ".mtx.gz",  ".mtx.bz2", ".mtx.xz",
+                                              ".mtx.zst", ".tar.gz",  ".tgz",     ".tar.bz2",
+                                              ".tar.xz",  ".tar.zst", ".tar"};
+    for (const std::string_view e : endings) {
+        if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 std::vector<std::filesystem::path> collect_inputs(const std::vector<std::string>& inputs)
@@ -134,7 +152,10 @@ std::vector<std::filesystem::path> collect_inputs(const std::vector<std::string>
 std::vector<std::filesystem::path> collect_inputs(const std::filesystem::path& p)
 {
     namespace fs = std::filesystem;
-    if (is_generator_spec(p)) {
+    if (is_generator_spec(p) || p == "-") {
+        return {p};
+    }
+    if (!spmv::io::parse_input_path(p).member.empty()) {  // archive.tar.gz:MEMBER
         return {p};
     }
     std::error_code ec;
@@ -148,15 +169,28 @@ std::vector<std::filesystem::path> collect_inputs(const std::filesystem::path& p
     if (!fs::is_directory(st)) {
         return {p};
     }
+    // The whole tree (a SuiteSparse download unpacked as Group/Name/Name.mtx, a fetch cache),
+    // sorted by path so that every run lists the same files in the same order.
     std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(p)) {
-        if (e.is_regular_file() && e.path().extension() == ".mtx") {
-            files.push_back(e.path());
+    fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec);
+    if (ec) {
+        SPMV_THROW(spmv::InvalidArgument, p.string() + ": cannot list: " + ec.message());
+    }
+    for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
+        if (ec) {
+            SPMV_THROW(spmv::InvalidArgument, p.string() + ": cannot list: " + ec.message());
+        }
+        std::error_code type_ec;
+        if (it->is_regular_file(type_ec) && is_matrix_file_name(it->path().filename().string())) {
+            files.push_back(it->path());
         }
     }
-    std::sort(files.begin(), files.end());
+    std::sort(files.begin(), files.end(),
+              [](const fs::path& a, const fs::path& b) { return a.generic_string() < b.generic_string(); });
     if (files.empty()) {
-        SPMV_THROW(spmv::InvalidArgument, p.string() + ": directory holds no .mtx files");
+        SPMV_THROW(spmv::InvalidArgument,
+                   p.string() + ": directory holds no matrix files (*.mtx, *.mtx.gz, *.mtx.bz2, "
+                                "*.mtx.xz, *.tar.gz), also in its subdirectories");
     }
     return files;
 }
@@ -318,7 +352,7 @@ nlohmann::json auto_choice_json(const AutoChoice& c, const std::string& precisio
 {
     return {{"variant", c.variant},     {"format", c.format},
             {"params", params_json(c.params)}, {"profile", c.profile},
-            {"precision", precision},   {"note", c.note}};
+            {"precision", precision_name(precision)},   {"note", c.note}};
 }
 
 std::vector<const spmv::FormatInfo*> select_formats(
@@ -473,7 +507,11 @@ nlohmann::json read_bench_json(const std::string& path)
         SPMV_THROW(spmv::InvalidArgument,
                    path + ": no \"results\" array (write it with spmvlab bench --gpu --json-out)");
     }
-    return j;
+    try {  // records of every schema version, read as the current one (meta.hpp)
+        return upgrade_record(std::move(j), "bench");
+    } catch (const spmv::Error& e) {
+        SPMV_THROW(spmv::InvalidArgument, path + ": " + user_message(e.what()));
+    }
 }
 
 std::filesystem::path locate_matrix(const std::string& name, const std::vector<std::string>& dirs)

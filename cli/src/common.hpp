@@ -47,8 +47,10 @@ std::string utc_now();
 /// InvalidArgument naming the path and the system's reason ("No space left on device").
 void write_file(const std::string& path, const std::string& text);
 
-/// Inputs of the matrix commands: FILE -> {FILE}; DIR -> its *.mtx files sorted by name
-/// (throws if there are none); a generator spec "gen:NAME[:key=value,...]" (e.g.
+/// Inputs of the matrix commands: FILE -> {FILE} (plain, compressed or a tar archive: see
+/// spmv/io/matrix_market.hpp); "ARCHIVE:MEMBER" and "-" (the standard input) as they are;
+/// DIR -> the matrix files of its whole tree (is_matrix_file_name), sorted by path (throws if
+/// there are none); a generator spec "gen:NAME[:key=value,...]" (e.g.
 /// "gen:pde:size=150", "gen:powerlaw:rows=1000000,min-len=4") is kept as it is and generated
 /// in memory by load_matrix (seed: the key "seed", default 1), so benchmarks need no huge files.
 std::vector<std::filesystem::path> collect_inputs(const std::filesystem::path& file_or_dir);
@@ -84,14 +86,20 @@ spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file,
 /// (WHAT): why". Shared by the commands that read records (calibrate, recommend, replicate).
 nlohmann::json read_json_file(const std::string& path, const std::string& what);
 
-/// read_json_file of a `spmvlab bench --json-out` record, which must hold a "results" array.
+/// read_json_file of a `spmvlab bench --json-out` record, which must hold a "results" array,
+/// returned UPGRADED to the current output schema (meta.hpp upgrade_record: "meta" block,
+/// precision "double"/"single"), whatever version wrote it.
 nlohmann::json read_bench_json(const std::string& path);
 
 /// Where a record's matrix name is: a generator spec as it is, else the first DIR/name that
 /// exists, else an empty path.
 std::filesystem::path locate_matrix(const std::string& name, const std::vector<std::string>& dirs);
 
-/// A short display name: the file name, or the generator spec itself.
+/// Whether a directory walk takes this file: *.mtx, *.mtx.gz, *.mtx.bz2, *.mtx.xz, *.mtx.zst,
+/// *.tar.gz, *.tgz, *.tar.bz2, *.tar.xz, *.tar.zst, *.tar.
+bool is_matrix_file_name(const std::string& name);
+
+/// A short display name: the file name, "<stdin>" for "-", or the generator spec itself.
 std::string input_name(const std::filesystem::path& input);
 
 /// For commands that walk a directory: reads the file, or prints "skipped FILE: why" on stderr

@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "meta.hpp"
 
 namespace {
 
@@ -29,6 +30,7 @@ int main(int argc, char** argv)
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
         std::signal(sig, on_terminate_signal);
     }
+    spmvlab::set_command_line(argc, argv);  // meta.command_line of every record
     CLI::App app{"SpMV Lab: sparse matrix storage formats on GPUs (see README.md)", "spmvlab"};
     app.require_subcommand(1);
     app.set_version_flag("--version", spmvlab::version_string());
@@ -38,12 +40,14 @@ int main(int argc, char** argv)
     spmvlab::add_reorder_command(app);
     spmvlab::add_generate_command(app);
     spmvlab::add_convert_command(app);
+    spmvlab::add_fetch_command(app);
     spmvlab::add_model_command(app);
     spmvlab::add_verify_command(app);
     spmvlab::add_bench_command(app);
     spmvlab::add_recommend_command(app);
     spmvlab::add_calibrate_command(app);
     spmvlab::add_report_command(app);
+    spmvlab::add_plot_command(app);
     spmvlab::add_replicate_command(app);
     spmvlab::add_solve_command(app);
     spmvlab::add_dist_command(app);

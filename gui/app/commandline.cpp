@@ -19,6 +19,7 @@
 #include <spmv/generators.hpp>
 #include <spmv/model/gpu_profile.hpp>
 #include <spmv/registry.hpp>
+#include <spmv/version.hpp>
 #include <spmv/viz/construction.hpp>
 
 #include "mainwindow.hpp"
@@ -66,6 +67,11 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         "SpMV Lab explorer: sparse matrix formats built step by step, their padding, warp waste, "
         "memory and speed."));
     p.addHelpOption();
+    // not addVersionOption(): the version line also names the commit and Qt, as the About box
+    const QCommandLineOption versionOption(
+        {QStringLiteral("v"), QStringLiteral("version")},
+        QStringLiteral("Print the version (and commit) and exit."));
+    p.addOption(versionOption);
     p.addPositionalArgument(QStringLiteral("matrix"), QStringLiteral("Matrix Market file to open"),
                             QStringLiteral("[matrix.mtx]"));
     const QList<QCommandLineOption> options = {
@@ -76,12 +82,14 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
          QStringLiteral("NAME"), QStringLiteral("pattern")},
         {QStringLiteral("matrix"),
          QStringLiteral("Matrix Market file (default: the built-in example), or a generator "
-                        "spec gen:NAME[:param=value,...][@seed] as the CLI takes it, e.g. "
-                        "gen:pde:size=30."),
+                        "spec gen:NAME[:param=value,...] as the CLI takes it, e.g. "
+                        "gen:pde:size=30 or gen:powerlaw:rows=2000,seed=3."),
          QStringLiteral("FILE")},
         {QStringLiteral("generate"),
-         QStringLiteral("Generate the matrix instead: NAME[:param=value,...][@seed], e.g. "
-                        "powerlaw:rows=2000,max-len=200@3."),
+         QStringLiteral("Generate the matrix instead, from a generator spec as the CLI takes "
+                        "it: gen:NAME[:param=value,...], the random stream as the key seed, e.g. "
+                        "gen:powerlaw:rows=2000,max-len=200,seed=3 (the same as --matrix "
+                        "gen:...; the older powerlaw:rows=2000,max-len=200@3 is still taken)."),
          QStringLiteral("SPEC")},
         {QStringLiteral("format"),
          QStringLiteral("Format of the construction / waste / permuted pattern view."),
@@ -151,6 +159,11 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     };
     p.addOptions(options);
     p.process(arguments);
+    if (p.isSet(versionOption)) {
+        std::fprintf(stdout, "spmvlab-gui %s (commit %s; Qt %s)\n", SPMV_VERSION_STRING,
+                     SPMV_GIT_COMMIT, qVersion());
+        return 0;
+    }
 
     const bool screenshot = p.isSet(QStringLiteral("screenshot"));
     const QString view = p.value(QStringLiteral("view"));
@@ -250,10 +263,10 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     }
     QString generateSpec = p.value(QStringLiteral("generate"));
     if (generateSpec.isEmpty() && matrix.startsWith(QLatin1String("gen:"))) {
-        generateSpec = matrix.mid(4);  // --matrix gen:pde:size=30, as spmvlab takes it
+        generateSpec = matrix;  // --matrix gen:pde:size=30, as spmvlab takes it
         matrix.clear();
     }
-    // --generate NAME[:k=v,...][@seed], checked against the generator's schema before starting
+    // --generate gen:NAME[:k=v,...], checked against the generator's schema before starting
     QString generator;
     spmv::gen::GeneratorParams generatorParams;
     quint64 seed = 1;

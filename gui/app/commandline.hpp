@@ -1,11 +1,13 @@
 #pragma once
 // Command line of spmvlab-gui:
 //   spmvlab-gui [FILE.mtx]                         the window, on FILE or the built-in example
+//   spmvlab-gui --version | --help                 (no display needed, like --screenshot)
 //   spmvlab-gui --screenshot OUT.png|OUT.svg [--view NAME] [--matrix FILE] [--format NAME]
 //               [--warp W] [--br B] [--slice C] [--sigma S] [--step K] [--profile NAME]
-//               [--size WxH] [--presentation] [--generate NAME[:param=value,...][@seed]]
+//               [--size WxH] [--presentation] [--generate gen:NAME[:param=value,...]]
 //               [--ranks N] [--partition rows|nnz|metis] [--link NAME] [--timeline FILE.json]
-//       --matrix also takes the CLI's generator spec gen:NAME[:param=value,...][@seed];
+//       --matrix and --generate take the CLI's generator spec gen:NAME[:param=value,...]
+//       (random stream: key seed); --generate also the older NAME[:param=value,...][@seed];
 //       --ranks, --partition, --link and --timeline (a recorded timeline shown instead of the
 //       model's prediction; exit 3 when it cannot be read) set up the distribution view.
 //       renders one view offscreen and exits: 0 on success, 2 for a bad option (unknown view,

@@ -5,6 +5,8 @@
 
 #include <QApplication>
 
+#include <spmv/version.hpp>
+
 #include "commandline.hpp"
 #include "memoryguard.hpp"
 
@@ -16,14 +18,19 @@ bool set(const char* name)
     return v != nullptr && *v != '\0';
 }
 
-/// Options that need no window: help, and rendering a view to a file.
+/// Options that need no window: help, the version, and rendering a view to a file.
 bool rendersOnly(int argc, char** argv)
 {
     for (int i = 1; i < argc; ++i) {
-        for (const char* o : {"-h", "--help", "--help-all", "-?", "--screenshot"}) {
+        for (const char* o : {"-h", "--help", "--help-all", "-?", "-v", "--version"}) {
             if (std::strcmp(argv[i], o) == 0) {
                 return true;
             }
+        }
+        // --screenshot FILE and --screenshot=FILE
+        if (std::strncmp(argv[i], "--screenshot", 12) == 0 &&
+            (argv[i][12] == '\0' || argv[i][12] == '=')) {
+            return true;
         }
     }
     return false;
@@ -33,15 +40,15 @@ bool rendersOnly(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    // Without a display Qt's default platform aborts with a plugin error. --help and
-    // --screenshot need no window: they run offscreen; anything else says what to do instead.
+    // Without a display Qt's default platform aborts with a plugin error. --help, --version
+    // and --screenshot need no window: they run offscreen; a window says what to do instead,
+    // on one line, and exits 1.
     if (!set("DISPLAY") && !set("WAYLAND_DISPLAY") && !set("QT_QPA_PLATFORM")) {
         if (!rendersOnly(argc, argv)) {
             std::fprintf(stderr,
-                         "spmvlab-gui: no display (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
-                         "  Render a view to a file:  spmvlab-gui --screenshot view.png --view "
-                         "construction\n"
-                         "  Or, in a terminal:        spmvlab tour\n");
+                         "spmvlab-gui: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); "
+                         "render a view to a file with --screenshot FILE.png [--view NAME], "
+                         "or run `spmvlab tour` in a terminal\n");
             return 1;
         }
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
@@ -49,7 +56,7 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     installMemoryGuard();  // a matrix too large for this machine fails with a message, no crash
     QApplication::setApplicationName(QStringLiteral("spmvlab-gui"));
-    QApplication::setApplicationVersion(QStringLiteral(SPMV_VERSION));
+    QApplication::setApplicationVersion(QStringLiteral(SPMV_VERSION_STRING));
     QApplication::setOrganizationName(QStringLiteral("SpMV Lab"));
     return runSpmvLab(app, QApplication::arguments());
 }

@@ -32,6 +32,7 @@
 
 #include <spmv/build_info.hpp>
 #include <spmv/registry.hpp>
+#include <spmv/version.hpp>
 #include <spmv/viz/glossary.hpp>
 
 #include "generatedialog.hpp"
@@ -430,13 +431,14 @@ void MainWindow::buildMenus()
     help->addAction(tr("&Glossary (N_iter, N_p, b_r, \u03c3, code balance, ...)"),
                     QKeySequence::HelpContents, this, &MainWindow::showGlossary);
     help->addAction(tr("&About SpMV Lab"), this, [this] {
-        QMessageBox::about(this, tr("About SpMV Lab"),
-                           tr("<p><b>SpMV Lab explorer</b></p><p>Sparse matrix formats on GPUs: "
-                              "ELLPACK, pJDS, SELL-C-\u03c3 and friends, built step by step, with "
-                              "their padding, warp waste, memory and speed.</p>"
-                              "<p>Version %1, commit %2; Qt %3.</p>")
-                               .arg(QApplication::applicationVersion(),
-                                    QStringLiteral(SPMV_GIT_COMMIT), QString::fromLatin1(qVersion())));
+        QMessageBox::about(
+            this, tr("About SpMV Lab"),
+            tr("<p><b>SpMV Lab explorer</b></p><p>Sparse matrix formats on GPUs: "
+               "ELLPACK, pJDS, SELL-C-\u03c3 and friends, built step by step, with "
+               "their padding, warp waste, memory and speed.</p>"
+               "<p>Version %1, commit %2; Qt %3.</p>")
+                .arg(QStringLiteral(SPMV_VERSION_STRING), QStringLiteral(SPMV_GIT_COMMIT),
+                     QString::fromLatin1(qVersion())));
     });
 }
 
@@ -482,7 +484,7 @@ bool MainWindow::openLesson(const Lesson& lesson)
     if (lesson.ranks > 0) m_distribution->ranksBox()->setValue(lesson.ranks);
     if (lesson.matrix.startsWith(QLatin1String("gen:"))) {
         QString error;
-        const auto spec = parseGeneratorSpec(lesson.matrix.mid(4), &error);
+        const auto spec = parseGeneratorSpec(lesson.matrix, &error);
         if (!spec) {
             reportError(tr("Lesson %1: %2").arg(lesson.id, error));
             return false;

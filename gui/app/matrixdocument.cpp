@@ -80,37 +80,29 @@ MatrixDocumentPtr generateMatrix(const QString& generator, const spmv::gen::Gene
 
 std::optional<GeneratorSpec> parseGeneratorSpec(const QString& text, QString* error)
 {
-    GeneratorSpec g;
-    QString spec = text;
+    // The CLI's syntax, parsed by the same core function: gen:NAME[:key=value,...] with the
+    // random stream as the key seed. The older NAME[:key=value,...][@seed] of this program is
+    // rewritten into it first (an alias: "gen:" may be left out, "@3" means "seed=3").
+    QString spec = text.startsWith(QLatin1String("gen:")) ? text.mid(4) : text;
     if (const auto at = spec.lastIndexOf(QLatin1Char('@')); at >= 0) {
-        bool ok = false;
-        g.seed = spec.mid(at + 1).toULongLong(&ok);
-        if (!ok) {
-            *error = QStringLiteral("bad seed in generator spec '%1'").arg(text);
-            return std::nullopt;
-        }
+        const QString seed = spec.mid(at + 1);
         spec.truncate(at);
+        spec += (spec.contains(QLatin1Char(':')) ? QLatin1Char(',') : QLatin1Char(':')) +
+                QStringLiteral("seed=") + seed;
     }
-    const auto colon = spec.indexOf(QLatin1Char(':'));
-    g.generator = colon < 0 ? spec : spec.left(colon);
-    if (colon >= 0) {
-        for (const QString& kv : spec.mid(colon + 1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const auto eq = kv.indexOf(QLatin1Char('='));
-            bool ok = false;
-            const double v = eq < 0 ? 0.0 : kv.mid(eq + 1).toDouble(&ok);
-            if (!ok) {
-                *error = QStringLiteral("bad parameter '%1' in generator spec '%2' (want "
-                                        "name=value)")
-                             .arg(kv, text);
-                return std::nullopt;
-            }
-            g.params[kv.left(eq).toStdString()] = v;
-        }
-    }
+    spec.prepend(QStringLiteral("gen:"));
+    GeneratorSpec g;
     try {
-        spmv::gen::find_generator(g.generator.toStdString());
+        const auto parsed = spmv::gen::parse_spec(spec.toStdString());
+        spmv::gen::find_generator(parsed.name);
+        g.generator = QString::fromStdString(parsed.name);
+        g.params = parsed.params;
+        g.seed = parsed.seed;
     } catch (const spmv::Error& e) {
         *error = QString::fromStdString(spmv::user_message(e.what()));
+        if (spec != text) {  // the message quotes the rewritten spec: name the one given too
+            *error += QStringLiteral(" (given as '%1')").arg(text);
+        }
         return std::nullopt;
     }
     return g;

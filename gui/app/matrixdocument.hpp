@@ -52,15 +52,17 @@ MatrixDocumentPtr loadMatrixMarket(const QString& path);
 MatrixDocumentPtr generateMatrix(const QString& generator, const spmv::gen::GeneratorParams& params,
                                  std::uint64_t seed);
 
-/// A generator spec as the CLI writes it after "gen:": NAME[:param=value,...][@seed], e.g.
-/// "pde:size=30" or "powerlaw:rows=2000,max-len=200@3".
+/// A generator spec as the CLI takes it: gen:NAME[:param=value,...] with the random stream as
+/// the key seed, e.g. "gen:pde:size=30" or "gen:powerlaw:rows=2000,max-len=200,seed=3"
+/// (spmv::gen::parse_spec). Also taken: the same without "gen:", and the older
+/// NAME[:param=value,...]@SEED ("powerlaw:rows=2000@3").
 struct GeneratorSpec {
     QString generator;
     spmv::gen::GeneratorParams params;
     quint64 seed = 1;
 };
-/// Parses a spec (without "gen:") and checks the generator's name; nothing, with *error set
-/// to what is wrong, for a bad spec.
+/// Parses a spec and checks the generator's name; nothing, with *error set to what is wrong
+/// (the core's message, quoting the spec), for a bad spec.
 std::optional<GeneratorSpec> parseGeneratorSpec(const QString& spec, QString* error);
 
 /// The built-in example shown at start-up (a resource, so it works from any directory).

@@ -61,6 +61,16 @@ DeviceInfo device_info()
     SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, dev));
     SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&bus_width, cudaDevAttrGlobalMemoryBusWidth, dev));
     d.peak_bandwidth_gbs = 2.0 * mem_clock_khz * 1e3 * (bus_width / 8.0) / 1e9;
+    // versions for records (0 when a query fails: a record is still written)
+    if (cudaRuntimeGetVersion(&d.cuda_runtime_version) != cudaSuccess) d.cuda_runtime_version = 0;
+    if (cudaDriverGetVersion(&d.cuda_driver_version) != cudaSuccess) d.cuda_driver_version = 0;
+    int sp_major = 0, sp_minor = 0, sp_patch = 0;
+    if (cusparseGetProperty(MAJOR_VERSION, &sp_major) == CUSPARSE_STATUS_SUCCESS &&
+        cusparseGetProperty(MINOR_VERSION, &sp_minor) == CUSPARSE_STATUS_SUCCESS &&
+        cusparseGetProperty(PATCH_LEVEL, &sp_patch) == CUSPARSE_STATUS_SUCCESS) {
+        d.cusparse_version = sp_major * 1000 + sp_minor * 100 + sp_patch;
+    }
+    cudaGetLastError();
     return d;
 }
 

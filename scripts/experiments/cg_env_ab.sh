@@ -21,7 +21,7 @@ import json,sys
 f=sys.argv[1]
 try: d=json.load(open(f))
 except Exception as e: print(f"{f} FAILED {e}"); sys.exit(0)
-it=d['iterations']; print(f"{f.split('/')[-1][:-5]:30s} it={it} med={d['total_ms_median']:.2f} min={d['total_ms_min']:.2f} per-it={1000*d['total_ms_median']/it:.1f}us {d['status']} res={d.get('final_relative_residual'):.2e}")
+it=d['iterations']; d.setdefault('total_ms_median', d.get('median_total_ms')); d.setdefault('total_ms_min', d.get('min_total_ms')); print(f"{f.split('/')[-1][:-5]:30s} it={it} med={d['total_ms_median']:.2f} min={d['total_ms_min']:.2f} per-it={1000*d['total_ms_median']/it:.1f}us {d['status']} res={d.get('final_relative_residual'):.2e}")
 PY
 }
 for k in ${SIZES:-100 150}; do

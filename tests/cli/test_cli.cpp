@@ -127,7 +127,7 @@ TEST_CASE("spmvlab info states its histogram bins: width 1 up to 40 lengths, els
 
 TEST_CASE("spmvlab formats --json lists every format with PELLR's worked example", "[cli]")
 {
-    const auto j = json_of("formats " + sample("pellr_fig5.mtx") + " --warp 8 --br 8 --json");
+    const auto j = json_of("formats " + sample("pellr_fig5.mtx") + " --warp 8 --br 8 --json")["formats"];
 
     const char* order[] = {"coo", "csr",  "csc",  "ell",   "ellr",  "ellg", "jds",
                            "jds_csr", "pjds", "pellr", "biell", "bijad", "hyb", "sell"};
@@ -158,7 +158,7 @@ TEST_CASE("spmvlab generate writes the ELLG paper's pde05 and the pJDS worst cas
 
     const auto of = tmp("onefull64.mtx");
     REQUIRE(spmvlab("generate onefull --n 64 -o " + of).status == 0);
-    const auto f = json_of("formats " + of + " --br 32 --json");
+    const auto f = json_of("formats " + of + " --br 32 --json")["formats"];
     CHECK(by_format(f, "ell")["stored_entries"] == 64 * 64);
     CHECK(by_format(f, "pjds")["stored_entries"] == 33 * 64 - 32);  // (b_r + 1) N - b_r
 }
@@ -167,9 +167,9 @@ TEST_CASE("spmvlab --pjds-pad 1 rounds pJDS's rows up to b_r (Kreutzer footnote 
 {
     // pellr_fig5, b_r = 8: blocks of 8, 8, 8 and 2 rows (108 slots); padded, the last block
     // has 8 rows, 6 of them empty, which add 6 slots to each of its 2 columns: 120
-    const auto plain = json_of("formats " + sample("pellr_fig5.mtx") + " --br 8 --json");
+    const auto plain = json_of("formats " + sample("pellr_fig5.mtx") + " --br 8 --json")["formats"];
     const auto padded =
-        json_of("formats " + sample("pellr_fig5.mtx") + " --br 8 --pjds-pad 1 --json");
+        json_of("formats " + sample("pellr_fig5.mtx") + " --br 8 --pjds-pad 1 --json")["formats"];
     CHECK(by_format(plain, "pjds")["stored_entries"] == 108);
     CHECK(by_format(padded, "pjds")["stored_entries"] == 120);
     CHECK(by_format(padded, "pjds")["padding_entries"] ==
@@ -194,7 +194,7 @@ TEST_CASE("spmvlab convert round-trips a matrix", "[cli]")
 
 TEST_CASE("spmvlab model --json follows Kreutzer's code balance", "[cli]")
 {
-    const auto j = json_of("model " + sample("pde05.mtx") + " --gpu H100 --alpha 1 --json");
+    const auto j = json_of("model " + sample("pde05.mtx") + " --gpu H100 --alpha 1 --json")["predictions"];
 
     REQUIRE(j.size() == 1);
     const double n_nzr = 725.0 / 125.0;
@@ -241,7 +241,7 @@ TEST_CASE("spmvlab model --thresholds prints Kreutzer eq. 3 and 4's worked numbe
     CHECK(c[2]["eq4_n_nzr"].get<double>() == Approx(398.0 / 1.5));
     const auto q = json_of("model --thresholds --ratio 15 --precision sp --json")["thresholds"];
     REQUIRE(q.size() == 3);
-    CHECK(q[0]["precision"] == "SP");
+    CHECK(q[0]["precision"] == "single");
     CHECK(q[0]["eq4_n_nzr"].get<double>() == Approx(298.0 / 3.0));  // (20 r - 2) / (1 + 2)
 }
 
@@ -255,7 +255,7 @@ TEST_CASE("spmvlab model: the eq. 4 column and --alpha min", "[cli][model]")
     CHECK(r10.out.find(" 79.2\n") != std::string::npos);
     CHECK(r10.out.find("71.2") == std::string::npos);
     const auto j10 =
-        json_of("model " + sample("pde05.mtx") + " --bandwidth 60 --pcie 6 --json")[0];
+        json_of("model " + sample("pde05.mtx") + " --bandwidth 60 --pcie 6 --json")["predictions"][0];
     CHECK(j10["n_nzr_eq3"].get<double>() == Approx(7.2));
     CHECK(j10["n_nzr_eq4"].get<double>() == Approx(79.2));
     CHECK(j10["n_nzr_pcie_under_tenth"].get<double>() == Approx(71.2));  // still in the JSON
@@ -263,7 +263,7 @@ TEST_CASE("spmvlab model: the eq. 4 column and --alpha min", "[cli][model]")
 
     // --alpha min: alpha = 1/N_nzr = 125 / 725 for the matrix's traffic; the thresholds with
     // alpha = 1/N_nzr of their own N_nzr (C2070: r = 20, 24.7 and 264.7)
-    const auto m = json_of("model " + sample("pde05.mtx") + " --gpu C2070 --alpha min --json")[0];
+    const auto m = json_of("model " + sample("pde05.mtx") + " --gpu C2070 --alpha min --json")["predictions"][0];
     CHECK(m["alpha"].get<double>() == Approx(125.0 / 725.0));
     CHECK(m["alpha_min"] == true);
     CHECK(m["code_balance_bytes_per_flop"].get<double>() ==
@@ -324,8 +324,9 @@ TEST_CASE("spmvlab bench prints labelled CPU timings", "[cli]")
                            " --formats csr,sell --precision both --min-time 1 --json");
 
     CHECK(j["device"].get<std::string>().find("CPU") != std::string::npos);
-    CHECK(j.contains("commit"));
-    CHECK(j.contains("date"));
+    CHECK(j["meta"]["schema"] == "spmvlab/1");  // commit and date live in meta
+    CHECK(j["meta"].contains("commit"));
+    CHECK(j["meta"].contains("date"));
     REQUIRE(j["results"].size() == 4);
     for (const auto& r : j["results"]) {
         CHECK(r["gflops"].get<double>() > 0);
@@ -424,7 +425,7 @@ TEST_CASE("spmvlab solve --gpu times runs without phase events and measures phas
     CHECK(j["status"] == "converged");
     CHECK(j["gpu"] == true);
     CHECK(j["phase_times"] == "separate");
-    CHECK(j["total_ms_runs"].size() == 2);
+    CHECK(j["run_totals_ms"].size() == 2);
     CHECK(j["times_ms"]["phase_run_total"].get<double>() > 0.0);
     CHECK(j["times_ms"]["spmv"].get<double>() > 0.0);
 
@@ -460,7 +461,7 @@ TEST_CASE("bench writes its JSON and CSV whole, leaving no temporary file", "[cl
         ++files;
         CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
     }
-    CHECK(files == 2);
+    CHECK(files == 3);  // b.json, b.csv and its sidecar b.csv.meta.json
     std::ifstream f(dir + "/b.json");
     const auto j = nlohmann::json::parse(f);
     CHECK(j["results"].size() == 2);
@@ -621,7 +622,7 @@ TEST_CASE("formats on onefull n = 46,340: the ELLPACK family is estimated, not b
     const auto m = measured("formats gen:onefull:n=46340 --json --max-memory 1536M");
     INFO(m.run.out.substr(0, 4000));
     REQUIRE(m.run.status == 0);
-    const auto j = nlohmann::json::parse(m.run.out.substr(m.run.out.find('[')));
+    const auto j = nlohmann::json::parse(m.run.out.substr(m.run.out.find('{')))["formats"];
     REQUIRE(j.size() == 14);
     int estimated = 0;
     for (const auto& r : j) {
@@ -682,7 +683,7 @@ TEST_CASE("verify reports a format that cannot hold the matrix as n/a, not a mis
                                    limit, false);
         INFO(limit << "\n" << r.out);
         CHECK(r.status == 0);
-        const auto j = nlohmann::json::parse(r.out);
+        const auto j = nlohmann::json::parse(r.out)["results"];
         REQUIRE(j.size() == 4);
         for (const auto& e : j) {
             if (e["format"] == "csr") {
@@ -971,8 +972,8 @@ TEST_CASE("bench --formats auto times only the advisor's choice per matrix and p
         // without --sigma the advisor evaluates sigma auto (resolved, as recommend does)
         const auto m = r["matrix"].get<std::string>();
         const auto rj = json_of("recommend " + (m.rfind("gen:", 0) == 0 ? m : sample(m.c_str())) +
-                                " --json --precision " + r["precision"].get<std::string>());
-        CHECK(c["params"]["sigma"] == by_format(rj[0]["ranking"], "sell")["sigma"]);
+                                " --json --precision " + (r["precision"] == "single" ? "sp" : "dp"));
+        CHECK(c["params"]["sigma"] == by_format(rj["results"][0]["ranking"], "sell")["sigma"]);
         CHECK(c["params"]["sigma"].get<int>() >= 1);
     }
     CHECK(seen.size() == 4);
@@ -1002,7 +1003,7 @@ TEST_CASE("solve --format auto converges with the advisor's host format and name
     CHECK(j["format"] == c["format"]);
     CHECK(c["format"] != "auto");
     CHECK(c["variant"] == c["format"]);  // a host format, not a GPU-only variant
-    CHECK(c["precision"] == "dp");
+    CHECK(c["precision"] == "double");
     CHECK(c["iterations"] == 10000);  // setup amortised over --maxit SpMVs
     CHECK(c["note"].get<std::string>().find("format auto: ") == 0);
 
@@ -1017,7 +1018,7 @@ TEST_CASE("solve --format auto converges with the advisor's host format and name
     // MPIR-CG: its SpMVs are mostly the inner float ones
     const auto mp = json_of("solve gen:pde:size=10 --method mpir-cg --format auto --maxit 500 --json");
     CHECK(mp["status"] == "converged");
-    CHECK(mp["auto_choice"]["precision"] == "sp");
+    CHECK(mp["auto_choice"]["precision"] == "single");
     CHECK(mp["auto_choice"]["iterations"] == 500);
     CHECK(mp["format"] == mp["auto_choice"]["format"]);
 
@@ -1049,7 +1050,7 @@ const nlohmann::json& by_variant(const nlohmann::json& rows, const std::string& 
 
 TEST_CASE("recommend ranks every GPU kernel variant with reasons, as text and JSON", "[cli][advisor]")
 {
-    const auto j = json_of("recommend gen:onefull:n=600 --precision both --json");
+    const auto j = json_of("recommend gen:onefull:n=600 --precision both --json")["results"];
     REQUIRE(j.size() == 2);  // one entry per precision
     for (const auto& m : j) {
         CHECK(m["gpu_profile"] == "H100");
@@ -1091,7 +1092,7 @@ TEST_CASE("recommend uses measured times from a bench record and amortises setup
           {"matrix": "gen:pde:size=12", "precision": "dp", "format": "csr", "median_ms": 9.0, "error": ""},
           {"matrix": "gen:pde:size=12", "precision": "sp", "format": "csr", "median_ms": 0.000001, "error": ""}]})";
     }
-    const auto j = json_of("recommend gen:pde:size=12 --bench " + rec + " --json");
+    const auto j = json_of("recommend gen:pde:size=12 --bench " + rec + " --json")["results"];
     REQUIRE(j.size() == 1);
     const auto& rank = j[0]["ranking"];
     CHECK(rank[0]["variant"] == "jds");  // measured 1 ns beats every prediction
@@ -1099,7 +1100,7 @@ TEST_CASE("recommend uses measured times from a bench record and amortises setup
     CHECK(by_variant(rank, "csr")["measured_us"].get<double>() == Approx(9000.0));  // dp only
     CHECK(by_variant(rank, "ell")["measured_us"].is_null());
     // with 1000 SpMVs: total = setup + 1000 x SpMV for every variant
-    const auto k = json_of("recommend gen:pde:size=12 --iterations 1000 --json");
+    const auto k = json_of("recommend gen:pde:size=12 --iterations 1000 --json")["results"];
     for (const auto& r : k[0]["ranking"]) {
         CHECK(r["total_us"].get<double>() ==
               Approx(r["setup_us"].get<double>() + 1000.0 * r["spmv_us"].get<double>()));
@@ -1125,14 +1126,14 @@ TEST_CASE("calibrate fits constants on one record, validates on another, and rec
     for (const auto& [file, inputs] :
          std::vector<std::pair<std::string, std::string>>{{a, "gen:pde:size=14 gen:onefull:n=300"},
                                                           {b, "gen:pde:size=11"}}) {
-        const auto j = json_of("recommend " + inputs + " --precision both --json");
+        const auto j = json_of("recommend " + inputs + " --precision both --json")["results"];
         nlohmann::json rec = {{"device", "model"}, {"commit", "test"}, {"date", "today"},
                               {"block_rows", 32}, {"slice_height", 32}, {"sigma", "auto"}};
         for (const auto& m : j) {
             for (const auto& r : m["ranking"]) {
                 if (!r["candidate"].get<bool>()) continue;
                 rec["results"].push_back({{"matrix", m["matrix"]},
-                                          {"precision", m["precision"] == "SP" ? "sp" : "dp"},
+                                          {"precision", m["precision"] == "single" ? "sp" : "dp"},
                                           {"format", r["variant"]},
                                           {"median_ms", 1.5 * r["predicted_us"].get<double>() / 1000.0},
                                           {"error", ""}});
@@ -1152,7 +1153,7 @@ TEST_CASE("calibrate fits constants on one record, validates on another, and rec
     const std::string md((std::istreambuf_iterator<char>(t)), std::istreambuf_iterator<char>());
     CHECK(md.find("| gen:pde:size=11 |") != std::string::npos);
     const auto c = json_of("recommend gen:pde:size=11 --constants " + consts + " --json");
-    CHECK(c[0]["constants"].get<std::string>().find(consts) != std::string::npos);
+    CHECK(c["results"][0]["constants"].get<std::string>().find(consts) != std::string::npos);
     // a record naming a matrix that is nowhere says which
     std::ofstream(tmp("cal_missing.json"))
         << R"({"results": [{"matrix": "nowhere.mtx", "precision": "dp", "format": "csr", "median_ms": 1, "error": ""}]})";
@@ -1172,9 +1173,8 @@ TEST_CASE("bench CSV quotes fields with commas, and --basis needs --gpu", "[cli]
     REQUIRE(r.status == 0);
     std::ifstream f(csv);
     std::string line;
-    std::getline(f, line);  // # metadata
-    std::getline(f, line);  // header
-    CHECK(line.substr(line.size() - 12) == ",error,basis");
+    std::getline(f, line);  // header (RFC 4180: the first line; CRLF line ends)
+    CHECK(line.substr(line.size() - 13) == ",error,basis\r");
     std::getline(f, line);
     CHECK(line.rfind("\"gen:blocks5:block-rows=3,blocks=2\",", 0) == 0);
     int fields = 1;

@@ -110,8 +110,8 @@ TEST_CASE("dist plan gives the canonical matrix's halo, communication matrix and
     CHECK(j["per_rank"][1]["nnz"] == 5);
     CHECK(j["per_rank"][0]["predicted_us"]["task"].get<double>() > 0.0);
     CHECK(j["scaling"].size() == 2);
-    CHECK(j.contains("commit"));
-    CHECK(j.contains("date"));
+    CHECK(j["meta"].contains("commit"));  // schema spmvlab/1: provenance in meta
+    CHECK(j["meta"].contains("date"));
 }
 
 TEST_CASE("dist plan predicts weak scaling with about k^3 rows per rank", "[cli_dist]")
@@ -167,7 +167,7 @@ TEST_CASE("dist verify, bench and solve run as one rank without mpiexec", "[cli_
         CHECK(m["predicted_us"].get<double>() > 0.0);  // the model next to the measurement
     }
     CHECK(j["ranks"] == 1);
-    CHECK(j.contains("commit"));
+    CHECK(j["meta"].contains("commit"));
     CHECK(s.status == 0);
     CHECK(s.out.find("status converged") != std::string::npos);
 }
@@ -354,7 +354,7 @@ TEST_CASE("dist verify, bench and solve --format auto run the advisor's choice a
     REQUIRE(j.contains("auto_choice"));
     CHECK(j["format"] != "auto");
     CHECK(j["format"] == j["auto_choice"]["format"]);
-    CHECK(j["auto_choice"]["precision"] == "dp");
+    CHECK(j["auto_choice"]["precision"] == "double");
     CHECK(v.out.find("format " + j["format"].get<std::string>() + ", exchange") !=
           std::string::npos);
     REQUIRE(j["modes"].size() == 3);
@@ -370,7 +370,7 @@ TEST_CASE("dist verify, bench and solve --format auto run the advisor's choice a
     CHECK(occurrences(b.out, "format auto: ") == 1);
     const auto jb = read_json(bj);
     CHECK(jb["format"] == jb["auto_choice"]["format"]);
-    CHECK(jb["auto_choice"]["precision"] == "sp");
+    CHECK(jb["auto_choice"]["precision"] == "single");
 
     const auto sj = tmp("solve_auto1.json");
     const auto s = spmvlab("dist solve gen:pde:size=8 --format auto --json-out " + sj);

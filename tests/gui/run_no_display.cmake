@@ -1,5 +1,5 @@
-# Runs spmvlab-gui with no display and no QT_QPA_PLATFORM: it must exit 1 with a message that
-# names --screenshot and `spmvlab tour`, not abort in Qt's platform plugin.
+# Runs spmvlab-gui with no display and no QT_QPA_PLATFORM: it must exit 1 with a one-line message
+# that names --screenshot and `spmvlab tour`, not abort in Qt's platform plugin.
 set(ENV{DISPLAY} "")
 set(ENV{WAYLAND_DISPLAY} "")
 unset(ENV{QT_QPA_PLATFORM})
@@ -7,6 +7,11 @@ execute_process(COMMAND ${EXE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARI
 message("exit ${rc}\n${out}${err}")
 if(NOT rc STREQUAL "1")
   message(FATAL_ERROR "expected exit code 1, got ${rc}")
+endif()
+string(REGEX MATCHALL "\n" newlines "${err}")
+list(LENGTH newlines lines)
+if(NOT lines EQUAL 1)
+  message(FATAL_ERROR "expected a one-line message on stderr, got ${lines} lines")
 endif()
 foreach(part "no display" "--screenshot" "spmvlab tour")
   string(FIND "${err}" "${part}" at)

@@ -594,8 +594,13 @@ TEST_CASE("Compressed files are named as such, not reported as a missing banner"
         f.write(reinterpret_cast<const char*>(gz), sizeof gz);
     }
 
-    CHECK_THROWS_WITH(io::read_matrix_market(path), Catch::Contains("gzip-compressed") &&
-                                                        Catch::Contains("decompress it first"));
+    // with libarchive this header-only gzip is read and found truncated; without it, refused
+    // (tests/io/test_compressed_input.cpp tests compressed input as such)
+    CHECK_THROWS_WITH(io::read_matrix_market(path),
+                      Catch::Contains("gzip") && !Catch::Contains("missing Matrix Market banner") &&
+                          (io::have_compressed_input()
+                               ? Catch::Contains("truncated")
+                               : Catch::Contains("decompress it first")));
     fs::remove(path);
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <iostream>
 #include <istream>
 #include <limits>
 #include <memory>
@@ -32,6 +33,8 @@
 
 #include <spmv/error.hpp>
 #include <spmv/io/atomic_file.hpp>
+
+#include "archive_input.hpp"
 
 namespace spmv::io {
 namespace {
@@ -184,37 +187,22 @@ std::string read_all(std::istream& in, std::size_t size_hint, const std::string&
         std::string("cannot open for reading: ") + (err ? std::strerror(err) : "unknown error"));
 }
 
-/// The first bytes of an input, checked before the rest is read: a compressed file is named as
-/// such, and an input that cannot start with the banner (binary data, /dev/zero) is refused
-/// after its first block instead of being read to its end, which for a device never comes.
-/// Only spaces and tabs may precede the banner on line 1 (the parser's rule).
-void check_leading_bytes(const std::string& name, const char* p, std::size_t n)
+/// The first bytes of an input, checked before the rest is read: a compressed file or a tar
+/// archive is recognised by its magic bytes (whatever its name) and returned as such, and an
+/// input that cannot start with the banner (binary data, /dev/zero) is refused after its first
+/// block instead of being read to its end, which for a device never comes. Give at least 512
+/// bytes when there are that many (a tar header). Only spaces and tabs may precede the banner
+/// on line 1 (the parser's rule).
+detail::Packing check_leading_bytes(const std::string& name, const char* p, std::size_t n)
 {
-    const auto* u = reinterpret_cast<const unsigned char*>(p);
-    auto starts = [&](std::initializer_list<unsigned char> magic) {
-        if (n < magic.size()) {
-            return false;
-        }
-        std::size_t i = 0;
-        for (auto m : magic) {
-            if (u[i++] != m) {
-                return false;
-            }
-        }
-        return true;
-    };
-    const char* kind = starts({0x1f, 0x8b})                         ? "gzip"
-                       : starts({'B', 'Z', 'h'})                    ? "bzip2"
-                       : starts({0xfd, '7', 'z', 'X', 'Z', 0x00})   ? "xz"
-                       : starts({0x28, 0xb5, 0x2f, 0xfd})           ? "zstd"
-                       : starts({'P', 'K', 0x03, 0x04})             ? "zip"
-                                                                    : nullptr;
-    if (kind != nullptr) {
+    const auto kind = detail::detect_packing(p, n);
+    if (kind == detail::Packing::zip) {
         throw MatrixMarketError(__FILE__, __LINE__, name, 0,
-                                std::string("a ") + kind +
-                                    "-compressed file: SpMV Lab reads Matrix Market text; "
-                                    "decompress it first (e.g. gunzip -k, bunzip2 -k, unxz -k, "
-                                    "unzstd, unzip)");
+                                "a zip archive: SpMV Lab reads Matrix Market text, compressed "
+                                "(gzip, bzip2, xz, zstd) or in a tar archive; unzip it first");
+    }
+    if (kind != detail::Packing::plain) {
+        return kind;
     }
     for (std::size_t i = 0; i < n; ++i) {
         const char c = p[i];
@@ -226,86 +214,62 @@ void check_leading_bytes(const std::string& name, const char* p, std::size_t n)
                                     "missing Matrix Market banner: the input does not begin "
                                     "with '%%MatrixMarket' (binary data or another format?)");
         }
-        return;
+        break;
     }
+    return kind;
 }
 
-/// The bytes of a file. With POSIX, a regular file is mapped read-only (no copy: the pages come
-/// straight from the page cache, faulted in by the threads that parse them); anything else
-/// (a pipe, an empty file, a refused mapping, a system without mmap) is read into memory.
-/// A file truncated by someone else while it is mapped makes the process fault (SIGBUS), the
-/// usual price of mmap; a reader that copies would see a short file instead.
+detail::Packing detect_packing_of(std::string_view text) noexcept
+{
+    return detail::detect_packing(text.data(), std::min<std::size_t>(text.size(), 512));
+}
+
+/// The bytes of an input. With POSIX, a regular file is mapped read-only (no copy: the pages
+/// come straight from the page cache, faulted in by the threads that parse them); anything else
+/// (a pipe, the standard input, an empty file, a refused mapping, a system without mmap) is
+/// read into memory. A compressed input stops there: view() holds what was read of it (all of
+/// a mapped file, the first block of a pipe) and pending_fd() where the rest is, for
+/// detail::unpack. A file truncated by someone else while it is mapped makes the process fault
+/// (SIGBUS), the usual price of mmap; a reader that copies would see a short file instead.
 class FileBytes {
 public:
-    FileBytes(const std::filesystem::path& path, const std::string& name,
+    /// `fd`: the open input (-1: open `path`); closed at the end unless it is the standard input.
+    FileBytes(const std::filesystem::path& path, int fd, const std::string& name,
               const MemoryBudget& budget)
     {
 #if SPMV_IO_HAVE_MMAP
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
-            fail_open(name, errno);
-        }
-        struct stat st {};
-        const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-        if (regular && st.st_size > 0) {
-            const auto size = static_cast<std::size_t>(st.st_size);
-            void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (p != MAP_FAILED) {
-                ::close(fd);
-                try {
-                    check_leading_bytes(name, static_cast<const char*>(p),
-                                        std::min<std::size_t>(size, 64));
-                } catch (...) {
-                    ::munmap(p, size);  // the destructor of a failed constructor never runs
-                    throw;
-                }
-                ::madvise(p, size, MADV_WILLNEED);
-                map_ = p;
-                size_ = size;
-                return;
+            fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) {
+                fail_open(name, errno);
             }
         }
+        fd_ = fd;
         try {
-            if (regular) {
-                text_.reserve(static_cast<std::size_t>(st.st_size) + 1);
-            }
-            constexpr std::size_t block = std::size_t{1} << 20;
-            std::size_t used = 0;
-            for (;;) {
-                text_.resize(used + block);
-                const auto n = ::read(fd, text_.data() + used, block);
-                if (n < 0 && errno == EINTR) {
-                    continue;
-                }
-                if (n < 0) {
-                    throw MatrixMarketError(__FILE__, __LINE__, name, 0, "read error");
-                }
-                if (n == 0) {
-                    break;
-                }
-                if (used == 0) {  // the first block: refuse what cannot be Matrix Market now
-                    check_leading_bytes(name, text_.data(), static_cast<std::size_t>(n));
-                }
-                used += static_cast<std::size_t>(n);
-                check_text_size(name, used, budget);
-            }
-            text_.resize(used);
+            load(name, budget);
         } catch (...) {
-            ::close(fd);
+            close_fd();  // the destructor of a failed constructor never runs
             throw;
         }
-        ::close(fd);
+        if (kind_ == detail::Packing::plain || map_ != nullptr) {
+            close_fd();
+        }
 #else
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            fail_open(name, errno);
+        if (fd == 0) {
+            text_ = read_all(std::cin, 0, name, budget);
+        } else {
+            std::ifstream in(path, std::ios::binary);
+            if (!in) {
+                fail_open(name, errno);
+            }
+            std::error_code ec;
+            const auto size = std::filesystem::file_size(path, ec);
+            text_ = read_all(in, ec ? 0 : static_cast<std::size_t>(size) + 1, name, budget);
+            if (in.bad()) {
+                throw MatrixMarketError(__FILE__, __LINE__, name, 0, "read error");
+            }
         }
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(path, ec);
-        text_ = read_all(in, ec ? 0 : static_cast<std::size_t>(size) + 1, name, budget);
-        if (in.bad()) {
-            throw MatrixMarketError(__FILE__, __LINE__, name, 0, "read error");
-        }
+        kind_ = check_leading_bytes(name, text_.data(), std::min<std::size_t>(text_.size(), 512));
 #endif
     }
 
@@ -315,6 +279,7 @@ public:
         if (map_) {
             ::munmap(map_, size_);
         }
+        close_fd();
 #endif
     }
 
@@ -326,11 +291,84 @@ public:
         return map_ ? std::string_view(static_cast<const char*>(map_), size_)
                     : std::string_view(text_);
     }
+    detail::Packing kind() const noexcept { return kind_; }
+    int pending_fd() const noexcept { return fd_; }
 
 private:
+#if SPMV_IO_HAVE_MMAP
+    void close_fd() noexcept
+    {
+        if (fd_ > 0) {  // never the standard input
+            ::close(fd_);
+        }
+        fd_ = -1;
+    }
+
+    void load(const std::string& name, const MemoryBudget& budget)
+    {
+        struct stat st {};
+        const bool regular = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+        // a file on the standard input maps from its start only if nothing was read of it yet
+        const bool at_start = fd_ != 0 || ::lseek(fd_, 0, SEEK_CUR) == 0;
+        if (regular && st.st_size > 0 && at_start) {
+            const auto size = static_cast<std::size_t>(st.st_size);
+            void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd_, 0);
+            if (p != MAP_FAILED) {
+                try {
+                    kind_ = check_leading_bytes(name, static_cast<const char*>(p),
+                                                std::min<std::size_t>(size, 512));
+                } catch (...) {
+                    ::munmap(p, size);
+                    throw;
+                }
+                ::madvise(p, size, kind_ == detail::Packing::plain ? MADV_WILLNEED
+                                                                   : MADV_SEQUENTIAL);
+                map_ = p;
+                size_ = size;
+                return;
+            }
+        }
+        if (regular) {
+            text_.reserve(static_cast<std::size_t>(st.st_size) + 1);
+        }
+        constexpr std::size_t block = std::size_t{1} << 20;
+        std::size_t used = 0;
+        bool checked = false;
+        for (;;) {
+            text_.resize(used + block);
+            const auto n = ::read(fd_, text_.data() + used, block);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n < 0) {
+                throw MatrixMarketError(__FILE__, __LINE__, name, 0, "read error");
+            }
+            used += static_cast<std::size_t>(n);
+            // the first 512 bytes (or all, if fewer): refuse what cannot be Matrix Market now,
+            // hand a compressed stream over to detail::unpack
+            if (!checked && (used >= 512 || n == 0)) {
+                checked = true;
+                kind_ = check_leading_bytes(name, text_.data(), std::min<std::size_t>(used, 512));
+                if (kind_ != detail::Packing::plain) {
+                    break;
+                }
+            }
+            if (n == 0) {
+                break;
+            }
+            check_text_size(name, used, budget);
+        }
+        text_.resize(used);
+    }
+
+    int fd_ = -1;
+#else
+    int fd_ = -1;
+#endif
     void* map_ = nullptr;
     std::size_t size_ = 0;
     std::string text_;
+    detail::Packing kind_ = detail::Packing::plain;
 };
 
 /// Calls fn(k) for every k in [0, count) on up to `threads` threads, the calling thread being
@@ -415,6 +453,65 @@ struct Slot {
 /// (starting threads would cost more than they save).
 constexpr std::size_t min_chunk_bytes = std::size_t{1} << 22;
 
+/// `key: value` of a comment line (" name: HB/bcsstk16" -> "HB/bcsstk16"), or empty.
+std::string_view comment_value(std::string_view comment, std::string_view key) noexcept
+{
+    const auto b = comment.find_first_not_of(" \t");
+    if (b == std::string_view::npos || comment.substr(b, key.size()) != key ||
+        comment.substr(b + key.size(), 1) != ":") {
+        return {};
+    }
+    auto v = comment.substr(b + key.size() + 1);
+    const auto vb = v.find_first_not_of(" \t");
+    if (vb == std::string_view::npos) {
+        return {};
+    }
+    v = v.substr(vb);
+    const auto ve = v.find_last_not_of(" \t\r");
+    return v.substr(0, ve + 1);
+}
+
+/// The SuiteSparse Matrix Collection's "% name: Group/Name" and "% id: N" header lines.
+void find_collection_name(MatrixMarketInfo& info)
+{
+    for (const auto& c : info.comments) {
+        if (const auto v = comment_value(c, "name");
+            info.collection_name.empty() && !v.empty() && v.find_first_of(" \t") == v.npos) {
+            info.collection_name = std::string(v);
+        }
+        if (const auto v = comment_value(c, "id"); info.collection_id == 0 && !v.empty()) {
+            std::int64_t id = 0;
+            if (parse_int(v, id) == Parsed::ok && id > 0) {
+                info.collection_id = id;
+            }
+        }
+    }
+}
+
+/// "Name" from an archive member "Name/Name.mtx", "Group/Name" from "Group/Name/Name.mtx".
+std::string collection_name_of_member(const std::string& member)
+{
+    const auto slash = member.find_last_of('/');
+    if (slash == std::string::npos || member.size() < 4 ||
+        member.compare(member.size() - 4, 4, ".mtx") != 0) {
+        return {};
+    }
+    const std::string dir = member.substr(0, slash);
+    const std::string stem = member.substr(slash + 1, member.size() - slash - 5);
+    const auto up = dir.find_last_of('/');
+    const std::string last = up == std::string::npos ? dir : dir.substr(up + 1);
+    if (last != stem) {
+        return {};
+    }
+    if (up == std::string::npos) {
+        return stem;
+    }
+    const auto up2 = dir.find_last_of('/', up - 1);
+    const std::string group = dir.substr(up2 == std::string::npos ? 0 : up2 + 1,
+                                         up - (up2 == std::string::npos ? 0 : up2 + 1));
+    return group.empty() ? stem : group + "/" + stem;
+}
+
 class Parser {
 public:
     Parser(std::string_view text, std::string source, const ReadOptions& options)
@@ -434,6 +531,7 @@ public:
     {
         read_banner();
         read_size_line();
+        find_collection_name(info_);
         check_size_line();
         auto chunks = read_entries();
         check_memory(assemble_bytes(in_csr_order(chunks), info_.expanded_entries), false);
@@ -442,6 +540,15 @@ public:
             *info_out = std::move(info_);
         }
         return a;
+    }
+
+    /// The banner and the size line only (read_matrix_market_header).
+    MatrixMarketInfo header()
+    {
+        read_banner();
+        read_size_line();
+        find_collection_name(info_);
+        return info_;
     }
 
 private:
@@ -1312,6 +1419,108 @@ double pattern_value(std::int64_t row, std::int64_t col, std::uint64_t seed) noe
     return static_cast<double>((h >> 11) + 1) * 0x1.0p-53;  // in (0, 1]
 }
 
+bool have_compressed_input() noexcept
+{
+    return detail::have_libarchive();
+}
+
+InputPath parse_input_path(const std::filesystem::path& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (path == "-" || fs::exists(fs::symlink_status(path, ec))) {
+        return {path, {}};
+    }
+    const std::string s = path.string();
+    const auto colon = s.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == s.size()) {
+        return {path, {}};
+    }
+    const fs::path file = s.substr(0, colon);
+    if (!fs::is_regular_file(file, ec)) {
+        return {path, {}};
+    }
+    return {file, s.substr(colon + 1)};
+}
+
+namespace {
+
+/// The text of a compressed input, parsed (or only its header) as a plain file would be; the
+/// info says where it came from.
+template <typename Fn>
+auto parse_unpacked(const detail::Unpacked& u, const std::string& name, Fn&& parse)
+{
+    const std::string source = u.member.empty() ? name : name + ":" + u.member;
+    const auto inner = check_leading_bytes(
+        source, u.text.data(), std::min<std::size_t>(u.text.size(), 512));
+    if (inner != detail::Packing::plain) {
+        throw MatrixMarketError(__FILE__, __LINE__, source, 0,
+                                std::string("holds ") + detail::packing_name(inner) +
+                                    " data after decompression (compressed twice?): SpMV Lab "
+                                    "unpacks one level");
+    }
+    return parse(std::string_view(u.text), source);
+}
+
+void describe_unpacked(MatrixMarketInfo& info, const detail::Unpacked& u)
+{
+    info.compression = u.compression;
+    info.archive_member = u.member;
+    if (info.collection_name.empty()) {
+        info.collection_name = collection_name_of_member(u.member);
+    }
+}
+
+struct OpenedInput {
+    std::string name;
+    std::filesystem::path file;
+    int fd = -1;  ///< 0 for the standard input, else -1 (FileBytes opens the file)
+    ReadOptions options;
+};
+
+/// The checks before a path is opened: "-", "archive:MEMBER", a missing file, a directory.
+OpenedInput open_input(const std::filesystem::path& path, const ReadOptions& options)
+{
+    OpenedInput in;
+    in.options = options;
+    if (path == "-") {
+        in.name = "<stdin>";
+        in.fd = 0;
+        return in;
+    }
+    const auto parsed = parse_input_path(path);
+    in.file = parsed.file;
+    in.name = parsed.file.string();
+    if (!parsed.member.empty()) {
+        in.options.archive_member = parsed.member;
+    }
+    std::error_code ec;
+    const auto status = std::filesystem::status(in.file, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) {  // e.g. a loop of symbolic links
+        throw MatrixMarketError(__FILE__, __LINE__, in.name, 0, "cannot open: " + ec.message());
+    }
+    if (!std::filesystem::exists(status)) {
+        throw MatrixMarketError(__FILE__, __LINE__, in.name, 0, "cannot open: file not found");
+    }
+    if (std::filesystem::is_directory(status)) {
+        throw MatrixMarketError(__FILE__, __LINE__, in.name, 0,
+                                "cannot open: it is a directory, not a file");
+    }
+    return in;
+}
+
+void refuse_member_of_plain(const OpenedInput& in)
+{
+    if (!in.options.archive_member.empty()) {
+        throw MatrixMarketError(__FILE__, __LINE__, in.name, 0,
+                                "member '" + in.options.archive_member +
+                                    "' asked for, but the input is a plain Matrix Market file, "
+                                    "not an archive");
+    }
+}
+
+}  // namespace
+
 Csr<double, std::int32_t> read_matrix_market(std::istream& in, std::string source_name,
                                              MatrixMarketInfo* info, const ReadOptions& options)
 {
@@ -1323,27 +1532,64 @@ Csr<double, std::int32_t> read_matrix_market(std::istream& in, std::string sourc
     if (in.bad()) {
         throw MatrixMarketError(__FILE__, __LINE__, source_name, 0, "read error");
     }
-    return Parser(text, std::move(source_name), options).run(info);
+    const auto kind = detect_packing_of(text);
+    if (kind == detail::Packing::plain || kind == detail::Packing::zip) {
+        if (kind == detail::Packing::zip) {
+            check_leading_bytes(source_name, text.data(), text.size());
+        }
+        return Parser(text, std::move(source_name), options).run(info);
+    }
+    const auto u = detail::unpack(source_name, kind, text, -1, options.archive_member,
+                                  options.memory, false);
+    MatrixMarketInfo local;
+    auto a = parse_unpacked(u, source_name, [&](std::string_view t, const std::string& src) {
+        return Parser(t, src, options).run(&local);
+    });
+    describe_unpacked(local, u);
+    if (info) {
+        *info = std::move(local);
+    }
+    return a;
 }
 
 Csr<double, std::int32_t> read_matrix_market(const std::filesystem::path& path,
                                              MatrixMarketInfo* info, const ReadOptions& options)
 {
-    const std::string name = path.string();
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec && ec != std::errc::no_such_file_or_directory) {  // e.g. a loop of symbolic links
-        throw MatrixMarketError(__FILE__, __LINE__, name, 0, "cannot open: " + ec.message());
+    const auto in = open_input(path, options);
+    const FileBytes bytes(in.file, in.fd, in.name, in.options.memory);
+    if (bytes.kind() == detail::Packing::plain) {
+        refuse_member_of_plain(in);
+        return Parser(bytes.view(), in.name, in.options).run(info);
     }
-    if (!std::filesystem::exists(status)) {
-        throw MatrixMarketError(__FILE__, __LINE__, name, 0, "cannot open: file not found");
+    const auto u = detail::unpack(in.name, bytes.kind(), bytes.view(), bytes.pending_fd(),
+                                  in.options.archive_member, in.options.memory, false);
+    MatrixMarketInfo local;
+    auto a = parse_unpacked(u, in.name, [&](std::string_view t, const std::string& src) {
+        return Parser(t, src, in.options).run(&local);
+    });
+    describe_unpacked(local, u);
+    if (info) {
+        *info = std::move(local);
     }
-    if (std::filesystem::is_directory(status)) {
-        throw MatrixMarketError(__FILE__, __LINE__, name, 0,
-                                "cannot open: it is a directory, not a file");
+    return a;
+}
+
+MatrixMarketInfo read_matrix_market_header(const std::filesystem::path& path,
+                                           const ReadOptions& options)
+{
+    const auto in = open_input(path, options);
+    const FileBytes bytes(in.file, in.fd, in.name, in.options.memory);
+    if (bytes.kind() == detail::Packing::plain) {
+        refuse_member_of_plain(in);
+        return Parser(bytes.view(), in.name, in.options).header();
     }
-    const FileBytes bytes(path, name, options.memory);
-    return Parser(bytes.view(), name, options).run(info);
+    const auto u = detail::unpack(in.name, bytes.kind(), bytes.view(), bytes.pending_fd(),
+                                  in.options.archive_member, in.options.memory, true);
+    auto info = parse_unpacked(u, in.name, [&](std::string_view t, const std::string& src) {
+        return Parser(t, src, in.options).header();
+    });
+    describe_unpacked(info, u);
+    return info;
 }
 
 namespace {
@@ -1391,6 +1637,20 @@ void write_text(std::ostream& out, const Csr<double, std::int32_t>& a, const Wri
     buf += "%%MatrixMarket matrix coordinate ";
     buf += options.pattern ? "pattern " : "real ";
     buf += options.symmetric ? "symmetric\n" : "general\n";
+    for (const auto& kept : options.comments) {  // verbatim, as MatrixMarketInfo holds them
+        std::string_view c = kept;
+        do {
+            const auto nl = c.find('\n');
+            auto piece = c.substr(0, nl);
+            while (!piece.empty() && piece.back() == '\r') {
+                piece.remove_suffix(1);
+            }
+            buf += '%';
+            buf += piece;
+            buf += '\n';
+            c = nl == std::string_view::npos ? std::string_view{} : c.substr(nl + 1);
+        } while (!c.empty());
+    }
     if (!options.comment.empty()) {
         std::string_view c = options.comment;
         while (!c.empty()) {

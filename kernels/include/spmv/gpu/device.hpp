@@ -26,6 +26,11 @@ struct DeviceInfo {
     int multiprocessors = 0;
     bool ecc_enabled = false;
     double peak_bandwidth_gbs = 0.0;  ///< from memory clock and bus width (theoretical)
+    /// Versions for the output records' meta block, CUDA's encoding (12040 = 12.4; cuSPARSE
+    /// major*1000 + minor*100 + patch); 0 where unknown.
+    int cuda_runtime_version = 0;  ///< cudaRuntimeGetVersion
+    int cuda_driver_version = 0;   ///< cudaDriverGetVersion (the newest CUDA the driver runs)
+    int cusparse_version = 0;      ///< cusparseGetProperty (the library linked)
 };
 
 /// Makes device `ordinal` the current one of the calling host thread (cudaSetDevice): one MPI

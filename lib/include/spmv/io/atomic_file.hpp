@@ -21,6 +21,9 @@ public:
     ~AtomicFile();
 
     std::ostream& stream() noexcept { return out_; }
+    /// Where the text goes until commit() (the target itself when written in place): a caller
+    /// may read back what it wrote (after stream().flush()) to check it before committing.
+    const std::filesystem::path& temp_path() const noexcept { return temp_; }
     /// Flushes, closes and renames the temporary file over the target.
     void commit();
 

@@ -30,6 +30,22 @@
 /// count for allocation, and checks the declared dimensions against ReadOptions::memory before
 /// it sizes anything by them, so a lying header cannot exhaust memory.
 ///
+/// Inputs as they are distributed (detected by their first bytes, not by their names):
+/// - a gzip, bzip2, xz or zstd stream of a Matrix Market file (`.mtx.gz`, `.mtx.bz2`, ...),
+/// - a tar archive, compressed or not, such as the SuiteSparse Matrix Collection's
+///   `Name.tar.gz` (members `Name/Name.mtx`, often with `Name/Name_b.mtx`, ...). The member read
+///   is the one named by `archive.tar.gz:MEMBER` (its path in the archive, or its file name) or
+///   by ReadOptions::archive_member; else the `.mtx` member whose file name is its directory's
+///   name plus ".mtx" (`Name/Name.mtx`, `Group/Name/Name.mtx`); else the only `.mtx` member.
+///   Several candidates, or none, is an error that lists the archive's `.mtx` members.
+/// - "-": the standard input, plain or compressed.
+/// They are decompressed as a stream with libarchive (no temporary file) into memory and then
+/// parsed as a plain file; the decompressed text counts against ReadOptions::memory (without a
+/// limit, against the memory available), so a decompression bomb is refused, not allocated.
+/// Errors name the input and the line of the decompressed text: "A.mtx.gz:4: ...", for an
+/// archive "A.tar.gz:A/A.mtx:4: ...". A build without libarchive throws NotCompiled for
+/// compressed input (have_compressed_input() says which build this is).
+///
 /// Speed: a file is mapped into memory (POSIX mmap; read in one piece elsewhere), its entry
 /// lines are cut into chunks at line ends and parsed on several threads (std::from_chars),
 /// and the CSR is built by a counting sort over the rows. A chunk that holds an error is
@@ -70,6 +86,14 @@ struct MatrixMarketInfo {
     std::int64_t explicit_zeros = 0;     ///< stored values equal to 0 (after summing duplicates)
     std::int64_t nnz = 0;                ///< entries of the resulting CSR
     std::vector<std::string> comments;   ///< comment lines before the size line, '%' removed
+    /// The SuiteSparse Matrix Collection's "Group/Name" ("HB/bcsstk16"): from a comment line
+    /// "% name: HB/bcsstk16" (the collection writes one into every file), else "Name" from an
+    /// archive member "Name/Name.mtx" (or "Group/Name" from "Group/Name/Name.mtx"); empty when
+    /// neither is there.
+    std::string collection_name;
+    std::int64_t collection_id = 0;  ///< from a comment line "% id: 35"; 0 when none
+    std::string compression;         ///< "gzip", "bzip2", "xz", ... or empty for plain text
+    std::string archive_member;      ///< the member read from a tar archive, else empty
 };
 
 /// How a `pattern` file's entries get values.
@@ -94,7 +118,22 @@ struct ReadOptions {
     /// (at most max(limit, 16 x entries)). A refusal is a MatrixMarketError on the size line
     /// that names the sizes and the limit. Default: no limits.
     MemoryBudget memory;
+    /// The member of a tar archive to read: its path in the archive or its file name
+    /// ("Name_b.mtx"); empty = the rule above. `archive.tar.gz:MEMBER` as the path sets it too.
+    std::string archive_member;
 };
+
+/// Whether this build reads compressed files and archives (it was built with libarchive).
+bool have_compressed_input() noexcept;
+
+/// A path as read_matrix_market understands it: "-" (the standard input), a file, or
+/// "archive:MEMBER" when no file has that whole name but one is named by what precedes its
+/// last ':' (`bcsstk16.tar.gz:bcsstk16_b.mtx`). `member` is empty unless that last case.
+struct InputPath {
+    std::filesystem::path file;
+    std::string member;
+};
+InputPath parse_input_path(const std::filesystem::path& path);
 
 /// Reads a coordinate Matrix Market file. Throws MatrixMarketError (see above).
 /// @param path  the file
@@ -104,7 +143,15 @@ Csr<double, std::int32_t> read_matrix_market(const std::filesystem::path& path,
                                              MatrixMarketInfo* info = nullptr,
                                              const ReadOptions& options = {});
 
+/// Reads only the banner, the comments and the size line of an input (decompressing as far as
+/// that): the returned info has field, symmetry, rows, cols, entries, comments, collection_*,
+/// compression and archive_member; the counts of what the entries hold stay 0. Throws as
+/// read_matrix_market for anything wrong up to the size line.
+MatrixMarketInfo read_matrix_market_header(const std::filesystem::path& path,
+                                           const ReadOptions& options = {});
+
 /// @copydoc read_matrix_market; `source_name` stands for the file name in error messages.
+/// The stream may hold compressed data too (read whole first, within the memory budget).
 Csr<double, std::int32_t> read_matrix_market(std::istream& in, std::string source_name,
                                              MatrixMarketInfo* info = nullptr,
                                              const ReadOptions& options = {});
@@ -121,7 +168,11 @@ struct WriteOptions {
     /// Significant digits per value (printf "%.{precision}g"). 17 makes read(write(A)) == A
     /// exactly; 0 writes the shortest text that reads back exactly (std::to_chars).
     int precision = 17;
-    /// Written after the banner, one "% " line per '\n'-separated line.
+    /// Written right after the banner, each as '%' + line: MatrixMarketInfo::comments of the
+    /// file read, so that a converted file keeps its header (the collection's attribution).
+    /// A line break inside an element is written as a line of its own, '%' first.
+    std::vector<std::string> comments;
+    /// Written after `comments`, one "% " line per '\n'-separated line.
     std::string comment;
 };
 

@@ -1,0 +1,19 @@
+#pragma once
+/// PNG output of a Scene (scene.hpp) through cairo's image surface. cairo is optional in the
+/// build (cli/CMakeLists.txt): without it render_png throws spmv::NotCompiled and
+/// have_png() is false. SVG needs no library: scene.hpp's svg() writes it.
+#include <string>
+
+#include "plot/scene.hpp"
+
+namespace spmvlab::plot {
+
+/// True when this build can write PNG (cairo was found).
+bool have_png() noexcept;
+
+/// The bytes of a PNG file of `scene` drawn at `scale` device pixels per scene pixel (the
+/// caller writes them with write_file: atomically). Throws InvalidArgument when cairo fails
+/// (an image too large), NotCompiled without cairo.
+std::string render_png(const Scene& scene, double scale = 1.0);
+
+}  // namespace spmvlab::plot

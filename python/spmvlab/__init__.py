@@ -1,0 +1,279 @@
+"""SpMV Lab from Python: sparse-matrix storage formats for GPUs, for the classroom.
+
+    import spmvlab as sl
+    A = sl.load("gen:pde:size=10")            # or a .mtx path, a SciPy matrix, triplets
+    p = sl.build("pjds", A, br=4)             # any registered format, parameters by name
+    p.footprint                               # exact bytes: values, indices, aux, padding
+    p.col_start, p.arrays                     # the layout arrays as read-only NumPy views
+    p.warps(32).useful_fraction               # per-warp waste of its GPU kernel
+    p @ x                                     # the format's reference SpMV (= A @ x)
+
+Every function that takes a matrix takes a spmvlab.Matrix, any scipy.sparse matrix, a dense
+2-D NumPy array, a built Format, or a path / "gen:" spec string (see as_matrix).
+
+Errors are Python exceptions carrying the library's message: InvalidArgumentError and the other
+input errors are ValueErrors, MatrixMarketError has the file's `line`, MemoryLimitError is a
+MemoryError raised BEFORE a too-large layout is allocated (set_memory_limit), NotCompiledError
+(a NotImplementedError) comes from GPU calls in a build without CUDA.
+
+The API reference is docs/python.md; help(spmvlab.build) etc. show each docstring.
+"""
+import os as _os
+import sys as _sys
+
+from . import _build_info
+
+try:
+    import numpy as _np
+except ImportError as _e:  # pragma: no cover - depends on the interpreter
+    raise ImportError(
+        "spmvlab needs NumPy, which this interpreter (%s) lacks. The module was built for %s; "
+        "run that one, or install numpy (Debian: apt install python3-numpy)."
+        % (_sys.executable, _build_info.PYTHON_EXECUTABLE)) from _e
+
+try:
+    from . import _spmvlab
+except ImportError as _e:  # pragma: no cover - depends on the interpreter
+    raise ImportError(
+        "the compiled part of spmvlab could not be loaded into %s (Python %s): it was built for "
+        "%s (Python %s). Run that interpreter, or rebuild with -DPython3_EXECUTABLE=%s. (%s)"
+        % (_sys.executable, _sys.version.split()[0], _build_info.PYTHON_EXECUTABLE,
+           _build_info.PYTHON_VERSION, _sys.executable, _e)) from _e
+
+from ._spmvlab import (  # noqa: F401  (re-exported)
+    DimensionMismatchError,
+    Footprint,
+    Format,
+    FormatInfo,
+    FormatSummary,
+    GpuError,
+    Histogram,
+    InvalidArgumentError,
+    InvalidLayoutError,
+    Matrix,
+    MatrixMarketError,
+    MemoryLimitError,
+    NotApplicableError,
+    NotCompiledError,
+    RowLengthStats,
+    SpmvLabError,
+    WarpAnalysis,
+    analyze_thread_work,
+    data_reduction_bytes_percent,
+    data_reduction_percent,
+    describe_memory_limit,
+    format_bytes,
+    format_info,
+    formats,
+    generate,
+    generators,
+    has_footprint_estimate,
+    histogram,
+    load,
+    memory_limit,
+    parameters,
+    read_matrix_market,
+    set_memory_limit,
+)
+
+__version__ = _build_info.VERSION
+
+__all__ = [
+    "Matrix", "Format", "Footprint", "FormatInfo", "FormatSummary", "RowLengthStats",
+    "Histogram", "WarpAnalysis",
+    "SpmvLabError", "InvalidArgumentError", "NotApplicableError", "DimensionMismatchError",
+    "InvalidLayoutError", "MatrixMarketError", "MemoryLimitError", "NotCompiledError", "GpuError",
+    "load", "read_matrix_market", "generate", "generators", "from_scipy", "from_triplets",
+    "from_dense", "as_matrix", "canonical_matrix", "sample_matrix",
+    "formats", "format_info", "format_names", "parameters", "build",
+    "row_stats", "row_length_histogram", "histogram", "analyze_thread_work",
+    "estimate_footprint", "has_footprint_estimate", "ell_footprint", "summarize",
+    "data_reduction_percent", "data_reduction_bytes_percent",
+    "set_memory_limit", "memory_limit", "describe_memory_limit", "format_bytes",
+    "gpu", "model",
+]
+
+
+# ---- matrices --------------------------------------------------------------------------------
+
+def from_triplets(rows, cols, values, shape):
+    """A Matrix from triplets (row, col, value), 0-based, in any order; duplicates are summed.
+
+    rows, cols: integer array-likes; values: real numbers; shape: (num_rows, num_cols).
+    The shape and the size of the conversion are checked against the memory budget before
+    anything is allocated (a tiny input cannot ask for gigabytes).
+    """
+    rows = _np.asarray(rows)
+    cols = _np.asarray(cols)
+    values = _np.asarray(values)
+    for name, a in (("rows", rows), ("cols", cols)):
+        if a.size and a.dtype.kind not in "iu":
+            raise TypeError("%s must hold integers, not %s" % (name, a.dtype))
+    if values.dtype.kind == "c":
+        raise TypeError("complex values are not supported (SpMV Lab stores real matrices)")
+    if values.size and values.dtype.kind not in "fiub":
+        raise TypeError("values must be real numbers, not %s" % values.dtype)
+    try:
+        num_rows, num_cols = (int(s) for s in shape)
+    except (TypeError, ValueError):
+        raise ValueError("shape must be (num_rows, num_cols), not %r" % (shape,)) from None
+    return _spmvlab._from_triplets(rows.astype(_np.int64, copy=False).ravel(),
+                                   cols.astype(_np.int64, copy=False).ravel(),
+                                   values.astype(_np.float64, copy=False).ravel(),
+                                   num_rows, num_cols)
+
+
+def from_scipy(a):
+    """A Matrix from any scipy.sparse matrix or array (csr, csc, coo, lil, dok, bsr, dia, ...).
+
+    Converted through .tocoo(): explicitly stored zeros are kept, duplicates summed.
+    """
+    if not hasattr(a, "tocoo"):
+        raise TypeError("expected a scipy.sparse matrix, got %s" % type(a).__name__)
+    coo = a.tocoo()
+    return from_triplets(coo.row, coo.col, coo.data, coo.shape)
+
+
+def from_dense(d):
+    """A Matrix holding the nonzeros of a dense 2-D array."""
+    d = _np.asarray(d)
+    if d.ndim != 2:
+        raise ValueError("a dense matrix must be 2-D, got shape %s" % (d.shape,))
+    r, c = _np.nonzero(d)
+    return from_triplets(r, c, d[r, c], d.shape)
+
+
+def as_matrix(a):
+    """A Matrix from whatever a teacher has at hand.
+
+    spmvlab.Matrix (returned as is), a built Format (its CSR), any scipy.sparse matrix, a dense
+    2-D NumPy array (its nonzeros), or a string: a Matrix Market path or a "gen:" spec.
+    """
+    if isinstance(a, Matrix):
+        return a
+    if isinstance(a, Format):
+        return a.to_matrix()
+    if isinstance(a, (str, _os.PathLike)):
+        return load(_os.fspath(a))
+    if hasattr(a, "tocoo"):
+        return from_scipy(a)
+    if isinstance(a, _np.ndarray) and a.ndim == 2:
+        return from_dense(a)
+    raise TypeError("cannot make a sparse matrix from %s (give a spmvlab.Matrix, a scipy.sparse "
+                    "matrix, a 2-D NumPy array, a .mtx path or a gen: spec)" % type(a).__name__)
+
+
+def canonical_matrix():
+    """The canonical 4x4 matrix of every format header (STYLE.md):
+    A = [1 0 2 3; 0 4 0 0; 5 0 6 7; 0 8 0 9], with x = (1,2,3,4): A x = (19, 8, 51, 52)."""
+    return from_dense(_np.array([[1, 0, 2, 3], [0, 4, 0, 0], [5, 0, 6, 7], [0, 8, 0, 9]],
+                                dtype=float))
+
+
+def sample_matrix(name):
+    """Path of one of the project's sample_matrices/*.mtx (e.g. "pjds_fig1"), from the source
+    tree this module was built from. FileNotFoundError when it is not there."""
+    base = _os.path.join(_build_info.SOURCE_DIR, "sample_matrices")
+    path = _os.path.join(base, name if name.endswith(".mtx") else name + ".mtx")
+    if not _os.path.isfile(path):
+        have = sorted(f[:-4] for f in _os.listdir(base) if f.endswith(".mtx")) \
+            if _os.path.isdir(base) else []
+        raise FileNotFoundError("no sample matrix %r in %s (have: %s)"
+                                % (name, base, ", ".join(have) or "none"))
+    return path
+
+
+def _matrix_to_scipy(self):
+    """A scipy.sparse.csr_matrix copy (SciPy must be installed)."""
+    import scipy.sparse
+    return scipy.sparse.csr_matrix((self.values.copy(), self.col_idxs.copy(),
+                                    self.row_ptrs.copy()), shape=self.shape)
+
+
+Matrix.to_scipy = _matrix_to_scipy
+Matrix.__matmul__ = lambda self, x: self.spmv(x)
+
+
+# ---- formats ---------------------------------------------------------------------------------
+
+def format_names():
+    """Registry names of every format, in teaching order."""
+    return [f.name for f in formats()]
+
+
+def build(format, matrix, dtype=None, **params):
+    """Builds storage format `format` (a registry name, see format_names()) from `matrix`.
+
+    matrix: anything as_matrix() takes (a SciPy matrix, a Matrix, a path, ...).
+    dtype: numpy.float64 (default) or numpy.float32 values.
+    params: the format's parameters by name, e.g. build("pjds", A, br=4),
+      build("sell", A, slice=32, sigma="auto"), build("hyb", A, hyb_width=2),
+      build("ellg", A, pitch=128), build("biell", A, warp=32), build("jds_csr", A, diag_pad=16).
+      parameters() lists them all; format_info(name).params those a format reads. A parameter
+      the format does not read is an error (a typo is not silently ignored).
+    Before building, the layout's exact size is estimated from the row lengths and compared
+    with the memory budget: MemoryLimitError (a MemoryError) names the size and the limit.
+    """
+    return _spmvlab._build(format, as_matrix(matrix), dtype, **params)
+
+
+def _format_getattr(self, name):
+    # fmt.col_start, fmt.width: layout arrays and scalars by their C++ names
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        return self.array(name)
+    except KeyError:
+        pass
+    scalars = self.scalars
+    if name in scalars:
+        return scalars[name]
+    raise AttributeError("format %r has no array or scalar %r (arrays: %s; scalars: %s)"
+                         % (self.name, name, ", ".join(self.arrays), ", ".join(scalars)))
+
+
+def _format_dir(self):
+    return sorted(set(object.__dir__(self)) | set(self.arrays) | set(self.scalars))
+
+
+Format.__getattr__ = _format_getattr
+Format.__dir__ = _format_dir
+Format.__matmul__ = lambda self, x: self.spmv(x)
+Format.to_scipy = lambda self: self.to_matrix().to_scipy()
+
+
+# ---- analysis --------------------------------------------------------------------------------
+
+def row_stats(matrix):
+    """RowLengthStats of a matrix (PELLR Table 1: rows, nnz, ave, sigma, min, max, ...)."""
+    return _spmvlab._row_stats(as_matrix(matrix))
+
+
+def row_length_histogram(matrix):
+    """Row-length Histogram with bin size 1 (Kreutzer Fig. 3): counts[l] rows of length l."""
+    return _spmvlab._row_length_histogram(as_matrix(matrix))
+
+
+def estimate_footprint(matrix, format, **params):
+    """The Footprint format `format` WOULD have (double precision), from the row lengths alone,
+    without building it: exact, and cheap for layouts far too large to build."""
+    return _spmvlab._estimate_footprint(as_matrix(matrix), format, **params)
+
+
+def ell_footprint(matrix):
+    """ELLPACK's Footprint in closed form (works beyond 2^31 slots)."""
+    return _spmvlab._ell_footprint(as_matrix(matrix))
+
+
+def summarize(matrix, formats=None, max_bytes=None, **params):
+    """Every format (or the named ones) built from `matrix` side by side, as `spmvlab formats`
+    prints them: a list of FormatSummary (footprint, data reduction vs ELLPACK, warp work).
+
+    A format whose estimated footprint exceeds max_bytes (default: the memory budget) is not
+    built; its summary holds the estimate (estimated=True). params: as for build(), any
+    format's (warp also sets the warp size of the warp numbers).
+    """
+    return _spmvlab._summarize(as_matrix(matrix), formats, max_bytes, **params)
+
+
+from . import gpu, model  # noqa: E402  (they use the functions above)

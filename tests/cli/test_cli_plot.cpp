@@ -1,0 +1,331 @@
+// spmvlab plot end to end: the figures of the committed H100 records (PNG signature and size,
+// well-formed SVG with one row or point per matrix, the speedups against the JSON), a CPU
+// record, and bad input with its message.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+    int status;
+    std::string out;  // stdout and stderr together
+};
+
+Run spmvlab(const std::string& args)
+{
+    FILE* p = popen((std::string(SPMVLAB_EXE) + " " + args + " 2>&1").c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+    const int st = pclose(p);
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::string tmp(const std::string& name)
+{
+    const auto dir = fs::path(SPMV_TEST_TMP) / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir.string();
+}
+
+std::string slurp(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in.good());
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string h100(const char* part)
+{
+    return std::string(SPMV_SOURCE_DIR) + "/docs/benchmarks/h100_2026-11-26/" + part +
+           "/bench.json";
+}
+
+/// Width and height from a PNG's IHDR chunk (after the 8-byte signature and the chunk head).
+std::pair<unsigned, unsigned> png_size(const std::string& bytes)
+{
+    REQUIRE(bytes.size() > 33);
+    REQUIRE(bytes.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
+    REQUIRE(bytes.substr(12, 4) == "IHDR");
+    auto be32 = [&](std::size_t at) {
+        unsigned v = 0;
+        for (std::size_t k = 0; k < 4; ++k) v = (v << 8) | static_cast<unsigned char>(bytes[at + k]);
+        return v;
+    };
+    return {be32(16), be32(20)};
+}
+
+/// A small XML well-formedness check: every tag closes in order, attributes are quoted, '&'
+/// starts an entity. Returns the first problem, or "".
+std::string xml_problem(const std::string& s)
+{
+    std::vector<std::string> open;
+    std::size_t i = s.find("<svg");
+    if (i == std::string::npos) return "no <svg>";
+    const std::regex tag(R"(^<(/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(/?)>)");
+    while (i < s.size()) {
+        if (s[i] == '&') {
+            const auto semi = s.find(';', i);
+            const auto ent = s.substr(i, semi == std::string::npos ? 0 : semi - i + 1);
+            if (ent != "&amp;" && ent != "&lt;" && ent != "&gt;" && ent != "&quot;" &&
+                ent != "&apos;") {
+                return "bad entity at " + std::to_string(i);
+            }
+        }
+        if (s[i] != '<') {
+            ++i;
+            continue;
+        }
+        std::smatch m;
+        const std::string rest = s.substr(i, 2000);
+        if (!std::regex_search(rest, m, tag)) return "bad tag at " + std::to_string(i);
+        if (m[1].length() > 0) {
+            if (open.empty() || open.back() != m[2].str()) return "unbalanced </" + m[2].str() + ">";
+            open.pop_back();
+        } else if (m[4].length() == 0) {
+            open.push_back(m[2].str());
+        }
+        i += static_cast<std::size_t>(m[0].length());
+    }
+    return open.empty() ? "" : "unclosed <" + open.back() + ">";
+}
+
+std::size_t count(const std::string& s, const std::string& what)
+{
+    std::size_t n = 0;
+    for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+    return n;
+}
+
+/// The <title> texts of the elements of class `role`.
+std::vector<std::string> tips(const std::string& svg, const std::string& role)
+{
+    std::vector<std::string> out;
+    const std::regex re("class=\"" + role + "\"[^>]*><title>([^<]*)</title>");
+    for (std::sregex_iterator it(svg.begin(), svg.end(), re), end; it != end; ++it) {
+        out.push_back((*it)[1].str());
+    }
+    return out;
+}
+
+/// The committed records of a/ and b/ as the test reads them itself: matrix -> variant -> the
+/// recorded "gflops" of the double-precision results measured without error.
+std::map<std::string, std::map<std::string, double>> recorded_dp_gflops()
+{
+    std::map<std::string, std::map<std::string, double>> g;
+    for (const char* part : {"a", "b"}) {
+        const auto j = nlohmann::json::parse(slurp(h100(part)));
+        for (const auto& r : j["results"]) {
+            if (r["precision"] != "dp" || !r["error"].get<std::string>().empty() ||
+                !r["gflops"].is_number()) {
+                continue;
+            }
+            g[r["matrix"]].emplace(r["format"].get<std::string>(), r["gflops"].get<double>());
+        }
+    }
+    return g;
+}
+
+}  // namespace
+
+TEST_CASE("spmvlab plot draws the committed H100 records as PNG and SVG", "[cli][plot]")
+{
+    const auto dir = tmp("h100");
+    const std::string formats = SPMVLAB_HAVE_PNG ? "png,svg" : "svg";
+
+    const auto r = spmvlab("plot " + h100("a") + " " + h100("b") + " -o " + dir +
+                           " --format " + formats +
+                           " --figures gflops_variants,gflops_matrices,bandwidth,speedup_cusparse");
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const auto g = recorded_dp_gflops();
+    std::set<std::string> variants;
+    for (const auto& [m, v] : g) {
+        for (const auto& [name, x] : v) variants.insert(name);
+    }
+    for (const char* p : {"dp", "sp"}) {
+        for (const char* f : {"gflops_variants", "gflops_matrices", "bandwidth", "speedup_cusparse"}) {
+            const auto base = dir + "/" + f + "_" + p;
+            const auto svg = slurp(base + ".svg");
+            INFO(base);
+            CHECK(xml_problem(svg).empty());
+            CHECK(svg.find("NVIDIA H100 80GB HBM3") != std::string::npos);  // provenance
+            CHECK(svg.find("commit 7aa03ad") != std::string::npos);
+            std::smatch m;
+            REQUIRE(std::regex_search(svg, m, std::regex(R"re(<svg[^>]* width="(\d+)" height="(\d+)")re")));
+            if (SPMVLAB_HAVE_PNG) {
+                const auto [w, h] = png_size(slurp(base + ".png"));
+                CHECK(w == std::stoul(m[1].str()));
+                CHECK(h == std::stoul(m[2].str()));
+                CHECK(r.out.find("wrote " + base + ".png (" + std::to_string(w) + " x " +
+                                 std::to_string(h) + ")") != std::string::npos);
+            }
+        }
+    }
+    const auto per_matrix = slurp(dir + "/gflops_matrices_dp.svg");
+    CHECK(count(per_matrix, "class=\"row-label\"") == g.size());
+    CHECK(g.size() == 98);  // 49 + 49 matrices measured in a/ and b/
+    const auto per_variant = slurp(dir + "/gflops_variants_dp.svg");
+    CHECK(count(per_variant, "class=\"row-label\"") == variants.size());  // 22 own + cuSPARSE
+    CHECK(count(per_variant, "class=\"strip\"") ==
+          [&] { std::size_t n = 0; for (const auto& [m, v] : g) n += v.size(); return n; }());
+    CHECK(per_variant.find("GF/s = 2 nnz / median SpMV time") != std::string::npos);
+
+    // one point per matrix: the only cuSPARSE variant is CSR ALG1, so one series
+    const auto speedup = slurp(dir + "/speedup_cusparse_dp.svg");
+    const auto points = tips(speedup, "point");
+    CHECK(points.size() == g.size());
+    CHECK(speedup.find("also the fastest cuSPARSE variant") != std::string::npos);
+    for (const std::string matrix : {"1138_bus.mtx", "bcsstk13.mtx"}) {
+        REQUIRE(g.count(matrix));
+        double best = 0;
+        for (const auto& [name, x] : g.at(matrix)) {
+            if (name.rfind("cusparse_", 0) != 0) best = std::max(best, x);
+        }
+        const double expected = best / g.at(matrix).at("cusparse_csr_alg1");
+        const auto tip = std::find_if(points.begin(), points.end(), [&](const std::string& t) {
+            return t.rfind(matrix + ":", 0) == 0;
+        });
+        REQUIRE(tip != points.end());
+        INFO(*tip);
+        std::smatch m;
+        REQUIRE(std::regex_search(*tip, m, std::regex(R"(= ([0-9.]+)x$)")));
+        CHECK(std::stod(m[1].str()) == Approx(expected).epsilon(0.006));  // printed to 3 digits
+    }
+    // every matrix has a bandwidth point for its fastest own variant and one for cuSPARSE
+    CHECK(tips(slurp(dir + "/bandwidth_dp.svg"), "point").size() == 2 * g.size());
+}
+
+TEST_CASE("spmvlab plot compares model and measurement on the generated H100 matrices",
+          "[cli][plot]")
+{
+    const auto dir = tmp("model");
+
+    const auto r = spmvlab("plot " + h100("large") + " -o " + dir +
+                           " --format svg --figures model --precision dp");
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const auto svg = slurp(dir + "/model_dp.svg");
+    CHECK(xml_problem(svg).empty());
+    const auto j = nlohmann::json::parse(slurp(h100("large")));
+    std::size_t own = 0;
+    for (const auto& e : j["results"]) {
+        own += e["precision"] == "dp" && e["error"] == "" &&
+               e["format"].get<std::string>().rfind("cusparse_", 0) != 0;
+    }
+    // every own variant the model knows has a point (all 22 are modelled, cuSPARSE is not)
+    CHECK(tips(svg, "point").size() == own);
+    CHECK(own == 6 * 22 - 21);  // ELLPACK-like layouts of the power laws not built: 21
+    CHECK(svg.find("predicted = measured") != std::string::npos);
+    CHECK(svg.find("measured median time per SpMV, us") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir + "/model_sp.svg"));
+}
+
+TEST_CASE("spmvlab plot draws a CPU record and skips the GPU figures with a note",
+          "[cli][plot]")
+{
+    const auto dir = tmp("cpu");
+    const auto rec = dir + "/cpu.json";
+    const auto sample = std::string(SPMV_SOURCE_DIR) + "/sample_matrices/";
+    REQUIRE(spmvlab("bench " + sample + "banded_1k.mtx " + sample + "powerlaw_2k.mtx " + sample +
+                    "pde05.mtx --formats csr,ell,sell --precision both --min-time 1 --json-out " +
+                    rec).status == 0);
+
+    const auto r = spmvlab("plot " + rec + " -o " + dir + " --format svg");
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const auto svg = slurp(dir + "/gflops_matrices_dp.svg");
+    CHECK(xml_problem(svg).empty());
+    CHECK(count(svg, "class=\"row-label\"") == 3);
+    CHECK(svg.find("CPU (host reference") != std::string::npos);
+    CHECK(count(slurp(dir + "/gflops_variants_sp.svg"), "class=\"row-label\"") == 3);
+    CHECK(r.out.find("note: bandwidth_dp skipped: the records hold no measured copy bandwidth") !=
+          std::string::npos);
+    CHECK(r.out.find("note: speedup_cusparse_dp skipped: the records hold no cuSPARSE baseline") !=
+          std::string::npos);
+    CHECK(r.out.find("note: model_dp skipped: the per-format model predicts GPU kernel times") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(dir + "/bandwidth_dp.svg"));
+    CHECK_FALSE(fs::exists(dir + "/speedup_cusparse_dp.svg"));
+}
+
+TEST_CASE("spmvlab plot rejects bad input with a message, never a raw JSON error",
+          "[cli][plot]")
+{
+    const auto dir = tmp("bad");
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir + "/" + name) << text;
+        return dir + "/" + name;
+    };
+    const auto good = nlohmann::json::parse(slurp(h100("large")));
+    auto incomplete = good;
+    incomplete["complete"] = false;
+    incomplete["matrices_done"] = 2;
+    auto no_matrix = good;
+    no_matrix["results"][3].erase("matrix");
+    auto empty = good;
+    empty["results"] = nlohmann::json::array();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {write("text.json", "this is not json"), "not a JSON file"},
+        {write("other.json", R"({"matrix": "x", "rows": 4})"), "no \"results\" array"},
+        {write("empty.json", empty.dump()), "the record holds no results"},
+        {write("incomplete.json", incomplete.dump()),
+         "an incomplete record (\"complete\": false, 2 of 6 matrices)"},
+        {write("no_matrix.json", no_matrix.dump()), "results[3]: no \"matrix\" string"},
+    };
+    for (const auto& [file, message] : cases) {
+        const auto r = spmvlab("plot " + file + " -o " + dir + "/out --format svg");
+        INFO(r.out);
+        CHECK(r.status != 0);
+        CHECK(r.out.find(message) != std::string::npos);
+        if (message != "not a JSON file") {  // there the parser's reason follows, as it says
+            CHECK(r.out.find("json.exception") == std::string::npos);
+        }
+    }
+    const auto allowed = spmvlab("plot " + dir + "/incomplete.json -o " + dir +
+                                 "/out --format svg --figures gflops_matrices --allow-incomplete");
+    CHECK(allowed.status == 0);
+    const auto unknown = spmvlab("plot " + h100("large") + " -o " + dir +
+                                 "/out --format svg --variants sell,nosuch");
+    CHECK(unknown.status != 0);
+    CHECK(unknown.out.find("--variants nosuch: not in the records (they hold") != std::string::npos);
+}
+
+TEST_CASE("spmvlab plot filters variants and says so when it cannot write PNG", "[cli][plot]")
+{
+    const auto dir = tmp("filter");
+
+    const auto r = spmvlab("plot " + h100("large") + " -o " + dir +
+                           " --figures gflops_variants --precision sp --variants sell,csr");
+
+    INFO(r.out);
+    if (SPMVLAB_HAVE_PNG) {
+        REQUIRE(r.status == 0);
+        CHECK(png_size(slurp(dir + "/gflops_variants_sp.png")).first > 0);
+        // sell, csr and the cuSPARSE baseline kept as the reference
+        CHECK(count(slurp(dir + "/gflops_variants_sp.svg"), "class=\"row-label\"") == 3);
+    } else {
+        CHECK(r.status != 0);
+        CHECK(r.out.find("built without cairo") != std::string::npos);
+        CHECK_FALSE(fs::exists(dir + "/gflops_variants_sp.svg"));
+    }
+}

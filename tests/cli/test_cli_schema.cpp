@@ -1,0 +1,473 @@
+// The versioned output schema (issue 22, docs/output-schema.md): every command's JSON output,
+// run on real inputs (sample_matrices/, generator specs), validated against schemas/ by
+// tests/cli/validate_json.py with python3-jsonschema; the upgrade of unversioned records (the
+// committed ones under docs/benchmarks/) to the current schema; and `report` on CPU, GPU and
+// incomplete bench records.
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "meta.hpp"
+#include "skip.hpp"
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out;  // stdout and stderr together
+};
+
+Run shell(const std::string& cmd)
+{
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
+        out.append(buf.data(), n);
+    }
+    const int st = pclose(p);
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::string sample(const char* name)
+{
+    return std::string(SPMV_SOURCE_DIR) + "/sample_matrices/" + name;
+}
+
+std::string tmp(const std::string& name)
+{
+    std::filesystem::create_directories(SPMV_TEST_TMP);
+    return std::string(SPMV_TEST_TMP) + "/" + name;
+}
+
+/// Runs spmvlab; its standard output goes to `out` (when given), stderr is returned.
+Run run_spmvlab(const std::string& args, const std::string& out = "")
+{
+    return shell(std::string(SPMVLAB_EXE) + " " + args +
+                 (out.empty() ? " 2>&1" : " > " + out + " 2>/dev/null"));
+}
+
+/// A Python interpreter that can import jsonschema: $SPMV_PYTHON, /usr/bin/python3 (Debian's
+/// python3-jsonschema), then python3 on PATH (which may be a pyenv one without it). Empty when
+/// none can: the schema tests then skip, saying so.
+const std::string& python()
+{
+    static const std::string found = [] {
+        std::vector<std::string> candidates;
+        if (const char* e = std::getenv("SPMV_PYTHON"); e != nullptr && *e != '\0') {
+            candidates.emplace_back(e);
+        }
+        candidates.emplace_back("/usr/bin/python3");
+        candidates.emplace_back("python3");
+        for (const auto& c : candidates) {
+            if (shell(c + " -c 'import jsonschema' 2>/dev/null").status == 0) {
+                return c;
+            }
+        }
+        return std::string();
+    }();
+    return found;
+}
+
+/// Validates `files` against schemas/`schema`; the violations are the failure message.
+void validate(const std::string& schema, const std::vector<std::string>& files)
+{
+    std::string cmd = python() + " " + SPMV_SOURCE_DIR + "/tests/cli/validate_json.py " +
+                      SPMV_SOURCE_DIR + "/schemas " + schema;
+    for (const auto& f : files) cmd += " " + f;
+    const auto r = shell(cmd + " 2>&1");
+    INFO(schema << ":\n" << r.out);
+    CHECK(r.status == 0);
+}
+
+/// `spmvlab ARGS` must exit 0, writing `file`; then its JSON is validated against `schema`.
+void check_output(const std::string& schema, const std::string& args, const std::string& file)
+{
+    const auto r = run_spmvlab(args, file);
+    INFO("spmvlab " << args << "\n" << r.out);
+    REQUIRE(r.status == 0);
+    validate(schema, {file});
+}
+
+nlohmann::json read(const std::string& path)
+{
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+#define SPMV_NEEDS_JSONSCHEMA()                                                             \
+    if (python().empty())                                                                   \
+    SPMV_SKIP(                                                                              \
+        "no Python with the jsonschema module (apt-get install python3-jsonschema, or set " \
+        "SPMV_PYTHON): the outputs are not validated against schemas/")
+
+TEST_CASE("info, formats, reorder and model --json follow their schemas", "[cli][schema]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    check_output("info.schema.json", "info " + sample("canonical4.mtx") + " --json",
+                 tmp("info.json"));
+    check_output("info.schema.json", "info gen:pde:size=5 --json", tmp("info_gen.json"));
+    check_output("formats.schema.json", "formats " + sample("pellr_fig5.mtx") + " --json",
+                 tmp("formats.json"));
+    check_output("reorder.schema.json", "reorder gen:pde:size=5 --json", tmp("reorder.json"));
+    check_output("model.schema.json", "model " + sample("canonical4.mtx") + " --json",
+                 tmp("model.json"));
+    check_output("model.schema.json", "model --thresholds --precision both --json",
+                 tmp("model_th.json"));
+    check_output("model.schema.json", "model gen:pde:size=5 --thresholds --json",
+                 tmp("model_both.json"));
+    check_output("info.schema.json", "info gen:pde:size=3 " + sample("canonical4.mtx") + " --json",
+                 tmp("info_two.json"));
+    check_output("generate.schema.json", "generate pde --size 4 -o " + tmp("gen.mtx") + " --json",
+                 tmp("generate.json"));
+    check_output("convert.schema.json",
+                 "convert " + tmp("gen.mtx") + " " + tmp("gen2.mtx") + " --json",
+                 tmp("convert.json"));
+    // the values the schema pins
+    const auto two = read(tmp("info_two.json"));  // several inputs: one object, "results"
+    REQUIRE(two["results"].size() == 2);
+    CHECK(two["meta"]["inputs"].size() == 2);
+    const auto g = read(tmp("generate.json"));
+    CHECK(g["matrix"] == "gen:pde:size=4");  // a spec that regenerates the file
+    CHECK(read(tmp("convert.json"))["output"]["bytes"] ==
+          std::filesystem::file_size(tmp("gen2.mtx")));
+    const auto info = read(tmp("info.json"));
+    CHECK(info["matrix"] == "canonical4.mtx");
+    CHECK(info["meta"]["command"] == "info");
+    CHECK(info["meta"]["inputs"][0]["bytes"] ==
+          std::filesystem::file_size(sample("canonical4.mtx")));
+    const auto gen = read(tmp("info_gen.json"));
+    CHECK(gen["meta"]["inputs"][0]["spec"] == "gen:pde:size=5");
+    CHECK(gen["meta"]["inputs"][0]["sha256"].is_null());
+    const auto model = read(tmp("model_th.json"));
+    CHECK(model["thresholds"][0]["precision"] == "double");
+}
+
+TEST_CASE("verify, bench and recommend --json follow their schemas", "[cli][schema]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    check_output(
+        "verify.schema.json",
+        "verify " + sample("canonical4.mtx") + " gen:pde:size=4 --formats csr,ell,sell --json",
+        tmp("verify.json"));
+    const auto rec = tmp("bench_rec.json");
+    check_output("bench.schema.json",
+                 "bench " + sample("canonical4.mtx") +
+                     " gen:blocks5:block-rows=3,blocks=2 "
+                     "--formats csr,ell --precision both --min-time 1 --json --json-out " +
+                     rec,
+                 tmp("bench.json"));
+    validate("bench.schema.json", {rec});
+    check_output("bench.schema.json", "bench gen:pde:size=5 --formats auto --min-time 1 --json",
+                 tmp("bench_auto.json"));
+    check_output("recommend.schema.json",
+                 "recommend gen:pde:size=6 " + sample("canonical4.mtx") +
+                     " --precision both --json --bench " + rec,
+                 tmp("recommend.json"));
+    const auto b = read(rec);
+    CHECK(b["complete"] == true);
+    CHECK(b["matrices"] == nlohmann::json({"canonical4.mtx", "gen:blocks5:block-rows=3,blocks=2"}));
+    CHECK(b["results"][0]["precision"] == "double");
+    CHECK(b["results"][1]["precision"] == "single");
+    // the record lists what it read, with size and content hash where this build hashes
+    const auto& in = b["meta"]["inputs"][0];
+    CHECK(in["path"] == sample("canonical4.mtx"));
+    if (in["sha256"].is_null()) {
+        CHECK(in["sha256_note"].get<std::string>().find("OpenSSL") != std::string::npos);
+    } else {
+        CHECK(in["sha256"].get<std::string>().size() == 64);
+    }
+    CHECK(b["meta"]["command_line"][1] == "bench");
+}
+
+TEST_CASE("bench CSV is RFC 4180 with its header first, the meta in a sidecar", "[cli][schema]")
+{
+    const auto csv = tmp("schema.csv");
+    std::filesystem::remove(csv);
+    const auto r = run_spmvlab(
+        "bench gen:blocks5:block-rows=3,blocks=2 --formats csr --min-time 1 "
+        "--csv-out " +
+        csv);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    std::ifstream f(csv, std::ios::binary);
+    std::string header;
+    std::getline(f, header);
+    CHECK(header.rfind("matrix,rows,cols,nnz,format,precision,", 0) == 0);
+    CHECK(header.back() == '\r');  // CRLF line ends (RFC 4180 section 2.1)
+    std::string row;
+    std::getline(f, row);
+    CHECK(row.rfind("\"gen:blocks5:block-rows=3,blocks=2\",", 0) == 0);
+    CHECK(row.find(",double,") != std::string::npos);
+    const auto meta = read(csv + ".meta.json");
+    CHECK(meta["meta"]["schema"] == "spmvlab/1");
+    CHECK_FALSE(meta.contains("results"));
+}
+
+TEST_CASE("solve and calibrate --constants-out follow their schemas", "[cli][schema]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    check_output("solve.schema.json", "solve " + sample("pde05.mtx") + " --json",
+                 tmp("solve.json"));
+    check_output("solve.schema.json", "solve gen:pde:size=5 --method mpir-cg --format auto --json",
+                 tmp("solve_mpir.json"));
+    // calibrate on records made from the model (as test_cli's calibrate test)
+    const auto fit = tmp("schema_fit.json");
+    const auto val = tmp("schema_val.json");
+    for (const auto& [file, inputs] : std::vector<std::pair<std::string, std::string>>{
+             {fit, "gen:pde:size=14 gen:onefull:n=300"}, {val, "gen:pde:size=11"}}) {
+        const auto out = tmp("schema_rec_in.json");
+        REQUIRE(run_spmvlab("recommend " + inputs + " --precision both --json", out).status == 0);
+        const auto j = read(out);
+        nlohmann::json rec = {{"device", "model"},
+                              {"block_rows", 32},
+                              {"slice_height", 32},
+                              {"sigma", "auto"},
+                              {"results", nlohmann::json::array()}};
+        for (const auto& m : j["results"]) {
+            for (const auto& r : m["ranking"]) {
+                if (!r["candidate"].get<bool>()) continue;
+                rec["results"].push_back({{"matrix", m["matrix"]},
+                                          {"precision", m["precision"]},
+                                          {"format", r["variant"]},
+                                          {"median_ms", r["predicted_us"].get<double>() / 1000.0},
+                                          {"error", ""}});
+            }
+        }
+        std::ofstream(file) << rec.dump();
+    }
+    const auto consts = tmp("schema_constants.json");
+    const auto r = run_spmvlab("calibrate --fit " + fit + " --validate " + val + " --matrices " +
+                               SPMV_TEST_TMP + " --constants-out " + consts);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    validate("calibrate.schema.json", {consts});
+}
+
+TEST_CASE("dist plan, verify, bench, solve and chart --json-out follow their schemas",
+          "[cli][schema]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    auto run = [](const std::string& args) {
+        const auto r = run_spmvlab(args, "/dev/null");
+        INFO("spmvlab " << args << "\n" << r.out);
+        REQUIRE(r.status == 0);
+    };
+    run("dist plan gen:pde:size=6 --ranks 2 --json-out " + tmp("dplan.json"));
+    validate("dist-plan.schema.json", {tmp("dplan.json")});
+    run("dist verify gen:pde:size=6 --json-out " + tmp("dverify.json"));
+    validate("dist-verify.schema.json", {tmp("dverify.json")});
+    run("dist bench gen:pde:size=6 --repeat 3 --precision float --json-out " + tmp("dbench.json"));
+    validate("dist-bench.schema.json", {tmp("dbench.json")});
+    run("dist solve gen:pde:size=6 --json-out " + tmp("dsolve.json"));
+    validate("dist-solve.schema.json", {tmp("dsolve.json")});
+    run("dist chart " + tmp("dbench.json") + " --scaling 1,2 --json-out " + tmp("dchart.json"));
+    validate("dist-chart.schema.json", {tmp("dchart.json")});
+    CHECK(read(tmp("dbench.json"))["precision"] == "single");
+}
+
+TEST_CASE("committed unversioned records upgrade to the current schema", "[cli][schema]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    const std::string root = std::string(SPMV_SOURCE_DIR) + "/docs/benchmarks/";
+    struct Case {
+        std::string path, command, schema;
+    };
+    const std::vector<Case> cases = {
+        {"h100_2026-11-26/b/bench.json", "bench", "bench.schema.json"},
+        {"h100_2026-11-26/large/bench.json", "bench", "bench.schema.json"},
+        {"h100_2026-11-22/solver_breakdown/pde100_cg_base.json", "solve", "solve.schema.json"},
+        {"cpu_2026-11-25/bench2_pde80_poll0.json", "dist bench", "dist-bench.schema.json"},
+    };
+    for (const auto& c : cases) {
+        const auto path = root + c.path;
+        if (!std::filesystem::exists(path)) {
+            WARN("not in this checkout: " << path);
+            continue;
+        }
+        std::ifstream in(path);
+        const auto old = nlohmann::json::parse(in);
+        REQUIRE_FALSE(old.contains("meta"));
+        // the schema bites: the record as written (no meta, "dp", top-level commit) fails
+        const auto raw = shell(python() + " " + SPMV_SOURCE_DIR + "/tests/cli/validate_json.py " +
+                               SPMV_SOURCE_DIR + "/schemas " + c.schema + " " + path + " 2>&1");
+        CHECK(raw.status == 1);
+        CHECK(raw.out.find("'meta' is a required property") != std::string::npos);
+        const auto up = spmvlab::upgrade_record(old, c.command);
+        CHECK(up["meta"]["schema"] == "spmvlab/1");
+        CHECK(up["meta"]["upgraded_from"] == "unversioned");
+        CHECK(up["meta"]["commit"] == old["commit"]);
+        CHECK(spmvlab::upgrade_record(up, c.command) == up);  // the current version as it is
+        const auto out =
+            tmp("upgraded_" + std::filesystem::path(c.path).parent_path().filename().string() +
+                "_" + std::filesystem::path(c.path).filename().string());
+        std::ofstream(out) << up.dump();
+        validate(c.schema, {out});
+    }
+    // every committed record of those kinds, by its shape (bench: "results"; solve: "method";
+    // dist solve: "method" and "ranks"; dist bench / verify: "modes"; dist chart: "points")
+    std::map<std::string, std::vector<std::string>> by_schema;
+    int n = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+        if (e.path().extension() != ".json") continue;
+        std::ifstream in(e.path());
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(in);
+        } catch (const std::exception&) {
+            continue;  // e.g. an empty record of a failed run
+        }
+        if (!j.is_object() || j.contains("meta")) continue;
+        std::string command, schema;
+        if (j.contains("results")) {
+            command = "bench", schema = "bench.schema.json";
+        } else if (j.contains("method")) {
+            command = j.contains("ranks") ? "dist solve" : "solve";
+            schema = j.contains("ranks") ? "dist-solve.schema.json" : "solve.schema.json";
+        } else if (j.contains("modes") && j["modes"].is_array() && !j["modes"].empty()) {
+            const bool bench = j["modes"][0].contains("median_us");
+            command = bench ? "dist bench" : "dist verify";
+            schema = bench ? "dist-bench.schema.json" : "dist-verify.schema.json";
+        } else if (j.contains("points")) {
+            command = "dist chart", schema = "dist-chart.schema.json";
+        } else {
+            continue;  // timelines, lists of other tools: not records of this schema
+        }
+        const auto out = tmp("committed_" + std::to_string(n++) + ".json");
+        std::ofstream(out) << spmvlab::upgrade_record(j, command).dump();
+        by_schema[schema].push_back(out);
+    }
+    CHECK(n > 100);
+    for (const auto& [schema, files] : by_schema) validate(schema, files);
+    // precision names and the time fields renamed by schema 1
+    const auto up =
+        spmvlab::upgrade_record({{"version", "spmvlab 0.1.0 (commit abc)"},
+                                 {"timestamp", "2026-01-01T00:00:00Z"},
+                                 {"total_ms_median", 2.5},
+                                 {"results", {{{"precision", "sp"}}, {{"precision", "DP"}}}}},
+                                "solve");
+    CHECK(up["meta"]["tool_version"] == "0.1.0");
+    CHECK(up["meta"]["date"] == "2026-01-01T00:00:00Z");
+    CHECK(up["median_total_ms"] == 2.5);
+    CHECK_FALSE(up.contains("total_ms_median"));
+    CHECK(up["results"][0]["precision"] == "single");
+    CHECK(up["results"][1]["precision"] == "double");
+    // an array output of before (formats) becomes an object
+    const auto arr =
+        spmvlab::upgrade_record(nlohmann::json::array({{{"format", "csr"}}}), "formats");
+    CHECK(arr["formats"][0]["format"] == "csr");
+    // a newer schema is refused with a clear message
+    nlohmann::json newer = {{"meta", {{"schema_version", 99}}}};
+    CHECK_THROWS_WITH(spmvlab::upgrade_record(newer, "bench"), Catch::Contains("newer"));
+}
+
+TEST_CASE("report reads CPU bench records: fastest format vs CSR, no GPU numbers", "[cli][report]")
+{
+    const auto rec = tmp("report_cpu.json");
+    REQUIRE(run_spmvlab("bench " + sample("canonical4.mtx") +
+                            " gen:pde:size=5 --formats csr,ell,sell "
+                            "--precision both --min-time 1 --json-out " +
+                            rec,
+                        "/dev/null")
+                .status == 0);
+    const auto r = run_spmvlab("report " + rec);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("CPU record") != std::string::npos);
+    CHECK(r.out.find("copy bandwidth 0") == std::string::npos);
+    CHECK(r.out.find("json.exception") == std::string::npos);
+    CHECK(r.out.find("### Double precision") != std::string::npos);
+    CHECK(r.out.find("### Single precision") != std::string::npos);
+    CHECK(r.out.find("| gen:pde:size=5 | 125 | 725 |") != std::string::npos);
+    CHECK(r.out.find("INCOMPLETE") == std::string::npos);
+    // a CPU record of before the schema (precision "dp", no meta): read the same way
+    auto old = read(rec);
+    old.erase("meta");
+    old["tool"] = "spmvlab 0.1.0 (commit old)";
+    old["date"] = "2026-11-25T00:00:00Z";
+    old["commit"] = "old";
+    old["precision"] = "both";
+    for (auto& row : old["results"]) row["precision"] = row["precision"] == "double" ? "dp" : "sp";
+    std::ofstream(tmp("report_cpu_old.json")) << old.dump();
+    const auto o = run_spmvlab("report " + tmp("report_cpu_old.json"));
+    INFO(o.out);
+    REQUIRE(o.status == 0);
+    CHECK(o.out.find("commit `old`") != std::string::npos);
+    CHECK(o.out.find("unversioned") != std::string::npos);
+    CHECK(o.out.find("| gen:pde:size=5 | 125 | 725 |") != std::string::npos);
+}
+
+TEST_CASE("report says what an incomplete record lacks, and survives missing fields",
+          "[cli][report]")
+{
+    const auto rec = tmp("report_incomplete.json");
+    REQUIRE(run_spmvlab("bench " + sample("canonical4.mtx") +
+                            " gen:pde:size=4 --formats csr,ell "
+                            "--min-time 1 --json-out " +
+                            rec,
+                        "/dev/null")
+                .status == 0);
+    auto j = read(rec);
+    // as a run stopped after its first matrix, and one row of it lost
+    j["complete"] = false;
+    j["matrices_done"] = 1;
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto& row : j["results"]) {
+        if (row["matrix"] == "canonical4.mtx" && row["format"] == "csr") kept.push_back(row);
+    }
+    kept[0].erase("gflops");  // a field missing: "-" or left out, never an exception
+    kept[0].erase("rows");
+    j["results"] = kept;
+    std::ofstream(rec) << j.dump();
+    const auto r = run_spmvlab("report " + rec);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("INCOMPLETE record") != std::string::npos);
+    CHECK(r.out.find("1 of 2 matrices done") != std::string::npos);
+    CHECK(r.out.find("matrices missing: gen:pde:size=4") != std::string::npos);
+    CHECK(r.out.find("json.exception") == std::string::npos);
+    // no "matrices" list (a record of before the schema): it says it cannot tell which
+    j.erase("matrices");
+    std::ofstream(rec) << j.dump();
+    const auto o = run_spmvlab("report " + rec);
+    INFO(o.out);
+    REQUIRE(o.status == 0);
+    CHECK(o.out.find("which matrices are missing is not recorded") != std::string::npos);
+    // not a bench record at all: a plain error, exit 1
+    std::ofstream(tmp("report_not.json")) << R"({"rows": 3})";
+    const auto n = run_spmvlab("report " + tmp("report_not.json"));
+    CHECK(n.status == 1);
+    CHECK(n.out.find("no \"results\" array") != std::string::npos);
+}
+
+TEST_CASE("report on committed GPU records keeps its comparisons", "[cli][report]")
+{
+    const auto path =
+        std::string(SPMV_SOURCE_DIR) + "/docs/benchmarks/h100_2026-11-26/b/bench.json";
+    if (!std::filesystem::exists(path)) {
+        SPMV_SKIP("not in this checkout: " << path);
+    }
+    const auto r = run_spmvlab("report " + path);
+    INFO(r.out.substr(0, 3000));
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("## NVIDIA H100") != std::string::npos);
+    CHECK(r.out.find("measured device copy bandwidth 3012 GB/s") != std::string::npos);
+    CHECK(r.out.find("read from an unversioned record") != std::string::npos);
+    CHECK(r.out.find("| gent113.mtx | 113 | 655 | csr_adaptive | 0.3 |") != std::string::npos);
+    CHECK(r.out.find("median speedup of the fastest own kernel over cuSPARSE CSR_ALG1") !=
+          std::string::npos);
+    CHECK(r.out.find("INCOMPLETE") == std::string::npos);
+}
