@@ -382,7 +382,10 @@ void MainWindow::buildMenus()
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Matrix Market file ..."), QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open matrix"), QString(), tr("Matrix Market (*.mtx);;All files (*)"));
+            this, tr("Open matrix"), QString(),
+            tr("Matrix Market, plain, compressed or a SuiteSparse archive (*.mtx *.mtx.gz "
+               "*.mtx.bz2 *.mtx.xz *.mtx.zst *.tar.gz *.tgz *.tar.xz *.tar.bz2 *.tar);;"
+               "All files (*)"));
         if (!path.isEmpty()) openFile(path);
     });
     auto* samples = file->addMenu(tr("Open &sample"));
