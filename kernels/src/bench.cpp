@@ -1,5 +1,6 @@
 // The timing harness (host logic over the public RAII layer: events, streams, buffers).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -15,9 +16,18 @@ namespace spmv::gpu {
 namespace {
 
 constexpr int batch = 32;  // repetitions recorded before the host waits for their events
+constexpr double gate_timeout_ms = 10000.0;
 
 // Runs `between` (untimed) and `body` (timed by its own pair of events) until the stopping
 // rule of BenchOptions is met.
+//
+// Every timed repetition is queued behind the launch gate (detail::launch_gate, nvbench's
+// "blocking kernel"), which the host opens only after it has queued the whole repetition: the
+// GPU then finds the flush, the events and every launch of the body already in its queue, and
+// the time between the events is the GPU's. Without the gate a body of many launches (plain
+// JDS: one per jagged diagonal, 27 on bayer10) is timed at the host's launch rate, which
+// depends on the CPU and what else runs on it: the explorer's process measured JDS on bayer10
+// at 110 us where `spmvlab bench` measured 73 us (docs/benchmarks/gui_timing_2026-11-25).
 template <typename Body, typename Between>
 TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between between)
 {
@@ -26,6 +36,11 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
         body();
     }
     s.synchronize();
+    PinnedBuffer<int> gate(2);  // [0]: the host's token, [1]: the gate timed out
+    std::atomic_ref<int> opened(gate.data()[0]);
+    opened.store(0);
+    gate.data()[1] = 0;
+    int token = 0;
     std::vector<Event> start(batch);
     std::vector<Event> stop(batch);
     std::vector<double> times;
@@ -35,12 +50,19 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
     while (true) {
         const int n = std::min(batch, max_reps - static_cast<int>(times.size()));
         for (int i = 0; i < n; ++i) {
+            detail::launch_gate(gate.data(), ++token, gate.data() + 1, gate_timeout_ms, s);
             between();
             start[i].record(s);
             body();
             stop[i].record(s);
+            opened.store(token, std::memory_order_release);  // the repetition is queued
         }
         stop[n - 1].synchronize();
+        if (std::atomic_ref<int>(gate.data()[1]).load() != 0) {
+            SPMV_THROW(Error, "timing harness: the launch gate waited " +
+                                  std::to_string(static_cast<int>(gate_timeout_ms / 1000.0)) +
+                                  " s for the host to queue one repetition");
+        }
         for (int i = 0; i < n; ++i) {
             const double t = Event::elapsed_ms(start[i], stop[i]);
             times.push_back(t);

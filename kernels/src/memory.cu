@@ -153,7 +153,32 @@ __global__ void read_bytes_kernel(const uint4* __restrict__ src, std::size_t n, 
     }
 }
 
+// One thread polls the host's flag (a volatile load from pinned memory each time) with a short
+// sleep between polls; %globaltimer bounds the wait.
+__global__ void launch_gate_kernel(const volatile int* flag, int token, volatile int* timed_out,
+                                   unsigned long long timeout_ns)
+{
+    unsigned long long start = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    while (*flag < token) {
+        unsigned long long now = 0;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        if (now - start > timeout_ns) {
+            *timed_out = 1;
+            return;
+        }
+        __nanosleep(500);
+    }
+}
+
 }  // namespace
+
+void launch_gate(const int* flag, int token, int* timed_out, double timeout_ms, StreamRef stream)
+{
+    launch_gate_kernel<<<1, 1, 0, native(stream)>>>(
+        flag, token, timed_out, static_cast<unsigned long long>(timeout_ms * 1e6));
+    SPMV_CUDA_CHECK(cudaGetLastError());
+}
 
 void read_bytes(const void* src, std::size_t bytes, StreamRef stream)
 {

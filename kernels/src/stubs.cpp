@@ -99,6 +99,10 @@ void read_bytes(const void*, std::size_t, StreamRef)
 {
     not_compiled("memset");
 }
+void launch_gate(const int*, int, int*, double, StreamRef)
+{
+    not_compiled("launch gate");
+}
 void fill_elements(void*, const void*, std::size_t, std::size_t, StreamRef)
 {
     not_compiled("fill");

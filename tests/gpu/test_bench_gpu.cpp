@@ -1,5 +1,8 @@
 // [gpu] The timing harness: order statistics, byte counts, bandwidth, xGPU.
+#include <chrono>
+#include <cstddef>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -8,6 +11,8 @@
 #include <spmv/error.hpp>
 #include <spmv/gpu/bench.hpp>
 #include <spmv/gpu/device.hpp>
+#include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/memory.hpp>
 #include <spmv/gpu/variants.hpp>
 
 #include "gpu_test_matrices.hpp"
@@ -103,6 +108,46 @@ TEST_CASE("bench times the un-permute step of permuted formats by itself", "[gpu
     if (permuted == 0) {
         WARN("no permuted GPU variant registered yet: un-permute timing not exercised");
     }
+}
+
+namespace {
+
+// An "SpMV" of two tiny launches with a host pause between them: what a format of many
+// launches looks like to the harness when the host launches slowly (a loaded CPU).
+class SlowHostOp final : public DeviceOp<double> {
+public:
+    explicit SlowHostOp(double pause_ms) : pause_ms_(pause_ms), scratch_(256, "scratch") {}
+    void apply(double, const double*, double, double* y, RowOrder, StreamRef s) const override
+    {
+        spmv::gpu::detail::memset_bytes(y, 0, sizeof(double), s);
+        const auto until = std::chrono::steady_clock::now() +
+                           std::chrono::duration<double, std::milli>(pause_ms_);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+        spmv::gpu::detail::memset_bytes(scratch_.data(), 0, scratch_.bytes(), s);
+    }
+    std::size_t device_bytes() const noexcept override { return scratch_.bytes(); }
+
+private:
+    double pause_ms_;
+    mutable DeviceBuffer<std::byte> scratch_;
+};
+
+}  // namespace
+
+TEST_CASE("bench times the GPU, not the host's launch rate (the launch gate)", "[gpu][bench]")
+{
+    // 2 ms of host time between the two launches of every repetition: without the gate the
+    // events would measure >= 2 ms; with it both launches are queued before the GPU starts.
+    const DeviceMatrix<double> m(std::make_unique<SlowHostOp>(2.0), "csr", "slow_host", 1, 1, 1);
+    BenchOptions o;
+    o.min_reps = 10;
+    o.min_time_ms = 0.0;
+    o.xgpu = false;
+    const auto r = bench(m, o);
+    INFO("median " << r.kernel.median_ms << " ms, max " << r.kernel.max_ms << " ms");
+    CHECK(r.kernel.reps >= 10);
+    CHECK(r.kernel.median_ms < 0.5);
 }
 
 // Hidden (run by scripts/device_check.sh): one cold timing of every variant on Barbieri's

@@ -5,6 +5,9 @@
 ///  - warm-up runs, then repetitions timed one by one with a pair of CUDA events each, until at
 ///    least min_reps repetitions AND min_time_ms of measured time (capped by max_reps and
 ///    max_wall_ms); median, min, max, p10 and p90 of the per-repetition times;
+///  - each timed repetition waits behind a launch gate until the host has queued all of it
+///    (detail::launch_gate), so a format of many launches (plain JDS, HYB) is timed on the GPU,
+///    not at the host's launch rate, which depends on the CPU and its load;
 ///  - GFLOP/s = 2 nnz / t (SPEC §2);
 ///  - minimum bytes (the definition, the same for every format so that formats compare):
 ///    values + column indices of the nnz nonzeros, row information as N+1 32-bit row pointers,

@@ -49,6 +49,13 @@ void memset_bytes(void* dst, int value, std::size_t bytes, StreamRef stream = {}
 /// evicts other data from L2 while leaving only clean lines behind (unlike a memset, whose dirty
 /// lines would be written back during the next, timed kernel).
 void read_bytes(const void* src, std::size_t bytes, StreamRef stream = {});
+/// The launch gate of the timing harness (nvbench's "blocking kernel"): one thread that waits
+/// on `stream` until the host has written a value >= `token` into *flag (pinned host memory,
+/// read through unified addressing), so that the work queued behind it starts only once the host
+/// has queued all of it. After `timeout_ms` it stops waiting and writes 1 into *timed_out
+/// (pinned host memory too), which the caller must check.
+void launch_gate(const int* flag, int token, int* timed_out, double timeout_ms,
+                 StreamRef stream = {});
 /// Sets `count` elements of `elem_size` bytes (1, 2, 4 or 8) to the bit pattern at `value`.
 void fill_elements(void* dst, const void* value, std::size_t elem_size, std::size_t count,
                    StreamRef stream = {});
