@@ -67,13 +67,7 @@ QString precisionWord(spmv::model::Precision p)
 
 AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent)
 {
-    m_profile = new QComboBox;
-    for (const auto& p : spmv::model::profiles()) {
-        m_profile->addItem(QString::fromStdString(p.name));
-        m_profile->setItemData(m_profile->count() - 1, QString::fromStdString(p.note),
-                               Qt::ToolTipRole);
-    }
-    m_profile->setCurrentIndex(qMax(0, m_profile->findText(QStringLiteral("H100"))));
+    m_profile = makeProfileBox(QStringLiteral("H100"));
     m_precision = new QComboBox;
     m_precision->addItem(tr("double"), 0);  // the items of the Timing's box, linked with it
     m_precision->addItem(tr("single"), 1);

@@ -1,5 +1,9 @@
 #include "appearance.hpp"
 
+#include <QComboBox>
+
+#include <spmv/model/gpu_profile.hpp>
+
 #include <QLocale>
 
 #include <QApplication>
@@ -38,4 +42,17 @@ void Appearance::setPresentationMode(bool on)
 QString groupDigits(qint64 v)
 {
     return QLocale::c().toString(v).replace(QLatin1Char(','), QChar(0x2009));
+}
+
+QComboBox* makeProfileBox(const QString& current)
+{
+    auto* box = new QComboBox;
+    for (const auto& p : spmv::model::profiles()) {
+        box->addItem(QString::fromStdString(p.name));
+        box->setItemData(box->count() - 1, QString::fromStdString(p.note), Qt::ToolTipRole);
+    }
+    if (!current.isEmpty()) {
+        box->setCurrentIndex(qMax(0, box->findText(current)));
+    }
+    return box;
 }

@@ -11,6 +11,13 @@
 /// row, nonzero and slot counts.
 QString groupDigits(qint64 v);
 
+class QComboBox;
+
+/// A combo box of the model's GPU profiles (spmv::model::profiles()), each with its note as the
+/// tooltip, set to `current` when it is one of them: the box of the Model, Timing, Sweep and
+/// Advisor views.
+QComboBox* makeProfileBox(const QString& current = QString());
+
 inline QColor toQColor(spmv::viz::Rgb c)
 {
     return QColor(c.r, c.g, c.b);

@@ -45,12 +45,7 @@ QString seconds(double s)
 
 ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent)
 {
-    m_profile = new QComboBox;
-    for (const auto& p : spmv::model::profiles()) {
-        m_profile->addItem(QString::fromStdString(p.name));
-        m_profile->setItemData(m_profile->count() - 1, QString::fromStdString(p.note),
-                               Qt::ToolTipRole);
-    }
+    m_profile = makeProfileBox();
     m_precision = new QComboBox;
     m_precision->addItem(tr("double (8-byte values)"));
     m_precision->addItem(tr("single (4-byte values)"));

@@ -156,12 +156,7 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent)
     m_precision = new QComboBox;
     m_precision->addItem(tr("double (8-byte values)"));
     m_precision->addItem(tr("single (4-byte values)"));
-    m_profile = new QComboBox;
-    for (const auto& p : spmv::model::profiles()) {
-        m_profile->addItem(QString::fromStdString(p.name));
-        m_profile->setItemData(m_profile->count() - 1, QString::fromStdString(p.note),
-                               Qt::ToolTipRole);
-    }
+    m_profile = makeProfileBox();
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Sweep")));

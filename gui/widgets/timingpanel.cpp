@@ -70,13 +70,7 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
     m_precision = new QComboBox;
     m_precision->addItem(tr("double"), 0);
     m_precision->addItem(tr("single"), 1);
-    m_profile = new QComboBox;
-    for (const auto& p : spmv::model::profiles()) {
-        m_profile->addItem(QString::fromStdString(p.name));
-        m_profile->setItemData(m_profile->count() - 1, QString::fromStdString(p.note),
-                               Qt::ToolTipRole);
-    }
-    m_profile->setCurrentIndex(qMax(0, m_profile->findText(QStringLiteral("H100"))));
+    m_profile = makeProfileBox(QStringLiteral("H100"));
     m_alpha = new QDoubleSpinBox;
     m_alpha->setRange(0.0, 1.0);
     m_alpha->setSingleStep(0.05);
