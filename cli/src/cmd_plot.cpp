@@ -138,6 +138,9 @@ void run(const PlotOptions& o)
     std::filesystem::create_directories(o.out_dir);
 
     int written = 0;
+    struct ReleaseCaches {  // after the last PNG, also when a write throws
+        ~ReleaseCaches() { plot::release_png_caches(); }
+    } release_caches;
     auto emit = [&](const std::string& name, const plot::Scene& scene) {
         for (const auto& f : formats) {
             const auto path = (std::filesystem::path(o.out_dir) / (name + "." + f)).string();

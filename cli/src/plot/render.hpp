@@ -16,4 +16,9 @@ bool have_png() noexcept;
 /// (an image too large), NotCompiled without cairo.
 std::string render_png(const Scene& scene, double scale = 1.0);
 
+/// Releases the font caches that cairo and fontconfig keep for the life of the process (call
+/// once, after the last render_png): without it a leak checker reports them at exit. No-op
+/// without cairo.
+void release_png_caches() noexcept;
+
 }  // namespace spmvlab::plot

@@ -1,6 +1,9 @@
 // PNG output through cairo (render.hpp): every Scene primitive with cairo's path and toy text
 // API, DejaVu Sans as in the SVG.
 #include <cairo.h>
+#if defined(SPMVLAB_HAVE_FONTCONFIG)
+#include <fontconfig/fontconfig.h>
+#endif
 
 #include <cmath>
 #include <memory>
@@ -128,6 +131,14 @@ std::string render_png(const Scene& scene, double scale)
                    std::string("cannot encode the PNG: ") + cairo_status_to_string(st));
     }
     return bytes;
+}
+
+void release_png_caches() noexcept
+{
+    cairo_debug_reset_static_data();  // no cairo object is alive any more
+#if defined(SPMVLAB_HAVE_FONTCONFIG)
+    FcFini();
+#endif
 }
 
 }  // namespace spmvlab::plot

@@ -14,4 +14,6 @@ std::string render_png(const Scene&, double)
                "rebuild; --format svg works without it)");
 }
 
+void release_png_caches() noexcept {}
+
 }  // namespace spmvlab::plot
