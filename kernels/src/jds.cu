@@ -1,5 +1,9 @@
-// Plain JDS kernels (Cevahir §2.1/§4): one thread per nonzero of a jagged diagonal, one launch
-// per diagonal into y_temp, then one thread per sorted row scatters y_temp into y.
+// Plain JDS kernels, our reading of Cevahir §4.1's GPU-JDS: one thread per nonzero of a jagged
+// diagonal, one launch per diagonal into y_temp, then one thread per sorted row scatters y_temp
+// into y. The paper describes its kernel in prose only (a thread per nonzero, 512-thread
+// blocks, y_temp, diagonals padded to multiples of 16) and says nothing of how it is launched:
+// the launch per diagonal, the 256-thread blocks and the unpadded diagonals are ours
+// (tutorials/16_jds_csr_cevahir counts what the paper's padding would store).
 #include <cstdint>
 
 #include <spmv/gpu/jds.hpp>

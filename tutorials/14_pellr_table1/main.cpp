@@ -4,6 +4,9 @@
 // any matrix (sample files and generated ones), the ratio of the two formats' N_iter (eq. 1, the
 // warp loop trips: what sorting saves) as the model's Fig. 6, the same N_iter from a SELL-32-sigma
 // sweep of the sort window, checks of the printed Table 1, and what the H100 records say.
+// PELLR (§3) sorts all N rows by length and stores them as ELLPACK-R: N x max slots, column-major
+// (A[i + j N]), rl[] and perm[]. SELL-32-N sorts the same way but pads each slice of 32 rows only
+// to its own longest row (32 N_iter slots, like pJDS): the two share N_iter, not the storage.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include <spmv/analysis/estimate.hpp>
 #include <spmv/analysis/row_stats.hpp>
 #include <spmv/analysis/sweep.hpp>
 #include <spmv/analysis/warps.hpp>
@@ -31,11 +35,12 @@ struct Row {  // one matrix of the table
     spmv::analysis::WarpAnalysis ellr, pellr;
     std::int64_t sweep_unsorted = 0, sweep_global = 0;  // SELL-32-sigma N_iter at sigma 1, N
     double sigma_by_hand = 0;
+    std::int64_t pellr_slots = 0, ellr_slots = 0, sell_slots = 0, pjds_slots = 0;  // stored
 };
 
 Row analyse(std::string name, const spmv::Csr<double, std::int32_t>& a)
 {
-    Row r{std::move(name), spmv::analysis::row_stats(a), {}, {}, 0, 0, 0};
+    Row r{std::move(name), spmv::analysis::row_stats(a), {}, {}, 0, 0, 0, 0, 0, 0, 0};
     // [section: sigma]
     // sigma: the population standard deviation of the row lengths (divide by N, not N - 1)
     double sum_sq = 0;
@@ -43,14 +48,20 @@ Row analyse(std::string name, const spmv::Csr<double, std::int32_t>& a)
     r.sigma_by_hand = std::sqrt(sum_sq / double(a.num_rows));
     // [section: end]
     // [section: n-iter]
+    const auto pellr = spmv::to_pellr(a);  // all N rows sorted, stored as ELLPACK-R (N x max)
     r.ellr = spmv::analysis::analyze_warps(spmv::thread_work(spmv::to_ellr(a)), warp_size);
-    r.pellr = spmv::analysis::analyze_warps(spmv::thread_work(spmv::to_pellr(a)), warp_size);
-    // SELL-32-sigma walks each slice to its longest row: sort window 1 is ELLR's N_iter, a
-    // window of all N rows (one global sort) is PELLR's.
+    r.pellr = spmv::analysis::analyze_warps(spmv::thread_work(pellr), warp_size);
+    // SELL-32-sigma walks each slice to its longest row: sort window 1 gives ELLR's N_iter, a
+    // window of all N rows (one global sort, PELLR's order) gives PELLR's. Only N_iter: SELL
+    // pads a slice to its own longest row (32 N_iter slots, like pJDS), PELLR every row to max.
     spmv::FormatParams sell;  // C = 32, warps of 32
     const int windows[] = {1, std::max(1, a.num_rows)};
     const auto sweep = spmv::analysis::sweep(a, "sell", spmv::Param::sort_window, sell, windows);
+    r.pellr_slots = spmv::footprint(pellr).stored_entries;
+    r.sell_slots = sweep.points.back().stored_slots;
     // [section: end]
+    r.ellr_slots = spmv::analysis::estimate_footprint(a, "ellr", sell).stored_entries;
+    r.pjds_slots = spmv::analysis::estimate_footprint(a, "pjds", sell).stored_entries;  // b_r 32
     r.sweep_unsorted = sweep.points.front().n_iter;
     r.sweep_global = sweep.points.back().n_iter;
     return r;
@@ -135,6 +146,27 @@ int main()
                  "the smallest possible)");
     check.expect(same_np, "N_p (eq. 2) = 2 nnz - non-empty rows, the same for both formats");
     check.expect(sweep_ok, "SELL-32-sigma sweep: N_iter at sigma 1 = ELLR's, at sigma N = PELLR's");
+
+    // The same N_iter, not the same storage: PELLR pads every row to max (§3: A[], J[] and rl[]
+    // "same as ELLR format"), SELL-32-N (and pJDS) a slice of 32 rows only to its longest row.
+    std::printf("\nStored slots: PELLR = N x max (as ELLR), SELL-32-N = 32 x N_iter (as pJDS)\n"
+                "  %-15s %9s %9s %9s %9s\n", "matrix", "PELLR", "ELLR", "SELL-32-N", "pJDS");
+    bool pellr_is_ell = true, sell_is_pjds = true;
+    std::vector<std::string> same_storage;
+    for (const auto& r : rows) {
+        std::printf("  %-15s %9lld %9lld %9lld %9lld\n", r.name.c_str(),
+                    static_cast<long long>(r.pellr_slots), static_cast<long long>(r.ellr_slots),
+                    static_cast<long long>(r.sell_slots), static_cast<long long>(r.pjds_slots));
+        pellr_is_ell = pellr_is_ell && r.pellr_slots == r.stats.rows * r.stats.max &&
+                       r.pellr_slots == r.ellr_slots;
+        sell_is_pjds = sell_is_pjds && r.sell_slots == warp_size * r.pellr.n_iter &&
+                       r.pjds_slots <= r.sell_slots;
+        if (r.pellr_slots == r.sell_slots) same_storage.push_back(r.name);
+    }
+    check.expect(pellr_is_ell, "PELLR stores N x max slots, as many as ELLR (Wang & Gu §3)");
+    check.expect(sell_is_pjds, "SELL-32-N stores 32 x PELLR's N_iter slots, pJDS (b_r 32) <= that");
+    check.expect(same_storage == std::vector<std::string>{"random_12x20k"},
+                 "PELLR and SELL-32-N store alike only for random_12x20k (sigma 0, 32 | N)");
 
     // [section: printed]
     // The printed Table 1 against itself: ave should be nnz / N (the table rounds to two or

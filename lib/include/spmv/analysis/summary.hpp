@@ -22,9 +22,10 @@
 namespace spmv::analysis {
 
 /// 100 (1 - fmt.stored_entries / ell.stored_entries): the data reduction against ELLPACK on
-/// stored value slots (padding included), as in Kreutzer Table I. Negative when the format
-/// stores more than ELLPACK. Throws InvalidArgument when ELLPACK stores nothing (all rows
-/// empty): the reduction is undefined there.
+/// stored value slots (padding included), counting entries as Kreutzer §II.A does (Table I's
+/// caption does not say). Negative when the format stores more than ELLPACK. Throws
+/// InvalidArgument when ELLPACK stores nothing (all rows empty): the reduction is undefined
+/// there.
 double data_reduction_percent(const Footprint& fmt, const Footprint& ell);
 
 /// The same on total bytes (values, indices, auxiliary arrays and padding).
