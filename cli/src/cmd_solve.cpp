@@ -1,6 +1,7 @@
 // spmvlab solve FILE [--method cg|jacobi-cg|mpir-cg] [--outer richardson|pcg] [--format NAME]
-// [--gpu] ...: conjugate gradients and mixed-precision CG (iterative refinement, or Cevahir's
-// outer PCG with a fixed-count float inner CG) on the host reference or the GPU.
+// [--gpu] ...: conjugate gradients and mixed-precision CG (the project's iterative refinement,
+// or Cevahir's flexible outer PCG with a fixed-count, float-throughout inner CG) on the host
+// reference or the GPU.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -47,6 +48,7 @@ struct SolveCliOptions {
     bool inner_reduction_given = false;  ///< --inner-reduction on the command line
     bool inner_restart = false;
     std::string inner_sums = "double";
+    bool inner_sums_given = false;  ///< --inner-sums on the command line
     std::string rhs = "ones";
     std::uint32_t seed = 1;
     int every = 0;
@@ -60,8 +62,10 @@ struct SolveCliOptions {
 /// --inner-maxit when --outer pcg runs without one: the fixed inner iteration count of Cevahir's
 /// MPIR-CG, which the paper does not give. The fewest inner iterations in all come with the
 /// smallest count that leaves 2-3 outer iterations, and that grows with cond(A); measured on
-/// the host (b = ones, tol 1e-10, total inner iterations at 100 / at the best count tried):
-/// pde30 200 / 128 (k = 64), pde50 200 / 200 (k = 100), pde100 700 / 450 (k = 150).
+/// the host (b = ones, tol 1e-10, total inner iterations at 100 / at the best count tried),
+/// before issue 31 (inner sums and dot products in double): pde30 200 / 128 (k = 64), pde50
+/// 200 / 200 (k = 100), pde100 700 / 450 (k = 150); with the float-throughout inner CG:
+/// pde50 300 (k = 64: 320, k = 128: 384), pde100 600 (k = 150: 750).
 constexpr int pcg_default_inner_maxit = 100;
 
 /// A file or a "gen:" spec (load_matrix), and its display name (input_name).
@@ -155,6 +159,7 @@ nlohmann::json to_json(const SolveResult& r)
             {"restarts", r.restarts},
             {"inner_breakdowns", r.inner_breakdowns},
             {"inner_double_sums", r.inner_double_sums},
+            {"inner_float_reductions", r.inner_float_reductions},
             {"final_relative_residual", num(r.final_relative_residual)},
             {"residual_history", history},
             {"outer_residual_history", outer},
@@ -235,6 +240,14 @@ void run(SolveCliOptions& o)
         if (!o.inner_maxit_given) {
             o.inner_maxit = pcg_default_inner_maxit;
         }
+        // Cevahir 2.2 / 3: the inner CG runs in single precision throughout
+        if (o.inner_sums_given && o.inner_sums == "double") {
+            SPMV_THROW(spmv::InvalidArgument,
+                       "--inner-sums double belongs to --outer richardson: with --outer pcg "
+                       "(Cevahir as written) the inner CG is float throughout (float SpMV sums, "
+                       "float dot products and reductions)");
+        }
+        o.inner_sums = "float";
     }
     // --format auto / --variant auto: the advisor picks (below, once the matrix is loaded)
     const bool auto_variant = o.variant == "auto";
@@ -320,11 +333,13 @@ void run(SolveCliOptions& o)
 
     std::string method_label = jacobi ? "jacobi-cg" : "cg";
     if (outer_pcg) {
-        method_label = "mpir-cg --outer pcg (flexible PCG in double, preconditioned by " +
-                       std::to_string(o.inner_maxit) + " float " + (jacobi ? "Jacobi-CG" : "CG") +
-                       " iterations, inner sums in " + o.inner_sums + ")";
+        method_label = "mpir-cg --outer pcg (Cevahir 2.2 as written: flexible PCG in double, "
+                       "preconditioned by " +
+                       std::to_string(o.inner_maxit) + " " + (jacobi ? "Jacobi-CG" : "CG") +
+                       " iterations in float throughout)";
     } else if (method == Method::mpir_cg) {
-        method_label = std::string(jacobi ? "mpir-cg (Jacobi inner" : "mpir-cg (") +
+        method_label = std::string(jacobi ? "mpir-cg (the project's refinement; Jacobi inner"
+                                          : "mpir-cg (the project's refinement; ") +
                        (jacobi ? ", " : "") +
                        (o.inner_restart ? "inner CG restarted each step" : "inner CG continued") +
                        ", inner sums in " + o.inner_sums + ")";
@@ -440,13 +455,16 @@ void run(SolveCliOptions& o)
             line("inner iterations (float)", std::to_string(r.inner_iterations));
             line("outer iterations (double)",
                  std::to_string(r.outer_iterations) +
-                     (outer_pcg ? "  (flexible PCG)" : "  (refinement steps)"));
+                     (outer_pcg ? "  (flexible PCG, Cevahir as written)"
+                                : "  (refinement steps, the project's method)"));
             line("inner SpMV sums", r.inner_double_sums
                                         ? "double (float storage)"
                                         : (o.inner_sums == "double"
                                                ? "float (this format's GPU kernel has no "
                                                  "double-sum path)"
                                                : "float"));
+            line("inner dot products, norms",
+                 r.inner_float_reductions ? "float" : "double");
         }
         if (r.restarts > 0) {
             line("residual replacements", std::to_string(r.restarts));
@@ -506,10 +524,13 @@ void add_solve_command(CLI::App& app)
                     "cg | jacobi-cg | mpir-cg (double outer loop, float inner CG; see --outer)")
         ->default_val("cg");
     cmd->add_option("--outer", o->outer,
-                    "mpir-cg's outer loop in double: richardson = iterative refinement, x += the "
-                    "inner solution, r = b - A x (inner CG adaptive: --inner-reduction, "
-                    "--inner-restart); pcg = Cevahir 2.2 as written: flexible preconditioned CG "
-                    "whose preconditioner is --inner-maxit float CG iterations from zero")
+                    "mpir-cg's outer loop in double: richardson (default) = the project's own "
+                    "iterative refinement, x += the inner solution, r = b - A x (inner CG "
+                    "adaptive: --inner-reduction, --inner-restart, --inner-sums; dot products in "
+                    "double); pcg = Cevahir 2.2 as written: flexible preconditioned CG (Golub-Ye "
+                    "beta = z_new.(r_new - r_old) / rho) whose preconditioner is --inner-maxit CG "
+                    "iterations from zero in float throughout (float SpMV sums, dot products and "
+                    "reductions)")
         ->default_val("richardson")
         ->check(CLI::IsMember({"richardson", "pcg"}));
     cmd->add_flag("--jacobi", o->jacobi, "Jacobi preconditioner (for mpir-cg: in the inner CG)");
@@ -551,11 +572,13 @@ void add_solve_command(CLI::App& app)
                   "mpir-cg --outer richardson: restart every inner CG from p = r (the classic "
                   "restarted refinement of Buttari et al.) instead of continuing the previous "
                   "inner search direction");
-    cmd->add_option("--inner-sums", o->inner_sums,
-                    "mpir-cg: precision of the inner float SpMV's sums of products: double "
-                    "(float storage, products added in double; fewer inner iterations) or float")
-        ->default_val("double")
-        ->check(CLI::IsMember({"double", "float"}));
+    auto* inner_sums_opt =
+        cmd->add_option("--inner-sums", o->inner_sums,
+                        "mpir-cg --outer richardson: precision of the inner float SpMV's sums of "
+                        "products: double (float storage, products added in double; fewer inner "
+                        "iterations) or float; --outer pcg: always float (Cevahir as written)")
+            ->default_val("double")
+            ->check(CLI::IsMember({"double", "float"}));
     cmd->add_option("--rhs", o->rhs,
                     "right-hand side: ones | random | FILE (Matrix Market array or numbers)")
         ->default_val("ones");
@@ -580,8 +603,9 @@ void add_solve_command(CLI::App& app)
     cmd->add_flag("--json", o->json, "print one JSON record instead of text");
     cmd->add_flag("--history", o->history, "with --json: include the residual history");
     add_format_param_options(cmd, o->params);
-    cmd->callback([o, format_opt, inner_maxit_opt, inner_reduction_opt] {
+    cmd->callback([o, format_opt, inner_maxit_opt, inner_reduction_opt, inner_sums_opt] {
         o->format_given = format_opt->count() > 0;
+        o->inner_sums_given = inner_sums_opt->count() > 0;
         o->inner_maxit_given = inner_maxit_opt->count() > 0;
         o->inner_reduction_given = inner_reduction_opt->count() > 0;
         run(*o);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <spmv/dist/dist_solve.hpp>
@@ -144,6 +145,15 @@ public:
 
     HostDistBackend(DistMatrix<ValueType>& a, const DistSolveOptions& o) : Base(a, o) {}
     void set_jacobi() { inv_diag_ = this->inverse_diagonal(); }
+    /// MPIR-CG as Cevahir writes it (MpirOuter::pcg): this rank's dot products and the fused
+    /// steps' sums accumulate in ValueType (float), and the sum over the ranks is rounded to
+    /// ValueType (the allreduce adds the float partials in double: for 2 ranks that is exactly
+    /// the float sum, for more it rounds once instead of at every step of a tree).
+    bool set_float_reductions(bool on)
+    {
+        float_reductions_ = on && std::is_same_v<ValueType, float>;
+        return float_reductions_;
+    }
 
     Vector new_vector() const { return Vector(static_cast<std::size_t>(a_->ghosted_size()), ValueType{0}); }
     void fill_zero(Vector& v)
@@ -181,11 +191,20 @@ public:
         std::array<double, 1> s{0.0};
         {
             Timer t(times_.reduction_ms);
-            for (std::size_t i = 0; i < n_; ++i) {
-                s[0] += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+            if (float_reductions_) {
+                ValueType f{0};
+                for (std::size_t i = 0; i < n_; ++i) {
+                    f += x[i] * y[i];
+                }
+                s[0] = static_cast<double>(f);
+            } else {
+                for (std::size_t i = 0; i < n_; ++i) {
+                    s[0] += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+                }
             }
         }
         this->allreduce(s);
+        round_sums(s);
         return s[0];
     }
     double norm2(const Vector& x) { return std::sqrt(dot(x, x)); }
@@ -217,14 +236,10 @@ public:
         std::array<double, 2> s{0.0, 0.0};
         {
             Timer t(times_.reduction_ms);
-            for (std::size_t i = 0; i < n_; ++i) {
-                s[0] += static_cast<double>(p[i]) * static_cast<double>(q[i]);
-                if (r != nullptr) {
-                    s[1] += static_cast<double>((*r)[i]) * static_cast<double>(p[i]);
-                }
-            }
+            s = float_reductions_ ? sums_pq<ValueType>(p, q, r) : sums_pq<double>(p, q, r);
         }
         this->allreduce(s);
+        round_sums(s);
         this->after_pq(s[0], r != nullptr ? s[1] : s_.rho);
     }
     void cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z)
@@ -235,19 +250,11 @@ public:
         std::array<double, 2> s{0.0, 0.0};
         {
             Timer t(times_.vector_ms);
-            const auto alpha = static_cast<ValueType>(s_.alpha);
-            for (std::size_t i = 0; i < n_; ++i) {
-                x[i] += alpha * p[i];
-                r[i] -= alpha * q[i];
-                const auto ri = static_cast<double>(r[i]);
-                s[0] += ri * ri;
-                if (z != nullptr) {
-                    (*z)[i] = inv_diag_[i] * r[i];
-                    s[1] += ri * static_cast<double>((*z)[i]);
-                }
-            }
+            s = float_reductions_ ? update_pass<ValueType>(p, q, x, r, z)
+                                  : update_pass<double>(p, q, x, r, z);
         }
         this->allreduce(s);
+        round_sums(s);
         this->after_update(s[0], z != nullptr ? s[1] : s[0]);
     }
     void cg_direction(const Vector& z, Vector& p)
@@ -274,7 +281,51 @@ public:
     }
 
 private:
+    template <typename Acc>
+    std::array<double, 2> sums_pq(const Vector& p, const Vector& q, const Vector* r) const
+    {
+        Acc pq{0};
+        Acc rp{0};
+        for (std::size_t i = 0; i < n_; ++i) {
+            pq += static_cast<Acc>(p[i]) * static_cast<Acc>(q[i]);
+            if (r != nullptr) {
+                rp += static_cast<Acc>((*r)[i]) * static_cast<Acc>(p[i]);
+            }
+        }
+        return {static_cast<double>(pq), static_cast<double>(rp)};
+    }
+    template <typename Acc>
+    std::array<double, 2> update_pass(const Vector& p, const Vector& q, Vector& x, Vector& r,
+                                      Vector* z)
+    {
+        const auto alpha = static_cast<ValueType>(s_.alpha);
+        Acc rr{0};
+        Acc rz{0};
+        for (std::size_t i = 0; i < n_; ++i) {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * q[i];
+            const auto ri = static_cast<Acc>(r[i]);
+            rr += ri * ri;
+            if (z != nullptr) {
+                (*z)[i] = inv_diag_[i] * r[i];
+                rz += ri * static_cast<Acc>((*z)[i]);
+            }
+        }
+        return {static_cast<double>(rr), static_cast<double>(rz)};
+    }
+    /// The ranks' float partials were added in double by the allreduce: round to ValueType.
+    template <std::size_t n>
+    void round_sums(std::array<double, n>& s) const
+    {
+        if (float_reductions_) {
+            for (auto& v : s) {
+                v = static_cast<double>(static_cast<ValueType>(v));
+            }
+        }
+    }
+
     std::vector<ValueType> inv_diag_;
+    bool float_reductions_ = false;
 };
 
 // ---- GPU ranks --------------------------------------------------------------------------------
@@ -292,6 +343,13 @@ public:
     using Vector = gpu::DeviceBuffer<ValueType>;
 
     GpuDistBackend(DistMatrix<ValueType>& a, const DistSolveOptions& o) : Base(a, o) {}
+    /// Not available on GPU ranks: their dot products and fused-step sums are
+    /// spmv::gpu::DotEngine's (kernels/src/vector_ops.cu, the public BLAS-1 API), which
+    /// accumulate in double for both precisions; a float accumulator there is the same
+    /// Acc = float template as the single-GPU solver backend's (kernels/src/solver_backend.cu),
+    /// not done yet. So on GPU ranks `dist solve --outer pcg` runs float SpMV with float sums
+    /// but double dot products, and says so (SolveResult::inner_float_reductions = false).
+    bool set_float_reductions(bool /*on*/) { return false; }
     void set_jacobi()
     {
         const auto d = this->inverse_diagonal();
@@ -454,11 +512,16 @@ solvers::SolveResult solve_with(DistMatrix<double>& a, std::span<const double> b
     std::optional<DistMatrix<float>> af;
     std::optional<Backend<float>> inner;
     double setup_ms = 0.0;
+    bool float_reductions = false;
     if (method == solvers::Method::mpir_cg) {
         const auto ts = Clock::now();
-        // double sums apply to GPU ranks only (host ranks add in float either way)
-        af.emplace(a.template with_values<float>(options.inner.double_sums));
+        // Cevahir as written (MpirOuter::pcg): float SpMV sums and, on host ranks, float
+        // reductions; the project's refinement asks for double sums (GPU ranks only: host
+        // ranks add in float either way)
+        const bool as_written = options.mpir_outer == solvers::MpirOuter::pcg;
+        af.emplace(a.template with_values<float>(options.inner.double_sums && !as_written));
         inner.emplace(*af, dist);
+        float_reductions = inner->set_float_reductions(as_written);
         setup_ms = elapsed(ts);
     }
     if (options.jacobi) {
@@ -472,6 +535,7 @@ solvers::SolveResult solve_with(DistMatrix<double>& a, std::span<const double> b
     res.total_ms = elapsed(ts);
     res.setup_ms = setup_ms;
     res.inner_double_sums = af && af->info().double_sums;
+    res.inner_float_reductions = float_reductions;
     return res;
 }
 

@@ -15,12 +15,19 @@ struct GridSumAdd {
     {
         return make_double2(a.x + b.x, a.y + b.y);
     }
+    // float and float2: the float-throughout reductions of MPIR-CG's inner CG as Cevahir
+    // writes it (solver_backend.cu, GpuBackend::use_float_reductions)
+    __device__ float operator()(float a, float b) const { return a + b; }
+    __device__ float2 operator()(const float2& a, const float2& b) const
+    {
+        return make_float2(a.x + b.x, a.y + b.y);
+    }
 };
 
-/// Sums `mine` (T = double or double2) over a grid of `block`-thread blocks; every thread of
-/// every block must call it. `partials` holds at least gridDim.x entries; `*ticket` is 0 before
-/// the launch and is reset to 0 by the last block. Returns true in the threads of the last
-/// block, where thread 0 holds the total.
+/// Sums `mine` (T = double, double2, float or float2) over a grid of `block`-thread blocks;
+/// every thread of every block must call it. `partials` holds at least gridDim.x entries;
+/// `*ticket` is 0 before the launch and is reset to 0 by the last block. Returns true in the
+/// threads of the last block, where thread 0 holds the total.
 template <int block, typename T>
 __device__ bool grid_sum(T mine, T* partials, unsigned* ticket, T& total)
 {

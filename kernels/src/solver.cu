@@ -75,9 +75,14 @@ SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double
     detail::GpuBackend<double> outer(a_double, plan.order, clock);
     std::optional<detail::GpuBackend<float>> inner;
     bool inner_double_sums = false;
+    bool inner_float_reductions = false;
     if (a_float) {
         inner.emplace(*a_float, plan.order, clock);
-        inner_double_sums = inner->use_double_sums(options.inner.double_sums);
+        // Cevahir as written (MpirOuter::pcg): the inner CG in float throughout (float SpMV
+        // sums, float dot products and reductions); the project's refinement keeps double sums
+        const bool as_written = options.mpir_outer == solvers::MpirOuter::pcg;
+        inner_double_sums = inner->use_double_sums(options.inner.double_sums && !as_written);
+        inner_float_reductions = inner->use_float_reductions(as_written);
     }
     if (options.jacobi) {
         outer.set_jacobi(inv_diag);
@@ -137,6 +142,7 @@ SolveResult solve_gpu(const Csr<double, std::int32_t>& a, std::span<const double
     res.format = plan.format;
     res.permuted_basis = !plan.perm.empty();
     res.inner_double_sums = inner_double_sums;
+    res.inner_float_reductions = inner_float_reductions;
     res.pinned_transfers = b_pin.pinned() && x_pin.pinned();
     res.where = where;
     solvers::check_final_residual(res, a, b, x, options.tol);

@@ -36,26 +36,44 @@ unsigned grid_for(std::size_t n)
     return static_cast<unsigned>(ceil_div<std::size_t>(n, block_size));
 }
 
-// ---- reduction functors: products are accumulated in double for both precisions ----------
+// ---- reduction functors: products and sums in Acc ------------------------------------------
+// Acc = double for both precisions (the default), or float for a float backend with
+// use_float_reductions (MPIR-CG's inner CG in float throughout, as Cevahir §3.2 runs it: "dot
+// products and norms are implemented as in the parallel reduction example of NVIDIA's CUDA
+// SDK", in the GPU's only precision).
 
-template <typename V>
+template <typename V, typename Acc = double>
 struct Square {
-    __host__ __device__ double operator()(V v) const
+    __host__ __device__ Acc operator()(V v) const
     {
-        const auto d = static_cast<double>(v);
+        const auto d = static_cast<Acc>(v);
         return d * d;
     }
 };
 
-template <typename V>
+template <typename V, typename Acc = double>
 struct Product {
     const V* x;
     const V* y;
-    __host__ __device__ double operator()(std::int64_t i) const
+    __host__ __device__ Acc operator()(std::int64_t i) const
     {
-        return static_cast<double>(x[i]) * static_cast<double>(y[i]);
+        return static_cast<Acc>(x[i]) * static_cast<Acc>(y[i]);
     }
 };
+
+// The pair of sums a fused step reduces: double2, or float2 with float reductions.
+template <typename Acc>
+struct AccPair;
+template <>
+struct AccPair<double> {
+    using type = double2;
+};
+template <>
+struct AccPair<float> {
+    using type = float2;
+};
+template <typename Acc>
+using acc_pair = typename AccPair<Acc>::type;
 
 // ---- fused CG steps (see spmv/solvers/cg_step.hpp) ------------------------------------------
 // Each step first reads the stop flag: once an iteration has stopped, the steps queued after it
@@ -95,11 +113,11 @@ void expect_pack_aligned(std::initializer_list<const void*> ptrs)
     }
 }
 
-// pq = p.q (and r.p for the first step of a continued solve), then alpha.
-template <typename V>
+// pq = p.q (and r.p for the first step of a continued solve), then alpha; sums in Acc.
+template <typename V, typename Acc>
 __global__ void __launch_bounds__(red_block)
     cg_alpha_kernel(std::int64_t n, const V* __restrict__ p, const V* __restrict__ q,
-                    const V* __restrict__ r, CgDeviceState* st, double2* partials,
+                    const V* __restrict__ r, CgDeviceState* st, acc_pair<Acc>* partials,
                     solvers::CgScalars* record)
 {
     chain_wait();
@@ -107,7 +125,7 @@ __global__ void __launch_bounds__(red_block)
     if (st->s.stop != solvers::cg_running) {
         return;
     }
-    double2 m = make_double2(0.0, 0.0);
+    acc_pair<Acc> m{};
     grid_stride_chunks<V, red_block>(
         n,
         [&](std::int64_t i) {
@@ -119,36 +137,39 @@ __global__ void __launch_bounds__(red_block)
             }
 #pragma unroll
             for (int u = 0; u < pack_width<V>; ++u) {
-                const auto pi = static_cast<double>(pp.v[u]);
-                m.x += pi * static_cast<double>(qq.v[u]);
-                m.y += static_cast<double>(rr.v[u]) * pi;
+                const auto pi = static_cast<Acc>(pp.v[u]);
+                m.x += pi * static_cast<Acc>(qq.v[u]);
+                m.y += static_cast<Acc>(rr.v[u]) * pi;
             }
         },
         [&](std::int64_t k) {
-            const auto pi = static_cast<double>(p[k]);
-            m.x += pi * static_cast<double>(q[k]);
+            const auto pi = static_cast<Acc>(p[k]);
+            m.x += pi * static_cast<Acc>(q[k]);
             if (r != nullptr) {
-                m.y += static_cast<double>(r[k]) * pi;
+                m.y += static_cast<Acc>(r[k]) * pi;
             }
         });
-    double2 t;
+    acc_pair<Acc> t;
     if (grid_sum<red_block>(m, partials, &st->ticket, t) && threadIdx.x == 0) {
-        solvers::cg_after_pq(st->s, t.x, r != nullptr ? t.y : st->s.rho);
+        // the scalar logic in double on the float sums: alpha = rho / p.q rounded to float
+        // once is the correctly rounded float quotient (53 >= 2 * 24 + 2 bits)
+        solvers::cg_after_pq(st->s, static_cast<double>(t.x),
+                             r != nullptr ? static_cast<double>(t.y) : st->s.rho);
         if (st->s.stop != solvers::cg_running) {  // cg_update will not run: report it here
             report(st->s, record);
         }
     }
 }
 
-// x += alpha p, r -= alpha q, z = inv_diag r (Jacobi), r.r and r.z, the stopping test, beta.
-// pq_from_spmv: alpha is not in the state yet; every block computes it from the p.q that the
-// SpMV summed (st->spmv_pq), and the last block stores it. On a p.q that stops the iteration
-// (<= 0, NaN) no block updates and block 0 reports it.
-template <typename V, bool jacobi>
+// x += alpha p, r -= alpha q, z = inv_diag r (Jacobi), r.r and r.z (summed in Acc), the
+// stopping test, beta. pq_from_spmv: alpha is not in the state yet; every block computes it
+// from the p.q that the SpMV summed (st->spmv_pq), and the last block stores it. On a p.q that
+// stops the iteration (<= 0, NaN) no block updates and block 0 reports it.
+template <typename V, bool jacobi, typename Acc>
 __global__ void __launch_bounds__(red_block)
     cg_update_kernel(std::int64_t n, const V* __restrict__ p, const V* __restrict__ q,
                      V* __restrict__ x, V* __restrict__ r, const V* __restrict__ inv_diag,
-                     V* __restrict__ z, CgDeviceState* st, double2* partials,
+                     V* __restrict__ z, CgDeviceState* st, acc_pair<Acc>* partials,
                      solvers::CgScalars* record, bool pq_from_spmv)
 {
     chain_wait();
@@ -170,14 +191,15 @@ __global__ void __launch_bounds__(red_block)
         alpha_d = s.alpha;
     }
     const auto alpha = static_cast<V>(alpha_d);
-    const double2 m = cg_update_pass<V, red_block, jacobi, /*aligned=*/true>(n, alpha, p, q, x,
-                                                                           r, inv_diag, z);
-    double2 t;
+    const acc_pair<Acc> m = cg_update_pass<V, red_block, jacobi, /*aligned=*/true, acc_pair<Acc>>(
+        n, alpha, p, q, x, r, inv_diag, z);
+    acc_pair<Acc> t;
     if (grid_sum<red_block>(m, partials, &st->ticket, t) && threadIdx.x == 0) {
         if (pq_from_spmv) {
             solvers::cg_after_pq(st->s, st->spmv_pq, st->s.rho);
         }
-        solvers::cg_after_update(st->s, t.x, jacobi ? t.y : t.x, st->limits);
+        const auto rr = static_cast<double>(t.x);
+        solvers::cg_after_update(st->s, rr, jacobi ? static_cast<double>(t.y) : rr, st->limits);
         report(st->s, record);
     }
 }
@@ -337,6 +359,8 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
     // One temporary buffer big enough for both reductions (sizes queried with nullptr).
     std::size_t dot_bytes = 0;
     std::size_t norm_bytes = 0;
+    std::size_t dot_float_bytes = 0;  // the float-accumulating ones (use_float_reductions)
+    std::size_t norm_float_bytes = 0;
     SPMV_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
         nullptr, dot_bytes, thrust::counting_iterator<std::int64_t>(0), result_.data(),
         static_cast<std::int64_t>(n_), cuda::std::plus<double>{}, Product<V>{nullptr, nullptr},
@@ -344,8 +368,17 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
     SPMV_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
         nullptr, norm_bytes, static_cast<const V*>(nullptr), result_.data(),
         static_cast<std::int64_t>(n_), cuda::std::plus<double>{}, Square<V>{}, 0.0));
-    temp_ = DeviceBuffer<std::byte>(std::max<std::size_t>({dot_bytes, norm_bytes, 1}),
-                                    "reduction scratch");
+    SPMV_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
+        nullptr, dot_float_bytes, thrust::counting_iterator<std::int64_t>(0),
+        reinterpret_cast<float*>(result_.data()), static_cast<std::int64_t>(n_),
+        cuda::std::plus<float>{}, Product<V, float>{nullptr, nullptr}, 0.0f));
+    SPMV_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
+        nullptr, norm_float_bytes, static_cast<const V*>(nullptr),
+        reinterpret_cast<float*>(result_.data()), static_cast<std::int64_t>(n_),
+        cuda::std::plus<float>{}, Square<V, float>{}, 0.0f));
+    temp_ = DeviceBuffer<std::byte>(
+        std::max<std::size_t>({dot_bytes, norm_bytes, dot_float_bytes, norm_float_bytes, 1}),
+        "reduction scratch");
     // Fused CG reductions: exactly one resident wave of blocks (as many as the occupancy of each
     // kernel allows on every SM), grid-stride: no partial second wave, and few partial sums for
     // the last block to add.
@@ -358,12 +391,21 @@ GpuBackend<V>::GpuBackend(const DeviceMatrix<V>& a, RowOrder order, PhaseClock& 
         return static_cast<unsigned>(
             std::clamp<std::size_t>(ceil_div<std::size_t>(n_, red_block), 1, resident));
     };
-    alpha_blocks_ = wave(reinterpret_cast<const void*>(&cg_alpha_kernel<V>));
-    update_blocks_ = wave(reinterpret_cast<const void*>(&cg_update_kernel<V, false>));
-    update_jacobi_blocks_ = wave(reinterpret_cast<const void*>(&cg_update_kernel<V, true>));
+    alpha_blocks_ = wave(reinterpret_cast<const void*>(&cg_alpha_kernel<V, double>));
+    update_blocks_ = wave(reinterpret_cast<const void*>(&cg_update_kernel<V, false, double>));
+    update_jacobi_blocks_ =
+        wave(reinterpret_cast<const void*>(&cg_update_kernel<V, true, double>));
+    // the float-accumulating variants (use_float_reductions) get their own one-wave grids
+    alpha_blocks_float_ = wave(reinterpret_cast<const void*>(&cg_alpha_kernel<V, float>));
+    update_blocks_float_ = wave(reinterpret_cast<const void*>(&cg_update_kernel<V, false, float>));
+    update_jacobi_blocks_float_ =
+        wave(reinterpret_cast<const void*>(&cg_update_kernel<V, true, float>));
     cg_state_ = DeviceBuffer<CgDeviceState>(1, "CG scalars");
+    // two doubles per block hold a double2 or a float2 partial
     partials_ = DeviceBuffer<double>(
-        2 * std::size_t{std::max({alpha_blocks_, update_blocks_, update_jacobi_blocks_})},
+        2 * std::size_t{std::max({alpha_blocks_, update_blocks_, update_jacobi_blocks_,
+                                  alpha_blocks_float_, update_blocks_float_,
+                                  update_jacobi_blocks_float_})},
         "CG reduction partials");
     // one partial per block of the fused SpMV (blocks of >= 32 rows)
     if (a.has_dot() && fused_pq_from_env()) {
@@ -411,6 +453,13 @@ bool GpuBackend<V>::use_double_sums(bool on)
 }
 
 template <typename V>
+bool GpuBackend<V>::use_float_reductions(bool on)
+{
+    float_reductions_ = on && std::is_same_v<V, float>;
+    return float_reductions_;
+}
+
+template <typename V>
 void GpuBackend<V>::spmv(const Vector& x, Vector& y)
 {
     clock_->enter(Phase::spmv);
@@ -447,10 +496,27 @@ double GpuBackend<V>::reduce_read_back()
 }
 
 template <typename V>
+double GpuBackend<V>::reduce_read_back_float()
+{
+    float value = 0.0f;
+    SPMV_CUDA_CHECK(cudaMemcpy(&value, result_.data(), sizeof(float), cudaMemcpyDeviceToHost));
+    clock_->resolve();  // the copy synchronised: every recorded event has completed
+    return static_cast<double>(value);
+}
+
+template <typename V>
 double GpuBackend<V>::dot(const Vector& x, const Vector& y)
 {
     clock_->enter(Phase::reduction);
     std::size_t bytes = temp_.size();
+    if (float_reductions_) {  // products and the whole tree reduction in float
+        auto* out = reinterpret_cast<float*>(result_.data());
+        SPMV_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
+            temp_.data(), bytes, thrust::counting_iterator<std::int64_t>(0), out,
+            static_cast<std::int64_t>(n_), cuda::std::plus<float>{},
+            Product<V, float>{in(x), in(y)}, 0.0f));
+        return reduce_read_back_float();
+    }
     SPMV_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
         temp_.data(), bytes, thrust::counting_iterator<std::int64_t>(0), result_.data(),
         static_cast<std::int64_t>(n_), cuda::std::plus<double>{}, Product<V>{in(x), in(y)}, 0.0));
@@ -462,6 +528,12 @@ double GpuBackend<V>::norm2(const Vector& x)
 {
     clock_->enter(Phase::reduction);
     std::size_t bytes = temp_.size();
+    if (float_reductions_) {
+        SPMV_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
+            temp_.data(), bytes, in(x), reinterpret_cast<float*>(result_.data()),
+            static_cast<std::int64_t>(n_), cuda::std::plus<float>{}, Square<V, float>{}, 0.0f));
+        return static_cast<double>(std::sqrt(static_cast<float>(reduce_read_back_float())));
+    }
     SPMV_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
         temp_.data(), bytes, in(x), result_.data(), static_cast<std::int64_t>(n_),
         cuda::std::plus<double>{}, Square<V>{}, 0.0));
@@ -503,7 +575,9 @@ void GpuBackend<V>::cg_spmv(const Vector& p, Vector& q)
 {
     clock_->enter(Phase::spmv);
     alpha_from_spmv_ = false;
-    if (spmv_partials_.size() > 0) {
+    // the fused p.q of the SpMV kernels sums in double: with float reductions, cg_alpha's
+    // float kernel sums it instead
+    if (spmv_partials_.size() > 0 && !float_reductions_) {
         auto* st = cg_state_.data();
         // the stop flag: the SpMV queued after the iteration that stopped does nothing
         const DotSink sink{spmv_partials_.data(), spmv_partials_.size(), &st->spmv_ticket,
@@ -525,9 +599,15 @@ void GpuBackend<V>::cg_alpha(const Vector& p, const Vector& q, const Vector* r)
     clock_->enter(Phase::reduction);
     const V* rp = r != nullptr ? in(*r) : nullptr;
     expect_pack_aligned({in(p), in(q), rp});
-    launch_chained(&cg_alpha_kernel<V>, alpha_blocks_, red_block, {},
-                   static_cast<std::int64_t>(n_), in(p), in(q), rp, cg_state_.data(),
-                   reinterpret_cast<double2*>(partials_.data()), records_.data() + slot_);
+    if (float_reductions_) {
+        launch_chained(&cg_alpha_kernel<V, float>, alpha_blocks_float_, red_block, {},
+                       static_cast<std::int64_t>(n_), in(p), in(q), rp, cg_state_.data(),
+                       reinterpret_cast<float2*>(partials_.data()), records_.data() + slot_);
+    } else {
+        launch_chained(&cg_alpha_kernel<V, double>, alpha_blocks_, red_block, {},
+                       static_cast<std::int64_t>(n_), in(p), in(q), rp, cg_state_.data(),
+                       reinterpret_cast<double2*>(partials_.data()), records_.data() + slot_);
+    }
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -537,20 +617,32 @@ void GpuBackend<V>::cg_update(const Vector& p, const Vector& q, Vector& x, Vecto
     SPMV_EXPECTS(z == nullptr || inv_diag_.size() == n_, "cg_update needs set_jacobi() first");
     clock_->enter(Phase::vector);
     const auto nn = static_cast<std::int64_t>(n_);
-    auto* partials = reinterpret_cast<double2*>(partials_.data());
     auto* record = records_.data() + slot_;
-    if (z != nullptr) {
-        V* zp = z->device_for_overwrite();
-        expect_pack_aligned({in(p), in(q), inout(x), inout(r), inv_diag_.data(), zp});
-        launch_chained(&cg_update_kernel<V, true>, update_jacobi_blocks_, red_block, {}, nn, in(p),
-                       in(q), inout(x), inout(r), inv_diag_.data(), zp, cg_state_.data(),
-                       partials, record, alpha_from_spmv_);
+    // Acc = double (default) or float (use_float_reductions): the kernel and its grid
+    auto launch = [&](auto acc) {
+        using Acc = decltype(acc);
+        constexpr bool wide = std::is_same_v<Acc, double>;
+        auto* partials = reinterpret_cast<acc_pair<Acc>*>(partials_.data());
+        if (z != nullptr) {
+            V* zp = z->device_for_overwrite();
+            expect_pack_aligned({in(p), in(q), inout(x), inout(r), inv_diag_.data(), zp});
+            launch_chained(&cg_update_kernel<V, true, Acc>,
+                           wide ? update_jacobi_blocks_ : update_jacobi_blocks_float_, red_block,
+                           {}, nn, in(p), in(q), inout(x), inout(r), inv_diag_.data(), zp,
+                           cg_state_.data(), partials, record, alpha_from_spmv_);
+        } else {
+            expect_pack_aligned({in(p), in(q), inout(x), inout(r)});
+            launch_chained(&cg_update_kernel<V, false, Acc>,
+                           wide ? update_blocks_ : update_blocks_float_, red_block, {}, nn, in(p),
+                           in(q), inout(x), inout(r), static_cast<const V*>(nullptr),
+                           static_cast<V*>(nullptr), cg_state_.data(), partials, record,
+                           alpha_from_spmv_);
+        }
+    };
+    if (float_reductions_) {
+        launch(0.0f);
     } else {
-        expect_pack_aligned({in(p), in(q), inout(x), inout(r)});
-        launch_chained(&cg_update_kernel<V, false>, update_blocks_, red_block, {}, nn, in(p),
-                       in(q), inout(x), inout(r), static_cast<const V*>(nullptr),
-                       static_cast<V*>(nullptr), cg_state_.data(), partials, record,
-                       alpha_from_spmv_);
+        launch(0.0);
     }
     SPMV_CUDA_CHECK(cudaGetLastError());
     alpha_from_spmv_ = false;

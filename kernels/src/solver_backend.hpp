@@ -10,6 +10,8 @@
 // before it finishes and waits for it in its first instruction (SPMV_CG_CHAINED=off: ordinary
 // launches, a diagnostic). The SpMV queued after the iteration that stopped skips its pass.
 // The other reductions (norms of b and of true residuals) are cub::DeviceReduce calls.
+// Sums accumulate in double for both precisions, except in a float backend switched to float
+// reductions (use_float_reductions: MPIR-CG's inner CG as Cevahir writes it).
 //
 // Plain C++ declarations (the definitions are in solver_backend.cu), so that the CG template is
 // instantiated with it like with the host backend. Internal to spmv::kernels.
@@ -85,6 +87,13 @@ public:
     /// and the format's kernel has that path; returns whether they do (always for double).
     bool use_double_sums(bool on);
 
+    /// Dot products, norms and the fused steps' sums (p.Ap, r.p, r.r, r.z) accumulated in float
+    /// (products, per-thread sums, block and grid reductions) when `on` and V is float: MPIR-CG's
+    /// inner CG as Cevahir writes it (MpirOuter::pcg). The SpMV's fused p.q (which sums in
+    /// double) is then not used. Returns whether float reductions are on. Default: double.
+    bool use_float_reductions(bool on);
+    bool float_reductions() const noexcept { return float_reductions_; }
+
     /// Jacobi: z = inv_diag .* r (inv_diag in the solver's basis), uploaded once.
     void set_jacobi(std::span<const ValueType> inv_diag);
 
@@ -121,10 +130,12 @@ public:
 
 private:
     double reduce_read_back();
+    double reduce_read_back_float();  // result_ holds a float (use_float_reductions)
 
     const DeviceMatrix<ValueType>* a_;
     RowOrder order_;
     Sums sums_ = Sums::value_type;
+    bool float_reductions_ = false;  // use_float_reductions
     PhaseClock* clock_;
     std::size_t n_;
     DeviceBuffer<ValueType> inv_diag_;
@@ -137,6 +148,9 @@ private:
     unsigned alpha_blocks_ = 1;   // grids of the fused reductions: one resident wave, fixed for
     unsigned update_blocks_ = 1;  // the backend's life, so every sum is bitwise reproducible
     unsigned update_jacobi_blocks_ = 1;
+    unsigned alpha_blocks_float_ = 1;  // the same for the float-accumulating kernels
+    unsigned update_blocks_float_ = 1;
+    unsigned update_jacobi_blocks_float_ = 1;
     DeviceBuffer<CgDeviceState> cg_state_;
     DeviceBuffer<double> partials_;             // two per block of the fused reductions
     DeviceBuffer<double> spmv_partials_;        // one per block of the fused SpMV's p.q

@@ -170,17 +170,20 @@ __device__ __forceinline__ void grid_stride_chunks(std::int64_t n, Full full, Ta
     }
 }
 
-// One element of cg_update: x += alpha p, r -= alpha q, z = inv_diag r; adds r.r and r.z.
-template <typename V, bool jacobi>
+// One element of cg_update: x += alpha p, r -= alpha q, z = inv_diag r; adds r.r and r.z
+// into m, a double2 (sums in double, the default) or a float2 (float throughout: MPIR-CG's
+// inner CG as Cevahir writes it, solver_backend.cu).
+template <typename V, bool jacobi, typename Acc2>
 __device__ __forceinline__ void update_one(V alpha, V pi, V qi, V& xi, V& ri, V di, V& zi,
-                                           double2& m)
+                                           Acc2& m)
 {
+    using Acc = decltype(m.x);
     xi += alpha * pi;
     ri -= alpha * qi;
-    m.x += static_cast<double>(ri) * static_cast<double>(ri);
+    m.x += static_cast<Acc>(ri) * static_cast<Acc>(ri);
     if constexpr (jacobi) {
         zi = di * ri;
-        m.y += static_cast<double>(ri) * static_cast<double>(zi);
+        m.y += static_cast<Acc>(ri) * static_cast<Acc>(zi);
     }
 }
 
@@ -188,13 +191,14 @@ __device__ __forceinline__ void update_one(V alpha, V pi, V qi, V& xi, V& ri, V 
 // jacobi) over its grid-stride chunks: returns its {r.r, r.z} (.y only with jacobi), to be added
 // over the grid with grid_sum. The single-GPU solvers' cg_update_kernel (aligned) and the
 // public DotEngine::cg_update (vector_ops.cu) both run it.
-template <typename V, int block, bool jacobi, bool aligned>
-__device__ __forceinline__ double2 cg_update_pass(std::int64_t n, V alpha, const V* __restrict__ p,
-                                                  const V* __restrict__ q, V* __restrict__ x,
-                                                  V* __restrict__ r, const V* __restrict__ inv_diag,
-                                                  V* __restrict__ z)
+// Acc2 = float2 accumulates in float (solver_backend.cu's float reductions).
+template <typename V, int block, bool jacobi, bool aligned, typename Acc2 = double2>
+__device__ __forceinline__ Acc2 cg_update_pass(std::int64_t n, V alpha, const V* __restrict__ p,
+                                               const V* __restrict__ q, V* __restrict__ x,
+                                               V* __restrict__ r, const V* __restrict__ inv_diag,
+                                               V* __restrict__ z)
 {
-    double2 m = make_double2(0.0, 0.0);
+    Acc2 m{};
     grid_stride_chunks<V, block>(
         n,
         [&](std::int64_t i) {

@@ -224,6 +224,9 @@ TEST_CASE("solve and calibrate --constants-out follow their schemas", "[cli][sch
                  tmp("solve.json"));
     check_output("solve.schema.json", "solve gen:pde:size=5 --method mpir-cg --format auto --json",
                  tmp("solve_mpir.json"));
+    check_output("solve.schema.json",
+                 "solve gen:pde:size=5 --method mpir-cg --outer pcg --inner-maxit 8 --json",
+                 tmp("solve_mpir_pcg.json"));
     // calibrate on records made from the model (as test_cli's calibrate test)
     const auto fit = tmp("schema_fit.json");
     const auto val = tmp("schema_val.json");

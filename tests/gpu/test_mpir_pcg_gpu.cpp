@@ -1,8 +1,10 @@
 // MPIR-CG with Cevahir's outer PCG on the GPU (SolveOptions::mpir_outer = MpirOuter::pcg):
 // the same template as on the host (spmv/solvers/cg.hpp), the outer CG in double and the
 // fixed-count inner CG in float, both on the device. Mirrors tests/solvers/test_mpir_pcg.cpp:
-// the hand-checked first step, 1e-10 on gen pde next to the host, the permuted basis, the
-// near-exact limit of many inner iterations, breakdowns.
+// the hand-checked first step, 1e-10 on gen pde next to the host, the inner CG in float
+// throughout (float SpMV sums and float reductions, as Cevahir writes it) next to the host's
+// float path, the flexible beta, the permuted basis, the near-exact limit of many inner
+// iterations, breakdowns.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -109,8 +111,82 @@ TEST_CASE("GPU MPIR-CG outer PCG reaches 1e-10 on gen pde and follows the host",
             CHECK(std::abs(g.outer_iterations - h.outer_iterations) <= 2 + h.outer_iterations / 20);
             CHECK(g.bytes_to_device == 2 * b.size() * sizeof(double));
             CHECK(g.bytes_to_host == b.size() * sizeof(double));
+            // Cevahir as written: the inner CG in float throughout on both
+            CHECK(g.inner_float_reductions);
+            CHECK_FALSE(g.inner_double_sums);
+            CHECK(h.inner_float_reductions);
+            CHECK_FALSE(h.inner_double_sums);
         }
     }
+    gpu::synchronize();
+}
+
+TEST_CASE("GPU MPIR-CG as written runs its inner CG in float throughout, like the host's "
+          "float path",
+          "[gpu][solvers]")
+{
+    // The host's float path sums sequentially, the GPU in per-thread chunks and trees: the same
+    // float arithmetic in another order. The outer residuals agree to float rounding at first
+    // and the counts within a few steps; the project's refinement keeps its double sums.
+    const CsrD a = gen::pde(30);  // N = 27,000
+    const std::vector<double> b(static_cast<std::size_t>(a.num_rows), 1.0);
+    for (const int k : {4, 16}) {
+        for (const char* format : {"csr", "sell"}) {  // sell: has a double-sum kernel, unused
+            INFO("k = " << k << ", " << format);
+            std::vector<double> xg(b.size(), 0.0), xh(b.size(), 0.0);
+
+            const auto g = gpu::solve_gpu(a, b, xg, Method::mpir_cg, format, {}, pcg_options(k));
+            const auto h = solve_host(a, b, xh, Method::mpir_cg, format, {}, pcg_options(k));
+
+            INFO("GPU " << g.outer_iterations << " outer, host " << h.outer_iterations);
+            REQUIRE(g.status == Status::converged);
+            REQUIRE(h.status == Status::converged);
+            CHECK(g.inner_float_reductions);
+            CHECK_FALSE(g.inner_double_sums);
+            CHECK(std::abs(g.outer_iterations - h.outer_iterations) <= 1 + h.outer_iterations / 10);
+            REQUIRE(g.outer_residual_history.size() > 3);
+            REQUIRE(h.outer_residual_history.size() > 3);
+            for (std::size_t j = 1; j <= 3; ++j) {
+                CHECK(g.outer_residual_history[j] ==
+                      Approx(h.outer_residual_history[j]).epsilon(1e-3));
+            }
+            CHECK(test::rel_diff(xg, xh) < 1e-8);
+        }
+    }
+    SECTION("the refinement (default) keeps double sums and double reductions")
+    {
+        std::vector<double> x(b.size(), 0.0);
+        const auto r = gpu::solve_gpu(a, b, x, Method::mpir_cg, "csr");
+        CHECK(r.status == Status::converged);
+        CHECK(r.inner_double_sums);
+        CHECK_FALSE(r.inner_float_reductions);
+    }
+    gpu::synchronize();
+}
+
+TEST_CASE("GPU MPIR-CG outer PCG matches the host's float path on a 3x3 with k = 2",
+          "[gpu][solvers]")
+{
+    // Two inner CG iterations on a 3x3 with three distinct eigenvalues are not A^-1: M changes
+    // with r (the flexible beta's hand-checked cases are host tests of flexible_pcg). On 3
+    // entries the GPU's float sums run in the host's order (one thread's chunk), so the outer
+    // iterates agree to float rounding.
+    const CsrD a = test::from_triplets(3, {0, 0, 1, 1, 1, 2, 2}, {0, 1, 0, 1, 2, 1, 2},
+                                       {4.0, 1.0, 1.0, 3.0, 1.0, 1.0, 2.0});
+    const std::vector<double> b{1.0, 2.0, 3.0};
+    SolveOptions opt = pcg_options(2);
+    opt.max_outer_iterations = 1;
+    std::vector<double> xg(3, 0.0), xh(3, 0.0);
+
+    const auto g = gpu::solve_gpu(a, b, xg, Method::mpir_cg, "csr", {}, opt);
+    const auto h = solve_host(a, b, xh, Method::mpir_cg, "csr", {}, opt);
+
+    CHECK(g.inner_float_reductions);
+    CHECK(h.inner_float_reductions);
+    CHECK(test::rel_diff(xg, xh) < 1e-6);
+    REQUIRE(g.outer_residual_history.size() == 2);
+    REQUIRE(h.outer_residual_history.size() == 2);
+    CHECK(g.outer_residual_history[1] == Approx(h.outer_residual_history[1]).epsilon(1e-5));
     gpu::synchronize();
 }
 

@@ -1,10 +1,11 @@
-// Lesson 17: mixed-precision CG, two ways. The project's MPIR-CG refines (x += the float inner
-// solution, r = b - A x in double); Cevahir et al. 2009 §2.2 run a preconditioned CG in double
-// whose preconditioner z = M^-1 r is a float CG of a predetermined number k of iterations.
-// k float CG iterations are not a fixed linear operator, so the outer CG must be the flexible
-// one (beta = r_new.(z_new - z_old) / r_old.z_old). All on the host, with the same generic
-// solver templates the GPU runs (spmv/solvers/cg.hpp); iteration counts are exact, times (with
-// --times) are the host's.
+// Lesson 17: mixed-precision CG, two ways. The project's own MPIR-CG refines (x += the float
+// inner solution, r = b - A x in double); Cevahir et al. 2009 §2.2 run a preconditioned CG in
+// double whose preconditioner z = M^-1 r is a CG of a predetermined number k of iterations in
+// float throughout (float SpMV sums, float dot products). k float CG iterations are not a fixed
+// linear operator, so the outer CG must be the flexible one of Golub & Ye (Cevahir's ref. [9]):
+// beta = z_new.(r_new - r_old) / r_old.z_old; the lesson compares it with plain PCG's beta.
+// All on the host, with the same generic solver templates the GPU runs (spmv/solvers/cg.hpp);
+// iteration counts are exact, times (with --times) are the host's.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -67,13 +68,20 @@ Run solve(const Matrix& a, Method method, const SolveOptions& opt)
     return run;
 }
 
-void print(const char* name, const Run& run, bool times)
+/// One table row; `plain` (Cevahir rows only): the same solve with plain PCG's beta.
+void print(const char* name, const Run& run, bool times, const Run* plain = nullptr)
 {
     const auto& r = run.r;
     const bool mpir = !r.inner_iteration_counts.empty();
     std::printf("  %-24s %-10s %6d %6d %10.1e", name, std::string(to_string(r.status)).c_str(),
                 mpir ? r.outer_iterations : r.iterations, mpir ? r.inner_iterations : 0,
                 r.final_relative_residual);
+    if (plain != nullptr) {
+        const bool ok = plain->r.status == Status::converged;
+        std::printf("   %6d%s", plain->r.outer_iterations, ok ? "" : "*");
+    } else {
+        std::printf("   %6s", "-");
+    }
     if (times) std::printf(" %9.1f", run.ms);
     std::printf("\n");
 }
@@ -131,20 +139,24 @@ int main(int argc, char** argv)
 
     // 2. CG, the project's refinement, Cevahir's MPIR-CG, on pde(k) with b = ones, tol 1e-10.
     bool all_converged = true, all_agree = true, k1_is_cg = true, few_outer = true;
+    bool float_throughout = true;
+    int plain_worse = 0, plain_better = 0, plain_failed = 0;
     for (const int size : {20, 40}) {
         const Matrix a = spmv::gen::pde(size);
         std::printf("\npde%d: N = %d, nnz = %zu; b = ones, tol 1e-10\n", size, a.num_rows,
                     a.values.size());
-        std::printf("  %-24s %-10s %6s %6s %10s%s\n", "method", "status", "outer", "inner",
-                    "residual", times ? "   host ms" : "");
+        std::printf("  %-24s %-10s %6s %6s %10s   %6s%s\n", "method", "status", "outer", "inner",
+                    "residual", "plain", times ? "   host ms" : "");
         // [section: methods]
         SolveOptions cg_opt;                  // CG in double
         SolveOptions refine;                  // MPIR-CG, the project's refinement (default):
         refine.inner.reduction = 1e-2;        //   each inner CG gains 1e-2, then x += d
         SolveOptions cevahir;                 // MPIR-CG as Cevahir 2.2 writes it:
         cevahir.mpir_outer = MpirOuter::pcg;  //   flexible PCG in double, preconditioned by
-        cevahir.inner.max_iterations = 64;    //   k = 64 float CG iterations from z = 0
-        cevahir.max_outer_iterations = 1000;  //   (k = 1 needs as many as CG itself)
+        cevahir.inner.max_iterations = 64;    //   k = 64 CG iterations from z = 0, in float
+        cevahir.max_outer_iterations = 1000;  //   throughout (k = 1 needs as many as CG)
+        SolveOptions plain = cevahir;         // the same with plain PCG's beta, which
+        plain.pcg_beta = PcgBeta::plain;      //   assumes a fixed M (for comparison only)
         // [section: end]
         const Run cg_run = solve(a, Method::cg, cg_opt);
         const Run refine_run = solve(a, Method::mpir_cg, refine);
@@ -153,8 +165,21 @@ int main(int argc, char** argv)
         std::vector<Run> runs{refine_run};
         for (const int k : {1, 4, 16, 64, 256}) {
             cevahir.inner.max_iterations = k;
+            plain.inner.max_iterations = k;
             runs.push_back(solve(a, Method::mpir_cg, cevahir));
-            print(("Cevahir PCG, k = " + std::to_string(k)).c_str(), runs.back(), times);
+            const Run plain_run = solve(a, Method::mpir_cg, plain);
+            print(("Cevahir PCG, k = " + std::to_string(k)).c_str(), runs.back(), times,
+                  &plain_run);
+            float_throughout = float_throughout && runs.back().r.inner_float_reductions &&
+                               !runs.back().r.inner_double_sums;
+            const int flex_outer = runs.back().r.outer_iterations;
+            if (plain_run.r.status != Status::converged) {
+                ++plain_failed;
+            } else if (plain_run.r.outer_iterations > flex_outer) {
+                ++plain_worse;
+            } else if (plain_run.r.outer_iterations < flex_outer) {
+                ++plain_better;
+            }
             if (k == 1) {
                 const int outer = runs.back().r.outer_iterations;
                 k1_is_cg = k1_is_cg && 4 * outer <= 5 * cg_run.r.iterations &&
@@ -171,10 +196,16 @@ int main(int argc, char** argv)
     }
     std::printf(
         "  (outer: CG's iterations, refinement steps or outer PCG iterations, in double;\n"
-        "   inner: float CG iterations in all)\n");
+        "   inner: float CG iterations in all; plain: outer iterations of the same solve with\n"
+        "   plain PCG's beta r_new.z_new / r_old.z_old, * = did not converge)\n");
+    std::printf("  plain beta against the flexible one, 10 solves: %d need more outer iterations, "
+                "%d fewer, %d did not converge\n",
+                plain_worse, plain_better, plain_failed);
     check.expect(all_converged, "every solve converged to ||b - A x|| / ||b|| <= 1e-10");
     check.expect(all_agree, "every mixed-precision x agrees with CG's to 1e-8");
     check.expect(k1_is_cg, "k = 1: z is a multiple of r, the outer PCG is CG (within 25 %)");
     check.expect(few_outer, "k = 256: M close to A^-1, at most 3 outer iterations");
+    check.expect(float_throughout,
+                 "Cevahir's inner CG ran in float throughout (float sums and reductions)");
     return check.finish();
 }

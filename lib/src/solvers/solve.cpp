@@ -92,8 +92,8 @@ OperatorPlan plan_operator(const Csr<double, std::int32_t>& a, std::string_view 
     const FormatInfo& info = find_format(format);
     OperatorPlan plan;
     plan.format = std::string(info.name);
-    plan.params = params;
-    AnyMatrix<double> first = info.build_double(a, params);
+    plan.params = resolve_params(format, a, params);  // sigma = auto resolved once, here
+    AnyMatrix<double> first = info.build_double(a, plan.params);
     const auto p = row_permutation(first);
     bool identity = true;
     for (std::size_t k = 0; k < p.size(); ++k) {
@@ -105,7 +105,7 @@ OperatorPlan plan_operator(const Csr<double, std::int32_t>& a, std::string_view 
     }
     plan.perm.assign(p.begin(), p.end());
     plan.source = permute_columns(a, plan.perm);
-    plan.matrix = info.build_double(plan.source, params);
+    plan.matrix = info.build_double(plan.source, plan.params);
     const auto q = row_permutation(plan.matrix);
     if (std::equal(q.begin(), q.end(), plan.perm.begin(), plan.perm.end())) {
         plan.order = RowOrder::permuted;
@@ -114,7 +114,7 @@ OperatorPlan plan_operator(const Csr<double, std::int32_t>& a, std::string_view 
     // The format's permutation depends on more than the row lengths: use P A P^T as a plain
     // operator (its own internal permutation is undone by RowOrder::original).
     plan.source = permute_symmetric(a, std::span<const std::int32_t>(plan.perm));
-    plan.matrix = info.build_double(plan.source, params);
+    plan.matrix = info.build_double(plan.source, plan.params);
     plan.order = RowOrder::original;
     plan.symmetric_fallback = true;
     return plan;
@@ -269,6 +269,7 @@ SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const doubl
         }
     }
     HostBackend<double> outer(plan.matrix, plan.order);
+    const bool as_written = method == Method::mpir_cg && options.mpir_outer == MpirOuter::pcg;
     std::optional<AnyMatrix<float>> matrix_float;
     std::optional<AnyMatrix<double>> matrix_wide;  // inner double sums (InnerOptions)
     std::optional<HostBackend<float>> inner;
@@ -279,7 +280,10 @@ SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const doubl
         if (method == Method::mpir_cg) {
             matrix_float.emplace(build_float_operator(plan, a));
             inner.emplace(*matrix_float, plan.order);
-            if (options.inner.double_sums) {
+            // Cevahir as written (MpirOuter::pcg): the inner CG in float throughout, float SpMV
+            // sums and float reductions; the project's refinement keeps its double sums.
+            inner->set_float_reductions(as_written);
+            if (options.inner.double_sums && !as_written) {
                 matrix_wide.emplace(build_wide_operator(plan, a));
                 inner->set_double_sums(*matrix_wide);
             }
@@ -307,7 +311,8 @@ SolveResult solve_host(const Csr<double, std::int32_t>& a, std::span<const doubl
     res.phase_times = true;  // std::chrono at the phase boundaries, whatever options say
     res.format = plan.format;
     res.permuted_basis = !plan.perm.empty();
-    res.inner_double_sums = method == Method::mpir_cg && options.inner.double_sums;
+    res.inner_double_sums = matrix_wide.has_value();
+    res.inner_float_reductions = inner.has_value() && inner->float_reductions();
     res.where = method == Method::mpir_cg ? "host reference (inner CG in float on the host)"
                                           : "host reference";
     check_final_residual(res, a, b, x, options.tol);

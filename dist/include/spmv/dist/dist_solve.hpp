@@ -10,6 +10,13 @@
 /// "ghosted": own entries followed by the halo, so the exchange writes straight into it). The
 /// iteration count equals the single-process solve's up to rounding (the sums of the dot
 /// products are split over ranks and added in a different order: ±1 iteration).
+///
+/// MPIR-CG's two outer loops (SolveOptions::mpir_outer) run here as in the single-process
+/// solvers. MpirOuter::pcg (Cevahir as written) runs the inner CG with float SpMV sums, and on
+/// host ranks with float dot products and reductions (each rank's float partial sum, the sum
+/// over ranks rounded to float). GPU ranks keep double accumulation in their dot products
+/// (spmv::gpu::DotEngine has no float accumulator yet): SolveResult::inner_float_reductions
+/// says which ran.
 #include <span>
 
 #include <spmv/dist/dist_matrix.hpp>

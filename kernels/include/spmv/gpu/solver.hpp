@@ -32,7 +32,9 @@ namespace spmv::gpu {
 /// (spmv, vector updates, reductions including their read-back, transfers). bytes_to_device /
 /// bytes_to_host count the vector traffic (b and x only: the solve never moves a vector
 /// otherwise). `where` is the device's name. Dot products and norms accumulate in double in
-/// both precisions.
+/// both precisions, except in the inner CG of MpirOuter::pcg (Cevahir as written), which runs in
+/// float throughout: float SpMV sums, float dot products, norms and fused-step reductions
+/// (SolveResult::inner_float_reductions).
 ///
 /// Throws NotCompiled in a build without CUDA, spmv::Error when no device is present,
 /// InvalidArgument for an unknown format/variant or bad sizes, OutOfDeviceMemory when the

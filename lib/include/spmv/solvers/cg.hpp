@@ -34,8 +34,9 @@
 /// Mixed precision (mpir_cg) also needs, on the double "outer" backend:
 ///   void demote(const Vector& r, double s, InnerVector& rf)       rf = float(s * r)
 ///   void promote_add(const InnerVector& d, double s, Vector& x)   x = x + s * double(d)
-/// (mpir_pcg drives the outer CG with the fused steps above, one iteration at a time, and needs
-/// nothing more.)
+/// (mpir_pcg / flexible_pcg drive the outer CG with the fused steps above, one iteration at a
+/// time, and need nothing more. For Cevahir's algorithm as written the drivers also switch the
+/// inner float backend to float sums and float reductions: set_float_reductions.)
 #include <algorithm>
 #include <cmath>
 #include <concepts>
@@ -420,7 +421,8 @@ inline SolveOptions inner_options(const SolveOptions& opt)
 /// Each refinement step gains roughly a factor inner.reduction as long as the inner solve is
 /// that accurate, i.e. while cond(A) * eps_float stays well below 1; the residual that decides
 /// convergence is always recomputed in double, so float can never fake convergence.
-/// This is not Cevahir §2.2's outer loop (a preconditioned CG: mpir_pcg below).
+/// This is the project's own method, not Cevahir §2.2's outer loop (a flexible preconditioned
+/// CG with a float-throughout inner CG of fixed length: mpir_pcg below).
 template <SolverBackend Outer, SolverBackend Inner>
 SolveResult mpir_richardson(Outer& outer, Inner& inner, const typename Outer::Vector& b,
                             typename Outer::Vector& x, const SolveOptions& opt)
@@ -515,40 +517,37 @@ SolveResult mpir_richardson(Outer& outer, Inner& inner, const typename Outer::Ve
     return res;
 }
 
-/// MPIR-CG as Cevahir et al. 2009 write it (§2.2, §3; MpirOuter::pcg): "the preconditioned CG
-/// ... instead of using a fixed preconditioner, preconditioner is solved using a single
-/// precision sparse iterative method, in each iteration. Operations other than the inner solver
-/// run in double precision ... Inner solver runs for a predetermined number of iterations".
-/// In double (the paper's CPU part), with M^-1 r = the float inner CG below:
-///   r = b - A x;  z = M^-1 r;  rho = r.z;  p = z
-///   repeat:  q = A p;  alpha = rho / p.q;  x += alpha p;  r -= alpha q      (CG's fused steps)
-///            stop when ||r||/||b|| <= tol and the recomputed b - A x agrees
-///            z_old = z;  z = M^-1 r;  rho_new = r.z
-///            beta = (rho_new - r.z_old) / rho;  rho = rho_new;  p = z + beta p
-/// M^-1 r (the paper's GPU part): k = inner.max_iterations iterations of CG in float on
-/// A z' = float(r / ||r||) from z' = 0 (Jacobi-preconditioned with SolveOptions::jacobi, which
-/// the paper allows: "Single precision inner solver may also use preconditioned CG"), then
-/// z = ||r|| double(z'). The k iterations are not a fixed linear operator: CG's iterate is a
-/// polynomial in A chosen by the right-hand side, so M changes with r. Plain PCG's beta =
-/// rho_new / rho is derived for a fixed symmetric M; the Polak-Ribiere form above is the one of
-/// the inexact / flexible PCG whose preconditioner changes from one iteration to the next
-/// (Golub & Ye 2000, the paper's ref. [9] for the inner-outer method; Notay 2000). The two
-/// differ by r_new.z_old = beta_old alpha p_old^T A p_older (alpha makes r_new orthogonal to
-/// p_old): only as far as a varying M spoils the conjugacy of the last two directions (on pde20
-/// and pde40 the iteration counts agree to one; tutorials/17_cg_mpir). r.z stays positive in
-/// exact arithmetic
-/// (CG's iterate z_k is the A-orthogonal projection of A^-1 r on its Krylov space, so
-/// r.z_k = z_k^T A z_k > 0 on an SPD A), so r.z <= 0 means A is not SPD or float broke the
-/// inner solve: breakdown_indefinite.
+/// The outer loop of MPIR-CG as Cevahir et al. 2009 write it (MpirOuter::pcg; mpir_pcg below),
+/// for any preconditioner that may change from one application to the next: the flexible
+/// (inexact) preconditioned CG of Golub & Ye 2000 (Cevahir's ref. [9], "Inexact Preconditioned
+/// Conjugate Gradient Method with Inner-Outer Iterations") and Notay 2000, in the precision of
+/// the outer backend (double):
+///   r_0 = b - A x_0;  z_0 = M_0^-1 r_0;  rho_0 = r_0.z_0;  p_0 = z_0
+///   for k = 0, 1, ...:
+///     r_old = r_k                                                    (one vector copy)
+///     q = A p_k;  alpha = rho_k / p_k.q;  x += alpha p_k;  r_{k+1} = r_k - alpha q
+///                                                                    (CG's fused steps)
+///     stop when ||r_{k+1}||/||b|| <= tol and the recomputed b - A x agrees
+///     z_{k+1} = M_{k+1}^-1 r_{k+1};  rho_{k+1} = r_{k+1}.z_{k+1}
+///     beta_k = z_{k+1}.(r_{k+1} - r_k) / rho_k = (rho_{k+1} - z_{k+1}.r_old) / rho_k
+///     p_{k+1} = z_{k+1} + beta_k p_k
+/// Why this beta: A p_k = (r_k - r_{k+1}) / alpha and alpha p_k^T A p_k = rho_k, so beta_k =
+/// -z_{k+1}^T A p_k / p_k^T A p_k: p_{k+1} is A-conjugate to p_k whatever M_{k+1} is. Plain
+/// PCG's beta = rho_{k+1} / rho_k (PcgBeta::plain, kept for comparison) drops z_{k+1}.r_k,
+/// which is 0 only for a fixed symmetric M (r_{k+1}^T M r_k = 0); with an M that changes it is
+/// not, and p_{k+1} is then not even conjugate to p_k. (The form r_{k+1}.(z_{k+1} - z_k) that
+/// this code used before 2026-12 is not the flexible one: r_{k+1}.z_k = -beta r_{k+1}.p_{k-1}
+/// is ~0 by construction, so it was plain PCG; tests/solvers/test_mpir_pcg.cpp has a 2x2 on
+/// which the two betas differ, -1/40 against 3/40.)
 ///
-/// k -> large: z -> A^-1 r to float accuracy and the outer CG needs a few iterations (each
-/// gains ~ cond(A) eps_float); k = 1: z = (r.r / r.Ar) r, a multiple of r, and the outer CG is
-/// plain CG in double with one float SpMV per iteration on top. The inner solve stops before k
-/// only when its recursive residual falls below 1e-30 (float would underflow; z is then exact
-/// to float accuracy) or breaks down.
-template <SolverBackend Outer, SolverBackend Inner>
-SolveResult mpir_pcg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
-                     typename Outer::Vector& x, const SolveOptions& opt)
+/// `precondition(r, rnorm, rel, z, res)` sets z = M^-1 r for the current residual r (rnorm =
+/// ||r||, rel = rnorm / ||b||) and returns true, or returns false with res's status and message
+/// set (the solve then ends with res). It may book its own work into res (inner iterations).
+/// Breakdowns: r.z <= 0 (M not positive definite) and p.Ap <= 0 (A not SPD) stop with
+/// breakdown_indefinite; NaN with breakdown_nan.
+template <SolverBackend Outer, typename Precondition>
+SolveResult flexible_pcg(Outer& outer, const typename Outer::Vector& b, typename Outer::Vector& x,
+                         const SolveOptions& opt, Precondition&& precondition)
 {
     using Vector = typename Outer::Vector;
     using detail::sci;
@@ -563,44 +562,16 @@ SolveResult mpir_pcg(Outer& outer, Inner& inner, const typename Outer::Vector& b
         res.status = Status::converged;
         return res;
     }
+    const bool flexible = opt.pcg_beta == PcgBeta::flexible;
     Vector p = outer.new_vector();
     Vector q = outer.new_vector();
-    Vector z_a = outer.new_vector();
-    Vector z_b = outer.new_vector();
-    Vector* z = &z_a;      // M^-1 r of the current residual
-    Vector* z_old = &z_b;  // M^-1 r of the previous one (the flexible beta)
-    auto rf = inner.new_vector();
-    auto df = inner.new_vector();
-    CgWorkspace<typename Inner::Vector> inner_ws;  // reused; never continued (continue_scale 0)
-    SolveOptions in = detail::inner_options(opt);
-    constexpr double fixed_count_floor = 1e-30;
-    in.tol = fixed_count_floor;
-
-    // z = M^-1 r: the float inner CG of k iterations on A z' = r / ||r||, z = ||r|| z'.
-    // Its iterations show in residual_history as the outer residual they run under.
-    auto precondition = [&](Vector& zk) {
-        const int budget = opt.max_iterations - res.inner_iterations;
-        if (budget <= 0) {
-            return !detail::stop(res, Status::max_iterations,
-                                 "no convergence in " + std::to_string(opt.max_iterations) +
-                                     " inner iterations (relative residual " + sci(rel) + ")");
-        }
-        in.max_iterations = std::min(opt.inner.max_iterations, budget);
-        const double rnorm = rel * bnorm;
-        outer.demote(r, 1.0 / rnorm, rf);
-        const SolveResult ir = cg(inner, rf, df, in, &inner_ws);
-        for (int k = 1; k < ir.iterations; ++k) {
-            res.residual_history.push_back(rel);
-        }
-        if (!detail::book_inner_solve(
-                res, ir, "outer iteration " + std::to_string(res.outer_iterations + 1))) {
-            return false;
-        }
-        outer.fill_zero(zk);
-        outer.promote_add(df, rnorm, zk);
-        return true;
-    };
-    // r.z > 0 for an SPD A (see above); returns false with the status set otherwise.
+    Vector z = outer.new_vector();
+    std::optional<Vector> r_old;  // r_k, kept for the flexible beta
+    if (flexible) {
+        r_old.emplace(outer.new_vector());
+    }
+    auto apply = [&] { return precondition(std::as_const(r), rel * bnorm, rel, z, res); };
+    // r.z > 0 for an SPD A and an SPD M; returns false with the status set otherwise.
     auto positive = [&](double rz) {
         if (!std::isfinite(rz)) {
             return !detail::stop(res, Status::breakdown_nan, "r^T M^-1 r is NaN or Inf");
@@ -625,14 +596,14 @@ SolveResult mpir_pcg(Outer& outer, Inner& inner, const typename Outer::Vector& b
                                 " outer iterations (relative residual " + sci(rel) + ")");
     };
 
-    if (outer_limit() || !precondition(*z)) {
+    if (outer_limit() || !apply()) {
         return res;
     }
-    double rho = outer.dot(r, *z);
+    double rho = outer.dot(r, z);
     if (!positive(rho)) {
         return res;
     }
-    outer.copy(*z, p);
+    outer.copy(z, p);
     // CG's fused steps (cg_step.hpp) do q = A p, alpha = rho / p.q, x += alpha p, r -= alpha q
     // and the stopping test on r.r; rho = r.z is handed in by cg_begin every iteration, beta is
     // computed here (their beta, r.r / rho, is plain CG's).
@@ -640,6 +611,9 @@ SolveResult mpir_pcg(Outer& outer, Inner& inner, const typename Outer::Vector& b
                           opt.divergence_limit * bnorm * opt.divergence_limit * bnorm, 0};
     double last_true = rel;  // true residual at the last check (start or replacement)
     for (int it = 1;; ++it) {
+        if (flexible) {
+            outer.copy(r, *r_old);  // r_k, before the fused update overwrites r
+        }
         outer.cg_begin(rho, limits);
         outer.cg_iteration(it);
         outer.cg_spmv(p, q);
@@ -706,28 +680,97 @@ SolveResult mpir_pcg(Outer& outer, Inner& inner, const typename Outer::Vector& b
             last_true = true_rel;
             rel = true_rel;
             ++res.restarts;
-            if (outer_limit() || !precondition(*z)) {
+            if (outer_limit() || !apply()) {
                 return res;
             }
-            rho = outer.dot(r, *z);
+            rho = outer.dot(r, z);
             if (!positive(rho)) {
                 return res;
             }
-            outer.copy(*z, p);
+            outer.copy(z, p);
             continue;
         }
-        std::swap(z, z_old);
-        if (outer_limit() || !precondition(*z)) {
+        if (outer_limit() || !apply()) {
             return res;
         }
-        const double rho_new = outer.dot(r, *z);
+        const double rho_new = outer.dot(r, z);
         if (!positive(rho_new)) {
             return res;
         }
-        const double beta = (rho_new - outer.dot(r, *z_old)) / rho;
+        const double beta =
+            flexible ? (rho_new - outer.dot(z, *r_old)) / rho : rho_new / rho;
         rho = rho_new;
-        outer.xpay(*z, beta, p);  // p = z + beta p
+        outer.xpay(z, beta, p);  // p = z + beta p
     }
+}
+
+/// MPIR-CG as Cevahir et al. 2009 write it (§2.2, §3; MpirOuter::pcg): "the preconditioned CG
+/// ... instead of using a fixed preconditioner, preconditioner is solved using a single
+/// precision sparse iterative method, in each iteration. Operations other than the inner solver
+/// run in double precision ... Inner solver runs for a predetermined number of iterations".
+/// The outer loop is flexible_pcg above, in double (the paper's CPU part), with
+/// M^-1 r (the paper's GPU part) = k = inner.max_iterations iterations of CG on the `inner`
+/// backend, in float, on A z' = float(r / ||r||) from z' = 0 (Jacobi-preconditioned with
+/// SolveOptions::jacobi, which the paper allows: "Single precision inner solver may also use
+/// preconditioned CG"), then z = ||r|| double(z').
+/// "As written" means float THROUGHOUT (the 8800 GTS of §4 had no double precision, and §3.2
+/// puts the inner CG's dot products and norms on the GPU): the drivers (solve_host,
+/// spmv::gpu::solve_gpu, spmv::dist::solve) give this loop an inner backend whose SpMV adds its
+/// products in float and whose dot products, norms and fused-step reductions accumulate in
+/// float (HostBackend / GpuBackend set_float_reductions; SolveResult::inner_float_reductions).
+/// The scalars alpha and beta of the inner CG are divided in double from those float sums and
+/// rounded to float once, which is exactly float division (53 >= 2 * 24 + 2 bits: the double
+/// rounding is innocuous).
+///
+/// The k iterations are not a fixed linear operator: CG's iterate is a polynomial in A chosen by
+/// the right-hand side, so M changes with r, and the outer CG must be the flexible one.
+/// r.z stays positive in exact arithmetic (CG's iterate z_k is the A-orthogonal projection of
+/// A^-1 r on its Krylov space, so r.z_k = z_k^T A z_k > 0 on an SPD A), so r.z <= 0 means A is
+/// not SPD or float broke the inner solve: breakdown_indefinite.
+///
+/// k -> large: z -> A^-1 r to float accuracy and the outer CG needs a few iterations (each
+/// gains ~ cond(A) eps_float); k = 1: z = (r.r / r.Ar) r, a multiple of r, and the outer CG is
+/// plain CG in double with one float SpMV per iteration on top. The inner solve stops before k
+/// only when its recursive residual falls below 1e-30 (float would underflow; z is then exact
+/// to float accuracy) or breaks down.
+template <SolverBackend Outer, SolverBackend Inner>
+SolveResult mpir_pcg(Outer& outer, Inner& inner, const typename Outer::Vector& b,
+                     typename Outer::Vector& x, const SolveOptions& opt)
+{
+    using Vector = typename Outer::Vector;
+    using detail::sci;
+    auto rf = inner.new_vector();
+    auto df = inner.new_vector();
+    CgWorkspace<typename Inner::Vector> inner_ws;  // reused; never continued (continue_scale 0)
+    SolveOptions in = detail::inner_options(opt);
+    constexpr double fixed_count_floor = 1e-30;
+    in.tol = fixed_count_floor;
+
+    // z = M^-1 r: the float inner CG of k iterations on A z' = r / ||r||, z = ||r|| z'.
+    // Its iterations show in residual_history as the outer residual they run under.
+    auto precondition = [&](const Vector& r, double rnorm, double rel, Vector& zk,
+                            SolveResult& res) {
+        const int budget = opt.max_iterations - res.inner_iterations;
+        if (budget <= 0) {
+            return !detail::stop(res, Status::max_iterations,
+                                 "no convergence in " + std::to_string(opt.max_iterations) +
+                                     " inner iterations (relative residual " + sci(rel) + ")");
+        }
+        in.max_iterations = std::min(opt.inner.max_iterations, budget);
+        outer.demote(r, 1.0 / rnorm, rf);
+        const SolveResult ir = cg(inner, rf, df, in, &inner_ws);
+        for (int k = 1; k < ir.iterations; ++k) {
+            res.residual_history.push_back(rel);
+        }
+        if (!detail::book_inner_solve(
+                res, ir, "outer iteration " + std::to_string(res.outer_iterations + 1))) {
+            return false;
+        }
+        outer.fill_zero(zk);
+        outer.promote_add(df, rnorm, zk);
+        return true;
+    };
+    return flexible_pcg(outer, b, x, opt, precondition);
 }
 
 /// Mixed-precision CG: the outer loop SolveOptions::mpir_outer (MpirOuter) around a

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <spmv/any_matrix.hpp>
@@ -46,6 +48,12 @@ public:
                      "double-sum operator of the wrong size");
         wide_ = &wide;
     }
+
+    /// Float reductions (MPIR-CG "as written", MpirOuter::pcg): dot, norm2 and the sums of the
+    /// fused steps (p.Ap, r.p, r.r, r.z) accumulate in ValueType, one sequential sum in index
+    /// order, instead of in double. Only meaningful for a float backend (a no-op in double).
+    void set_float_reductions(bool on) { float_reductions_ = on; }
+    bool float_reductions() const noexcept { return float_reductions_; }
 
     /// Jacobi: z = inv_diag .* r (inv_diag in the solver's basis).
     void set_jacobi(std::vector<ValueType> inv_diag)
@@ -99,10 +107,18 @@ public:
     }
 
     /// Accumulated in double: a sequential float sum of n terms loses up to n * eps_float
-    /// (a GPU tree reduction only about log2(n) * eps_float).
+    /// (a GPU tree reduction only about log2(n) * eps_float). With set_float_reductions in
+    /// ValueType: products and sums rounded to float, as Cevahir's float-only inner CG.
     double dot(const Vector& x, const Vector& y)
     {
         Clock c(times_.reduction_ms);
+        if (float_reductions_) {
+            ValueType s{0};
+            for (std::size_t i = 0; i < n_; ++i) {
+                s += x[i] * y[i];
+            }
+            return static_cast<double>(s);
+        }
         double s = 0.0;
         for (std::size_t i = 0; i < n_; ++i) {
             s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
@@ -110,7 +126,13 @@ public:
         return s;
     }
 
-    double norm2(const Vector& x) { return std::sqrt(dot(x, x)); }
+    double norm2(const Vector& x)
+    {
+        if (float_reductions_) {  // the square root in float too, as the GPU's
+            return static_cast<double>(std::sqrt(static_cast<ValueType>(dot(x, x))));
+        }
+        return std::sqrt(dot(x, x));
+    }
 
     void xpay(const Vector& x, double alpha, Vector& y)
     {
@@ -148,11 +170,10 @@ public:
         Clock c(times_.reduction_ms);
         double pq = 0.0;
         double rp = 0.0;
-        for (std::size_t i = 0; i < n_; ++i) {
-            pq += static_cast<double>(p[i]) * static_cast<double>(q[i]);
-            if (r != nullptr) {
-                rp += static_cast<double>((*r)[i]) * static_cast<double>(p[i]);
-            }
+        if (float_reductions_) {
+            std::tie(pq, rp) = sums_pq<ValueType>(p, q, r);
+        } else {
+            std::tie(pq, rp) = sums_pq<double>(p, q, r);
         }
         cg_after_pq(s_, pq, r != nullptr ? rp : s_.rho);
         if (s_.stop != cg_running) {
@@ -172,18 +193,12 @@ public:
         }
         SPMV_EXPECTS(z == nullptr || inv_diag_.size() == n_, "cg_update needs set_jacobi() first");
         Clock c(times_.vector_ms);
-        const auto alpha = static_cast<ValueType>(s_.alpha);
         double rr = 0.0;
         double rz = 0.0;
-        for (std::size_t i = 0; i < n_; ++i) {
-            x[i] += alpha * p[i];
-            r[i] -= alpha * q[i];
-            const auto ri = static_cast<double>(r[i]);
-            rr += ri * ri;
-            if (z != nullptr) {
-                (*z)[i] = inv_diag_[i] * r[i];
-                rz += ri * static_cast<double>((*z)[i]);
-            }
+        if (float_reductions_) {
+            std::tie(rr, rz) = update_pass<ValueType>(p, q, x, r, z);
+        } else {
+            std::tie(rr, rz) = update_pass<double>(p, q, x, r, z);
         }
         cg_after_update(s_, rr, z != nullptr ? rz : rr, limits_);
         records_[slot_] = s_;
@@ -231,6 +246,42 @@ public:
     }
 
 private:
+    /// {p.q, r.p} (r.p = 0 without r), accumulated in Acc.
+    template <typename Acc>
+    std::pair<double, double> sums_pq(const Vector& p, const Vector& q, const Vector* r) const
+    {
+        Acc pq{0};
+        Acc rp{0};
+        for (std::size_t i = 0; i < n_; ++i) {
+            pq += static_cast<Acc>(p[i]) * static_cast<Acc>(q[i]);
+            if (r != nullptr) {
+                rp += static_cast<Acc>((*r)[i]) * static_cast<Acc>(p[i]);
+            }
+        }
+        return {static_cast<double>(pq), static_cast<double>(rp)};
+    }
+
+    /// x += alpha p, r -= alpha q, z = D^-1 r (z given); returns {r.r, r.z} accumulated in Acc.
+    template <typename Acc>
+    std::pair<double, double> update_pass(const Vector& p, const Vector& q, Vector& x, Vector& r,
+                                          Vector* z)
+    {
+        const auto alpha = static_cast<ValueType>(s_.alpha);
+        Acc rr{0};
+        Acc rz{0};
+        for (std::size_t i = 0; i < n_; ++i) {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * q[i];
+            const auto ri = static_cast<Acc>(r[i]);
+            rr += ri * ri;
+            if (z != nullptr) {
+                (*z)[i] = inv_diag_[i] * r[i];
+                rz += ri * static_cast<Acc>((*z)[i]);
+            }
+        }
+        return {static_cast<double>(rr), static_cast<double>(rz)};
+    }
+
     /// y = b - A x (b given) or A x, in double on wide_, rounded to ValueType once.
     void wide_spmv(const Vector* b, const Vector& x, Vector& y)
     {
@@ -271,6 +322,7 @@ private:
     const AnyMatrix<double>* wide_ = nullptr;  ///< set_double_sums: the operator in double
     std::vector<double> wide_x_, wide_y_;      ///< its scratch vectors
     std::vector<ValueType> inv_diag_;
+    bool float_reductions_ = false;  ///< set_float_reductions
     PhaseTimes times_;
     CgScalars s_;
     std::array<CgScalars, 4> records_{};

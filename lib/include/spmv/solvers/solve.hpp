@@ -2,9 +2,9 @@
 /// Solvers for A x = b with a symmetric positive definite A, in any storage format:
 /// conjugate gradients (CG, optionally Jacobi-preconditioned) and mixed-precision CG (MPIR-CG:
 /// an outer loop in double around an inner CG in single precision). MPIR-CG has two outer
-/// loops (MpirOuter): the project's iterative refinement (x += inner solution, default), and
-/// Cevahir et al. 2009 §2.2 as written: a double-precision preconditioned CG whose
-/// preconditioner is a float CG of a fixed number of iterations.
+/// loops (MpirOuter): the project's own iterative refinement (x += inner solution, default),
+/// and Cevahir et al. 2009 §2.2 as written: a flexible double-precision preconditioned CG whose
+/// preconditioner is a CG of a fixed number of iterations in float throughout.
 ///
 /// The algorithms are written once (spmv/solvers/cg.hpp) against a small "backend" of vector
 /// operations; this header has the vocabulary (options, status, result) and the host driver.
@@ -43,25 +43,39 @@ enum class Method {
 };
 std::string_view to_string(Method m);
 
-/// The double-precision outer loop of MPIR-CG. Both run the same float inner CG (on the GPU
+/// The double-precision outer loop of MPIR-CG. Both run a float inner CG (on the GPU
 /// backend: on the device) and decide convergence on a double residual.
 ///
-/// richardson: iterative refinement, x += d with d the inner solution of A d = r, then
-///   r = b - A x recomputed (Buttari et al.'s refinement). The inner CG runs until its residual
-///   dropped by InnerOptions::reduction and, by default, continues its search direction across
-///   steps (InnerOptions::keep_direction): the project's own tuning, not a paper's algorithm.
-/// pcg: Cevahir et al. 2009 §2.2 as written: "the preconditioned CG [in double]. However,
+/// richardson (default; the PROJECT'S OWN method, not a paper's algorithm): iterative
+///   refinement, x += d with d the inner solution of A d = r, then r = b - A x recomputed
+///   (after Buttari et al.'s refinement). The inner CG runs until its residual dropped by
+///   InnerOptions::reduction, by default continues its search direction across steps
+///   (InnerOptions::keep_direction) and adds its SpMV products in double
+///   (InnerOptions::double_sums), with its dot products and norms accumulated in double: the
+///   project's tuning, measured in docs/benchmarks/solvers_h100.md.
+/// pcg: Cevahir et al. 2009 §2.2 / §3 as written: "the preconditioned CG [in double]. However,
 ///   instead of using a fixed preconditioner, preconditioner is solved using a single precision
 ///   sparse iterative method, in each iteration ... Inner solver runs for a predetermined number
-///   of iterations". z = M^-1 r is InnerOptions::max_iterations float CG iterations on A z = r
-///   from z = 0 (r scaled to norm 1, z scaled back). Such a preconditioner is not a fixed
-///   linear operator (CG is not linear in its right-hand side), so the outer CG is the flexible
-///   one (Golub & Ye 2000, Cevahir's ref. [9]; Notay 2000): beta = r_new.(z_new - z_old) /
-///   r_old.z_old (Polak-Ribiere) instead of r_new.z_new / r_old.z_old. InnerOptions::reduction
-///   and keep_direction do not apply.
+///   of iterations". z = M^-1 r is InnerOptions::max_iterations CG iterations on A z = r from
+///   z = 0 (r scaled to norm 1, z scaled back), in float THROUGHOUT: float SpMV with float
+///   sums, float dot products, norms and reductions (the drivers set this; double_sums,
+///   reduction and keep_direction do not apply). Such a preconditioner is not a fixed linear
+///   operator (CG is not linear in its right-hand side), so the outer CG is the flexible one
+///   (Golub & Ye 2000, Cevahir's ref. [9]; Notay 2000): beta = z_new.(r_new - r_old) /
+///   r_old.z_old (PcgBeta::flexible) instead of plain PCG's r_new.z_new / r_old.z_old.
 enum class MpirOuter {
     richardson,
     pcg,
+};
+/// beta of MPIR-CG's outer PCG (MpirOuter::pcg; spmv::solvers::flexible_pcg in cg.hpp).
+enum class PcgBeta {
+    /// Golub & Ye / Notay: z_new.(r_new - r_old) / r_old.z_old, which keeps the new direction
+    /// A-conjugate to the last one however the preconditioner changed (costs one vector copy
+    /// and one dot product per outer iteration). Cevahir's algorithm.
+    flexible,
+    /// plain PCG: r_new.z_new / r_old.z_old, right for a fixed symmetric M only; kept to show
+    /// what the flexible form changes (tutorials/17_cg_mpir).
+    plain,
 };
 /// "richardson", "pcg" (the CLI's --outer values).
 std::string_view to_string(MpirOuter o);
@@ -70,8 +84,8 @@ std::string_view to_string(MpirOuter o);
 /// own relative residual has dropped by `reduction` (adaptive; the last refinement step asks
 /// only for the reduction that reaches tol, with a safety factor 10) or after `max_iterations`
 /// (a fixed count when reduction == 0). With MpirOuter::pcg it always runs `max_iterations`
-/// (Cevahir's "predetermined number of iterations"; see MpirOuter), and `reduction` and
-/// `keep_direction` are not used.
+/// (Cevahir's "predetermined number of iterations"; see MpirOuter) in float throughout, and
+/// `reduction`, `keep_direction` and `double_sums` are not used.
 ///
 /// keep_direction (default, richardson only): each inner CG continues the previous one's last
 /// search direction (rescaled to the new right-hand side, made A-conjugate to it) instead of
@@ -83,15 +97,16 @@ std::string_view to_string(MpirOuter o);
 /// double sums, ~420-470 without; docs/benchmarks/solvers_h100.md). false: the classic
 /// restarted inner solve of Buttari et al.'s refinement (each inner CG from p = r).
 ///
-/// double_sums (default): the inner SpMV keeps the matrix and the vectors in float but adds each
-/// row's products in double and rounds once (spmv::gpu::Sums::double_precision on the GPU; on
-/// the host the float operator's values in double). Why: the search direction of CG becomes
-/// smooth, and for a smooth p a row of a Laplacian, 6 p_i - sum_j p_j, is ~cond(A) times
-/// smaller than its terms; a float sum then loses log10(cond) of float's 7 digits, and that
-/// error, not the float storage, is what slows float CG down (pde100, plain float CG: 1e-7 at
-/// iteration 283 with float sums, 248 with double sums, 219 in double). The bytes moved are the
-/// float kernel's. Formats whose GPU kernel has no double-sum path run with float sums
-/// (SolveResult::inner_double_sums says which was used).
+/// double_sums (default; richardson only): the inner SpMV keeps the matrix and the vectors in
+/// float but adds each row's products in double and rounds once (spmv::gpu::Sums::double_precision
+/// on the GPU; on the host the float operator's values in double). Why: the search direction of
+/// CG becomes smooth, and for a smooth p a row of a Laplacian, 6 p_i - sum_j p_j, is ~cond(A)
+/// times smaller than its terms; a float sum then loses log10(cond) of float's 7 digits, and
+/// that error, not the float storage, is what slows float CG down (pde100, plain float CG: 1e-7
+/// at iteration 283 with float sums, 248 with double sums, 219 in double). The bytes moved are
+/// the float kernel's. Formats whose GPU kernel has no double-sum path run with float sums
+/// (SolveResult::inner_double_sums says which was used). MpirOuter::pcg ignores it: Cevahir's
+/// inner CG is float throughout (SolveResult::inner_float_reductions).
 struct InnerOptions {
     /// Measured best of 1e-4 and 1e-2 (2026-11-26, H200, sell_i16 / auto variants): 1e-2 is
     /// 0.91x and 0.93x the time of 1e-4 on pde100 / pde150, better on 3 of the 5 real SPD
@@ -109,6 +124,7 @@ struct SolveOptions {
     bool jacobi = false;  ///< Jacobi (diagonal) preconditioner; for MPIR-CG in the inner CG
     InnerOptions inner;   ///< MPIR-CG only
     MpirOuter mpir_outer = MpirOuter::richardson;  ///< MPIR-CG only: the outer loop
+    PcgBeta pcg_beta = PcgBeta::flexible;          ///< MpirOuter::pcg only: the outer beta
     /// diverged when the relative residual exceeds this (CG residuals on an SPD matrix may grow
     /// temporarily, but not by many orders of magnitude).
     double divergence_limit = 1e8;
@@ -164,6 +180,9 @@ struct SolveResult {
     /// MPIR-CG: the inner SpMV added its products in double (InnerOptions::double_sums, and the
     /// format's kernel has that path); false: in float.
     bool inner_double_sums = false;
+    /// MPIR-CG: the inner CG's dot products, norms and fused-step reductions (r.r, r.z, p.Ap)
+    /// accumulated in float (MpirOuter::pcg, Cevahir as written); false: in double.
+    bool inner_float_reductions = false;
     double final_relative_residual = 0.0;  ///< true ||b - A x|| / ||b||, in double
     /// Relative residual after every iteration, entry 0 = initial. For MPIR-CG one entry per
     /// inner iteration: richardson: the inner CG's residual scaled by the outer residual it
