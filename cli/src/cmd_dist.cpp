@@ -72,6 +72,8 @@ struct DistCli {
     std::string method = "cg";
     bool jacobi = false;
     std::string inner_sums = "double";
+    std::string outer = "richardson";  ///< mpir-cg's outer loop (MpirOuter)
+    int inner_maxit = 0;               ///< 0: 1000 for richardson, 100 for pcg (as `solve`)
     double tol = 1e-10;
     int maxit = 10000;
     ParamOptions params;
@@ -80,7 +82,7 @@ struct DistCli {
 std::vector<Mode> modes_of(const std::string& s)
 {
     if (s == "all") {
-        return {Mode::vector, Mode::overlap, Mode::task};
+        return {all_modes.begin(), all_modes.end()};
     }
     return {parse_mode(s)};
 }
@@ -196,12 +198,10 @@ double parse_alpha(const std::string& s)
     return a;
 }
 
-/// gpu_overlap_progress: on GPU ranks the model's overlap mode is task mode
-/// (ModelOptions::async_progress). The "no asynchronous progress" of naive overlap is a host
-/// rank's problem: its one thread computes the local block, so the messages move only in the
-/// wait after it. A GPU rank's host thread queues the local SpMV on the GPU and waits in
-/// MPI_Waitall while the GPU runs it: the messages move during the local SpMV. Measured on two
-/// H100 (docs/benchmarks/h100x2_2026-11-25): overlap within 2 % of task mode on every matrix.
+/// The model predicts every mode by what it really overlaps (spmv/dist/model.hpp): naive
+/// overlap hides nothing (Open MPI 4.1 has no asynchronous progress: ModelOptions::
+/// async_progress stays false), explicit overlap on GPU ranks hides the halo path behind the
+/// local kernel as task mode does.
 
 /// The model's link for an exchange path ("auto"): GPU ranks that copy GPU to GPU (CUDA IPC,
 /// CUDA-aware MPI) over NVLink 4 without host staging; host-staged ones through the host's
@@ -227,6 +227,7 @@ nlohmann::json scaling_json(const ScalingResult& sc)
                        {"total_halo", p.total_halo},
                        {"nnz_imbalance", p.nnz_imbalance},
                        {"vector_us", p.prediction.time_s.vector * 1e6},
+                       {"naive_us", p.prediction.time_s.naive * 1e6},
                        {"overlap_us", p.prediction.time_s.overlap * 1e6},
                        {"task_us", p.prediction.time_s.task * 1e6},
                        {"efficiency_task", p.efficiency.task}});
@@ -249,14 +250,13 @@ int run_plan(const DistCli& o)
     mo.precision = vb == 4 ? spmv::model::Precision::single_precision
                            : spmv::model::Precision::double_precision;
     mo.alpha = parse_alpha(o.alpha);
-    mo.async_progress = o.gpu;  // see gpu_overlap_progress
     const auto pred = predict_distributed(stats, dev, link, mo);
 
     std::printf("%s: %d x %d, %lld nonzeros; %s partition over %d ranks (MODEL, no run)\n",
                 input_name(o.input).c_str(), a.num_rows, a.num_cols,
                 static_cast<long long>(stats.nnz), o.partition.c_str(), o.ranks);
     Table t({"rank", "rows", "nnz", "local", "non-local", "halo", "sent", "neighbours",
-             "recv bytes", "vector us", "overlap us", "task us"});
+             "recv bytes", "vector us", "naive us", "overlap us", "task us"});
     for (std::size_t r = 0; r < stats.ranks.size(); ++r) {
         const auto& s = stats.ranks[r];
         const auto& p = pred.ranks[r];
@@ -264,15 +264,17 @@ int run_plan(const DistCli& o)
                std::to_string(s.local_nnz), std::to_string(s.nonlocal_nnz), std::to_string(s.halo),
                std::to_string(s.sent), std::to_string(std::max(s.recv_neighbours, s.send_neighbours)),
                fmt_bytes(s.bytes_received), fmt(p.time_s.vector * 1e6, 2),
-               fmt(p.time_s.overlap * 1e6, 2), fmt(p.time_s.task * 1e6, 2)});
+               fmt(p.time_s.naive * 1e6, 2), fmt(p.time_s.overlap * 1e6, 2),
+               fmt(p.time_s.task * 1e6, 2)});
     }
     std::printf("%s", t.str().c_str());
     std::printf("imbalance: rows %.3f, nnz %.3f; halo total %lld entries; max neighbours %d\n",
                 stats.row_imbalance, stats.nnz_imbalance,
                 static_cast<long long>(stats.total_halo), stats.max_neighbours);
-    std::printf("predicted SpMV on %s ranks over %s: vector %.2f us, overlap %.2f us, task %.2f us\n",
+    std::printf("predicted SpMV on %s ranks over %s: vector %.2f us, naive %.2f us, overlap %.2f "
+                "us, task %.2f us\n",
                 pred.device.c_str(), pred.link.c_str(), pred.time_s.vector * 1e6,
-                pred.time_s.overlap * 1e6, pred.time_s.task * 1e6);
+                pred.time_s.naive * 1e6, pred.time_s.overlap * 1e6, pred.time_s.task * 1e6);
 
     nlohmann::json j = {{"meta", make_meta("dist plan", {o.input})},
                         {"matrix", input_name(o.input)}, {"ranks", o.ranks},
@@ -295,6 +297,7 @@ int run_plan(const DistCli& o)
                                  {"bytes_sent", s.bytes_sent},
                                  {"predicted_us",
                                   {{"vector", p.time_s.vector * 1e6},
+                                   {"naive", p.time_s.naive * 1e6},
                                    {"overlap", p.time_s.overlap * 1e6},
                                    {"task", p.time_s.task * 1e6}}}});
     }
@@ -321,6 +324,7 @@ int run_plan(const DistCli& o)
             j["weak_scaling"].push_back({{"ranks", p.num_ranks},
                                          {"rows", p.num_rows},
                                          {"vector_us", p.prediction.time_s.vector * 1e6},
+                                         {"naive_us", p.prediction.time_s.naive * 1e6},
                                          {"overlap_us", p.prediction.time_s.overlap * 1e6},
                                          {"task_us", p.prediction.time_s.task * 1e6},
                                          {"efficiency_task", p.efficiency.task}});
@@ -330,7 +334,7 @@ int run_plan(const DistCli& o)
     }
     if (!o.timeline.empty()) {
         std::vector<Timeline> tls;
-        for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+        for (auto m : all_modes) {
             auto tl = predicted_timeline(pred, m);
             tl.matrix = input_name(o.input);
             tl.partition = o.partition;
@@ -458,7 +462,6 @@ int run_chart(const DistCli& o)
             mo.precision = sp ? spmv::model::Precision::single_precision
                               : spmv::model::Precision::double_precision;
             mo.stage_through_host = staged;
-            mo.async_progress = gpu;  // see gpu_overlap_progress
             mo.alpha = 1.0;
             auto worst = predict_scaling(a, kind, all_ranks, dev, link, mo);
             mo.alpha = parse_alpha("min");
@@ -809,7 +812,6 @@ int run_bench(const Comm& comm, const DistCli& options)
             mo.alpha = parse_alpha(o.alpha);
             const auto [link, staged] = link_for_path(o.bench_link, m.exchange_path());
             mo.stage_through_host = staged;
-            mo.async_progress = o.gpu;  // see gpu_overlap_progress
             const auto stats = partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V)));
             pred = predict_distributed(stats, dev, link, mo);
             j["model"] = {{"device_profile", pred->device}, {"link", pred->link},
@@ -948,6 +950,16 @@ int run_solve(const Comm& comm, const DistCli& options)
     }
     const auto method = o.method == "mpir" || o.method == "mpir-cg" ? spmv::solvers::Method::mpir_cg
                                                                      : spmv::solvers::Method::cg;
+    const bool outer_pcg = o.outer == "pcg";
+    if (outer_pcg && method != spmv::solvers::Method::mpir_cg) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--outer pcg is an outer loop of --method mpir-cg, not of " + o.method);
+    }
+    // pcg: Cevahir 2.2 as written, float throughout (float SpMV sums; float reductions on host
+    // ranks, see spmv/dist/dist_solve.hpp); richardson: the project's refinement
+    so.mpir_outer =
+        outer_pcg ? spmv::solvers::MpirOuter::pcg : spmv::solvers::MpirOuter::richardson;
+    so.inner.max_iterations = o.inner_maxit > 0 ? o.inner_maxit : (outer_pcg ? 100 : 1000);
     DistSolveOptions dso;
     dso.mode = o.mode == "all" ? Mode::task : parse_mode(o.mode);
     Timeline t;
@@ -978,7 +990,10 @@ int run_solve(const Comm& comm, const DistCli& options)
                     res.inner_iterations, res.outer_iterations, res.final_relative_residual,
                     res.total_ms, res.setup_ms,
                     method == spmv::solvers::Method::mpir_cg
-                        ? (res.inner_double_sums ? "; inner sums in double" : "; inner sums in float")
+                        ? (res.inner_double_sums ? "; inner sums in double"
+                           : res.inner_float_reductions
+                               ? "; inner CG in float throughout (sums, dot products)"
+                               : "; inner sums in float, inner dot products in double")
                         : "");
         if (!o.json_out.empty()) {
             auto j = record_head(o, comm, "dist solve");
@@ -993,6 +1008,11 @@ int run_solve(const Comm& comm, const DistCli& options)
             j["final_relative_residual"] = res.final_relative_residual;
             j["total_ms"] = res.total_ms;
             j["inner_double_sums"] = res.inner_double_sums;
+            j["inner_float_reductions"] = res.inner_float_reductions;
+            if (method == spmv::solvers::Method::mpir_cg) {
+                j["mpir_outer"] = spmv::solvers::to_string(so.mpir_outer);
+                j["inner_max_iterations"] = so.inner.max_iterations;
+            }
             j["setup_ms"] = res.setup_ms;
             j["times_ms"] = {{"spmv", res.times.spmv_ms},
                              {"vector", res.times.vector_ms},
@@ -1012,6 +1032,40 @@ int run_solve(const Comm& comm, const DistCli& options)
     return 0;
 }
 
+/// The four modes, for `spmvlab dist --help` and the subcommands that take --mode.
+constexpr const char* modes_help =
+    "Modes (--mode; all = vector, naive, overlap, task), Kreutzer et al. 2012 \u00a7III.A:\n"
+    "  vector   the paper's vector mode without overlap: exchange the halo, then the whole "
+    "SpMV.\n"
+    "  naive    the paper's vector mode with naive overlap, run as the paper ran it: post the "
+    "non-blocking\n"
+    "           receives and sends (GPU ranks: after the gather and the copy of the send "
+    "buffer to the\n"
+    "           host have finished), compute the local part (GPU ranks: launch the kernel and "
+    "wait for it),\n"
+    "           then MPI_Waitall, then the non-local part. Without asynchronous progress in "
+    "the MPI library\n"
+    "           (Open MPI 4.1: none) the messages move only in the wait: nothing is hidden.\n"
+    "  overlap  explicit overlap, the GPU-era schedule (the project's, not the paper's): GPU "
+    "ranks queue\n"
+    "           the gather and copy first, launch the local kernel asynchronously and sit in "
+    "MPI_Waitall\n"
+    "           while the GPU computes. Host ranks: the same schedule as naive (one thread "
+    "cannot compute\n"
+    "           and sit in MPI at once).\n"
+    "  task     the paper's task mode: a dedicated communication thread exchanges while the "
+    "local part is\n"
+    "           computed; then the non-local part.\n"
+    "The paper expects naive overlap to be no better than vector mode and measured (Fig. 5b, "
+    "UHBR, 32 nodes)\n"
+    "task mode at 84 % parallel efficiency against about 70 % for naive overlap. GPU ranks "
+    "with --exchange\n"
+    "host-staged (two PCIe copies and MPI per product) should show task >= overlap > naive ~ "
+    "vector; with\n"
+    "cuda-ipc (one device copy over NVLink, MPI carries tokens only) the exchange is short and "
+    "the four\n"
+    "modes lie close together (docs/distributed.md).";
+
 /// MPI_Init for the commands that need it; every rank runs the command; RemoteError and any
 /// other error end every rank with a non-zero status.
 int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
@@ -1029,7 +1083,11 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
     c->add_option("INPUT", o.input, "Matrix Market file or generator spec (gen:pde:size=150)")
         ->required();
     if (with_mode) {
-        c->add_option("--mode", o.mode, "vector, overlap, task or all")->capture_default_str();
+        c->add_option("--mode", o.mode,
+                      "vector, naive (Kreutzer's naive overlap), overlap (explicit overlap, the "
+                      "GPU-era schedule), task or all (see Modes below)")
+            ->capture_default_str();
+        c->footer(modes_help);
     }
     c->add_option("--partition", o.partition, "rows, nnz or metis")->capture_default_str();
     c->add_option("--format", o.format,
@@ -1068,6 +1126,7 @@ void add_dist_command(CLI::App& app)
     auto* dist = app.add_subcommand("dist", "distributed SpMV and CG over MPI ranks "
                                             "(mpiexec -n N spmvlab dist ...)");
     dist->require_subcommand(1);
+    dist->footer(modes_help);
 
     auto* plan = dist->add_subcommand("plan", "partition statistics and the model's prediction "
                                               "(one process, no MPI)");
@@ -1149,8 +1208,18 @@ void add_dist_command(CLI::App& app)
     solve->add_option("--method", o->method, "cg | jacobi-cg | mpir-cg (double outer, float inner)")->capture_default_str();
     solve->add_flag("--jacobi", o->jacobi, "Jacobi preconditioner");
     solve->add_option("--inner-sums", o->inner_sums,
-                      "mpir-cg on GPU ranks: the inner float SpMV adds in double or float")
+                      "mpir-cg --outer richardson on GPU ranks: the inner float SpMV adds in "
+                      "double or float (--outer pcg: always float)")
         ->check(CLI::IsMember({"double", "float"}))->capture_default_str();
+    solve->add_option("--outer", o->outer,
+                      "mpir-cg's outer loop: richardson = the project's refinement (default); "
+                      "pcg = Cevahir 2.2 as written, flexible PCG around --inner-maxit float CG "
+                      "iterations (float dot products on host ranks; GPU ranks keep double ones)")
+        ->check(CLI::IsMember({"richardson", "pcg"}))->capture_default_str();
+    solve->add_option("--inner-maxit", o->inner_maxit,
+                      "mpir-cg: inner iterations per step (richardson: at most, default 1000; "
+                      "pcg: exactly, default 100)")
+        ->check(CLI::NonNegativeNumber);
     solve->add_option("--tol", o->tol, "relative residual to reach")->capture_default_str();
     solve->add_option("--maxit", o->maxit, "iteration limit")->capture_default_str();
     solve->callback([o] { with_mpi(*o, &run_solve); });

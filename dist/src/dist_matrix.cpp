@@ -329,7 +329,7 @@ void DistMatrix<ValueType>::Impl::build_blocks()
         const auto hw = std::max(1u, std::thread::hardware_concurrency());
         poll_us = 2u * static_cast<unsigned>(comm.node_size()) > hw ? 20 : 0;
     }
-    // The two passes of overlap and task mode (the same rule as the model's,
+    // The two passes of naive, overlap and task mode (the same rule as the model's,
     // spmv/dist/model.hpp, compressed_nonlocal):
     //  - few boundary rows (rows with non-local entries, at most a third): the first pass runs
     //    the interior rows (the local block with the boundary rows emptied), the second the
@@ -578,7 +578,10 @@ void DistMatrix<ValueType>::Impl::host_apply(Mode mode, ValueType* x_ghost, Valu
         }
         break;
     }
+    case Mode::naive:
     case Mode::overlap: {
+        // Kreutzer's naive overlap; explicit overlap is the same schedule on a host rank: its
+        // one thread cannot compute and sit in MPI at once (task mode adds the thread)
         host_exchange_post(x_ghost, x_ghost + own(), reqs, rec, false);
         local();
         {
@@ -676,11 +679,12 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             }
         });
     };
-    // The exchange in three steps, so that the halo's gather can be queued on the device
+    // The exchange in four steps, so that the halo's gather can be queued on the device
     // BEFORE the local SpMV (overlap and task mode): a kernel queued behind one that fills the
     // GPU starts only when that one ends (measured on two H100: the gather waited 1.3 ms for
     // the local SpMV of pde400), which serialised the exchange after the first pass. The
-    // comm stream has the high priority as well (build_blocks).
+    // comm stream has the high priority as well (build_blocks). Naive mode runs steps 1-3
+    // before the local SpMV and step 4 after it, as Kreutzer's naive overlap does.
     // 1. receives into the halo (host buffer, or the device's ghost entries when CUDA-aware)
     //    (CUDA IPC: the neighbours' "packed" and "consumed" tokens)
     struct Exchange {
@@ -724,8 +728,7 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             }, comm_lane);
         }
     };
-    // 3. wait for the packed entries, send, wait for every message, copy the halo to the
-    //    device (queued on `s`)
+    // 3. wait for the packed entries and send them (IPC: tell the receivers they are there)
     auto wait = [&](Requests& reqs, bool comm_lane) {
         if (comm_lane) {
             comm_wait(reqs);
@@ -733,22 +736,32 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             comm.wait_all(reqs);
         }
     };
-    auto finish_exchange = [&](gpu::Stream& s, Exchange& ex, bool comm_lane) {
+    auto send_packed = [&](gpu::Stream& s, Exchange& ex, bool comm_lane) {
         const Lane lane = comm_lane ? Lane::comm : Lane::compute;
         if (plan.send_size() > 0) {
             Span sp(rec, lane, Phase::pack, comm_lane);  // host waits for gather (+ copy)
             s.synchronize();
         }
+        Span sp(rec, lane, Phase::post, comm_lane);
         if (use_ipc) {
-            // tell the receivers that the send buffer holds their entries; pull the halo from
-            // each sender's buffer when it says so; tell the senders it was copied; wait
-            // until the receivers have copied ours (the next gather overwrites it)
-            {
-                Span sp(rec, lane, Phase::post, comm_lane);
-                for (const auto& n : plan.send) {
-                    comm.isend(&tok_out, 1, Datatype::i32, n.rank, tag_ipc_packed, ex.reqs);
-                }
+            // tell the receivers that the send buffer holds their entries
+            for (const auto& n : plan.send) {
+                comm.isend(&tok_out, 1, Datatype::i32, n.rank, tag_ipc_packed, ex.reqs);
             }
+            return;
+        }
+        const ValueType* src = use_cuda_aware ? d_send.data() : p_send.data();
+        for (const auto& n : plan.send) {
+            comm.isend(src + n.offset, n.count, datatype_of<ValueType>(), n.rank, tag_halo,
+                       ex.reqs);
+        }
+    };
+    // 4. wait for every message, copy the halo to the device (queued on `s`). IPC: pull the
+    //    halo from each sender's buffer when it says so; tell the senders it was copied; wait
+    //    until the receivers have copied ours (the next gather overwrites it)
+    auto complete_exchange = [&](gpu::Stream& s, Exchange& ex, bool comm_lane) {
+        const Lane lane = comm_lane ? Lane::comm : Lane::compute;
+        if (use_ipc) {
             {
                 Span sp(rec, lane, Phase::wait, comm_lane);
                 wait(ex.packed, comm_lane);
@@ -776,18 +789,9 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             wait(ex.reqs, comm_lane);
             return;
         }
-        Requests& reqs = ex.reqs;
-        {
-            Span sp(rec, lane, Phase::post, comm_lane);
-            const ValueType* src = use_cuda_aware ? d_send.data() : p_send.data();
-            for (const auto& n : plan.send) {
-                comm.isend(src + n.offset, n.count, datatype_of<ValueType>(), n.rank, tag_halo,
-                           reqs);
-            }
-        }
         {
             Span sp(rec, lane, Phase::wait, comm_lane);
-            wait(reqs, comm_lane);
+            wait(ex.reqs, comm_lane);
         }
         if (!use_cuda_aware && halo() > 0) {
             gpu_span(Phase::copy_h2d, s, [&] {
@@ -796,6 +800,10 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
                                               gpu::detail::CopyKind::host_to_device, s.ref());
             }, comm_lane);
         }
+    };
+    auto finish_exchange = [&](gpu::Stream& s, Exchange& ex, bool comm_lane) {
+        send_packed(s, ex, comm_lane);
+        complete_exchange(s, ex, comm_lane);
     };
 
     if (!any_halo) {
@@ -817,9 +825,29 @@ void DistMatrix<ValueType>::Impl::device_apply(Mode mode, ValueType* x_ghost, Va
             }
             break;
         }
+        case Mode::naive: {
+            // Kreutzer's naive overlap as the paper's node ran it: the receives posted, the
+            // send buffer gathered and copied to the host (the host waits: the paper's node had
+            // it in host memory) and sent; then the host is blocked on the local SpMV; the
+            // messages move only in MPI_Waitall after it (no asynchronous progress); then the
+            // halo to the device and the non-local SpMV. Everything on the compute stream.
+            Exchange ex;
+            post_receives(ex, false);
+            pack(sc, false);
+            send_packed(sc, ex, false);
+            local(sc);
+            {
+                Span s(rec, Lane::compute, Phase::idle);  // the host blocked on the kernel
+                sc.synchronize();
+            }
+            complete_exchange(sc, ex, false);
+            nonlocal(sc);
+            break;
+        }
         case Mode::overlap: {
-            // the gather first, then the local SpMV, so the GPU computes while the host
-            // exchanges; the messages move in the wait (no asynchronous progress)
+            // Explicit overlap (the GPU-era schedule, not the paper's): the gather first, then
+            // the local SpMV, so the GPU computes while the host drives the exchange (its
+            // MPI_Waitall progresses the messages)
             Exchange ex;
             post_receives(ex, false);
             pack(sm, false);

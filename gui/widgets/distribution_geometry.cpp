@@ -306,8 +306,10 @@ spmv::viz::Rgb modeColour(spmv::dist::Mode m) noexcept
     switch (m) {
         case spmv::dist::Mode::vector:
             return spmv::viz::okabe_ito::blue;
-        case spmv::dist::Mode::overlap:
+        case spmv::dist::Mode::naive:
             return spmv::viz::okabe_ito::orange;
+        case spmv::dist::Mode::overlap:
+            return spmv::viz::okabe_ito::reddish_purple;
         case spmv::dist::Mode::task:
             return spmv::viz::okabe_ito::bluish_green;
     }
@@ -323,7 +325,7 @@ ScalingChart scalingChart(const spmv::dist::ScalingResult& result)
     double effMax = 1.0;
     c.minRanks = std::numeric_limits<int>::max();
     c.maxRanks = 0;
-    for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+    for (auto m : spmv::dist::all_modes) {
         ScalingSeries s;
         s.mode = m;
         for (const auto& p : result.points) {

@@ -169,7 +169,8 @@ std::vector<double> timelineTicks(const spmv::viz::TimelineAxis& axis);
 
 // ---- scaling curve -------------------------------------------------------------------------
 
-/// Colour of a mode's curves: vector blue, naive overlap orange, task bluish green (Okabe-Ito).
+/// Colour of a mode's curves: vector blue, naive overlap orange, explicit overlap reddish
+/// purple, task bluish green (Okabe-Ito).
 spmv::viz::Rgb modeColour(spmv::dist::Mode m) noexcept;
 
 /// The points of the predicted strong-scaling chart: per mode, time per SpMV in microseconds and
@@ -180,7 +181,7 @@ struct ScalingSeries {
     std::vector<spmv::viz::ChartPoint> efficiency;
 };
 struct ScalingChart {
-    std::vector<ScalingSeries> series;  ///< vector, overlap, task
+    std::vector<ScalingSeries> series;  ///< vector, naive, overlap, task (all_modes)
     spmv::viz::Decades timeRange;       ///< whole decades around every time
     double maxEfficiency = 1.0;         ///< at least 1, rounded up to a tenth
     int minRanks = 1;

@@ -82,8 +82,10 @@ QString modeName(Mode m)
     switch (m) {
         case Mode::vector:
             return QObject::tr("vector mode");
-        case Mode::overlap:
+        case Mode::naive:
             return QObject::tr("naive overlap");
+        case Mode::overlap:
+            return QObject::tr("explicit overlap");
         case Mode::task:
             return QObject::tr("task mode");
     }
@@ -378,7 +380,7 @@ void DistributionPanel::startPlan()
             auto stats = std::make_shared<spmv::dist::PartitionStats>(
                 spmv::dist::partition_stats(doc->csr, *part, valueBytes));
             plan->prediction = spmv::dist::predict_distributed(*stats, device, link, options);
-            for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+            for (auto m : spmv::dist::all_modes) {
                 auto t = spmv::dist::predicted_timeline(plan->prediction, m, 1);
                 t.matrix = doc->name.toStdString();
                 plan->predicted.push_back(std::move(t));
@@ -460,7 +462,7 @@ void DistributionPanel::showPlan(DistributionPlanPtr plan)
            "%6 % of the nonzeros non-local, halo %7 entries of x per SpMV, up to %8 neighbours; "
            "imbalance rows %9, nnz %10. "
            "<span style='color:%11'><b>Model</b></span> (%12 ranks over %13): one SpMV takes "
-           "vector %14 \u00b7 naive overlap %15 \u00b7 task %16.")
+           "vector %14 \u00b7 naive overlap %15 \u00b7 explicit overlap %16 \u00b7 task %17.")
             .arg(m_document->name.toHtmlEscaped(), groupDigits(s.num_rows), groupDigits(s.nnz))
             .arg(s.num_ranks)
             .arg(fromStd(spmv::dist::to_string(s.kind)))
@@ -471,7 +473,8 @@ void DistributionPanel::showPlan(DistributionPlanPtr plan)
             .arg(s.nnz_imbalance, 0, 'f', 3)
             .arg(toQColor(Appearance::palette().predicted).name(), deviceLabel().toHtmlEscaped(),
                  fromStd(p.link).toHtmlEscaped(), microseconds(p.time_s.vector),
-                 microseconds(p.time_s.overlap), microseconds(p.time_s.task)));
+                 microseconds(p.time_s.naive), microseconds(p.time_s.overlap))
+            .arg(microseconds(p.time_s.task)));
     updateTimelines();
     showScaling();
 }
@@ -690,7 +693,7 @@ void DistributionPanel::showScaling()
     if (m_plan && selected > 0) {
         auto* here = new QScatterSeries;
         here->setName(tr("P = %1 (this view)").arg(selected));
-        for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+        for (auto m : spmv::dist::all_modes) {
             const double us = m_plan->prediction.time_s[m] * 1e6;
             if (us > 0) here->append(selected, us);
         }

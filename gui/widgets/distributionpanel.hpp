@@ -2,7 +2,7 @@
 // The Distribution view: the loaded matrix spread over P ranks as `spmvlab dist plan` computes
 // it, in one process without MPI. Panels: (1) the pattern coloured by owning rank with the
 // local / non-local entries and the rank boundaries, (2) the rank x rank communication matrix
-// (heat map and table), (3) the per-rank balance, (4) the timelines of the three modes, from
+// (heat map and table), (3) the per-rank balance, (4) the timelines of the four modes, from
 // a recorded JSON file (spmvlab dist bench --timeline) or else the model's prediction,
 // labelled PREDICTED, and (5) the predicted strong-scaling curve.
 //
@@ -36,7 +36,7 @@ struct DistributionPlan {
     PartitionPtr partition;
     PartitionStatsPtr stats;
     spmv::dist::DistPrediction prediction;
-    std::vector<spmv::dist::Timeline> predicted;  ///< the three modes, predicted = true
+    std::vector<spmv::dist::Timeline> predicted;  ///< the four modes (all_modes), predicted = true
 };
 using DistributionPlanPtr = std::shared_ptr<const DistributionPlan>;
 using ScalingResultPtr = std::shared_ptr<const spmv::dist::ScalingResult>;

@@ -120,7 +120,7 @@ private:
     BalanceChart m_chart;
 };
 
-/// Event timelines of the three modes (Kreutzer Fig. 4) on one time scale, painted from
+/// Event timelines of the modes (Kreutzer Fig. 4) on one time scale, painted from
 /// spmv::viz::timeline_layout fitted into the widget; hovering a bar names its phase and times.
 class TimelineView : public QWidget {
     Q_OBJECT

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -157,11 +158,11 @@ TEST_CASE("dist verify, bench and solve run as one rank without mpiexec", "[cli_
     CHECK(v.out.find("MISMATCH") == std::string::npos);
     CHECK(b.status == 0);
     CHECK(std::filesystem::exists(tl + ".svg"));
-    CHECK(read_json(tl + ".json").size() == 3);  // one timeline per mode
+    CHECK(read_json(tl + ".json").size() == 4);  // one timeline per mode
     check_timeline_file(tl + ".json", 1);
     const auto j = read_json(bj);
     CHECK(j["model"]["link"] == "host-shm");
-    REQUIRE(j["modes"].size() == 3);
+    REQUIRE(j["modes"].size() == 4);
     for (const auto& m : j["modes"]) {
         CHECK(m["median_us"].get<double>() > 0.0);
         CHECK(m["predicted_us"].get<double>() > 0.0);  // the model next to the measurement
@@ -203,6 +204,54 @@ TEST_CASE("dist verify under mpiexec agrees with the single-process product", "[
     for (const auto& m : j["modes"]) {
         CHECK(m["ok"] == true);
         CHECK(m["relative_error"].get<double>() < 1e-12);
+    }
+}
+
+TEST_CASE("dist verify --mode all checks Kreutzer's three modes and explicit overlap", "[cli_dist]")
+{
+    // issue 31's bar: mpiexec -n 2 spmvlab dist verify gen:pde:size=20 --mode all (CPU ranks)
+    if (mpiexec(2).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    const auto out = tmp("verify_modes.json");
+
+    const auto r = run(mpiexec(2), "dist verify gen:pde:size=20 --mode all --json-out " + out);
+
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("naive ") != std::string::npos);
+    CHECK(r.out.find("MISMATCH") == std::string::npos);
+    const auto j = read_json(out);
+    CHECK(j["ranks"] == 2);
+    CHECK(j["exchange_path"] == "host");
+    REQUIRE(j["modes"].size() == 4);
+    const std::vector<std::string> names{"vector", "naive", "overlap", "task"};
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        CHECK(j["modes"][i]["mode"] == names[i]);
+        CHECK(j["modes"][i]["ok"] == true);
+        CHECK(j["modes"][i]["relative_error"].get<double>() < 1e-12);
+    }
+    // one mode by name, and a name that is not a mode
+    const auto n = run(mpiexec(2), "dist verify gen:pde:size=8 --mode naive");
+    INFO(n.out);
+    CHECK(n.status == 0);
+    CHECK(n.out.find("naive ") != std::string::npos);
+    CHECK(n.out.find("task ") == std::string::npos);
+}
+
+TEST_CASE("dist --help says which mode is the paper's and which is the GPU era's", "[cli_dist]")
+{
+    const auto h = spmvlab("dist --help");
+    const auto b = spmvlab("dist bench --help");
+
+    INFO(h.out << b.out);
+    CHECK(h.status == 0);
+    for (const auto* text : {&h.out, &b.out}) {
+        CHECK(text->find("naive overlap") != std::string::npos);
+        CHECK(text->find("explicit overlap") != std::string::npos);
+        CHECK(text->find("task mode") != std::string::npos);
+        CHECK(text->find("84 %") != std::string::npos);  // Kreutzer Fig. 5b
+        CHECK(text->find("host-staged") != std::string::npos);
     }
 }
 
@@ -291,7 +340,8 @@ TEST_CASE("dist chart puts a bench record next to the model's strong scaling", "
     for (const auto& pt : t["points"]) {
         if (pt["mode"] != "task") continue;
         CHECK(pt["ranks"] == n);
-        CHECK(pt["measured_us"].get<double>() == r["modes"][2]["median_us"].get<double>());
+        REQUIRE(r["modes"][3]["mode"] == "task");
+        CHECK(pt["measured_us"].get<double>() == r["modes"][3]["median_us"].get<double>());
         // the chart's model (alpha = 1, host ranks over host-shm) is dist plan's
         CHECK(pt["model_alpha1_us"].get<double>() == Approx(model_task).epsilon(1e-9));
         CHECK(pt["model_alpha_min_us"].get<double>() < pt["model_alpha1_us"].get<double>());
@@ -357,7 +407,7 @@ TEST_CASE("dist verify, bench and solve --format auto run the advisor's choice a
     CHECK(j["auto_choice"]["precision"] == "double");
     CHECK(v.out.find("format " + j["format"].get<std::string>() + ", exchange") !=
           std::string::npos);
-    REQUIRE(j["modes"].size() == 3);
+    REQUIRE(j["modes"].size() == 4);
     for (const auto& m : j["modes"]) {
         CHECK(m["ok"] == true);
     }

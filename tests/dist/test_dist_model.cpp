@@ -22,7 +22,6 @@ using namespace spmv::dist;
 namespace {
 
 constexpr auto dp = model::Precision::double_precision;
-constexpr Mode all_modes[] = {Mode::vector, Mode::overlap, Mode::task};
 
 /// Two ranks exchanging with each other only (sent by one = halo of the other). Rank 0 is
 /// small and communication-bound, rank 1 large and computation-bound.
@@ -172,8 +171,10 @@ TEST_CASE("the distributed model matches hand-computed times for two GPU ranks",
     //         merged  (700000*20 + 100000*16) / 1e11 = 15.6e6 / 1e11 = 156 us
     //         pack    800 * 20 / 1e11 = 0.16 us, d2h 6400/1e10 = 0.64, exchange 3.28, h2d 0.48
     //         comm 4.56 us; vector 4.56 + 156 = 160.56 us, task 154 + 4.2 = 158.2 us,
-    //         overlap 4.56 + 154 + 4.2 = 162.76 us
-    // One SpMV: the slowest rank (1): vector 160.56 us, overlap 162.76 us, task 158.2 us.
+    //         naive 4.56 + 154 + 4.2 = 162.76 us (nothing hidden, the second pass extra),
+    //         overlap (explicit, GPU) max(154, 4.56) + 4.2 = 158.2 us
+    // One SpMV: the slowest rank (1): vector 160.56 us, naive 162.76 us, overlap 158.2 us,
+    // task 158.2 us.
     // (Rank 0's non-local rows are half its rows: full-row block, 0.36 us.)
     const auto s = two_ranks();
 
@@ -190,7 +191,8 @@ TEST_CASE("the distributed model matches hand-computed times for two GPU ranks",
     CHECK(r0.copy_h2d_s == Approx(0.64e-6));
     CHECK(r0.comm_s == Approx(4.52e-6));
     CHECK(r0.time_s.vector == Approx(6.08e-6));
-    CHECK(r0.time_s.overlap == Approx(6.24e-6));  // 4.52 + 1.36 + 0.36
+    CHECK(r0.time_s.naive == Approx(6.24e-6));    // 4.52 + 1.36 + 0.36
+    CHECK(r0.time_s.overlap == Approx(4.88e-6));  // max(1.36, 4.52) + 0.36
     CHECK(r0.time_s.task == Approx(4.88e-6));
     const auto& r1 = p.ranks[1];
     CHECK(r1.local_s == Approx(154e-6));
@@ -199,8 +201,10 @@ TEST_CASE("the distributed model matches hand-computed times for two GPU ranks",
     CHECK(r1.time_s.vector == Approx(160.56e-6));
     CHECK(r1.time_s.task == Approx(158.2e-6));
     CHECK(p.time_s.vector == Approx(160.56e-6));
-    CHECK(p.time_s.overlap == Approx(162.76e-6));  // 4.56 + 154 + 4.2
+    CHECK(p.time_s.naive == Approx(162.76e-6));   // 4.56 + 154 + 4.2
+    CHECK(p.time_s.overlap == Approx(158.2e-6));  // max(154, 4.56) + 4.2
     CHECK(p.time_s.task == Approx(158.2e-6));
+    CHECK(p.slowest_rank(Mode::naive) == 1);
     CHECK(p.slowest_rank(Mode::task) == 1);
     // 2 * 707000 flops / 158.2 us = 8.94 GF/s
     CHECK(p.gflops(Mode::task) == Approx(2.0 * 707000 / 158.2e-6 / 1e9));
@@ -230,7 +234,8 @@ TEST_CASE("host ranks stream through host memory and cross no PCIe", "[dist_mode
 {
     // cpu-core 10 GB/s, rank 0 of two_ranks(): local 136000/1e10 = 13.6 us, non-local
     // 36000/1e10 = 3.6 us, merged 156000/1e10 = 15.6 us, pack 12000/1e10 = 1.2 us, no copies,
-    // exchange 3.28 us: comm 4.48 us, vector 4.48 + 15.6 = 20.08 us, task 13.6 + 3.6 = 17.2 us.
+    // exchange 3.28 us: comm 4.48 us, vector 4.48 + 15.6 = 20.08 us, task 13.6 + 3.6 = 17.2 us,
+    // naive 4.48 + 13.6 + 3.6 = 21.68 us; overlap on a host rank is the naive schedule.
     const auto s = two_ranks();
 
     const auto p = predict_distributed(s, find_host("cpu-core"), test_link);
@@ -245,19 +250,34 @@ TEST_CASE("host ranks stream through host memory and cross no PCIe", "[dist_mode
     CHECK(r0.comm_s == Approx(4.48e-6));
     CHECK(r0.time_s.vector == Approx(20.08e-6));
     CHECK(r0.time_s.task == Approx(17.2e-6));
+    CHECK(r0.time_s.naive == Approx(21.68e-6));
+    CHECK(r0.time_s.overlap == r0.time_s.naive);
 }
 
-TEST_CASE("asynchronous progress makes overlap mode as fast as task mode", "[dist_model]")
+TEST_CASE("asynchronous progress lets naive overlap hide the exchange, nothing else", "[dist_model]")
 {
+    // With a library that progresses messages in the background the exchange (3.28 us) runs
+    // under the local SpMV; pack, the copies and the non-local part stay exposed:
+    //   GPU rank 0: 0.12 + 0.48 + max(1.36, 3.28) + 0.64 + 0.36 = 4.88 us (sync: 6.24)
+    //   GPU rank 1: 0.16 + 0.64 + max(154, 3.28) + 0.48 + 4.2 = 159.48 us (sync: 162.76)
+    //   host rank 0 (cpu-core): 1.2 + max(13.6, 3.28) + 3.6 = 18.4 us (sync: 21.68)
+    // Explicit overlap and task mode drive the exchange themselves: unchanged.
     ModelOptions async;
     async.async_progress = true;
 
     const auto sync = predict_distributed(two_ranks(), test_gpu, test_link);
     const auto with = predict_distributed(two_ranks(), test_gpu, test_link, async);
+    const auto host = predict_distributed(two_ranks(), find_host("cpu-core"), test_link, async);
 
-    CHECK(sync.time_s.overlap == Approx(162.76e-6));  // no progress: comm + local + non-local
-    CHECK(with.time_s.overlap == with.time_s.task);
-    CHECK(with.time_s.overlap == Approx(158.2e-6));
+    CHECK(sync.time_s.naive == Approx(162.76e-6));
+    CHECK(with.ranks[0].time_s.naive == Approx(4.88e-6));
+    CHECK(with.ranks[1].time_s.naive == Approx(159.48e-6));
+    CHECK(with.time_s.naive == Approx(159.48e-6));
+    CHECK(with.time_s.overlap == sync.time_s.overlap);
+    CHECK(with.time_s.task == sync.time_s.task);
+    CHECK(with.time_s.vector == sync.time_s.vector);
+    CHECK(host.ranks[0].time_s.naive == Approx(18.4e-6));
+    CHECK(host.ranks[0].time_s.overlap == host.ranks[0].time_s.naive);
 }
 
 TEST_CASE("options change the halo path as documented", "[dist_model]")
@@ -317,7 +337,8 @@ TEST_CASE("task mode is never slower than vector mode and equal without a halo",
                     predict_distributed(partition_stats(a, make_partition(a, kind, P)), h100, link);
                 INFO(name << " P = " << P << " " << to_string(kind));
                 CHECK(p.time_s.task <= p.time_s.vector);
-                CHECK(p.time_s.overlap >= p.time_s.vector);  // second pass over y, no progress
+                CHECK(p.time_s.naive >= p.time_s.vector);  // second pass over y, no progress
+                CHECK(p.time_s.overlap == p.time_s.task);  // GPU ranks: explicit overlap
                 CHECK(p.time_s.vector <= 2.0 * p.time_s.task * (1.0 + 1e-12));
             }
         }
@@ -327,7 +348,9 @@ TEST_CASE("task mode is never slower than vector mode and equal without a halo",
         const auto s = partition_stats(d, partition_rows(d.num_rows, P));
         const auto p = predict_distributed(s, h100, link);
         CHECK(s.total_halo == 0);
-        CHECK(p.time_s.task == p.time_s.vector);
+        for (auto m : all_modes) {
+            CHECK(p.time_s[m] == p.time_s.vector);
+        }
         for (const auto& r : p.ranks) {
             CHECK(r.comm_s == 0.0);
             CHECK(r.nonlocal_s == 0.0);
@@ -426,21 +449,28 @@ TEST_CASE("predicted timeline events are consistent with the breakdown", "[dist_
     const auto gpu = predict_distributed(two_ranks(), test_gpu, test_link);
     const auto host = predict_distributed(two_ranks(), find_host("cpu-core"), test_link);
     const auto gpu_async = predict_distributed(two_ranks(), test_gpu, test_link, async);
+    const auto host_async =
+        predict_distributed(two_ranks(), find_host("cpu-core"), test_link, async);
 
-    for (const auto* p : {&gpu, &host, &gpu_async}) {
+    for (const auto* p : {&gpu, &host, &gpu_async, &host_async}) {
         for (auto mode : all_modes) {
             const auto t = predicted_timeline(*p, mode, 2);
 
-            INFO(p->device << " " << to_string(mode));
+            INFO(p->device << (p->options.async_progress ? " async " : " ") << to_string(mode));
             CHECK(t.predicted);
             CHECK(t.mode == mode);
             CHECK(t.num_ranks == 2);
             CHECK(t.span_us() == Approx(2.0 * p->time_s[mode] * 1e6));
+            // naive, and overlap on host ranks: the paper's naive schedule
+            const bool naive = mode == Mode::naive || (mode == Mode::overlap && !p->gpu);
             for (const auto& r : p->ranks) {
                 for (int it = 0; it < 2; ++it) {
                     const double t0 = it * p->time_s[mode] * 1e6;
                     std::map<Phase, double> sum;
+                    std::map<Lane, double> lane_exchange;
                     double end = t0;
+                    double local_end = 0.0;
+                    double wait_begin = 1e300;
                     std::vector<const TimelineEvent*> mine;
                     for (const auto& e : t.events) {
                         if (e.rank != r.rank || e.iteration != it) continue;
@@ -448,12 +478,13 @@ TEST_CASE("predicted timeline events are consistent with the breakdown", "[dist_
                         CHECK(e.end_us > e.begin_us);
                         sum[e.phase] += e.end_us - e.begin_us;
                         end = std::max(end, e.end_us);
+                        if (e.phase == Phase::local) local_end = e.end_us;
+                        if (e.phase == Phase::wait) wait_begin = std::min(wait_begin, e.begin_us);
+                        if (e.phase == Phase::wait || e.phase == Phase::exchange) {
+                            lane_exchange[e.lane] += e.end_us - e.begin_us;
+                        }
                         mine.push_back(&e);
                     }
-                    const auto exch =
-                        mode == Mode::task || (mode == Mode::overlap && p->options.async_progress)
-                            ? Phase::exchange
-                            : Phase::wait;
                     // vector mode runs the merged block in one step (drawn as "local")
                     CHECK(sum[Phase::local] ==
                           Approx((mode == Mode::vector ? r.merged_s : r.local_s) * 1e6));
@@ -461,9 +492,29 @@ TEST_CASE("predicted timeline events are consistent with the breakdown", "[dist_
                           Approx(mode == Mode::vector ? 0.0 : r.nonlocal_s * 1e6));
                     CHECK(sum[Phase::pack] == Approx(r.pack_s * 1e6));
                     CHECK(sum[Phase::copy_d2h] == Approx(r.copy_d2h_s * 1e6));
-                    CHECK(sum[exch] == Approx(r.exchange_s * 1e6));
                     CHECK(sum[Phase::copy_h2d] == Approx(r.copy_h2d_s * 1e6));
                     CHECK(end - t0 == Approx(r.time_s[mode] * 1e6));
+                    // where the messages move: task mode's thread; the library's progress
+                    // engine in naive mode with async progress (the rest waited for); else
+                    // the host thread's wait
+                    if (mode == Mode::task) {
+                        CHECK(lane_exchange[Lane::comm] == Approx(r.exchange_s * 1e6));
+                        CHECK(sum[Phase::wait] == 0.0);
+                    } else if (naive && p->options.async_progress) {
+                        CHECK(lane_exchange[Lane::comm] == Approx(r.exchange_s * 1e6));
+                        CHECK(sum[Phase::wait] ==
+                              Approx(std::max(0.0, r.exchange_s - r.local_s) * 1e6).margin(1e-9));
+                    } else {
+                        CHECK(lane_exchange[Lane::compute] == Approx(r.exchange_s * 1e6));
+                        CHECK(lane_exchange[Lane::comm] == 0.0);
+                    }
+                    if (naive && !p->options.async_progress) {
+                        // the local SpMV ends before the host enters the wait (Kreutzer's
+                        // naive overlap: the messages move only in MPI_Waitall)
+                        CHECK(local_end <= wait_begin + 1e-9);
+                        // GPU ranks: the host blocked on the local kernel
+                        CHECK(sum[Phase::idle] == Approx(p->gpu ? r.local_s * 1e6 : 0.0));
+                    }
                     // events of one lane never overlap
                     for (const auto* e : mine) {
                         for (const auto* f : mine) {
@@ -478,9 +529,17 @@ TEST_CASE("predicted timeline events are consistent with the breakdown", "[dist_
         }
     }
     // Rank 1's halo path (4.56 us) hides entirely behind its local kernel (154 us) in task
-    // mode; vector mode hides nothing.
+    // mode and in explicit overlap (the host drives it while the GPU computes); vector and
+    // naive mode hide nothing.
     CHECK(overlapped_fraction(predicted_timeline(gpu, Mode::task), 1) == Approx(1.0));
+    CHECK(overlapped_fraction(predicted_timeline(gpu, Mode::overlap), 1) == Approx(1.0));
     CHECK(overlapped_fraction(predicted_timeline(gpu, Mode::vector), 1) == 0.0);
+    CHECK(overlapped_fraction(predicted_timeline(gpu, Mode::naive), 1) == 0.0);
+    CHECK(overlapped_fraction(predicted_timeline(host, Mode::overlap), 1) == 0.0);
+    // with async progress naive mode hides the exchange (3.28 us) under rank 1's local SpMV
+    // but not pack and the copies (0.16 + 0.64 + 0.48): 3.28 / 4.56
+    CHECK(overlapped_fraction(predicted_timeline(gpu_async, Mode::naive), 1) ==
+          Approx(3.28 / 4.56));
     CHECK(predicted_timeline(gpu, Mode::task, 3).events.size() == 3 * 2 * 6);
 }
 

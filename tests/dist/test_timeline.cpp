@@ -2,6 +2,7 @@
 // enumerations, the hand-checked overlap measure, the JSON round trip and its errors, and the
 // SVG picture with its plain-number layout.
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -74,7 +75,7 @@ Timeline task_mode_gpu_rank()
 
 TEST_CASE("Timeline enumerations print and parse their enumerator names", "[timeline]")
 {
-    for (Mode m : {Mode::vector, Mode::overlap, Mode::task}) CHECK(parse_mode(to_string(m)) == m);
+    for (Mode m : all_modes) CHECK(parse_mode(to_string(m)) == m);
     for (Phase p : {Phase::local, Phase::nonlocal, Phase::pack, Phase::copy_d2h, Phase::copy_h2d,
                     Phase::post, Phase::wait, Phase::exchange, Phase::reduce, Phase::idle,
                     Phase::copy_peer}) {
@@ -83,6 +84,10 @@ TEST_CASE("Timeline enumerations print and parse their enumerator names", "[time
     for (Lane l : {Lane::compute, Lane::comm, Lane::gpu}) CHECK(parse_lane(to_string(l)) == l);
 
     CHECK(to_string(Mode::overlap) == "overlap");
+    CHECK(to_string(Mode::naive) == "naive");
+    CHECK(parse_mode("naive") == Mode::naive);
+    // the order of every list, table and `--mode all`: the paper's three, the GPU's own third
+    CHECK(all_modes == std::array<Mode, 4>{Mode::vector, Mode::naive, Mode::overlap, Mode::task});
     CHECK(to_string(Phase::copy_d2h) == "copy_d2h");
     CHECK(to_string(Lane::gpu) == "gpu");
 }
@@ -150,6 +155,27 @@ TEST_CASE("A wait half covered by the GPU's local kernel is half hidden", "[time
 
     CHECK(overlap_times(t) == OverlapTimes{10.0, 5.0});
     CHECK(overlapped_fraction(t) == 0.5);
+}
+
+TEST_CASE("Naive overlap on a GPU rank hides nothing: the kernel ends before the wait", "[timeline]")
+{
+    // Mode::naive on a GPU rank as DistMatrix records it: the host waits for the gather and
+    // copy (pack 0..4 on the compute lane beside the GPU's pack 0..2 and copy 2..4), posts,
+    // is blocked on the local kernel (idle 5..25 beside the GPU's local 5..25), then waits for
+    // the messages 25..35, the halo goes to the device 35..37, the non-local part 37..40.
+    const Timeline t = timeline(Mode::naive, 1,
+                                {event(0, Lane::compute, Phase::pack, 0, 4),
+                                 event(0, Lane::gpu, Phase::pack, 0, 2),
+                                 event(0, Lane::gpu, Phase::copy_d2h, 2, 4),
+                                 event(0, Lane::compute, Phase::post, 4, 5),
+                                 event(0, Lane::compute, Phase::idle, 5, 25),
+                                 event(0, Lane::gpu, Phase::local, 5, 25),
+                                 event(0, Lane::compute, Phase::wait, 25, 35),
+                                 event(0, Lane::gpu, Phase::copy_h2d, 35, 37),
+                                 event(0, Lane::gpu, Phase::nonlocal, 37, 40)});
+
+    CHECK(overlap_times(t) == OverlapTimes{17.0, 0.0});  // 0..5, 25..37: nothing hidden
+    CHECK(overlapped_fraction(t) == 0.0);
 }
 
 TEST_CASE("Overlap on the same lane does not hide the exchange", "[timeline]")

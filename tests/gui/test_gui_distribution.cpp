@@ -303,8 +303,9 @@ TEST_CASE("The scaling chart has time and efficiency per mode at powers of two",
     CHECK(ranks == std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256});
     CHECK(scalingRanks(5000).back() == 1024);
     CHECK(scalingRanks(0) == std::vector<int>{1});
-    REQUIRE(c.series.size() == 3);
-    CHECK(c.series[2].mode == Mode::task);
+    REQUIRE(c.series.size() == 4);
+    CHECK(c.series[1].mode == Mode::naive);
+    CHECK(c.series[3].mode == Mode::task);
     REQUIRE(c.series[0].timeUs.size() == ranks.size());
     CHECK(c.series[0].timeUs[0].x == 1);
     CHECK(c.series[0].timeUs[0].y == Approx(result.points[0].prediction.time_s.vector * 1e6));
@@ -367,7 +368,7 @@ TEST_CASE("The distribution view colours the canonical 4x4 by rank and labels th
     CHECK(panel.commModel()->rowCount() == 2);
     CHECK(panel.showsPredictedTimeline());
     CHECK(panel.timelineSourceLabel()->text().contains(QStringLiteral("PREDICTED by the model")));
-    CHECK(panel.timelineView()->timelines().size() == 3);
+    CHECK(panel.timelineView()->timelines().size() == 4);  // all_modes
     CHECK(panel.patternView()->localEntries() == 5);
     CHECK(panel.patternView()->nonlocalEntries() == 4);
     // the whole view renders; the pattern shows rank colours at the entries' cells

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include <catch2/catch.hpp>
 
@@ -93,7 +94,7 @@ TEST_CASE("Every mode, partition and format gives the single-process product", "
                     opt.params.block_rows = 4;
                     opt.merged_block = merged;
                     auto m = DistMatrix<double>::create(comm, on_root(a), opt);
-                    for (auto mode : {Mode::vector, Mode::overlap, Mode::task}) {
+                    for (auto mode : all_modes) {
                         const auto y = distributed_y(m, x, mode);
                         if (comm.rank() == 0) {
                             INFO(name << ", " << to_string(kind) << ", " << format << ", "
@@ -170,6 +171,41 @@ TEST_CASE("Distributed CG, Jacobi-CG and MPIR-CG match the single-process solves
                 }
             }
         }
+    }
+}
+
+TEST_CASE("Distributed MPIR-CG as Cevahir writes it runs its inner CG in float throughout on "
+          "host ranks",
+          "[mpi]")
+{
+    const auto& comm = world();
+    const auto a = gen::pde(10);  // 1000 rows
+    const std::vector<double> b(static_cast<std::size_t>(a.num_rows), 1.0);
+    solvers::SolveOptions so;
+    so.mpir_outer = solvers::MpirOuter::pcg;  // flexible outer PCG, float-throughout inner CG
+    so.inner.max_iterations = 8;
+    so.max_outer_iterations = 1000;
+    std::vector<double> x_ref(b.size(), 0.0);
+    const auto ref = solvers::solve_host(a, b, x_ref, solvers::Method::mpir_cg, "csr", {}, so);
+    REQUIRE(ref.status == solvers::Status::converged);
+    REQUIRE(ref.inner_float_reductions);
+    DistOptions opt;
+    opt.format = "csr";
+    auto m = DistMatrix<double>::create(comm, on_root(a), opt);
+    const auto bo = scatter_from_root<double>(comm, m.row_partition(), b);
+    std::vector<double> xo(bo.size(), 0.0);
+    const auto res = solve(m, bo, xo, solvers::Method::mpir_cg, so, DistSolveOptions{});
+    const auto x = gather_to_root<double>(comm, m.row_partition(), xo);
+    INFO(comm.size() << " ranks: " << res.outer_iterations << " outer vs "
+                     << ref.outer_iterations);
+    CHECK(res.status == solvers::Status::converged);
+    CHECK(res.final_relative_residual <= so.tol);
+    CHECK(res.inner_float_reductions == !m.on_gpu());  // GPU ranks: DotEngine sums in double
+    CHECK_FALSE(res.inner_double_sums);
+    CHECK(res.inner_iterations == 8 * res.outer_iterations);
+    CHECK(std::abs(res.outer_iterations - ref.outer_iterations) <= 1);
+    if (comm.rank() == 0) {
+        CHECK(test::relative_error(x, x_ref) < 1e-8);
     }
 }
 
@@ -262,6 +298,127 @@ TEST_CASE("Task mode records the exchange on the communication lane", "[mpi]")
     }
 }
 
+TEST_CASE("Naive overlap computes the local part before it waits for the messages", "[mpi]")
+{
+    // Kreutzer's naive overlap: post, local SpMV, MPI_Waitall, non-local SpMV, all on the
+    // compute lane. What tells it from task mode (and from explicit overlap on a GPU) is that
+    // the local phase has ended before the wait begins: no other thread drives the exchange
+    // meanwhile, so nothing is hidden. On host ranks explicit overlap is the same schedule.
+    const auto& comm = world();
+    const auto a = gen::pde(12);  // every rank of 2-4 has a halo (a slab's neighbours)
+    auto m = DistMatrix<double>::create(comm, on_root(a), DistOptions{});
+    std::vector<double> x(static_cast<std::size_t>(m.own_cols()), 1.0);
+    std::vector<double> y(static_cast<std::size_t>(m.own_rows()));
+    Timeline naive;
+    Timeline overlap;
+
+    m.start_clock();
+    for (int it = 0; it < 3; ++it) {
+        m.apply(Mode::naive, x, y, &naive, it);
+        m.apply(Mode::overlap, x, y, &overlap, it);
+    }
+
+    auto phases = [&](const Timeline& t, int it) {
+        std::vector<TimelineEvent> ev;
+        for (const auto& e : t.events) {
+            if (e.iteration == it) ev.push_back(e);
+        }
+        std::stable_sort(ev.begin(), ev.end(), [](const auto& p, const auto& q) {
+            return p.begin_us < q.begin_us;
+        });
+        return ev;
+    };
+    for (int it = 0; it < 3; ++it) {
+        const auto ev = phases(naive, it);
+        std::vector<Phase> order;
+        for (const auto& e : ev) {
+            CHECK(e.lane == Lane::compute);  // one thread does everything
+            CHECK(e.rank == comm.rank());
+            order.push_back(e.phase);
+        }
+        if (comm.size() == 1) {  // no halo anywhere: every mode is the local SpMV
+            CHECK(order == std::vector<Phase>{Phase::local});
+            continue;
+        }
+        INFO("iteration " << it << ", rank " << comm.rank() << " of " << comm.size());
+        // post the receives, pack, post the sends, local, wait, non-local
+        REQUIRE(order == std::vector<Phase>{Phase::post, Phase::pack, Phase::post, Phase::local,
+                                            Phase::wait, Phase::nonlocal});
+        CHECK(ev[3].end_us <= ev[4].begin_us);  // the local SpMV ends before the wait begins
+        CHECK(ev[4].end_us <= ev[5].begin_us);  // the non-local part after the messages
+        std::vector<Phase> same;
+        for (const auto& e : phases(overlap, it)) same.push_back(e.phase);
+        CHECK(same == order);  // host ranks: explicit overlap = naive
+    }
+    CHECK(overlapped_fraction(naive) == 0.0);
+    CHECK(overlapped_fraction(overlap) == 0.0);
+}
+
+TEST_CASE("GPU ranks: every mode and exchange path gives the single-process product", "[mpi][gpu]")
+{
+    // The lead's GPU run (mpiexec -n 2 build/tests/test_mpi "[gpu]"): naive mode's own order
+    // (gather and copy finished before the sends, the host blocked on the local kernel, then
+    // the wait, IPC tokens after the synchronize) on each path this host offers.
+    if (!spmv::gpu::is_available()) {
+        WARN("SKIPPED: no GPU on this host");
+        return;
+    }
+    const auto& comm = world();
+    const auto a = gen::pde(24);
+    const auto x = test::random_vector(static_cast<std::size_t>(a.num_cols), 31);
+    std::vector<double> ref(x.size());
+    spmv_reference(a, 1.0, std::span<const double>(x), 0.0, std::span<double>(ref));
+    for (const char* path : {"host-staged", "cuda-ipc", "auto"}) {
+        DistOptions opt;
+        opt.gpu = true;
+        opt.format = "sell";
+        opt.exchange = path;
+        std::optional<DistMatrix<double>> m;
+        try {
+            m = DistMatrix<double>::create(comm, on_root(a), opt);
+        } catch (const RemoteError& e) {  // e.g. CUDA IPC between ranks sharing one GPU
+            if (comm.rank() == 0) WARN("SKIPPED exchange " << path << ": " << e.what());
+            continue;
+        }
+        for (auto mode : all_modes) {
+            const auto y = distributed_y(*m, x, mode);
+            if (comm.rank() == 0) {
+                INFO(path << " (" << m->exchange_path() << "), " << to_string(mode) << ", "
+                          << comm.size() << " ranks");
+                CHECK(test::relative_error(y, ref) < 1e-14);
+            }
+        }
+        // naive mode's timeline: the host blocked on the local kernel (idle) until it ends,
+        // and only then in the wait; the kernel on the GPU lane ends before the wait begins
+        std::vector<double> xo(static_cast<std::size_t>(m->own_cols()), 1.0);
+        std::vector<double> yo(static_cast<std::size_t>(m->own_rows()));
+        Timeline t;
+        m->start_clock();
+        m->apply(Mode::naive, xo, yo, &t, 0);
+        if (comm.size() == 1) {
+            continue;
+        }
+        double idle_end = -1.0;
+        double local_end = -1.0;
+        double wait_begin = 1e300;
+        for (const auto& e : t.events) {
+            CHECK(e.lane != Lane::comm);  // no thread of its own
+            if (e.lane == Lane::compute && e.phase == Phase::idle) idle_end = e.end_us;
+            if (e.lane == Lane::gpu && e.phase == Phase::local) local_end = e.end_us;
+            if (e.lane == Lane::compute && e.phase == Phase::wait) {
+                wait_begin = std::min(wait_begin, e.begin_us);
+            }
+        }
+        INFO(path << ", rank " << comm.rank());
+        REQUIRE(idle_end >= 0.0);
+        REQUIRE(local_end >= 0.0);
+        CHECK(idle_end <= wait_begin);
+        CHECK(local_end <= wait_begin + 50.0);  // CUDA events against the host clock: ~us apart
+        // nothing hidden, but for the few us by which the GPU lane's clock may lag the host's
+        CHECK(overlapped_fraction(t) < 0.05);
+    }
+}
+
 TEST_CASE("Rows handed over rank by rank in global numbering give the same product", "[mpi]")
 {
     // every rank generates the matrix itself and keeps only its rows (what a generator too
@@ -314,14 +471,17 @@ TEST_CASE("Every mode gives the same float product to the last bit when boundary
                                            opt);
         const auto xo = scatter_from_root<float>(comm, m.col_partition(), x);
         std::vector<float> yv(static_cast<std::size_t>(m.own_rows()));
+        std::vector<float> yn(yv.size());
         std::vector<float> yo(yv.size());
         std::vector<float> yt(yv.size());
 
         m.apply(Mode::vector, xo, yv);
+        m.apply(Mode::naive, xo, yn);
         m.apply(Mode::overlap, xo, yo);
         m.apply(Mode::task, xo, yt);
 
         INFO(format << ", " << comm.size() << " ranks");
+        CHECK(yn == yv);
         CHECK(yo == yv);
         CHECK(yt == yv);
     }

@@ -145,13 +145,22 @@ void check_options(const ModelOptions& o, const LinkProfile& link)
                  "link latency must be >= 0 us, got " + num(link.latency_us));
 }
 
-void finish_modes(RankTimes& t, const ModelOptions& o)
+// Each mode's time by what it really overlaps (model.hpp, "Modes").
+void finish_modes(RankTimes& t, const ModelOptions& o, bool gpu)
 {
     t.comm_s = t.pack_s + t.copy_d2h_s + t.exchange_s + t.copy_h2d_s;
     t.time_s.vector = t.comm_s + t.merged_s;
+    // naive: the send buffer is packed (and on GPU ranks copied to the host) before the sends
+    // are posted; the messages move only inside MPI calls, i.e. in MPI_Waitall after the local
+    // SpMV, unless the library progresses them in the background
+    t.time_s.naive = o.async_progress
+                         ? t.pack_s + t.copy_d2h_s + std::max(t.local_s, t.exchange_s) +
+                               t.copy_h2d_s + t.nonlocal_s
+                         : t.comm_s + t.local_s + t.nonlocal_s;
     t.time_s.task = std::max(t.local_s, t.comm_s) + t.nonlocal_s;
-    // without asynchronous progress the messages move in the wait after the local kernel
-    t.time_s.overlap = o.async_progress ? t.time_s.task : t.comm_s + t.local_s + t.nonlocal_s;
+    // explicit overlap: the host drives the whole halo path while the GPU runs the local
+    // kernel; a host rank's one thread cannot, so there it is the naive schedule
+    t.time_s.overlap = gpu ? std::max(t.local_s, t.comm_s) + t.nonlocal_s : t.time_s.naive;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,27 +185,43 @@ void lay_out(const Layout& l, const RankTimes& r, bool gpu, Mode mode, bool asyn
 {
     const Lane kernels = gpu ? Lane::gpu : Lane::compute;
     double t = t0;
-    if (mode == Mode::task || (mode == Mode::overlap && async)) {
-        // The communication thread (or the progress engine) runs the whole halo path.
-        t = l.add(Lane::comm, Phase::pack, t, r.pack_s);
-        t = l.add(Lane::comm, Phase::copy_d2h, t, r.copy_d2h_s);
-        t = l.add(Lane::comm, Phase::exchange, t, r.exchange_s);
-        l.add(Lane::comm, Phase::copy_h2d, t, r.copy_h2d_s);
+    if (mode == Mode::task || (mode == Mode::overlap && gpu)) {
+        // The whole halo path beside the local kernel, driven by the communication thread (task
+        // mode) or by the host thread while the GPU computes (explicit overlap).
+        const Lane driver = mode == Mode::task ? Lane::comm : Lane::compute;
+        const Phase moving = mode == Mode::task ? Phase::exchange : Phase::wait;
+        t = l.add(driver, Phase::pack, t, r.pack_s);
+        t = l.add(driver, Phase::copy_d2h, t, r.copy_d2h_s);
+        t = l.add(driver, moving, t, r.exchange_s);
+        l.add(driver, Phase::copy_h2d, t, r.copy_h2d_s);
         l.add(kernels, Phase::local, t0, r.local_s);
         l.add(kernels, Phase::nonlocal, t0 + std::max(r.local_s, r.comm_s), r.nonlocal_s);
         return;
     }
     t = l.add(Lane::compute, Phase::pack, t, r.pack_s);
     t = l.add(Lane::compute, Phase::copy_d2h, t, r.copy_d2h_s);
-    if (mode == Mode::overlap) {
-        t = l.add(kernels, Phase::local, t, r.local_s);
-    }
-    t = l.add(Lane::compute, Phase::wait, t, r.exchange_s);
-    t = l.add(Lane::compute, Phase::copy_h2d, t, r.copy_h2d_s);
     if (mode == Mode::vector) {
+        t = l.add(Lane::compute, Phase::wait, t, r.exchange_s);
+        t = l.add(Lane::compute, Phase::copy_h2d, t, r.copy_h2d_s);
         l.add(kernels, Phase::local, t, r.merged_s);  // the whole SpMV in one step
         return;
     }
+    // naive (and overlap on host ranks): the local SpMV, during which the host is busy
+    // (GPU ranks: blocked on the kernel, drawn as idle); then the wait. With asynchronous
+    // progress the library's engine moves the messages during the local SpMV (comm lane) and
+    // the wait holds only what is left of them.
+    const double local_end = l.add(kernels, Phase::local, t, r.local_s);
+    if (gpu) {
+        l.add(Lane::compute, Phase::idle, t, r.local_s);
+    }
+    if (async) {
+        l.add(Lane::comm, Phase::exchange, t, r.exchange_s);
+        t = l.add(Lane::compute, Phase::wait, local_end,
+                  std::max(0.0, t + r.exchange_s - local_end));
+    } else {
+        t = l.add(Lane::compute, Phase::wait, local_end, r.exchange_s);
+    }
+    t = l.add(Lane::compute, Phase::copy_h2d, t, r.copy_h2d_s);
     l.add(kernels, Phase::nonlocal, t, r.nonlocal_s);
 }
 
@@ -216,7 +241,7 @@ ScalingPoint make_point(const PartitionStats& s, DistPrediction p, const DistPre
     pt.max_neighbours = s.max_neighbours;
     pt.nnz_imbalance = s.nnz_imbalance;
     pt.prediction = std::move(p);
-    for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+    for (auto m : all_modes) {
         const double t = pt.prediction.time_s[m];
         const double t1 = base.time_s[m];
         const double work =
@@ -297,12 +322,22 @@ bool is_gpu(const RankDevice& d) noexcept
 
 double PerMode::operator[](Mode m) const noexcept
 {
-    return m == Mode::vector ? vector : m == Mode::overlap ? overlap : task;
+    return const_cast<PerMode&>(*this)[m];
 }
 
 double& PerMode::operator[](Mode m) noexcept
 {
-    return m == Mode::vector ? vector : m == Mode::overlap ? overlap : task;
+    switch (m) {
+    case Mode::vector:
+        return vector;
+    case Mode::naive:
+        return naive;
+    case Mode::overlap:
+        return overlap;
+    case Mode::task:
+        break;
+    }
+    return task;
 }
 
 int DistPrediction::slowest_rank(Mode m) const
@@ -385,7 +420,7 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
         t.exchange_s = link.latency_us * 1e-6 * messages +
                        std::max(sent_bytes, halo_bytes) / (link.bandwidth_gbs * 1e9);
     }
-    finish_modes(t, options);
+    finish_modes(t, options, rates.gpu);
     return t;
 }
 
@@ -407,7 +442,7 @@ DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice
     p.ranks.reserve(stats.ranks.size());
     for (const auto& r : stats.ranks) {
         p.ranks.push_back(predict_rank(r, stats.value_bytes, device, link, options));
-        for (auto m : {Mode::vector, Mode::overlap, Mode::task}) {
+        for (auto m : all_modes) {
             p.time_s[m] = std::max(p.time_s[m], p.ranks.back().time_s[m]);
         }
     }

@@ -26,8 +26,9 @@ struct Named {
     std::string_view name;
 };
 
-constexpr std::array<Named<Mode>, 3> mode_names{{
+constexpr std::array<Named<Mode>, 4> mode_names{{
     {Mode::vector, "vector"},
+    {Mode::naive, "naive"},
     {Mode::overlap, "overlap"},
     {Mode::task, "task"},
 }};

@@ -126,8 +126,10 @@ std::string mode_title(dist::Mode m)
     switch (m) {
         case dist::Mode::vector:
             return "Vector mode (no overlap)";
-        case dist::Mode::overlap:
+        case dist::Mode::naive:
             return "Vector mode, naive overlap";
+        case dist::Mode::overlap:
+            return "Explicit overlap (GPU era, not the paper's)";
         case dist::Mode::task:
             return "Task mode (comm thread)";
     }

@@ -83,8 +83,10 @@ constexpr std::array<GlossaryEntry, 23> entries{{
      "Kreutzer §III; PETSc's VecGhost"},
     {"task mode", "Distributed SpMV in which a dedicated thread exchanges the halo while the "
                   "GPU computes the local part; the non-local part follows. Vector mode "
-                  "exchanges first; naive overlap posts the messages and computes, but on a "
-                  "host rank moves them only in the wait.",
+                  "exchanges first; naive overlap (mode naive) posts the messages and computes, "
+                  "but the messages move only in the wait (no asynchronous progress); explicit "
+                  "overlap (mode overlap, ours, GPU ranks) lets the GPU compute while the host "
+                  "drives the exchange.",
      "Kreutzer §III.A, Fig. 4"},
     {"exchange path", "How the halo moves between GPU ranks: host-staged (copy to the host, "
                       "MPI, copy back), cuda-ipc (a device copy from the neighbour's GPU, "

@@ -1,29 +1,52 @@
 #pragma once
 /// DistMatrix: a sparse matrix spread over MPI ranks, each rank holding its rows as a local and
 /// a non-local block (local_matrix.hpp) in ANY registered format, on the host or on its GPU,
-/// and the halo exchange plan computed once (exchange_plan.hpp). y = A x in one of the three
-/// modes of Kreutzer et al. §III.A (Mode in timeline.hpp):
+/// and the halo exchange plan computed once (exchange_plan.hpp). y = A x in one of four modes
+/// (Mode in timeline.hpp): Kreutzer et al.'s three of §III.A (vector, naive, task) and the
+/// GPU era's explicit overlap (overlap, ours). "Pack" is the paper's "local gather" of the own
+/// x entries a neighbour needs into the send buffer.
 ///
-///   vector   post receives, pack + send, wait; then the whole SpMV. With halo the whole SpMV
-///            runs on one block [local | non-local] over [x_own | halo] (one pass over y, the
-///            paper's "single step"); without halo it is the local block alone.
-///   overlap  post receives, pack + send, local SpMV, wait, non-local SpMV (adds into y).
-///            Without asynchronous progress in the MPI library (Open MPI 4.1 here: "OMPI
-///            progress: no") the messages move only inside MPI calls, i.e. in the wait: little
-///            overlap, as the paper predicts; the timeline shows it.
-///   task     a dedicated communication thread packs, sends, receives (and on GPU ranks copies
-///            the send buffer to the host and the halo back) while the compute side runs the
-///            local SpMV; then the non-local SpMV.
-/// "Local" and "non-local" SpMV in overlap and task mode: with few boundary rows (rows with
-/// halo entries, at most a third of the rank's rows) the first pass runs the interior rows and
-/// the second the boundary rows whole (scattered into y), so every row is summed in one pass
-/// and every mode gives vector mode's y to the last bit; with many, the local block over every
-/// row, then the non-local block adding into y (Kreutzer's split by columns).
+///   vector   (the paper's vector mode without overlap) post receives, pack, send, wait
+///            (GPU ranks: the halo then to the device); then the whole SpMV. With halo it runs
+///            on one block [local | non-local] over [x_own | halo] (one pass over y, the
+///            paper's "single step"; DistOptions::merged_block); without halo it is the local
+///            block alone.
+///   naive    (the paper's vector mode with naive overlap, as it ran) post receives, pack
+///            (GPU ranks: gather and copy to the host, and the host waits for both, since the
+///            paper's node had the send buffer in host memory), post the sends; the local SpMV
+///            (GPU ranks: launched, then the host blocks until it ends); wait (the messages
+///            move only here: Open MPI 4.1 has no asynchronous progress, "OMPI progress: no");
+///            GPU ranks: the halo to the device; the non-local SpMV. Nothing is hidden: the
+///            paper expects no gain even over vector mode.
+///   overlap  (explicit overlap, the GPU-era schedule: ours, not the paper's) GPU ranks: post
+///            receives; queue the gather (and copy) on a high-priority stream, then the local
+///            SpMV on the compute stream; the host waits for the packed buffer, sends, and sits
+///            in MPI_Waitall while the GPU computes, so the messages move during the local
+///            SpMV; the halo to the device on the comm stream; the non-local SpMV waits for it
+///            with an event. Host ranks: the same schedule as naive (one thread cannot compute
+///            and sit in MPI at once).
+///   task     (the paper's task mode) a dedicated, persistent communication thread posts,
+///            packs, sends and waits (GPU ranks: the gather and copy are queued on the
+///            high-priority stream before the local SpMV, the thread waits for them, sends,
+///            waits and queues the halo's copy to the device) while the compute side runs the
+///            local SpMV; after the join, the non-local SpMV. DistOptions::task_poll_us says
+///            how the thread waits.
+/// "Local" and "non-local" SpMV in naive, overlap and task mode: with few boundary rows (rows
+/// with halo entries, at most a third of the rank's rows) the first pass runs the interior
+/// rows and the second the boundary rows whole (scattered into y), so every row is summed in
+/// one pass and every mode gives vector mode's y to the last bit; with many, the local block
+/// over every row, then the non-local block adding into y (Kreutzer's split by columns).
 ///
 /// GPU ranks: one rank per GPU (node-local rank -> device ordinal modulo the devices present).
-/// The halo is gathered on the device into a device buffer, copied to page-locked host memory,
-/// exchanged by MPI, copied back (the paper's path); with a CUDA-aware MPI library the device
-/// buffers go to MPI directly (exchange_path() says which ran).
+/// The halo is gathered on the device into a device buffer; how it then moves is
+/// DistOptions::exchange, "auto" by default: "cuda-aware" (device buffers to MPI) where the MPI
+/// library is CUDA-aware, else "cuda-ipc" (each rank pulls its halo from its neighbours' send
+/// buffers with a device copy; MPI carries "packed" / "consumed" tokens) where every rank is on
+/// one host and the GPUs can read each other's memory, else "host-staged" (copy to page-locked
+/// host memory, MPI, copy back: the papers' path). exchange_path() says which ran. In naive
+/// mode every path keeps the paper's order: the sends (IPC: the "packed" tokens) are posted
+/// before the local SpMV, everything that waits for the neighbours (IPC: their tokens and the
+/// device copy) after its synchronize.
 ///
 ///   spmv::dist::Environment env(&argc, &argv);
 ///   auto comm = spmv::dist::Comm::world();

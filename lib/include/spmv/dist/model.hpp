@@ -1,14 +1,15 @@
 #pragma once
 /// The performance model of ONE distributed SpMV y = A x over P ranks: Kreutzer et al.'s
 /// single-GPU bandwidth model (§II.B, model/performance.hpp) applied to each rank's local and
-/// non-local block, plus the halo path of §III.A (Fig. 4), combined for the three modes of
-/// timeline.hpp. MPI-free: it needs only the PartitionStats of a partition, which
+/// non-local block, plus the halo path of §III.A (Fig. 4), combined for the four modes of
+/// timeline.hpp (Kreutzer's vector, naive overlap and task mode, and the GPU-era explicit
+/// overlap). MPI-free: it needs only the PartitionStats of a partition, which
 /// partition_stats() computes straight from the CSR matrix.
 ///
 /// Per rank (s_v = 8 (DP) or 4 (SP) value bytes, s_i = 4 index bytes, B the rank's memory
 /// bandwidth (GPU: B_GPU, host rank: HostProfile), B_PCI the GPU's PCIe bandwidth, B_L and
 /// lat the link's bandwidth and per-message latency):
-///   The first and second pass of overlap and task mode, as DistMatrix runs them:
+///   The first and second pass of naive, overlap and task mode, as DistMatrix runs them:
 ///   - Kreutzer's split by columns (boundary rows, those with non-local entries, more than a
 ///     third of the rows):
 ///     T_local    = [local_nnz (s_v + s_i + s_v alpha) + 2 s_v rows] / B
@@ -36,18 +37,28 @@
 /// T_PCI, only the halo crosses PCIe. alpha (x reuse, 1 = none) is clamped to
 /// [1/N_nzr, 1] of each block, since no block can reuse x better than perfectly.
 ///
-/// Modes (Kreutzer §III.A):
-///   vector  = T_comm + T_merged               exchange first, then the whole SpMV at once
-///   overlap = T_comm + T_local + T_nonlocal   "naive overlap": the non-blocking exchange only
-///             moves data inside MPI calls, i.e. in MPI_Waitall after the local kernel; and it
-///             pays the second pass over y (worse than vector mode, as the paper expects). Open
-///             MPI 4.1 (`ompi_info`: "OMPI progress: no") has no asynchronous progress; with
-///             ModelOptions::async_progress the library's progress engine plays the part of
-///             task mode's thread: overlap = task. `spmvlab dist` sets it for GPU ranks: their
-///             host thread waits in MPI_Waitall while the GPU runs the local SpMV, so the
-///             messages move during it (measured on two H100: overlap within 2 % of task).
-///   task    = max(T_local, T_comm) + T_nonlocal   a communication thread drives the whole
-///             halo path while the GPU runs the local block. At most 2x faster than vector.
+/// Modes (timeline.hpp's Mode), each by what it really overlaps:
+///   vector  = T_comm + T_merged               Kreutzer's vector mode: exchange first, then
+///             the whole SpMV at once; nothing overlaps.
+///   naive   = T_pack + T_d2h + T_local + T_exchange + T_h2d + T_nonlocal
+///           = T_comm + T_local + T_nonlocal   Kreutzer's naive overlap, as run: the send buffer
+///             is packed (GPU ranks: and copied to the host) before the sends are posted, the
+///             host is busy in (GPU ranks: blocked on) the local SpMV, and the messages move
+///             only inside MPI calls, i.e. in MPI_Waitall after it. Nothing is hidden, and the
+///             split's second pass over y costs extra: naive >= vector (the paper: "no
+///             advantage even over vector mode"; Open MPI 4.1, `ompi_info`: "OMPI progress:
+///             no"). With ModelOptions::async_progress (a library that progresses messages in
+///             the background) T_local + T_exchange becomes max(T_local, T_exchange).
+///   overlap = GPU ranks: max(T_local, T_comm) + T_nonlocal   explicit overlap, the GPU-era
+///             schedule (the project's, not the paper's): gather and copy queued before the
+///             local kernel, the host drives the exchange (its MPI_Waitall progresses the
+///             messages) while the GPU computes. Host ranks: = naive (their one thread cannot
+///             compute and sit in MPI at once).
+///   task    = max(T_local, T_comm) + T_nonlocal   Kreutzer's task mode: a communication
+///             thread drives the whole halo path while the GPU or the host runs the local
+///             block. At most 2x faster than vector (Kreutzer §III: "at most a factor of two").
+/// On GPU ranks explicit overlap and task mode get the same prediction (both hide the halo
+/// path behind the local kernel; they differ by a thread hand-off the model does not count).
 /// T(mode) = max over ranks: the exchange synchronises the ranks once per product.
 ///
 /// Worked example (tests/dist/test_dist_model.cpp): B = 100 GB/s, B_PCI = 10 GB/s, link 5 GB/s
@@ -57,7 +68,8 @@
 ///   T_merged = (7000*20 + 16*1000)/1e11 = 1.56 us
 ///   T_pack = 600*20/1e11 = 0.12   T_d2h = 4800/1e10 = 0.48   T_h2d = 6400/1e10 = 0.64
 ///   T_exchange = 2 + 6400/5e9 = 3.28 us   T_comm = 4.52 us
-///   vector = 4.52 + 1.56 = 6.08 us   task = max(1.36, 4.52) + 0.36 = 4.88 us
+///   vector = 4.52 + 1.56 = 6.08 us   naive = 4.52 + 1.36 + 0.36 = 6.24 us
+///   overlap (GPU) = task = max(1.36, 4.52) + 0.36 = 4.88 us
 ///
 /// Every built-in profile below is an ASSUMPTION with its source in `note`; measure the
 /// machine at hand and use custom_link / custom_host / model::custom where it matters.
@@ -135,7 +147,11 @@ bool is_gpu(const RankDevice& d) noexcept;
 struct ModelOptions {
     model::Precision precision = model::Precision::double_precision;
     double alpha = 1.0;           ///< x reuse, (0, 1]; clamped per block (see above)
-    bool async_progress = false;  ///< the MPI library progresses in the background
+    /// The MPI library progresses messages in the background (a progress thread): naive mode
+    /// (and overlap on host ranks, which is naive) then hides the exchange behind the local
+    /// SpMV. Default false, as Open MPI 4.1 ("OMPI progress: no"). Explicit overlap and task
+    /// mode drive the exchange themselves and do not depend on it.
+    bool async_progress = false;
     /// GPU ranks copy the send buffer to the host and the halo back (T_d2h, T_h2d). false: a
     /// CUDA-aware MPI moves device buffers itself (the link, e.g. nvlink4, carries them).
     bool stage_through_host = true;
@@ -148,6 +164,7 @@ struct ModelOptions {
 /// One number per mode (times in seconds, speedups, efficiencies).
 struct PerMode {
     double vector = 0.0;
+    double naive = 0.0;
     double overlap = 0.0;
     double task = 0.0;
     double operator[](Mode m) const noexcept;
@@ -191,7 +208,7 @@ struct DistPrediction {
 RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& device,
                        const LinkProfile& link, const ModelOptions& options = {});
 
-/// The model for every rank and the three mode times. Throws InvalidArgument as predict_rank,
+/// The model for every rank and the four mode times. Throws InvalidArgument as predict_rank,
 /// and when stats.value_bytes does not match options.precision or the ranks are inconsistent.
 DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice& device,
                                    const LinkProfile& link, const ModelOptions& options = {});
@@ -201,9 +218,14 @@ DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice
 /// Kernels (local, nonlocal) sit on the gpu lane of GPU ranks, on the compute lane of host
 /// ranks; the halo path sits on the lane of the thread that drives it:
 ///   vector   compute: pack, copy_d2h, wait (the exchange), copy_h2d; then the merged SpMV
-///   overlap  compute: pack, copy_d2h; local; compute: wait, copy_h2d; nonlocal
+///   naive    compute: pack, copy_d2h; local (GPU ranks: compute idle beside it, the host
+///            blocked on the kernel); compute: wait, copy_h2d; nonlocal. With async_progress
+///            the exchange sits on the comm lane (the library's progress engine) from the
+///            local SpMV's start, and the wait holds what is left of it.
+///   overlap  GPU ranks: compute: pack, copy_d2h, wait (the exchange), copy_h2d from the
+///            start, beside local; nonlocal at max(local, comm). Host ranks: as naive.
 ///   task     comm: pack, copy_d2h, exchange, copy_h2d   from the start, beside local;
-///            nonlocal at max(local, comm). overlap with async_progress is laid out as task.
+///            nonlocal at max(local, comm).
 /// Phases of zero duration are left out. device is the profile's name; matrix, format, date
 /// and commit are left empty for the caller (the model does not depend on the format; the link
 /// is not recorded). Throws InvalidArgument for iterations < 1.

@@ -4,6 +4,7 @@
 /// by spmv::dist's MPI layer (times from MPI_Wtime after a barrier, so all ranks share an
 /// origin), written to JSON, read back by the GUI and drawn as SVG without a display.
 /// MPI-free.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,14 +12,32 @@
 
 namespace spmv::dist {
 
-/// The three ways of overlapping the halo exchange with the SpMV (Kreutzer §III.A).
+/// The ways of overlapping the halo exchange with the SpMV: Kreutzer et al.'s three (§III.A,
+/// Fig. 4) and the GPU era's own. The order (vector, naive, overlap, task) is the order in
+/// which every list, table and `--mode all` run shows them.
 enum class Mode {
-    vector,   ///< exchange, then the whole SpMV (local and non-local part after the wait)
-    overlap,  ///< "naive overlap": non-blocking exchange posted, local part, wait, non-local
-    task,     ///< a dedicated communication thread drives the exchange during the local part
+    /// Kreutzer's "vector mode without overlap": exchange, then the whole SpMV.
+    vector,
+    /// Kreutzer's "vector mode with naive overlap", run as the paper ran it: non-blocking
+    /// receives and sends posted (GPU ranks: after the gather and the device-to-host copy of the
+    /// send buffer have finished), the host busy in (GPU ranks: blocked on) the local SpMV, the
+    /// messages progressing only inside MPI_Waitall after it, then the non-local SpMV. Without
+    /// asynchronous progress in the MPI library nothing is hidden.
+    naive,
+    /// Explicit overlap, the GPU-era schedule (the project's, not the paper's): on GPU ranks the
+    /// halo's gather and copy are queued first, the local kernel runs asynchronously and the
+    /// host drives the exchange (MPI_Waitall) while the GPU computes. On host ranks, whose one
+    /// thread cannot compute and sit in MPI at once, it is the same schedule as naive.
+    overlap,
+    /// Kreutzer's "task mode": a dedicated communication thread drives the exchange while the
+    /// compute side runs the local SpMV; then the non-local SpMV.
+    task,
 };
+/// Every mode, in that order (`--mode all`, tables, charts).
+inline constexpr std::array<Mode, 4> all_modes{Mode::vector, Mode::naive, Mode::overlap,
+                                               Mode::task};
 std::string_view to_string(Mode m);
-/// "vector", "overlap" or "task"; throws InvalidArgument otherwise.
+/// "vector", "naive", "overlap" or "task"; throws InvalidArgument otherwise.
 Mode parse_mode(std::string_view name);
 
 enum class Phase {
@@ -31,7 +50,8 @@ enum class Phase {
     wait,      ///< waiting for the exchange to complete (MPI_Waitall)
     exchange,  ///< the whole exchange driven by the communication thread (task mode)
     reduce,    ///< MPI_Allreduce of a solver's dot products
-    idle,      ///< waiting for the other thread (task mode's join)
+    idle,      ///< waiting for another lane: task mode's join; naive mode's GPU ranks, the host
+               ///< blocked on the local kernel (cudaStreamSynchronize)
     copy_peer, ///< device -> device copy of the halo from a neighbour's GPU (CUDA IPC)
 };
 std::string_view to_string(Phase p);
@@ -110,10 +130,12 @@ OverlapTimes overlap_times(const Timeline& t, int rank = -1, int iteration = -1)
 /// one thread cannot compute and exchange at once, so two such events on one lane are a
 /// recording artefact, not overlap. Consequences, as in Kreutzer et al. Fig. 4:
 ///   - vector mode: the exchange precedes all compute, fraction 0;
-///   - naive overlap on the host: post, local, wait all on the compute lane, fraction 0 (MPI
-///     does not progress in the background, and the wait is exposed);
-///   - GPU ranks: a wait on the compute lane while the GPU lane runs the local kernel is
-///     hidden; a wait overlapping nothing is exposed;
+///   - naive overlap (Mode::naive, and Mode::overlap on host ranks): post, local, wait all on
+///     the compute lane, fraction 0 (MPI does not progress in the background, and the wait is
+///     exposed); on GPU ranks the local kernel on the gpu lane ends before the host enters
+///     the wait, fraction 0 as well;
+///   - explicit overlap on GPU ranks (Mode::overlap): a wait on the compute lane while the GPU
+///     lane runs the local kernel is hidden; a wait overlapping nothing is exposed;
 ///   - task mode: the comm lane's exchange under the compute lane's (or GPU's) local part is
 ///     hidden, the rest of it (the compute lane then shows idle) is exposed.
 /// Several ranks or iterations are pooled by summing the times (a time-weighted mean, not the

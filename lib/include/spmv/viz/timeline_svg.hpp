@@ -52,7 +52,8 @@ struct TimelineSvgOptions {
 /// coordinates; the GUI's timeline labels use it too).
 std::string compact_number(double v);
 
-/// "Vector mode (no overlap)", "Vector mode, naive overlap", "Task mode (comm thread)".
+/// "Vector mode (no overlap)", "Vector mode, naive overlap", "Explicit overlap (GPU era, not
+/// the paper's)", "Task mode (comm thread)".
 std::string mode_title(dist::Mode m);
 
 /// Colour of a phase in the pictures, from the Okabe-Ito palette (colour.hpp), so that the
