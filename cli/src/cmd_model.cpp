@@ -1,4 +1,7 @@
-// spmvlab model FILE | --thresholds: Kreutzer's code-balance / PCIe model (SPEC §2).
+// spmvlab model FILE | --thresholds: Kreutzer's code-balance / PCIe model (SPEC §2), and with
+// --format the per-format fitted model (spmv/model/format_model.hpp: predict_variants, the
+// one call `recommend`, the GUI and the Python module share) next to its traffic bound and
+// Kreutzer's eq. 1 line.
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -7,6 +10,7 @@
 
 #include <spmv/analysis/row_stats.hpp>
 #include <spmv/error.hpp>
+#include <spmv/model/format_model.hpp>
 #include <spmv/model/performance.hpp>
 
 #include "commands.hpp"
@@ -26,6 +30,8 @@ struct ModelOptions {
     bool json = false;
     bool thresholds = false;
     std::vector<double> ratios;
+    std::vector<std::string> formats;  ///< --format: variants or formats, "all": every variant
+    ParamOptions params;
 };
 
 /// --alpha: "min" (nullopt: 1/N_nzr, the lower bound of alpha) or a number; the range
@@ -209,6 +215,115 @@ nlohmann::json run_thresholds(const ModelOptions& o, std::string& text)
     return j;
 }
 
+/// --format: modelled variant names; a host format name stands for its default kernel
+/// (format_variant), "all" for every modelled variant.
+std::vector<std::string_view> selected_variants(const std::vector<std::string>& names)
+{
+    using namespace spmv::model;
+    std::vector<std::string_view> out;
+    auto add = [&out](std::string_view v) {
+        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    };
+    for (const auto& n : names) {
+        if (n == "all") {
+            for (const auto& v : modelled_variants()) add(v.name);
+        } else if (const auto* v = find_modelled_variant(n)) {
+            add(v->name);
+        } else {
+            std::string known;
+            for (const auto& m : modelled_variants()) {
+                known += (known.empty() ? "" : ", ") + std::string(m.name);
+            }
+            SPMV_THROW(spmv::InvalidArgument, "--format " + n +
+                                                  ": the per-format model has no GPU kernel of "
+                                                  "that name; modelled: " + known + ", or all");
+        }
+    }
+    return out;
+}
+
+/// The per-format fitted model for the matrix: per GPU, precision and variant the predicted
+/// time (the number `recommend` ranks by), its terms, its traffic bound, and the two reference
+/// lines (traffic bound, Kreutzer eq. 1 at this alpha).
+nlohmann::json run_formats(const ModelOptions& o, std::string& text)
+{
+    using namespace spmv::model;
+    const auto a = load_matrix(o.file);
+    const auto stats = spmv::analysis::row_stats(a);
+    const auto variants = selected_variants(o.formats);
+    const auto params = advisor_params(o.params);
+    const auto given = parse_alpha(o.alpha);
+    const double alpha = given ? *given : stats.ave > 0 ? min_alpha(stats.ave) : 1.0;
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& g : selected_gpus(o)) {
+        for (auto p : precisions(o.precision)) {
+            const auto all = predict_variants(a, params, g, p, variants);
+            std::vector<FormatPrediction> preds;
+            for (const auto& vp : all) preds.push_back(vp.prediction);
+            const auto lines = model_bounds(preds, stats.rows, stats.nnz, g, p, alpha);
+            const double flops = 2.0 * static_cast<double>(stats.nnz);
+            Table t({"variant", "layout", "predicted us", "GF/s", "bound", "traffic bound us",
+                     "traffic GF/s"});
+            nlohmann::json rows = nlohmann::json::array();
+            for (const auto& [shape, pr] : all) {
+                std::string layout = shape.format;
+                if (shape.format == "sell") {
+                    layout += "-" + std::to_string(shape.params.slice_height) + "-" +
+                              std::to_string(shape.params.sort_window);
+                }
+                t.add({shape.variant, layout, pr.feasible ? fmt(pr.time_s * 1e6, 3) : "-",
+                       pr.feasible ? fmt(pr.gflops, 1) : "-",
+                       pr.feasible ? pr.bound : "infeasible: " + pr.why_not,
+                       fmt(pr.dram_s * 1e6, 3), fmt(flops / pr.dram_s / 1e9, 1)});
+                rows.push_back({{"variant", shape.variant},
+                                {"format", shape.format},
+                                {"params", params_json(shape.params)},
+                                {"feasible", pr.feasible},
+                                {"why_not", pr.why_not},
+                                {"predicted_us", pr.time_s * 1e6},
+                                {"gflops", pr.gflops},
+                                {"bound", pr.bound},
+                                {"floor_us", pr.floor_s * 1e6},
+                                {"latency_us", pr.latency_s * 1e6},
+                                {"dram_us", pr.dram_s * 1e6},
+                                {"l2_us", pr.l2_s * 1e6},
+                                {"issue_us", pr.issue_s * 1e6},
+                                {"dram_bytes", pr.dram_bytes},
+                                {"traffic_bound_us", pr.dram_s * 1e6}});
+            }
+            j.push_back({{"gpu", g.name},
+                         {"precision", precision_name(to_string(p))},
+                         {"variants", rows},
+                         {"traffic_bound_us", lines.traffic_bound_s * 1e6},
+                         {"traffic_bound_variant", lines.traffic_bound_variant},
+                         {"kreutzer_eq1_us", lines.kreutzer_eq1_s * 1e6},
+                         {"kreutzer_eq1_gflops", flops / lines.kreutzer_eq1_s / 1e9},
+                         {"kreutzer_alpha", lines.alpha},
+                         {"kreutzer_is_bound", lines.kreutzer_is_bound}});
+            text += "Per-format fitted model (format_model.hpp; the number recommend ranks by; "
+                    "a prediction, not a measurement), " +
+                    g.name + ", " + std::string(to_string(p)) + ":\n" + t.str();
+            char line[640];
+            std::snprintf(
+                line, sizeof line,
+                "  traffic bound: %.3f us (%.1f GF/s): the fewest DRAM bytes of these variants "
+                "(%s) / B_GPU %.0f GB/s; no prediction is faster\n"
+                "  Kreutzer eq. 1 %s: %.3f us (%.1f GF/s) at alpha = %.4f (x read alpha N_nzr "
+                "times per row, y read and written)%s\n",
+                lines.traffic_bound_s * 1e6, flops / lines.traffic_bound_s / 1e9,
+                lines.traffic_bound_variant.c_str(), g.memory_bandwidth_gbs,
+                lines.kreutzer_is_bound ? "bound" : "line", lines.kreutzer_eq1_s * 1e6,
+                flops / lines.kreutzer_eq1_s / 1e9, lines.alpha,
+                lines.kreutzer_is_bound
+                    ? ""
+                    : ";\n  NOT a bound for the fitted model here: it charges every x load to "
+                      "DRAM and reads y, the fitted model reads x once and writes y");
+            text += line;
+        }
+    }
+    return j;
+}
+
 void run(const ModelOptions& o)
 {
     if (o.file.empty() && !o.thresholds) {
@@ -219,8 +334,16 @@ void run(const ModelOptions& o)
     std::string text;
     nlohmann::json predictions;
     nlohmann::json thresholds;
+    nlohmann::json formats;
+    if (!o.formats.empty() && o.file.empty()) {
+        SPMV_THROW(spmv::InvalidArgument, "--format needs a FILE (a Matrix Market file or gen: spec)");
+    }
     if (!o.file.empty()) {
         predictions = run_matrix(o, text);
+        if (!o.formats.empty()) {
+            text += "\n";
+            formats = run_formats(o, text);
+        }
     }
     if (o.thresholds) {
         if (!text.empty()) text += "\n";
@@ -234,6 +357,7 @@ void run(const ModelOptions& o)
         if (!o.file.empty()) {
             j["matrix"] = input_name(o.file);
             j["predictions"] = predictions;
+            if (!o.formats.empty()) j["format_model"] = formats;
         }
         if (o.thresholds) j["thresholds"] = thresholds;
         std::printf("%s\n", j.dump(2).c_str());
@@ -268,6 +392,19 @@ void add_model_command(CLI::App& app)
                     "with --thresholds: B_GPU/B_PCI ratios (default: 10,20, or those of --gpu)")
         ->delimiter(',')
         ->check(positive_number());
+    cmd->add_option("--format", o->formats,
+                    "also the per-format fitted model (the time recommend ranks by) for these "
+                    "GPU kernel variants or formats (sell, sell_i16, csr_vector, ...; all: every "
+                    "one), with its traffic bound and Kreutzer's eq. 1 line; layouts as given "
+                    "by --slice, --sigma (default auto, as recommend), ...")
+        ->delimiter(',');
+    add_format_param_options(cmd, o->params);
+    const auto params = spmv::parameters();
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        if (params[k].id == spmv::Param::sort_window) {
+            cmd->get_option("--sigma")->default_str("auto");
+        }
+    }
     cmd->add_flag("--json", o->json, "machine-readable output");
     cmd->callback([o] { run(*o); });
 }

@@ -13,20 +13,25 @@ double gflops_of(std::int64_t nnz, double ms)
 void attach_prediction(TimingRow& row, const spmv::model::Prediction& prediction)
 {
     row.predicted_gflops = prediction.gflops;
+    row.kreutzer_alpha = prediction.alpha;
     row.fraction_of_prediction = prediction.gflops > 0 ? row.gflops / prediction.gflops : 0.0;
 }
 
 FormatModelColumn make_format_model(const spmv::Csr<double, std::int32_t>& a,
                                     const spmv::FormatParams& params,
                                     const spmv::model::GpuProfile& profile,
-                                    spmv::model::Precision precision)
+                                    spmv::model::Precision precision,
+                                    const spmv::model::FormatModelConstants* constants)
 {
     FormatModelColumn m;
     m.precision = precision;
     m.profile = profile.name;
-    m.constants = spmv::model::builtin_constants(profile);
+    m.constants = constants != nullptr ? *constants : spmv::model::builtin_constants(profile);
     try {
-        m.shapes = spmv::model::kernel_shapes(a, params);
+        // the one per-format model call (advisor, recommend, model --format, Sweep, Python)
+        m.predictions = spmv::model::predict_variants(a, params, profile, precision, {},
+                                                      &m.constants);
+        for (const auto& p : m.predictions) m.shapes.push_back(p.shape);
     } catch (const std::exception& e) {
         m.error = spmv::user_message(e.what());
     }
@@ -43,14 +48,8 @@ spmv::model::FormatPrediction format_model_prediction(const FormatModelColumn& m
         none.why_not = "the format model has no kernel '" + variant + "'";
         return none;
     }
-    for (const auto& s : model.shapes) {
-        if (s.variant != variant) continue;
-        try {
-            return spmv::model::predict(s, model.constants, model.precision);
-        } catch (const std::exception& e) {  // e.g. constants without this variant
-            none.why_not = spmv::user_message(e.what());
-            return none;
-        }
+    for (const auto& p : model.predictions) {
+        if (p.shape.variant == variant) return p.prediction;
     }
     none.why_not = model.error.empty() ? "no shape for '" + variant + "'" : model.error;
     return none;
@@ -67,7 +66,27 @@ void attach_format_model(TimingRow& row, const FormatModelColumn& model)
     row.model_s = p.time_s;
     row.model_gflops = p.gflops;
     row.model_bound = p.bound;
+    row.traffic_s = p.dram_s;
+    row.traffic_gflops = p.dram_s > 0 ? p.gflops * p.time_s / p.dram_s : 0.0;
     if (row.gpu && row.median_ms > 0) row.measured_over_model = row.median_ms * 1e-3 / p.time_s;
+}
+
+TimingChartLines timing_chart_lines(std::span<const TimingRow> rows)
+{
+    TimingChartLines l;
+    for (const auto& r : rows) {
+        if (r.traffic_gflops > l.traffic_gflops) {
+            l.traffic_gflops = r.traffic_gflops;
+            l.traffic_variant = r.variant;
+        }
+        l.max_model_gflops = std::max(l.max_model_gflops, r.model_gflops);
+        if (r.predicted_gflops > 0) {
+            l.kreutzer_gflops = r.predicted_gflops;  // the same for every row
+            l.kreutzer_alpha = r.kreutzer_alpha;
+        }
+    }
+    l.kreutzer_is_bound = l.kreutzer_gflops >= l.max_model_gflops;
+    return l;
 }
 
 double median_ms(std::vector<double> times)

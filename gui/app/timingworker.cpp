@@ -80,6 +80,7 @@ void TimingWorker::runGpu(const TimingRequest& request, quint64 generation)
             const auto m = spmv::gpu::prepare<V>(v, a, request.params);
             const auto r = spmv::gpu::bench(m, options);
             row.median_ms = r.kernel.median_ms;
+            row.timing = r.kernel.method;
             row.gflops = r.gflops;
             row.effective_gbs = r.effective_gbs;
             row.fraction_of_copy = r.fraction_of_copy;

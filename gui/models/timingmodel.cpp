@@ -22,13 +22,20 @@ QVariant TimingModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole) {
         if (index.column() == ModelTime) {
             if (r.model_s <= 0) return QString::fromStdString(r.model_note);
-            return tr("Format model for %1, L2 flushed before every SpMV: %2 (a prediction, "
-                      "not a measurement)")
+            return tr("Per-format fitted model for %1, L2 flushed before every SpMV: %2 (a "
+                      "prediction, not a measurement; the same number as the Advisor, the "
+                      "Sweep and spmvlab recommend)")
                 .arg(QString::fromStdString(r.model_profile),
                      QString::fromStdString(r.model_bound));
         }
         if (index.column() == MeasuredOverModel && !r.gpu) {
             return tr("A CPU time over a GPU prediction: not compared");
+        }
+        if (r.error.empty() && !r.timing.empty()) {
+            // the harness's word on how it timed the variant (bench.cpp): gated launches, or
+            // one CUDA graph for a body of many launches (never a gate waiting on itself)
+            return tr("%1\ntimed as: %2")
+                .arg(QString::fromStdString(r.device), QString::fromStdString(r.timing));
         }
         return QString::fromStdString(r.error.empty() ? r.device : r.error);
     }
@@ -78,14 +85,18 @@ QVariant TimingModel::headerData(int section, Qt::Orientation orientation, int r
         switch (section) {
             case ModelTime:
                 return tr(
-                    "The per-variant format model's time for one SpMV on a GPU of the "
+                    "The per-format fitted model's time for one SpMV on a GPU of the "
                     "profile named (L2 flushed before every SpMV): a prediction, shown "
                     "also next to CPU timings. \u2014: a variant the model does not know "
                     "(cuSPARSE, CSC)");
             case MeasuredOverModel:
                 return tr("Measured GPU time / format model time (> 1: slower than predicted)");
             case Predicted:
-                return tr("Kreutzer's bound (eq. 2): 2 nnz / T_MVM, the same for every format");
+                return tr("Kreutzer eq. 1 / eq. 2: B_GPU / code balance at the chosen \u03b1, "
+                          "2 nnz / T_MVM, the same for every format. The chart calls it a "
+                          "bound only where no per-format prediction exceeds it");
+            case OfPrediction:
+                return tr("Measured GFLOP/s / Kreutzer eq. 1 GFLOP/s");
             default:
                 return {};
         }
@@ -108,7 +119,7 @@ QVariant TimingModel::headerData(int section, Qt::Orientation orientation, int r
         case GFlops:
             return tr("GFLOP/s");
         case Predicted:
-            return tr("Kreutzer GFLOP/s");
+            return tr("Kreutzer eq. 1 GFLOP/s");
         case OfPrediction:
             return tr("of Kreutzer");
         case EffectiveBandwidth:

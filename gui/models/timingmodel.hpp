@@ -17,7 +17,8 @@ public:
         ModelTime,          ///< the format model's time for this variant [µs]
         MeasuredOverModel,  ///< measured / model time (GPU rows)
         GFlops,
-        Predicted,  ///< Kreutzer's bound, the same for every format
+        Predicted,  ///< Kreutzer eq. 1 GF/s, the same for every format (a bound only where no
+                    ///< per-format prediction exceeds it)
         OfPrediction,
         EffectiveBandwidth,
         OfCopy,

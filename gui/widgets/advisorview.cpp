@@ -373,7 +373,9 @@ void AdvisorView::showDetails()
         // T = F + max(c critical trips, DRAM bytes / B_GPU, L2 sectors 32 / B_L2, tau warp trips)
         h += tr("<p>Predicted <b>%1</b> per SpMV (%2 GFLOP/s) on %3, L2 flushed before every "
                 "SpMV; bound by <b>%4</b>: T = F + max(latency, DRAM, L2 gather, warp issue) = "
-                "%5 + max(%6, %7, %8, %9).</p>")
+                "%5 + max(%6, %7, %8, %9). The per-format fitted model: the same number "
+                "as the Timing view, the Sweep and <tt>spmvlab recommend</tt>; its traffic "
+                "bound (DRAM bytes / B<sub>GPU</sub>) is the DRAM term, %7.</p>")
                  .arg(us(p.time_s))
                  .arg(p.gflops, 0, 'f', 1)
                  .arg(html(m_advice->profile), html(p.bound), us(p.floor_s), us(p.latency_s),

@@ -51,6 +51,7 @@ QThreadPool* sweepPool()
 
 struct SweepOutcome {
     std::shared_ptr<const SweepResult> result;
+    std::shared_ptr<const std::vector<spmv::model::SweepPrediction>> model;
     QString error;
     bool stale = false;
 };
@@ -309,6 +310,7 @@ void SweepView::recompute()
     if (!m_latest) m_latest = std::make_shared<std::atomic<quint64>>(0);
     m_latest->store(generation);
     m_result.reset();
+    m_modelPoints.reset();
     const auto* doc = m_document.get();
     if (!doc || doc->csr.num_rows == 0 || doc->csr.row_ptrs.back() == 0) {
         m_computing = false;
@@ -339,6 +341,13 @@ void SweepView::recompute()
             values.push_back(spmv::analysis::resolved_value(doc->csr, format, param, params));
             o.result = std::make_shared<const SweepResult>(
                 spmv::analysis::sweep(doc->csr, format, param, params, values, options));
+            // the predicted time of every point: the per-format fitted model, the one call
+            // the Advisor, Timing and the CLI share
+            std::vector<int> at;
+            for (const auto& pt : o.result->points) at.push_back(pt.value);
+            o.model = std::make_shared<const std::vector<spmv::model::SweepPrediction>>(
+                spmv::model::predict_sweep(doc->csr, format, param, params, at, options.gpu,
+                                           options.precision));
         } catch (const std::bad_alloc&) {
             o.error = tr("Out of memory: the matrix is too large for the sweep.");
         } catch (const std::exception& e) {
@@ -351,6 +360,7 @@ void SweepView::recompute()
         m_computing = false;
         if (o.result) {
             m_result = std::move(o.result);
+            m_modelPoints = std::move(o.model);
             showResult();
         } else {
             showMessage(tr("The sweep failed: %1").arg(o.error));
@@ -374,13 +384,21 @@ void SweepView::showResult()
     const auto& r = *m_result;
     const auto& c = choice(r.param);
     double maxSeconds = 0.0;
-    for (const auto& p : r.points) maxSeconds = std::max(maxSeconds, p.predicted_seconds);
+    for (const auto& m : *m_modelPoints) {
+        maxSeconds = std::max(maxSeconds, m.model.prediction.time_s);
+    }
     m_timeUnit = timeUnit(maxSeconds);
+    const QString variant =
+        m_modelPoints->empty() ? QString()
+                               : QString::fromStdString(m_modelPoints->front().model.shape.variant);
 
     m_note->setText(
         tr("<b>%1</b>, warp size %2, %3 rows, %4 nonzeros; current %5 = <b>%6</b> (marked). "
-           "Predicted time = bytes moved / B<sub>GPU</sub> (%7, %8 GB/s, %9): the format's "
-           "<b>traffic bound, not a measurement</b>; no launch latency is included.")
+           "Predicted time = the <b>per-format fitted model</b> of the <tt>%10</tt> kernel "
+           "(%7, %9; the same number as the Advisor, the Timing view and "
+           "<tt>spmvlab recommend</tt>): <b>a prediction, not a measurement</b>. Traffic bound = "
+           "its DRAM bytes / B<sub>GPU</sub> (%8 GB/s), a lower bound the prediction never "
+           "crosses.")
             .arg(formatTitle(r).toHtmlEscaped())
             .arg(r.base.warp_size)
             .arg(count(r.rows), count(r.nnz), QString::fromUtf8(c.symbol))
@@ -388,7 +406,8 @@ void SweepView::showResult()
             .arg(QString::fromStdString(r.gpu.name).toHtmlEscaped())
             .arg(r.gpu.memory_bandwidth_gbs, 0, 'g', 4)
             .arg(r.precision == spmv::model::Precision::double_precision ? tr("double")
-                                                                         : tr("single")));
+                                                                         : tr("single"))
+            .arg(variant.toHtmlEscaped()));
 
     const Quantity q = quantity();
     if (q == Quantity::All) {
@@ -414,13 +433,16 @@ void SweepView::buildChart(QChartView* view, Quantity q, bool compact)
     const auto& c = choice(r.param);
     const QString symbol = QString::fromUtf8(c.symbol);
 
-    auto y = [&](const SweepPoint& p) {
+    const auto& model = *m_modelPoints;
+    auto y = [&](std::size_t i) {
+        const auto& p = r.points[i];
         switch (q) {
         case Quantity::PaddingShare: return 100.0 * p.padding_share;
         case Quantity::Iterations: return static_cast<double>(p.n_iter);
-        default: return p.predicted_seconds / m_timeUnit;
+        default: return model[i].model.prediction.time_s / m_timeUnit;
         }
     };
+    auto traffic = [&](std::size_t i) { return model[i].model.prediction.dram_s / m_timeUnit; };
     QString title;
     QString yTitle;
     QString yFormat;
@@ -444,8 +466,9 @@ void SweepView::buildChart(QChartView* view, Quantity q, bool compact)
         colour = pal.useful;
         break;
     default:
-        title = compact ? tr("Predicted time (bound)")
-                        : tr("Predicted time vs %1 (traffic bound, not measured)").arg(symbol);
+        title = compact ? tr("Predicted time (model)")
+                        : tr("Predicted time vs %1 (per-format fitted model, not measured)")
+                              .arg(symbol);
         yTitle = tr("time (%1)").arg(timeUnitName(m_timeUnit));
         yFormat = QStringLiteral("%.3g");
         colour = pal.predicted;
@@ -486,7 +509,7 @@ void SweepView::buildChart(QChartView* view, Quantity q, bool compact)
     xAxis->setTitleText(compact ? symbol : QString::fromUtf8(c.axis));
 
     double yMax = 0.0;
-    for (const auto& p : r.points) yMax = std::max(yMax, y(p));
+    for (std::size_t i = 0; i < r.points.size(); ++i) yMax = std::max(yMax, y(i));
     auto* yAxis = new QValueAxis;
     const double step = spmv::viz::nice_step(yMax > 0 ? yMax : 1.0, 5);
     yAxis->setRange(0.0, std::max(step, std::ceil(yMax * 1.05 / step) * step));
@@ -506,8 +529,8 @@ void SweepView::buildChart(QChartView* view, Quantity q, bool compact)
     line->setObjectName(QString::fromLatin1(quantityKey(q)));
     line->setName(q == Quantity::PaddingShare ? tr("padding share")
                   : q == Quantity::Iterations ? tr("N_iter")
-                                              : tr("bytes moved / B_GPU"));
-    for (const auto& p : r.points) line->append(p.value, y(p));
+                                              : tr("per-format fitted model"));
+    for (std::size_t i = 0; i < r.points.size(); ++i) line->append(r.points[i].value, y(i));
     QPen pen(toQColor(colour));
     pen.setWidthF(app.lineWidth(2.5));
     line->setPen(pen);
@@ -535,11 +558,28 @@ void SweepView::buildChart(QChartView* view, Quantity q, bool compact)
         QToolTip::showText(QCursor::pos(), pointText(best), this);
     });
 
-    for (const auto& p : r.points) {
+    if (q == Quantity::PredictedTime) {
+        // the traffic bound: the kernel's DRAM bytes / B_GPU, below the prediction everywhere
+        auto* bound = new QLineSeries;
+        bound->setObjectName(QStringLiteral("traffic"));
+        bound->setName(tr("traffic bound (DRAM bytes / B_GPU)"));
+        for (std::size_t i = 0; i < r.points.size(); ++i) {
+            bound->append(r.points[i].value, traffic(i));
+        }
+        QPen dashed(toQColor(spmv::viz::mix(pal.text, pal.background, 0.35)));
+        dashed.setWidthF(app.lineWidth(2.0));
+        dashed.setStyle(Qt::DashLine);
+        bound->setPen(dashed);
+        chart->addSeries(bound);
+        bound->attachAxis(xAxis);
+        bound->attachAxis(yAxis);
+    }
+    for (std::size_t i = 0; i < r.points.size(); ++i) {
+        const auto& p = r.points[i];
         if (p.value != r.current_value) continue;
         auto* here = new QScatterSeries;
         here->setName(tr("current %1 = %2").arg(symbol).arg(p.value));
-        here->append(p.value, y(p));
+        here->append(p.value, y(i));
         here->setColor(toQColor(pal.selection));
         here->setBorderColor(toQColor(pal.text));
         here->setMarkerSize(14 * app.scale());
@@ -563,11 +603,13 @@ QString SweepView::pointText(int index) const
                        .arg(count(p.stored_slots), count(p.padding_slots))
                        .arg(100.0 * p.padding_share, 0, 'f', 1);
     if (r.format == "hyb") text += tr("\nCOO entries %1").arg(count(p.coo_entries));
-    text += tr("\nN_iter %1, warp efficiency %2 %\nbytes moved %3, predicted %4")
+    const auto& m = (*m_modelPoints)[static_cast<std::size_t>(index)].model.prediction;
+    text += tr("\nN_iter %1, warp efficiency %2 %\nDRAM bytes %3, traffic bound %4\n"
+               "predicted %5 (per-format fitted model, %6)")
                 .arg(count(p.n_iter))
                 .arg(100.0 * p.warp_efficiency, 0, 'f', 1)
-                .arg(QString::fromStdString(spmv::analysis::format_bytes(p.bytes_moved)))
-                .arg(seconds(p.predicted_seconds));
+                .arg(QString::fromStdString(spmv::analysis::format_bytes(m.dram_bytes)))
+                .arg(seconds(m.dram_s), seconds(m.time_s), QString::fromStdString(m.bound));
     return text;
 }
 
@@ -578,7 +620,7 @@ void SweepView::fillTable()
     QStringList headers{QString::fromUtf8(choice(r.param).symbol), tr("stored slots"),
                         tr("padding")};
     if (hyb) headers << tr("COO entries");
-    headers << tr("N_iter") << tr("warp efficiency") << tr("bytes moved")
+    headers << tr("N_iter") << tr("warp efficiency") << tr("DRAM bytes") << tr("traffic bound")
             << tr("predicted time");
     m_table->clear();
     m_table->setColumnCount(static_cast<int>(headers.size()));
@@ -596,9 +638,10 @@ void SweepView::fillTable()
                           count(p.stored_slots),
                           QStringLiteral("%1 %").arg(100.0 * p.padding_share, 0, 'f', 1)};
         if (hyb) cells << count(p.coo_entries);
+        const auto& m = (*m_modelPoints)[static_cast<std::size_t>(i)].model.prediction;
         cells << count(p.n_iter) << QStringLiteral("%1 %").arg(100.0 * p.warp_efficiency, 0, 'f', 1)
-              << QString::fromStdString(spmv::analysis::format_bytes(p.bytes_moved))
-              << seconds(p.predicted_seconds);
+              << QString::fromStdString(spmv::analysis::format_bytes(m.dram_bytes))
+              << seconds(m.dram_s) << seconds(m.time_s);
         for (int col = 0; col < static_cast<int>(cells.size()); ++col) {
             auto* item = new QTableWidgetItem(cells[col]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -609,6 +652,18 @@ void SweepView::fillTable()
             m_table->setItem(i, col, item);
         }
     }
+}
+
+QLineSeries* SweepView::trafficSeries() const
+{
+    if (!m_result || m_stack->currentWidget() != m_splitter) return nullptr;
+    for (auto* v : m_views) {
+        if (v->isHidden() || !v->chart()) continue;
+        for (auto* s : v->chart()->series()) {
+            if (s->objectName() == QLatin1String("traffic")) return qobject_cast<QLineSeries*>(s);
+        }
+    }
+    return nullptr;
 }
 
 QLineSeries* SweepView::series(Quantity q) const

@@ -1,10 +1,13 @@
 #pragma once
 // Parameter sweeps as a chart: padding share, N_iter (warp-level loop trips, Kreutzer's
-// measure) and the predicted time of one SpMV against σ or C of SELL-C-σ, b_r of pJDS or K of
-// HYB (spmv::analysis::sweep, computed from the row lengths without building the formats).
-// The predicted time is the format's traffic bound (bytes moved / B_GPU of the chosen GPU
-// profile), not a measurement; the view says so under the chart. The current value of the
-// parameter is marked on the curve, and a compact table below lists every point.
+// measure) (spmv::analysis::sweep, computed from the row lengths without building the formats)
+// and the predicted time of one SpMV against σ or C of SELL-C-σ, b_r of pJDS or K of HYB. The
+// predicted time is the per-format fitted model of the format's GPU kernel
+// (spmv::model::predict_sweep, the same call the Advisor, Timing view, `spmvlab recommend` and
+// `spmvlab model --format` make), drawn with its traffic bound (the kernel's DRAM bytes /
+// B_GPU, a lower bound the prediction never crosses); a prediction, not a measurement, and the
+// view says so. The current value of the parameter is marked on the curve, and a compact table
+// below lists every point.
 // The sweep runs on a worker thread (QtConcurrent); results of a superseded request (another
 // matrix, parameter, precision or profile meanwhile) are dropped.
 #include <atomic>
@@ -13,6 +16,7 @@
 #include <QWidget>
 
 #include <spmv/analysis/sweep.hpp>
+#include <spmv/model/format_model.hpp>
 #include <spmv/model/performance.hpp>
 #include <spmv/registry.hpp>
 
@@ -61,12 +65,19 @@ public:
     /// The sweep shown (null when the view shows a message instead: no matrix, an empty
     /// matrix, an error).
     std::shared_ptr<const spmv::analysis::SweepResult> result() const { return m_result; }
+    /// The per-format model at every point of result() (same order; null with no result).
+    std::shared_ptr<const std::vector<spmv::model::SweepPrediction>> modelPoints() const
+    {
+        return m_modelPoints;
+    }
     /// The message shown instead of the chart (empty while a chart is shown).
     QString message() const;
     /// The line series of `q` (PaddingShare, Iterations or PredictedTime) in the chart shown,
     /// or nullptr when that quantity is not on screen. Padding share is in percent, N_iter as
-    /// is, the time in timeUnitSeconds() units.
+    /// is, the time (the per-format fitted model) in timeUnitSeconds() units.
     QLineSeries* series(Quantity q) const;
+    /// The traffic-bound line beside the predicted time (timeUnitSeconds() units), or nullptr.
+    QLineSeries* trafficSeries() const;
     /// Seconds per unit of the time axis (1e-6 when it reads in µs).
     double timeUnitSeconds() const { return m_timeUnit; }
     QTableWidget* table() const { return m_table; }
@@ -89,6 +100,7 @@ private:
     MatrixDocumentPtr m_document;
     spmv::FormatParams m_params;
     std::shared_ptr<const spmv::analysis::SweepResult> m_result;
+    std::shared_ptr<const std::vector<spmv::model::SweepPrediction>> m_modelPoints;
     quint64 m_generation = 0;
     /// The latest generation, shared with the queued jobs so that a superseded one skips its
     /// work when the thread reaches it.

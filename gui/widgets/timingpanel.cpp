@@ -1,6 +1,7 @@
 #include "timingpanel.hpp"
 
 #include <cmath>
+#include <span>
 
 #include <QComboBox>
 #include <QDateTime>
@@ -75,10 +76,14 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
     m_alpha->setRange(0.0, 1.0);
     m_alpha->setSingleStep(0.05);
     m_alpha->setDecimals(3);
-    m_alpha->setValue(1.0);
+    // default 1/N_nzr (the box's minimum, clamped per matrix): x read once from DRAM, as the
+    // per-format fitted model assumes; alpha = 1 is the paper's no-reuse case
+    m_alpha->setValue(0.0);
+    m_alpha->setSpecialValueText(tr("1/N_nzr"));  // the minimum, 0, is clamped to 1/N_nzr
     m_alpha->setToolTip(
-        tr("Model: fraction of x loads that go to memory (1: no reuse). "
-           "Clamped to at least 1/N_nzr."));
+        tr("Kreutzer eq. 1: fraction of x loads that go to memory (1: no reuse, every load "
+           "from DRAM). Clamped to at least 1/N_nzr (x read once, what the per-format fitted "
+           "model assumes), the default."));
     m_run.startButton()->setText(m_gpu ? tr("Time on the GPU") : tr("Time on the CPU"));
     m_run.progressBar()->setFormat(tr("%v of %m"));
 
@@ -237,6 +242,7 @@ void TimingPanel::start()
     r.profile = currentProfile();
     r.alpha =
         doc->stats.ave > 0 ? qMax(m_alpha->value(), spmv::model::min_alpha(doc->stats.ave)) : 1.0;
+    m_runAlpha = r.alpha;
     r.useGpu = m_gpu;
     m_model->resetData();
     m_model->setModelProfile(QString::fromStdString(r.profile.name));
@@ -266,23 +272,33 @@ void TimingPanel::rebuildChart()
                                   .arg(QString::fromStdString(rows.front().device))
                             : tr("CPU reference SpMV (measured) vs model prediction for %1")
                                   .arg(m_profile->currentText()));
+        // what the lines are, in the chart's tooltip (the legend has room for short names)
+        m_chartView->setToolTip(
+            tr("per-format fitted model: each variant's predicted time (the Advisor's, the "
+               "Sweep's and spmvlab recommend's number)\ntraffic bound: the fewest DRAM bytes "
+               "of any variant shown / B_GPU; no prediction lies above it\nKreutzer eq. 1: "
+               "B_GPU / code balance at the \u03b1 chosen, one rate for every format; a bound "
+               "only where no prediction lies above it (the paper reads x \u03b1 N_nzr times "
+               "per row from DRAM and reads y too)"));
         auto* measured = new QBarSet(gpu ? tr("measured GFLOP/s") : tr("CPU reference GFLOP/s"));
         measured->setColor(toQColor(pal.measured));
         QStringList categories;
-        double top = 0;
+        // the three lines, named for what they are (timing_chart_lines, Qt-free)
+        const auto lines = timing_chart_lines(
+            std::span<const TimingRow>(rows.data(), static_cast<std::size_t>(rows.size())));
+        const double alpha = lines.kreutzer_alpha > 0 ? lines.kreutzer_alpha : m_runAlpha;
+        double top = qMax(lines.traffic_gflops, lines.kreutzer_gflops);
         double bottom = 0;
-        double predicted = 0;
-        // each variant's own prediction (the format model), a marker on its bar
+        // each variant's own prediction (the per-format fitted model), a marker on its bar
         auto* own = new QScatterSeries;
         for (const auto& r : rows) {
             const double x = static_cast<double>(categories.size());
             categories << QString::fromStdString(r.variant);
             *measured << r.gflops;
-            top = qMax(top, qMax(r.gflops, qMax(r.predicted_gflops, r.model_gflops)));
+            top = qMax(top, qMax(r.gflops, r.model_gflops));
             for (const double v : {r.gflops, r.model_gflops}) {
                 if (v > 0) bottom = bottom > 0 ? qMin(bottom, v) : v;
             }
-            predicted = qMax(predicted, r.predicted_gflops);
             if (r.model_gflops > 0) own->append(x, r.model_gflops);
         }
         auto* series = new QBarSeries;
@@ -318,26 +334,45 @@ void TimingPanel::rebuildChart()
         chart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
         series->attachAxis(y);
-        if (predicted > 0) {
-            // Kreutzer's model predicts one rate for every ELLPACK-like kernel: one line across
+        auto addLine = [&](double value, const QString& name, const QString& key, double grey,
+                           Qt::PenStyle style) {
             auto* line = new QLineSeries;
-            line->setName(tr("Kreutzer's bound for %1: %2 GFLOP/s")
-                              .arg(m_profile->currentText())
-                              .arg(predicted, 0, 'f', 1));
-            line->append(-0.5, predicted);
-            line->append(static_cast<double>(categories.size()) - 0.5, predicted);
-            // grey: the format-agnostic bound; orange is each variant's own prediction
-            QPen pen(toQColor(spmv::viz::mix(pal.text, pal.background, 0.45)));
+            line->setObjectName(key);
+            line->setName(name);
+            line->append(-0.5, value);
+            line->append(static_cast<double>(categories.size()) - 0.5, value);
+            QPen pen(toQColor(spmv::viz::mix(pal.text, pal.background, grey)));
             pen.setWidthF(app.lineWidth(2.5));
-            pen.setStyle(Qt::DashLine);
+            pen.setStyle(style);
             line->setPen(pen);
             chart->addSeries(line);
             line->attachAxis(x);
             line->attachAxis(y);
+        };
+        if (lines.traffic_gflops > 0) {
+            // the fewest DRAM bytes of any variant / B_GPU: no fitted prediction lies above it
+            addLine(lines.traffic_gflops,
+                    tr("traffic bound %1 GF/s").arg(lines.traffic_gflops, 0, 'f', 1),
+                    QStringLiteral("traffic"), 0.15, Qt::SolidLine);
+        }
+        if (lines.kreutzer_gflops > 0) {
+            // Kreutzer's eq. 1: one rate for every format. Called a bound only where no
+            // prediction of this chart exceeds it; otherwise it says that it lies below
+            const QString a = QString::number(alpha, 'f', 3);
+            addLine(lines.kreutzer_gflops,
+                    lines.kreutzer_is_bound
+                        ? tr("Kreutzer eq. 1 bound (\u03b1 %1) %2 GF/s")
+                              .arg(a)
+                              .arg(lines.kreutzer_gflops, 0, 'f', 1)
+                        : tr("Kreutzer eq. 1 (\u03b1 %1) %2 GF/s, below the model")
+                              .arg(a)
+                              .arg(lines.kreutzer_gflops, 0, 'f', 1),
+                    QStringLiteral("kreutzer"), 0.45, Qt::DashLine);
         }
         if (own->count() > 0) {
-            own->setName(tr("format model for %1 (each variant)")
+            own->setName(tr("per-format fitted model (%1)")
                              .arg(QString::fromStdString(rows.front().model_profile)));
+            own->setObjectName(QStringLiteral("model"));
             own->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
             own->setMarkerSize(12.0 * app.scale());
             own->setColor(toQColor(pal.predicted));

@@ -63,6 +63,7 @@ private:
     QComboBox* m_precision;
     QComboBox* m_profile;
     QDoubleSpinBox* m_alpha;
+    double m_runAlpha = 0.0;  ///< the alpha of the run shown (clamped to >= 1/N_nzr)
     RunControls m_run;
     QTableView* m_table;
     QChartView* m_chartView;

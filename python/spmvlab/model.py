@@ -10,6 +10,11 @@ The per-format kernel model (what each GPU kernel variant loads and waits for):
 
     for s, t in model.predict_kernels(A, "H100", variants=["csr", "ell", "sell"], sigma="auto"):
         print(s.variant, s.loaded_slots, t.gflops, t.bound)
+    model.predict_variant(A, "sell", "H100", "double", sigma="auto").time_s
+
+Both call spmv::model::predict_variants, the one per-format model call that `spmvlab recommend`,
+`spmvlab model --format` and the GUI's Timing, Sweep and Advisor views make: the same matrix,
+variant, parameters, precision and profile give the same number everywhere.
 """
 from ._spmvlab.model import (  # noqa: F401  (re-exported)
     FormatModelConstants,
@@ -40,7 +45,7 @@ from ._spmvlab import model as _model
 __all__ = ["profiles", "find_profile", "custom_profile", "predict", "min_alpha", "code_balance",
            "device_bytes", "t_mvm_seconds", "t_pci_seconds", "kreutzer_thresholds",
            "kreutzer_worked_cases", "modelled_variants", "kernel_shapes", "predict_kernel",
-           "predict_kernels", "builtin_constants", "dram_bytes", "l2_sectors",
+           "predict_kernels", "predict_variant", "builtin_constants", "dram_bytes", "l2_sectors",
            "GpuProfile", "Prediction", "Thresholds", "KernelShape", "FormatPrediction",
            "FormatModelConstants", "KernelConstants"]
 
@@ -62,8 +67,19 @@ def kernel_shapes(matrix, variants=None, **params):
     return _model._kernel_shapes(as_matrix(matrix), variants, **params)
 
 
-def predict_kernels(matrix, profile="H100", precision="double", variants=None, **params):
-    """[(KernelShape, FormatPrediction)] for every modelled variant (or the named ones)."""
-    constants = builtin_constants(profile)
-    return [(s, predict_kernel(s, profile, precision, constants))
-            for s in kernel_shapes(matrix, variants, **params)]
+def predict_kernels(matrix, profile="H100", precision="double", variants=None, constants=None,
+                    **params):
+    """[(KernelShape, FormatPrediction)] for every modelled variant (or the named ones), priced
+    with the profile's built-in constants unless `constants` is given (spmv::model::
+    predict_variants, the number `spmvlab recommend` ranks by)."""
+    from . import as_matrix
+    return _model._predict_variants(as_matrix(matrix), profile, precision, variants, constants,
+                                    **params)
+
+
+def predict_variant(matrix, variant, profile="H100", precision="double", constants=None,
+                    **params):
+    """The per-format fitted model's FormatPrediction for one GPU kernel variant ("sell",
+    "sell_i16", "csr_vector", ...) on `matrix`: the same number as `spmvlab recommend --json`'s
+    predicted_us and `spmvlab model --format VARIANT --json` for the same parameters."""
+    return predict_kernels(matrix, profile, precision, [variant], constants, **params)[0][1]

@@ -1,6 +1,7 @@
 /// spmv::model from Python: the bandwidth model of Kreutzer et al. §II.B (model/performance.hpp)
 /// and the per-format kernel model (model/format_model.hpp: kernel_shapes, predict).
 #include <cstdint>
+#include <optional>
 #include <pybind11/stl.h>
 #include <string>
 #include <string_view>
@@ -331,6 +332,41 @@ term ('latency', 'DRAM bandwidth', 'L2 gather' or 'warp issue'); gflops = 2 nnz 
         py::arg("constants") = py::none(),
         "The per-format model's prediction for one KernelShape on a GPU profile (its built-in "
         "constants unless `constants` is given).");
+    m.def(
+        "_predict_variants",
+        [](const Matrix& a, const py::object& profile, const std::string& p,
+           const py::object& variants, const py::object& constants, const py::kwargs& kwargs) {
+            const auto params = params_from(kwargs, "");
+            std::vector<std::string> names;
+            if (!variants.is_none()) names = variants.cast<std::vector<std::string>>();
+            for (const auto& n : names) {
+                if (model::find_modelled_variant(n) == nullptr) {
+                    std::string known;
+                    for (const auto& v : model::modelled_variants()) {
+                        known += (known.empty() ? "" : " ") + std::string(v.name);
+                    }
+                    SPMV_THROW(InvalidArgument,
+                               "unknown modelled variant '" + n + "'; known: " + known);
+                }
+            }
+            const auto gpu = profile_arg(profile);
+            const auto prec = precision_arg(p);
+            std::optional<model::FormatModelConstants> c;
+            if (!constants.is_none()) c = constants.cast<model::FormatModelConstants>();
+            const std::vector<std::string_view> views(names.begin(), names.end());
+            std::vector<model::VariantPrediction> out;
+            {
+                py::gil_scoped_release release;
+                // the one per-format model call of the project (format_model.hpp)
+                out = model::predict_variants(a.csr, params, gpu, prec, views,
+                                              c ? &*c : nullptr);
+            }
+            py::list l;
+            for (auto& vp : out) l.append(py::make_tuple(vp.shape, vp.prediction));
+            return l;
+        },
+        py::arg("matrix"), py::arg("profile") = "H100", py::arg("precision") = "double",
+        py::arg("variants") = py::none(), py::arg("constants") = py::none());
     m.def(
         "dram_bytes",
         [](const model::KernelShape& s, const std::string& p) {

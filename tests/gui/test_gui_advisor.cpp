@@ -297,7 +297,10 @@ TEST_CASE("The timing table's model column is predict() for the row's variant",
     }
     REQUIRE_FALSE(priced.empty());
     for (const bool complete : {false, true}) {
-        if (complete) column.constants = completeConstants(gpu);
+        if (complete) {  // priced at make time: the column holds predict_variants' numbers
+            const auto c = completeConstants(gpu);
+            column = make_format_model(a, params, gpu, Precision::double_precision, &c);
+        }
         const std::string variant = complete ? "sell_i16" : priced;
         INFO(variant);
         const std::string_view name = variant;

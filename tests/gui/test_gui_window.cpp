@@ -200,8 +200,9 @@ TEST_CASE("Without a CUDA device the timing view says so and times the CPU refer
         // the CPU's bandwidth from the same bytes as the GPU rows: 8 x 8, 24 nonzeros, double,
         // beta = 0: values + indices 24 x 12, row pointers 9 x 4, x and y 8 x 8 each = 452 B
         CHECK(r.effective_gbs == Approx(452.0 / (r.median_ms * 1e6)));
-        // C2050, DP, alpha = 1, N_nzr = 3: 120 GB/s / ((8 + 4 + 8 + 16/3) / 2 B/flop)
-        CHECK(r.predicted_gflops == Approx(120.0 / ((8 + 4 + 8 + 16.0 / 3) / 2)));
+        // C2050, DP, alpha = 1/N_nzr (the Timing view's default), N_nzr = 3:
+        // 120 GB/s / ((8 + 4 + 8/3 + 16/3) / 2 B/flop) = 12 GF/s
+        CHECK(r.predicted_gflops == Approx(120.0 / ((8 + 4 + 8.0 / 3 + 16.0 / 3) / 2)));
     }
 }
 

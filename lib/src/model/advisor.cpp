@@ -72,7 +72,8 @@ Advice advise(const Csr<double, std::int32_t>& a, const GpuProfile& gpu,
     const auto constants = constants_in != nullptr ? *constants_in : builtin_constants(gpu);
     std::vector<std::string_view> names;
     for (const auto& v : o.variants) names.push_back(v);
-    const auto shapes = kernel_shapes(a, o.params, names);
+    // the one per-format model call every entry point shares (format_model.hpp)
+    const auto modelled = predict_variants(a, o.params, gpu, o.precision, names, &constants);
 
     Advice advice;
     advice.profile = gpu.name;
@@ -81,12 +82,12 @@ Advice advise(const Csr<double, std::int32_t>& a, const GpuProfile& gpu,
     advice.constants_source = constants.source;
     const double n = static_cast<double>(a.num_rows);
     const double sort_cost = o.host_ns_per_sort_entry * 1e-9 * n * std::log2(std::max(2.0, n));
-    for (const auto& s : shapes) {
+    for (const auto& [s, prediction] : modelled) {
         Recommendation r;
         r.variant = s.variant;
         r.format = s.format;
         r.params = s.params;
-        r.prediction = predict(s, constants, o.precision);
+        r.prediction = prediction;
         r.candidate = s.feasible;
         r.why_not = s.why_not;
         const auto fp = analysis::estimate_footprint(a, s.format, s.params);

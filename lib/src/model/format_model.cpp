@@ -359,7 +359,11 @@ std::vector<KernelShape> kernel_shapes(const Csr<double, std::int32_t>& a,
                 s.stored_slots = static_cast<double>(n * max_len);
             }
         } else if (name == "hyb") {  // ELL part of width K (all slots), COO for the rest
-            const std::int64_t k = hyb_auto_width<std::int32_t>(lens);
+            // K as the builder takes it (to_hyb: -1 = the one-third rule), clamped to the
+            // longest row as the sweep does (a wider ELL part stores nothing more)
+            const std::int64_t k =
+                params.hyb_width < 0 ? hyb_auto_width<std::int32_t>(lens)
+                                     : std::min<std::int64_t>(params.hyb_width, max_len);
             const auto& p = identity_pass();
             set_x(p.x_dp, p.x_sp);
             std::int64_t beyond = 0, longest_beyond = 0;
@@ -570,6 +574,88 @@ FormatPrediction predict(const KernelShape& s, const FormatModelConstants& c, Pr
                                     : "warp issue";
     r.gflops = 2.0 * static_cast<double>(s.nnz) / r.time_s / 1e9;
     return r;
+}
+
+std::vector<VariantPrediction> predict_variants(const Csr<double, std::int32_t>& a,
+                                                const FormatParams& params, const GpuProfile& gpu,
+                                                Precision p,
+                                                std::span<const std::string_view> variants,
+                                                const FormatModelConstants* constants)
+{
+    const auto c = constants != nullptr ? *constants : builtin_constants(gpu);
+    auto shapes = kernel_shapes(a, params, variants);
+    std::vector<VariantPrediction> out;
+    out.reserve(shapes.size());
+    for (auto& s : shapes) {
+        auto t = predict(s, c, p);
+        out.push_back({std::move(s), std::move(t)});
+    }
+    return out;
+}
+
+VariantPrediction predict_variant(const Csr<double, std::int32_t>& a, std::string_view variant,
+                                  const FormatParams& params, const GpuProfile& gpu, Precision p,
+                                  const FormatModelConstants* constants)
+{
+    const std::string_view one[] = {variant};
+    auto all = predict_variants(a, params, gpu, p, one, constants);
+    SPMV_EXPECTS(all.size() == 1, "the format model gave no prediction for '" +
+                                      std::string(variant) + "'");
+    return std::move(all.front());
+}
+
+const ModelledVariant* format_variant(std::string_view format) noexcept
+{
+    const auto* v = find_modelled_variant(format);
+    return v != nullptr && v->format == format ? v : nullptr;
+}
+
+std::vector<SweepPrediction> predict_sweep(const Csr<double, std::int32_t>& a,
+                                           std::string_view format, Param param,
+                                           const FormatParams& base, std::span<const int> values,
+                                           const GpuProfile& gpu, Precision p,
+                                           const FormatModelConstants* constants)
+{
+    const auto* v = format_variant(format);
+    if (v == nullptr) {
+        SPMV_THROW(InvalidArgument, "the per-format model has no GPU kernel for format '" +
+                                        std::string(format) + "'");
+    }
+    const auto c = constants != nullptr ? *constants : builtin_constants(gpu);
+    std::vector<SweepPrediction> out;
+    out.reserve(values.size());
+    for (const int value : values) {
+        SweepPrediction sp;
+        sp.value = value;
+        sp.params = base;
+        spmv::set(sp.params, param, value);
+        sp.model = predict_variant(a, v->name, sp.params, gpu, p, &c);
+        out.push_back(std::move(sp));
+    }
+    return out;
+}
+
+ModelBounds model_bounds(std::span<const FormatPrediction> predictions, std::int64_t rows,
+                         std::int64_t nnz, const GpuProfile& gpu, Precision p, double alpha)
+{
+    SPMV_EXPECTS(rows > 0 && nnz > 0, "model bounds need a matrix with rows and nonzeros");
+    ModelBounds b;
+    b.alpha = alpha;
+    const double n_nzr = static_cast<double>(nnz) / static_cast<double>(rows);
+    b.kreutzer_eq1_s =
+        t_mvm_seconds(static_cast<double>(rows), n_nzr, alpha, gpu.memory_bandwidth_gbs, p);
+    for (const auto& t : predictions) {
+        if (!t.feasible || !(t.time_s > 0) || !(t.dram_s > 0)) continue;
+        if (b.traffic_bound_s == 0 || t.dram_s < b.traffic_bound_s) {
+            b.traffic_bound_s = t.dram_s;
+            b.traffic_bound_variant = t.variant;
+        }
+        if (b.fastest_prediction_s == 0 || t.time_s < b.fastest_prediction_s) {
+            b.fastest_prediction_s = t.time_s;
+        }
+    }
+    b.kreutzer_is_bound = b.fastest_prediction_s == 0 || b.kreutzer_eq1_s <= b.fastest_prediction_s;
+    return b;
 }
 
 }  // namespace spmv::model

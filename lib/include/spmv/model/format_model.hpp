@@ -139,6 +139,79 @@ struct FormatPrediction {
 
 FormatPrediction predict(const KernelShape& s, const FormatModelConstants& c, Precision p);
 
+/// One variant's counts on a matrix and the time they predict.
+struct VariantPrediction {
+    KernelShape shape;
+    FormatPrediction prediction;
+};
+
+/// THE per-format fitted model of the project: kernel_shapes(a, params, variants) priced by
+/// predict(shape, constants, p), with constants = builtin_constants(gpu) unless given. Every
+/// entry point that shows a per-format predicted time calls this (or predict_variant /
+/// predict_sweep, which call it): advise() and so `spmvlab recommend` and the GUI's Advisor,
+/// `spmvlab model --format`, the GUI's Timing table and Sweep, and the Python module. So the
+/// same matrix, variant, parameters, precision and profile give the same number everywhere
+/// (tests/gui/test_gui_one_model.cpp compares them). Throws as kernel_shapes and predict do.
+std::vector<VariantPrediction> predict_variants(const Csr<double, std::int32_t>& a,
+                                                const FormatParams& params, const GpuProfile& gpu,
+                                                Precision p,
+                                                std::span<const std::string_view> variants = {},
+                                                const FormatModelConstants* constants = nullptr);
+
+/// predict_variants for one variant (InvalidArgument for a name the model does not know).
+VariantPrediction predict_variant(const Csr<double, std::int32_t>& a, std::string_view variant,
+                                  const FormatParams& params, const GpuProfile& gpu, Precision p,
+                                  const FormatModelConstants* constants = nullptr);
+
+/// The variant that stands for a host registry format in the per-format views: its default GPU
+/// kernel, which carries the format's name ("sell" -> sell, "pjds" -> pjds); nullptr when the
+/// model has none (e.g. "csc", which has no GPU kernel).
+const ModelledVariant* format_variant(std::string_view format) noexcept;
+
+/// One point of a parameter sweep priced by the per-format model.
+struct SweepPrediction {
+    int value = 0;          ///< the swept parameter's value
+    FormatParams params;    ///< base with the value set (sigma 0 still means auto here)
+    VariantPrediction model;  ///< format_variant(format) with these parameters
+};
+
+/// The per-format model along a sweep of `param` (σ or C of SELL, b_r of pJDS, K of HYB, or
+/// any other registry parameter): predict_variant(a, format_variant(format), base with the
+/// value) for every value, in the order given. This is what the Sweep view draws as its
+/// predicted time. Throws InvalidArgument for a format without a modelled variant or a value
+/// spmv::set rejects.
+std::vector<SweepPrediction> predict_sweep(const Csr<double, std::int32_t>& a,
+                                           std::string_view format, Param param,
+                                           const FormatParams& base, std::span<const int> values,
+                                           const GpuProfile& gpu, Precision p,
+                                           const FormatModelConstants* constants = nullptr);
+
+/// The reference lines a chart of per-format predictions can draw beside them, each named for
+/// what it is (docs/advisor.md, "Three lines"):
+///   traffic bound         the fewest DRAM bytes any of the chart's variants moves / B_GPU: a
+///                         lower bound on time (an upper bound on GF/s) that no per-format
+///                         prediction crosses, since T_v = F_v + max(..., DRAM bytes / B_GPU, ...)
+///   Kreutzer eq. 1        B_GPU / code balance (performance.hpp): the paper's format-agnostic
+///                         traffic, N [N_nzr (s_v + s_i + s_v alpha) + 2 s_v] bytes, which reads
+///                         x alpha N_nzr times per row from DRAM and reads and writes y. At alpha
+///                         = 1 it charges every x load to DRAM where the fitted model charges x
+///                         once to DRAM and the gather to L2, and it reads y, which the kernels
+///                         (y = A x) only write: it can lie below the fitted predictions, and is
+///                         then no bound for them (kreutzer_is_bound = false)
+struct ModelBounds {
+    double traffic_bound_s = 0;        ///< min over the predictions of dram_s
+    std::string traffic_bound_variant; ///< the variant with the fewest DRAM bytes
+    double kreutzer_eq1_s = 0;         ///< T_MVM of Kreutzer eq. 1 / 2 at `alpha`
+    double alpha = 1;
+    double fastest_prediction_s = 0;   ///< min over the predictions of time_s
+    bool kreutzer_is_bound = false;    ///< kreutzer_eq1_s <= fastest_prediction_s
+};
+
+/// The lines for `predictions` (infeasible ones and zero times are skipped) of a matrix with
+/// `rows` rows and `nnz` nonzeros on `gpu`, Kreutzer's at `alpha` (range [1/N_nzr, 1], checked).
+ModelBounds model_bounds(std::span<const FormatPrediction> predictions, std::int64_t rows,
+                         std::int64_t nnz, const GpuProfile& gpu, Precision p, double alpha);
+
 /// Bytes moved per SpMV by the shape in precision p (the DRAM term's numerator).
 double dram_bytes(const KernelShape& s, Precision p);
 /// L2 sectors requested per SpMV (the L2 term's numerator).
