@@ -55,7 +55,7 @@ else()
 endif()
 # Every imported target the libraries link must be found again by the config file: warn when
 # one appears that cmake/SpMVLabConfig.cmake.in does not know (the package test would fail).
-set(spmv_pkg_known_deps Threads::Threads SpMVLab::metis LibArchive::LibArchive
+set(spmv_pkg_known_deps Threads::Threads SpMVLab::metis LibArchive::LibArchive ZLIB::ZLIB
     CUDA::cudart_static CUDA::cusparse MPI::MPI_CXX)
 foreach(lib IN ITEMS spmv_core spmv_kernels spmv_dist)
   get_target_property(deps ${lib} LINK_LIBRARIES)

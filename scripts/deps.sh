@@ -9,7 +9,7 @@ set -euo pipefail
 # suite first needs them, so that the quick start does not download a second compiler.
 pkgs=(cmake ninja-build g++ catch2 nlohmann-json3-dev libcli11-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
       libopenmpi-dev openmpi-bin libmetis-dev libboost-graph-dev xvfb xauth fonts-dejavu-core
-      libarchive-dev libcurl4-openssl-dev libssl-dev libcairo2-dev
+      libarchive-dev zlib1g-dev libcurl4-openssl-dev libssl-dev libcairo2-dev
       python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-jsonschema)
 if (($#)); then
   pkgs=("$@")

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <new>
 #include <sstream>
@@ -44,6 +45,9 @@ nlohmann::json BenchRecord::to_json() const
             {"error", error}};
     if (!basis.empty()) {
         j["basis"] = basis;
+    }
+    if (!timing.empty()) {
+        j["timing"] = timing;
     }
     if (!auto_choice.is_null()) {
         j["auto_choice"] = auto_choice;
@@ -199,19 +203,32 @@ std::vector<BenchRecord> bench_auto(const GpuContext& ctx, const std::string& na
     return out;
 }
 
+/// The records so far. `final`: the run is over, the outputs go to the names given and the
+/// progress files are removed; otherwise (after every matrix) they go to FILE.partial, so a run
+/// that is stopped or killed half-way never replaces an earlier complete FILE with less.
 void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
-                   const nlohmann::json& meta)
+                   const nlohmann::json& meta, bool final)
 {
+    const auto target = [final](const std::string& name) {
+        return final ? name : name + ".partial";
+    };
+    const auto drop_partial = [final](const std::string& name) {
+        if (final) {
+            std::error_code ec;
+            std::filesystem::remove(name + ".partial", ec);
+        }
+    };
     if (!o.json_out.empty()) {
         nlohmann::json j = meta;
         j["results"] = nlohmann::json::array();
         for (const auto& r : all) j["results"].push_back(r.to_json());
-        write_file(o.json_out, j.dump(2) + "\n");  // atomic: never a partial file
+        write_file(target(o.json_out), j.dump(2) + "\n");  // atomic: never a half file
+        drop_partial(o.json_out);
     }
     if (!o.csv_out.empty()) {
         // RFC 4180: the header row first; the meta block and the run's settings go to the
-        // sidecar FILE.meta.json (docs/output-schema.md), not into the CSV
-        write_file(o.csv_out + ".meta.json", meta.dump(2) + "\n");
+        // sidecar FILE.meta.json (docs/output-schema.md), not into the CSV; the CSV is written
+        // first, so an unwritable path leaves no sidecar behind
         std::ostringstream f;
         // RFC 4180: a field holding a comma, quote or line break is quoted, quotes doubled
         // (generator specs such as gen:blocks5:block-rows=100000,blocks=8 hold commas)
@@ -234,7 +251,13 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
               << ',' << n(r.xgpu_ms) << ',' << n(r.permutation_ms) << ',' << field(r.error) << ','
               << r.basis << "\r\n";
         }
-        write_file(o.csv_out, f.str());
+        write_file(target(o.csv_out), f.str());
+        write_file(target(o.csv_out) + ".meta.json", meta.dump(2) + "\n");
+        drop_partial(o.csv_out);
+        if (final) {
+            std::error_code ec;
+            std::filesystem::remove(o.csv_out + ".partial.meta.json", ec);
+        }
     }
 }
 
@@ -299,14 +322,39 @@ void run(BenchOptions& o)
                                : "L2 flushed before every timed repetition (cold)");
         }
     }
+    for (const auto& out : {o.json_out, o.csv_out}) {
+        // an output that can never be written is refused before minutes of timing, and
+        // before anything (a progress file, a sidecar) is written beside it
+        if (out.empty()) continue;
+        const std::filesystem::path p(out);
+        std::error_code ec;
+        if (std::filesystem::is_directory(p, ec)) {
+            SPMV_THROW(spmv::InvalidArgument, "cannot write " + out + ": it is a directory");
+        }
+        const auto parent = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+        if (!std::filesystem::is_directory(parent, ec)) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       "cannot write " + out + ": no directory " + parent.string());
+        }
+    }
+    for (const auto& out : {o.json_out, o.csv_out}) {  // an earlier run's progress files
+        if (!out.empty()) {
+            std::error_code ec;
+            std::filesystem::remove(out + ".partial", ec);
+            if (&out == &o.csv_out) std::filesystem::remove(out + ".partial.meta.json", ec);
+        }
+    }
     std::vector<BenchRecord> all;
     int unreadable = 0;
+    std::size_t done = 0;  // matrices whose records are in `all`
+    meta["matrices_unreadable"] = nlohmann::json::array();
     for (std::size_t f = 0; f < files.size(); ++f) {
         const auto name = input_name(files[f]);
         progress(f, files.size(), name);
         const auto loaded = files.size() > 1 ? load_or_report(files[f]) : load_matrix(files[f]);
         if (!loaded) {
             ++unreadable;
+            meta["matrices_unreadable"].push_back(name);
             continue;
         }
         const auto& a = *loaded;
@@ -376,14 +424,18 @@ void run(BenchOptions& o)
             std::printf("%s", t.str().c_str());
         }
         all.insert(all.end(), recs.begin(), recs.end());
-        // after every matrix: a run stopped half-way (time limit) still leaves its results
-        meta["complete"] = f + 1 == files.size();
-        meta["matrices_done"] = f + 1;
+        // after every matrix: a run stopped half-way (time limit) still leaves its results,
+        // in FILE.partial
+        ++done;
+        meta["complete"] = false;
+        meta["matrices_done"] = done;
         meta["matrices_total"] = files.size();
-        write_outputs(o, all, meta);
+        write_outputs(o, all, meta, false);
     }
-    meta["complete"] = true;
-    write_outputs(o, all, meta);
+    // complete: every input was read and timed (an unreadable one is named, not counted)
+    meta["complete"] = done == files.size();
+    meta["matrices_done"] = done;
+    write_outputs(o, all, meta, true);
     if (o.json) {
         nlohmann::json j = meta;
         j["results"] = nlohmann::json::array();

@@ -1,6 +1,8 @@
 // spmvlab convert IN OUT: read any supported Matrix Market file, write it back normalised.
 #include <cstdio>
+#include <iostream>
 
+#include <spmv/error.hpp>
 #include <spmv/io/matrix_market.hpp>
 
 #include "commands.hpp"
@@ -27,6 +29,20 @@ void run(const ConvertOptions& o)
     w.pattern = o.pattern;
     w.comments = info.comments;  // the source's header (the collection's attribution) stays
     w.comment = "converted by " + version_string() + " from " + o.in;
+    if (o.out == "-") {  // the standard output, as "-" means for the input
+        if (o.json) {
+            SPMV_THROW(spmv::InvalidArgument, "--json and the output - would both write to the "
+                                              "standard output: name an output file");
+        }
+        spmv::io::write_matrix_market(std::cout, a, w);
+        std::cout.flush();
+        if (!std::cout) {
+            SPMV_THROW(spmv::Error, "cannot write the standard output");
+        }
+        std::fprintf(stderr, "%s -> standard output: %d x %d, %lld entries\n", o.in.c_str(),
+                     a.num_rows, a.num_cols, static_cast<long long>(spmv::nnz(a)));
+        return;
+    }
     spmv::io::write_matrix_market(o.out, a, w);
     if (o.json) {  // schema spmvlab/1 (schemas/convert.schema.json)
         const nlohmann::json j = {
@@ -63,7 +79,7 @@ void add_convert_command(CLI::App& app)
                     "- for the standard input, or a generator spec gen:...; its header comments "
                     "(the collection's attribution) are kept in the output")
         ->required();
-    cmd->add_option("out", o->out, "output .mtx")->required();
+    cmd->add_option("out", o->out, "output .mtx, or - for the standard output")->required();
     cmd->add_flag("--symmetric", o->symmetric, "write one triangle (matrix must be symmetric)");
     cmd->add_flag("--pattern", o->pattern, "write the structure only");
     cmd->add_flag("--json", o->json, "machine-readable summary (the output's size and SHA-256)");

@@ -41,6 +41,7 @@
 #include <spmv/error.hpp>
 #include <spmv/io/atomic_file.hpp>
 #include <spmv/io/matrix_market.hpp>
+#include <spmv/memory.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -66,7 +67,24 @@ struct FetchOptions {
     bool refresh_index = false;
     bool quiet = false;
     double timeout = 30;
+    std::string max_download;  ///< --max-download SIZE; empty: the cap derived from the index
 };
+
+/// The index ssstats.csv is one line per matrix (about 3,000 lines, ~0.5 MB in 2024): 64 MiB
+/// leaves a factor of 100 for growth and refuses an endless or hostile body long before it
+/// fills the disk or memory (the index is parsed line by line, but it is cached whole).
+constexpr std::int64_t index_cap = std::int64_t{64} << 20;
+/// A matrix archive holds Name.mtx (at most ~64 bytes of text per stored entry and ~32 per
+/// row: two 10-digit indices and a 17-digit value) and vectors of a few per row (Name_b.mtx,
+/// coordinates); gzip never makes text larger. So 2 x (64 nnz + 32 rows) + 64 MiB is a
+/// generous bound for an honest archive of the size the index announces.
+std::int64_t archive_cap(std::int64_t nnz, std::int64_t rows)
+{
+    if (nnz < 0 || rows < 0) {
+        return std::int64_t{64} << 30;  // nothing known: 64 GiB, the largest archives' order
+    }
+    return 2 * (64 * nnz + 32 * rows) + (std::int64_t{64} << 20);
+}
 
 /// A matrix of the collection.
 struct Entry {
@@ -164,6 +182,8 @@ struct Transfer {
     std::ostream* out = nullptr;
     std::optional<Sha256> hash;
     std::int64_t bytes = 0;
+    std::int64_t cap = 0;    ///< the most bytes accepted (> 0)
+    bool too_large = false;  ///< the body went past `cap`: stopped there
     bool write_failed = false;
     std::string what;  ///< for progress lines; empty: quiet
     std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
@@ -174,6 +194,10 @@ size_t on_data(char* data, size_t size, size_t count, void* user)
 {
     auto* t = static_cast<Transfer*>(user);
     const size_t n = size * count;
+    if (t->bytes + static_cast<std::int64_t>(n) > t->cap) {
+        t->too_large = true;
+        return 0;  // curl stops with CURLE_WRITE_ERROR before anything past the cap is kept
+    }
     t->out->write(data, static_cast<std::streamsize>(n));
     if (!*t->out) {
         t->write_failed = true;
@@ -255,9 +279,11 @@ const CurlApi& curl_api()
 }
 
 /// GET `url` into `out`, hashing it when `hash`; returns the bytes received. Throws Unreachable
-/// when no connection could be made, InvalidArgument for an HTTP error or a broken transfer.
+/// when no connection could be made, InvalidArgument for an HTTP error, a broken transfer, or
+/// a body larger than `cap` bytes (announced or streamed: refused at the cap, never kept).
 std::int64_t http_get(const std::string& url, std::ostream& out, bool hash, double timeout,
-                      const std::string& progress_what, std::string* sha256_hex)
+                      const std::string& progress_what, std::string* sha256_hex,
+                      std::int64_t cap, const std::string& cap_hint)
 {
     const CurlApi& api = curl_api();
     struct Easy {
@@ -275,6 +301,7 @@ std::int64_t http_get(const std::string& url, std::ostream& out, bool hash, doub
     }
     Transfer t;
     t.out = &out;
+    t.cap = cap;
     if (hash) {
         t.hash.emplace();
     }
@@ -296,6 +323,7 @@ std::int64_t http_get(const std::string& url, std::ostream& out, bool hash, doub
     api.setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout * 1000));
     api.setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
     api.setopt(h, CURLOPT_LOW_SPEED_TIME, std::max(1L, static_cast<long>(timeout)));
+    api.setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(cap));  // announced size
     api.setopt(h, CURLOPT_WRITEFUNCTION, on_data);
     api.setopt(h, CURLOPT_WRITEDATA, &t);
     api.setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
@@ -307,6 +335,12 @@ std::int64_t http_get(const std::string& url, std::ostream& out, bool hash, doub
         rc == CURLE_COULDNT_CONNECT || (rc == CURLE_OPERATION_TIMEDOUT && t.bytes == 0)) {
         throw Unreachable(__FILE__, __LINE__,
                           "cannot reach " + host_of(url) + ": " + why + " (offline?)");
+    }
+    if (t.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   url + ": the download is larger than its cap of " +
+                       fmt_bytes(static_cast<double>(cap)) + " (" + cap_hint +
+                       "); stopped, nothing kept");
     }
     if (t.write_failed) {
         SPMV_THROW(spmv::Error, url + ": cannot write the download (disk full?)");
@@ -338,7 +372,7 @@ std::int64_t http_get(const std::string& url, std::ostream& out, bool hash, doub
 #else
 
 std::int64_t http_get(const std::string& url, std::ostream&, bool, double, const std::string&,
-                      std::string*)
+                      std::string*, std::int64_t, const std::string&)
 {
     SPMV_THROW(spmv::NotCompiled,
                "cannot download " + url + ": this spmvlab was built without libcurl "
@@ -526,11 +560,17 @@ private:
                 SPMV_THROW(spmv::InvalidArgument, path.parent_path().string() + ": cannot create the cache: " + ec.message());
             }
             spmv::io::AtomicFile out(path);
-            http_get(url, out.stream(), false, o_.timeout, o_.quiet ? "" : "index ssstats.csv", nullptr);
+            http_get(url, out.stream(), false, o_.timeout, o_.quiet ? "" : "index ssstats.csv", nullptr,
+                     index_cap, "the index's cap: one line per matrix, 64 MiB");
             out.stream().flush();
             std::ifstream check(out.temp_path());
             parse_index(check, url);  // a broken index never becomes the cached one
             out.commit();
+        }
+        if (fs::file_size(path, ec) > static_cast<std::uintmax_t>(index_cap) && !ec) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       path.string() + ": the cached index is larger than 64 MiB: not the "
+                                       "collection's ssstats.csv (--refresh-index replaces it)");
         }
         std::ifstream in(path);
         if (!in) {
@@ -589,7 +629,20 @@ private:
         spmv::io::AtomicFile out(archive);
         std::string sha;
         const bool hash = have_sha256();
-        const auto bytes = http_get(url, out.stream(), hash, o_.timeout, o_.quiet ? "" : label, &sha);
+        std::int64_t cap = archive_cap(e.nnz, e.rows);
+        std::string hint = "2 x (64 bytes per entry + 32 per row) of the index's size + 64 MiB; "
+                           "--max-download SIZE to change it";
+        if (!o_.max_download.empty()) {
+            const auto given = spmv::parse_byte_size(o_.max_download);
+            if (!given || *given == 0) {
+                SPMV_THROW(spmv::InvalidArgument, "--max-download '" + o_.max_download +
+                                                      "' is not a size such as 8G or 512M");
+            }
+            cap = static_cast<std::int64_t>(*given);
+            hint = "--max-download " + o_.max_download;
+        }
+        const auto bytes = http_get(url, out.stream(), hash, o_.timeout, o_.quiet ? "" : label, &sha,
+                                    cap, hint);
         out.stream().flush();
         if (!out.stream()) {
             SPMV_THROW(spmv::Error, archive.string() + ": cannot write the download");
@@ -719,6 +772,11 @@ void add_fetch_command(CLI::App& app)
     cmd->add_flag("--refresh-index", o->refresh_index,
                   "download the index ssstats.csv again (it is otherwise kept once cached)");
     cmd->add_flag("-q,--quiet", o->quiet, "no progress lines on stderr (errors still show)");
+    cmd->add_option("--max-download", o->max_download,
+                    "the largest archive accepted, e.g. 20G (default: 2 x (64 bytes per entry + "
+                    "32 per row) of the size the index announces + 64 MiB; the index itself is "
+                    "capped at 64 MiB); a larger body is stopped at the cap and nothing is kept")
+        ->type_name("SIZE");
     cmd->add_option("--timeout", o->timeout,
                     "seconds to connect, and the longest a transfer may stall (default 30)")
         ->check(positive_number())

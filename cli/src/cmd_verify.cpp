@@ -1,6 +1,7 @@
 // spmvlab verify FILE|DIR [--gpu]: every format against a double-precision CSR reference.
 #include <cstdio>
 #include <random>
+#include <string>
 
 #include <spmv/registry.hpp>
 
@@ -57,6 +58,7 @@ int run(VerifyOptions& o)
     const auto files = collect_inputs(o.inputs);
     nlohmann::json out = nlohmann::json::array();
     int failures = 0;
+    int unreadable = 0;
     int not_applicable_count = 0;
     for (std::size_t f = 0; f < files.size(); ++f) {
         if (files.size() > 1) {
@@ -64,7 +66,7 @@ int run(VerifyOptions& o)
         }
         const auto loaded = files.size() > 1 ? load_or_report(files[f]) : load_matrix(files[f]);
         if (!loaded) {
-            ++failures;
+            ++unreadable;  // an input error (exit 1), not a mismatch (exit 3)
             continue;
         }
         const auto& a = *loaded;
@@ -149,8 +151,16 @@ int run(VerifyOptions& o)
         std::printf("%s\n", j.dump(2).c_str());
     }
     if (failures > 0) {
-        std::fprintf(stderr, "spmvlab verify: %d mismatch(es) or unreadable file(s)\n", failures);
+        std::fprintf(stderr, "spmvlab verify: %d mismatch(es)%s\n", failures,
+                     unreadable > 0 ? (", and " + std::to_string(unreadable) +
+                                       " unreadable file(s)").c_str()
+                                    : "");
         throw ExitCode{3};
+    }
+    if (unreadable > 0) {
+        std::fprintf(stderr, "spmvlab verify: %d unreadable file(s); every other result agrees\n",
+                     unreadable);
+        throw ExitCode{1};
     }
     if (!o.json) {
         if (not_applicable_count > 0) {

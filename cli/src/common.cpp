@@ -216,8 +216,11 @@ std::string over_budget(std::string_view format, const spmv::Csr<double, std::in
     std::uint64_t need = 0;
     try {
         need = spmv::analysis::estimate_footprint(a, format, params).total_bytes() + extra;
-    } catch (const spmv::Error&) {
-        return {};
+    } catch (const spmv::Error& e) {
+        // no estimate means no build: building anyway is how SELL with sigma = auto once
+        // took 12 GB past a 100 MB limit
+        return "not built: no footprint estimate for " + std::string(format) + " (" +
+               e.what() + "); the memory limit is " + budget.describe();
     }
     if (budget.allows(need)) {
         return {};

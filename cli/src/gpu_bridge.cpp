@@ -197,6 +197,7 @@ std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& 
                 r.xgpu_ms = res.xgpu.reps > 0 ? res.xgpu.median_ms : NAN;
                 r.permutation_ms = res.unpermute.reps > 0 ? res.unpermute.median_ms : NAN;
                 r.cache_policy = res.cache_policy;
+                r.timing = res.kernel.method;
             } catch (const std::exception& e) {
                 r.error = user_message(e.what());
                 r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;

@@ -57,6 +57,9 @@ struct BenchRecord {
     double xgpu_ms = 0;            ///< median + PCIe transfer of x and y
     double permutation_ms = 0;     ///< un-permuting y (permuted formats), timed separately
     std::string cache_policy;      ///< GPU: how L2 was treated between repetitions
+    /// GPU: how the repetitions were queued (spmv::gpu::TimingStats::method: gated launches, one
+    /// captured graph for a body of many launches, or ungated with the reason); empty on the CPU
+    std::string timing;
     /// GPU: "original" (y in the matrix's row order: permuted formats scatter it back in the
     /// timed product) or "permuted" (y left in the sorted order, as a solver working in the
     /// permuted basis uses it: Kreutzer's timing); empty on the CPU

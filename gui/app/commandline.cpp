@@ -8,7 +8,6 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QLabel>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QTimer>
 
@@ -23,6 +22,7 @@
 #include <spmv/viz/construction.hpp>
 
 #include "mainwindow.hpp"
+#include "outputfile.hpp"
 #include "textaudit.hpp"
 #include "widgets/advisorview.hpp"
 #include "widgets/constructionpanel.hpp"
@@ -454,12 +454,20 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     QString error;
     if (p.isSet(QStringLiteral("record"))) {  // before the audit, which may end the run
         const QString recordPath = p.value(QStringLiteral("record"));
-        QSaveFile record(recordPath);
+        OutputFile record(recordPath);  // a device or link target is written in place
         const QByteArray json = window.timingPanel()->recordJson(
             controller->document()->name, QStringLiteral(SPMV_GIT_COMMIT));
-        if (!record.open(QIODevice::WriteOnly) || record.write(json) != json.size() ||
-            !record.commit()) {
-            fail(QStringLiteral("cannot write %1: %2").arg(recordPath, record.errorString()));
+        QString why;
+        if (!record.open(&why)) {
+            fail(why);
+            return 4;
+        }
+        if (record.device()->write(json) != json.size()) {
+            fail(QStringLiteral("cannot write %1: %2").arg(recordPath, record.device()->errorString()));
+            return 4;
+        }
+        if (!record.commit(&why)) {
+            fail(why);
             return 4;
         }
     }

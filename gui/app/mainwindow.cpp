@@ -1,4 +1,5 @@
 #include "mainwindow.hpp"
+#include "outputfile.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -18,7 +19,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -589,13 +589,13 @@ bool MainWindow::exportWidget(QWidget* widget, const QString& path, QString* err
         if (error) *error = tr("nothing to export");
         return false;
     }
-    // QSaveFile: written to a temporary file and renamed on commit, so a failed or interrupted
-    // export never leaves a half-written file in place of an earlier one
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, file.errorString());
+    // OutputFile: a regular file through QSaveFile (renamed on commit, never half-written), a
+    // link's target likewise, a device or FIFO written in place and never replaced
+    OutputFile out(path);
+    if (!out.open(error)) {
         return false;
     }
+    QIODevice& file = *out.device();
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
         QSvgGenerator svg;
         svg.setOutputDevice(&file);
@@ -618,11 +618,7 @@ bool MainWindow::exportWidget(QWidget* widget, const QString& path, QString* err
             return false;
         }
     }
-    if (!file.commit()) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return out.commit(error);
 }
 
 void MainWindow::exportCurrentView(const QString& format)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <spmv/error.hpp>
@@ -28,6 +29,23 @@ constexpr double gate_timeout_ms = 10000.0;
 // JDS: one per jagged diagonal, 27 on bayer10) is timed at the host's launch rate, which
 // depends on the CPU and what else runs on it: the explorer's process measured JDS on bayer10
 // at 110 us where `spmvlab bench` measured 73 us (docs/benchmarks/gui_timing_2026-11-25).
+//
+// The gate must never wait on the host while the host waits on the GPU: the device's queue of
+// pending launches is finite (about a thousand entries), and a repetition of more launches
+// than that blocks the host inside a launch while the gate still holds the GPU, so nothing
+// moves until the gate's timeout (plain JDS on a circuit matrix with a 1,300-entry row; the
+// first version of this harness, issue 32). So the body is first recorded once into a CUDA
+// graph (detail::CapturedWork, nothing runs while recording) only to count its launches:
+//  - at most max_gated_launches: it fits the queue with room to spare; the repetitions launch
+//    the body itself behind the gate, as before ("gated");
+//  - more: the repetitions launch the captured graph, one queue entry, behind the gate
+//    ("graph"): the same kernels in the same order, timed on the GPU, never a deadlock;
+//  - not capturable (a synchronous call inside the body): the repetitions run ungated and time
+//    the host's launch rate where it is the slower; TimingStats::method says so.
+// The gate's timeout flag is read after every queued repetition, so a gate that timed out is
+// reported at once, not after a batch.
+constexpr std::size_t max_gated_launches = 128;
+
 template <typename Body, typename Between>
 TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between between)
 {
@@ -36,10 +54,38 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
         body();
     }
     s.synchronize();
+    detail::CapturedWork graph = detail::CapturedWork::capture(s, [&] { body(); });
+    std::string method;
+    bool gated = true;
+    if (!graph) {
+        gated = false;
+        method = "ungated (" + graph.error() + "): may include the host's launch time";
+    } else if (graph.nodes() <= max_gated_launches) {
+        method = "gated: " + std::to_string(graph.nodes()) + " launch(es) per repetition";
+        graph = detail::CapturedWork{};
+    } else {
+        method = "graph: " + std::to_string(graph.nodes()) +
+                 " launches per repetition captured into one CUDA graph, gated";
+    }
+    const auto run_body = [&] {
+        if (graph) {
+            graph.launch(s);
+        } else {
+            body();
+        }
+    };
     PinnedBuffer<int> gate(2);  // [0]: the host's token, [1]: the gate timed out
     std::atomic_ref<int> opened(gate.data()[0]);
+    std::atomic_ref<int> timed_out(gate.data()[1]);
     opened.store(0);
-    gate.data()[1] = 0;
+    timed_out.store(0);
+    const auto check_gate = [&] {
+        if (timed_out.load(std::memory_order_acquire) != 0) {
+            SPMV_THROW(Error, "timing harness: the launch gate waited " +
+                                  std::to_string(static_cast<int>(gate_timeout_ms / 1000.0)) +
+                                  " s for the host to queue one repetition (" + method + ")");
+        }
+    };
     int token = 0;
     std::vector<Event> start(batch);
     std::vector<Event> stop(batch);
@@ -50,19 +96,18 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
     while (true) {
         const int n = std::min(batch, max_reps - static_cast<int>(times.size()));
         for (int i = 0; i < n; ++i) {
-            detail::launch_gate(gate.data(), ++token, gate.data() + 1, gate_timeout_ms, s);
+            if (gated) {
+                detail::launch_gate(gate.data(), ++token, gate.data() + 1, gate_timeout_ms, s);
+            }
             between();
             start[i].record(s);
-            body();
+            run_body();
             stop[i].record(s);
             opened.store(token, std::memory_order_release);  // the repetition is queued
+            check_gate();
         }
         stop[n - 1].synchronize();
-        if (std::atomic_ref<int>(gate.data()[1]).load() != 0) {
-            SPMV_THROW(Error, "timing harness: the launch gate waited " +
-                                  std::to_string(static_cast<int>(gate_timeout_ms / 1000.0)) +
-                                  " s for the host to queue one repetition");
-        }
+        check_gate();
         for (int i = 0; i < n; ++i) {
             const double t = Event::elapsed_ms(start[i], stop[i]);
             times.push_back(t);
@@ -77,7 +122,9 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
             break;
         }
     }
-    return timing_stats(std::move(times));
+    TimingStats stats = timing_stats(std::move(times));
+    stats.method = std::move(method);
+    return stats;
 }
 
 template <typename V>

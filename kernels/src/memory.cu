@@ -4,6 +4,7 @@
 #include <cstring>
 #include <cuda_runtime.h>
 #include <string>
+#include <utility>
 
 #include <spmv/gpu/memory.hpp>
 
@@ -178,6 +179,93 @@ void launch_gate(const int* flag, int token, int* timed_out, double timeout_ms, 
     launch_gate_kernel<<<1, 1, 0, native(stream)>>>(
         flag, token, timed_out, static_cast<unsigned long long>(timeout_ms * 1e6));
     SPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+CapturedWork::CapturedWork(CapturedWork&& o) noexcept
+    : graph_(std::exchange(o.graph_, nullptr)),
+      exec_(std::exchange(o.exec_, nullptr)),
+      nodes_(std::exchange(o.nodes_, 0)),
+      error_(std::move(o.error_))
+{}
+
+CapturedWork& CapturedWork::operator=(CapturedWork&& o) noexcept
+{
+    if (this != &o) {
+        release();
+        graph_ = std::exchange(o.graph_, nullptr);
+        exec_ = std::exchange(o.exec_, nullptr);
+        nodes_ = std::exchange(o.nodes_, 0);
+        error_ = std::move(o.error_);
+    }
+    return *this;
+}
+
+CapturedWork::~CapturedWork()
+{
+    release();
+}
+
+void CapturedWork::release() noexcept
+{
+    if (exec_ != nullptr) {
+        cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
+        exec_ = nullptr;
+    }
+    if (graph_ != nullptr) {
+        cudaGraphDestroy(static_cast<cudaGraph_t>(graph_));
+        graph_ = nullptr;
+    }
+    nodes_ = 0;
+}
+
+CapturedWork CapturedWork::capture(StreamRef stream, const std::function<void()>& record)
+{
+    CapturedWork w;
+    const cudaStream_t s = native(stream);
+    if (s == nullptr) {
+        w.error_ = "the legacy default stream cannot be captured";
+        return w;
+    }
+    SPMV_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    std::string failure;
+    try {
+        record();
+    } catch (const std::exception& e) {
+        failure = e.what();
+    }
+    cudaGraph_t graph = nullptr;
+    const cudaError_t end = cudaStreamEndCapture(s, &graph);
+    (void)cudaGetLastError();  // a refused call inside the capture is not sticky: clear it
+    if (failure.empty() && end != cudaSuccess) {
+        failure = std::string("cudaStreamEndCapture: ") + cudaGetErrorString(end);
+    }
+    if (!failure.empty()) {
+        if (graph != nullptr) {
+            cudaGraphDestroy(graph);
+        }
+        w.error_ = "not capturable: " + failure;
+        return w;
+    }
+    w.graph_ = graph;
+    std::size_t n = 0;
+    SPMV_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &n));
+    w.nodes_ = n;
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t inst = cudaGraphInstantiate(&exec, graph, 0);
+    if (inst != cudaSuccess) {
+        (void)cudaGetLastError();
+        w.release();
+        w.error_ = std::string("cudaGraphInstantiate: ") + cudaGetErrorString(inst);
+        return w;
+    }
+    w.exec_ = exec;
+    return w;
+}
+
+void CapturedWork::launch(StreamRef stream) const
+{
+    SPMV_EXPECTS(exec_ != nullptr, "CapturedWork::launch: nothing captured");
+    SPMV_CUDA_CHECK(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec_), native(stream)));
 }
 
 void read_bytes(const void* src, std::size_t bytes, StreamRef stream)

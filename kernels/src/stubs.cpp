@@ -103,6 +103,18 @@ void launch_gate(const int*, int, int*, double, StreamRef)
 {
     not_compiled("launch gate");
 }
+CapturedWork::CapturedWork(CapturedWork&&) noexcept = default;
+CapturedWork& CapturedWork::operator=(CapturedWork&&) noexcept = default;
+CapturedWork::~CapturedWork() = default;
+void CapturedWork::release() noexcept {}
+CapturedWork CapturedWork::capture(StreamRef, const std::function<void()>&)
+{
+    not_compiled("graph capture");
+}
+void CapturedWork::launch(StreamRef) const
+{
+    not_compiled("graph launch");
+}
 void fill_elements(void*, const void*, std::size_t, std::size_t, StreamRef)
 {
     not_compiled("fill");

@@ -90,10 +90,13 @@ const std::vector<FormatInfo>& table()
          "slices of C rows padded to their longest row, rows sorted inside windows of sigma rows",
          "Kreutzer et al. 2014 (beyond the seeds)", {Param::slice_height, Param::sort_window},
          true,
-         SPMV_BUILDERS(to_sell_c_sigma(
-             a, SellCSigmaOptions{p.slice_height, p.sort_window > 0
-                                                      ? p.sort_window
-                                                      : choose_sort_window(a, p.slice_height)}))},
+         SPMV_BUILDERS(to_sell_c_sigma(a, SellCSigmaOptions{p.slice_height, p.sort_window})),
+         +[](std::span<const std::int32_t> row_ptrs, FormatParams p) {
+             if (p.sort_window == 0) {  // auto: the smallest sigma within 2 % of sigma = N
+                 p.sort_window = choose_sort_window(row_ptrs, p.slice_height);
+             }
+             return p;
+         }},
         // [registry entries: keep this marker; add new entries above it]
     };
     return t;
@@ -160,18 +163,31 @@ const FormatInfo& find_format(std::string_view name)
     SPMV_THROW(InvalidArgument, "unknown format '" + std::string(name) + "'; known: " + names);
 }
 
+template <typename ValueType>
+FormatParams resolve_params(std::string_view name, const Csr<ValueType, std::int32_t>& a,
+                            const FormatParams& params)
+{
+    const auto& f = find_format(name);
+    return f.resolve != nullptr ? f.resolve(a.row_ptrs, params) : params;
+}
+
+template FormatParams resolve_params<double>(std::string_view, const Csr<double, std::int32_t>&,
+                                             const FormatParams&);
+template FormatParams resolve_params<float>(std::string_view, const Csr<float, std::int32_t>&,
+                                            const FormatParams&);
+
 template <>
 AnyMatrix<double> build<double>(std::string_view name, const Csr<double, std::int32_t>& a,
                                 const FormatParams& params)
 {
-    return find_format(name).build_double(a, params);
+    return find_format(name).build_double(a, resolve_params(name, a, params));
 }
 
 template <>
 AnyMatrix<float> build<float>(std::string_view name, const Csr<float, std::int32_t>& a,
                               const FormatParams& params)
 {
-    return find_format(name).build_float(a, params);
+    return find_format(name).build_float(a, resolve_params(name, a, params));
 }
 
 template <typename ValueType>

@@ -18,6 +18,7 @@ MemoryError raised BEFORE a too-large layout is allocated (set_memory_limit), No
 
 The API reference is docs/python.md; help(spmvlab.build) etc. show each docstring.
 """
+import operator as _operator
 import os as _os
 import sys as _sys
 
@@ -114,9 +115,11 @@ def from_triplets(rows, cols, values, shape):
     if values.size and values.dtype.kind not in "fiub":
         raise TypeError("values must be real numbers, not %s" % values.dtype)
     try:
-        num_rows, num_cols = (int(s) for s in shape)
+        # operator.index: integers only (Python or NumPy); int() would take 2.5 as 2
+        num_rows, num_cols = (_operator.index(s) for s in shape)
     except (TypeError, ValueError):
-        raise ValueError("shape must be (num_rows, num_cols), not %r" % (shape,)) from None
+        raise ValueError("shape must be two integers (num_rows, num_cols), not %r"
+                         % (shape,)) from None
     return _spmvlab._from_triplets(rows.astype(_np.int64, copy=False).ravel(),
                                    cols.astype(_np.int64, copy=False).ravel(),
                                    values.astype(_np.float64, copy=False).ravel(),
@@ -130,17 +133,51 @@ def from_scipy(a):
     """
     if not hasattr(a, "tocoo"):
         raise TypeError("expected a scipy.sparse matrix, got %s" % type(a).__name__)
+    if hasattr(a, "check_format"):
+        # CSR / CSC / BSR: indptr non-decreasing from 0 to nnz, indices in range. tocoo() would
+        # expand a broken indptr into rows silently.
+        try:
+            a.check_format(full_check=True)
+        except ValueError as e:
+            raise ValueError("not a valid %s matrix: %s" % (a.format, e)) from None
     coo = a.tocoo()
     return from_triplets(coo.row, coo.col, coo.data, coo.shape)
 
 
 def from_dense(d):
-    """A Matrix holding the nonzeros of a dense 2-D array."""
+    """A Matrix holding the nonzeros of a dense 2-D array.
+
+    The array is scanned in blocks of rows, and the nonzeros found so far are checked against
+    the memory budget after every block: a huge array (a broadcast view of 10^10 entries) is
+    refused as soon as its nonzeros would not fit, not after a full scan.
+    """
     d = _np.asarray(d)
     if d.ndim != 2:
         raise ValueError("a dense matrix must be 2-D, got shape %s" % (d.shape,))
-    r, c = _np.nonzero(d)
-    return from_triplets(r, c, d[r, c], d.shape)
+    if d.dtype.kind == "c":
+        raise TypeError("complex values are not supported (SpMV Lab stores real matrices)")
+    if d.size and d.dtype.kind not in "fiub":
+        raise TypeError("a dense matrix must hold real numbers, not %s" % d.dtype)
+    limit = memory_limit()
+    rows_per_block = max(1, (1 << 22) // max(1, d.shape[1]))
+    rs, cs, vs = [], [], []
+    found = 0
+    for first in range(0, d.shape[0], rows_per_block):
+        block = d[first:first + rows_per_block]
+        r, c = _np.nonzero(block)
+        found += r.size
+        # the triplets kept here (8 + 8 + 8 bytes each) and what from_triplets needs (28)
+        if limit is not None and found * 52 > limit:
+            raise MemoryError("the dense %d x %d array holds more than %d nonzeros in its first "
+                              "%d rows: %s as triplets and CSR, more than the memory limit %s"
+                              % (d.shape[0], d.shape[1], found, first + block.shape[0],
+                                 format_bytes(found * 52), describe_memory_limit()))
+        rs.append(r + first)
+        cs.append(c)
+        vs.append(block[r, c])
+    if not rs:
+        return from_triplets([], [], [], d.shape)
+    return from_triplets(_np.concatenate(rs), _np.concatenate(cs), _np.concatenate(vs), d.shape)
 
 
 def as_matrix(a):

@@ -30,7 +30,20 @@ inline RowOrder row_order(const std::string& s)
 template <typename V>
 std::vector<V> vector_arg(const py::object& v, std::int64_t n, const char* name, const char* what)
 {
-    const auto a = py::array_t<V, py::array::c_style | py::array::forcecast>::ensure(v);
+    // Real numbers only: forcecast would drop a complex vector's imaginary part silently and
+    // meets an object array with pybind11's "internal error".
+    const py::array raw = py::module_::import("numpy").attr("asarray")(v);
+    const char kind = raw.dtype().kind();
+    if (kind == 'c') {
+        throw py::type_error(std::string(name) +
+                             " is complex: SpMV Lab computes with real vectors (pass the real "
+                             "and imaginary parts separately)");
+    }
+    if (raw.size() > 0 && kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b') {
+        throw py::type_error(std::string(name) + " must hold real numbers, not " +
+                             py::str(raw.dtype()).cast<std::string>());
+    }
+    const auto a = py::array_t<V, py::array::c_style | py::array::forcecast>::ensure(raw);
     if (!a) {
         throw py::error_already_set();
     }

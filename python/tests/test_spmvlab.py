@@ -179,6 +179,48 @@ class CanonicalMatrix(unittest.TestCase):
         np.testing.assert_array_equal(h.edges, [0, 1, 2, 3, 4])
         np.testing.assert_array_equal(self.a.row_lengths(), [3, 1, 3, 2])
 
+    def test_histogram_refuses_a_range_that_overflows(self):
+        # hi - lo + 1 overflowed int64 and killed the interpreter (SIGFPE / SIGSEGV)
+        with self.assertRaises(ValueError):
+            sl.histogram([-2**62, 2**62], 1)
+        h = sl.histogram([-2**59, 2**59], 2)
+        np.testing.assert_array_equal(h.counts, [1, 1])
+
+    def test_hostile_python_inputs_are_refused_with_clear_errors(self):
+        a = sl.canonical_matrix()
+        with self.assertRaises(TypeError):  # the imaginary part was dropped silently
+            a.spmv(np.array([1, 2, 3, 4], dtype=complex))
+        with self.assertRaises(TypeError):  # pybind11's "internal error" before
+            a.spmv(np.array([1, "x", None, 4], dtype=object))
+        with self.assertRaises(ValueError):  # int(2.5) == 2 was taken
+            sl.from_triplets([0], [0], [1.0], (2.5, 2))
+        np.testing.assert_array_equal(
+            sl.from_triplets([0], [1], [3.0], (np.int64(2), 2)).to_dense(), [[0, 3], [0, 0]])
+        with self.assertRaises(ValueError):  # overflowed to INT64_MIN
+            sl.analyze_thread_work([2**62, 1], [1, 1])
+        w = sl.analyze_thread_work([3, 1], [3, 1], warp_size=2)
+        self.assertEqual((w.n_iter, w.idle_slots), (3, 2))
+
+    def test_from_scipy_refuses_a_broken_csr(self):
+        try:
+            import scipy.sparse as sp
+        except ImportError:
+            self.skipTest("SciPy is not installed")
+        bad = sp.csr_matrix((np.array([1.0, 2.0]), np.array([0, 1]), np.array([0, 2, 1])),
+                            shape=(2, 2))
+        with self.assertRaises(ValueError):  # decreasing indptr was accepted
+            sl.from_scipy(bad)
+
+    def test_from_dense_stops_a_huge_broadcast_at_the_budget(self):
+        previous = sl.set_memory_limit("64M")
+        try:
+            huge = np.broadcast_to(np.float64(1.0), (100000, 100000))
+            with self.assertRaises(MemoryError):
+                sl.from_dense(huge)
+        finally:
+            sl.set_memory_limit(previous)
+        np.testing.assert_array_equal(sl.from_dense(np.eye(3)).row_lengths(), [1, 1, 1])
+
     def test_warps_of_the_csr_kernel(self):
         w = sl.build("csr", self.a).warps(2)  # analysis/warps.hpp comment
         self.assertEqual((w.num_warps, w.n_iter, w.n_p, w.idle_slots), (2, 6, 14, 3))
@@ -569,6 +611,41 @@ class Models(unittest.TestCase):
                          [v["name"] for v in sl.model.modelled_variants()])
         with self.assertRaisesRegex(ValueError, "unknown modelled variant 'nope'"):
             sl.model.kernel_shapes(a, ["nope"])
+
+
+    def test_one_model_everywhere(self):
+        # the per-format prediction for SELL and pJDS on pde100, H100, sigma auto (recommend's
+        # default): predict_variant is predict_kernels' number and the CLI's, when built
+        a = sl.generate("pde", size=100)
+        got = {v: sl.model.predict_variant(a, v, "H100", "double", sigma="auto")
+               for v in ("sell", "pjds")}
+        pairs = dict((s.variant, (s, t)) for s, t in
+                     sl.model.predict_kernels(a, "H100", "double", ["sell", "pjds"],
+                                              sigma="auto"))
+        for v, t in got.items():
+            with self.subTest(variant=v):
+                s, same = pairs[v]
+                self.assertEqual(t.time_s, same.time_s)
+                self.assertEqual(t.time_s, sl.model.predict_kernel(s, "H100", "double").time_s)
+                self.assertAlmostEqual(t.time_s, t.floor_s + max(t.latency_s, t.dram_s, t.l2_s,
+                                                                 t.issue_s), delta=1e-15)
+                self.assertLessEqual(t.dram_s, t.time_s)  # the traffic bound is below it
+        exe = os.path.join(os.path.dirname(sl.__file__), os.pardir, os.pardir, "cli", "spmvlab")
+        if not os.path.exists(exe):
+            self.skipTest("no spmvlab CLI next to this build")
+        rec = json.loads(subprocess.run(
+            [exe, "recommend", "gen:pde:size=100", "--gpu", "H100", "--json"],
+            check=True, capture_output=True, text=True).stdout)
+        mod = json.loads(subprocess.run(
+            [exe, "model", "gen:pde:size=100", "--gpu", "H100", "--format", "sell,pjds",
+             "--json"], check=True, capture_output=True, text=True).stdout)
+        ranking = {r["variant"]: r["predicted_us"] for r in rec["results"][0]["ranking"]}
+        per_format = {r["variant"]: r["predicted_us"]
+                      for r in mod["format_model"][0]["variants"]}
+        for v, t in got.items():
+            with self.subTest(variant=v, cli=True):
+                self.assertAlmostEqual(ranking[v] / (t.time_s * 1e6), 1.0, places=9)
+                self.assertAlmostEqual(per_format[v] / (t.time_s * 1e6), 1.0, places=9)
 
 
 class Example(unittest.TestCase):

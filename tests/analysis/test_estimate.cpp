@@ -7,6 +7,8 @@
 #include <spmv/analysis/summary.hpp>
 #include <spmv/any_matrix.hpp>
 #include <spmv/error.hpp>
+#include <spmv/formats/sell.hpp>
+#include <spmv/generators.hpp>
 #include <spmv/registry.hpp>
 
 #include "test_matrices.hpp"
@@ -145,6 +147,28 @@ TEST_CASE("summarize_all builds only the formats under the memory limit", "[esti
     const auto& ell = *std::find_if(all.begin(), all.end(),
                                     [](const FormatSummary& s) { return s.name == "ell"; });
     CHECK_FALSE(ell.estimated);
-    CHECK(format_bytes(1.5 * 1024 * 1024 * 1024) == "1.50 GiB");
-    CHECK(format_bytes(320.0 * 1024 * 1024) == "320 MiB");
+    CHECK(analysis::format_bytes(1.5 * 1024 * 1024 * 1024) == "1.50 GiB");
+    CHECK(analysis::format_bytes(320.0 * 1024 * 1024) == "320 MiB");
+}
+
+TEST_CASE("sigma = auto is resolved once, before the estimate, as the builder resolves it",
+          "[analysis][estimate]")
+{
+    // Power-law rows: sigma = auto sorts (SELL-32-1 would pad every slice to its longest row),
+    // and the estimate must count the layout that build() makes with the sigma it picks.
+    const auto a = spmv::gen::power_law(3000, 1, 2.0, 300, 1);
+    FormatParams automatic;
+    automatic.slice_height = 32;
+    automatic.sort_window = 0;
+
+    const FormatParams resolved = resolve_params("sell", a, automatic);
+    const auto est = estimate_footprint(a, "sell", automatic);
+
+    CHECK(resolved.sort_window == choose_sort_window(a, 32));
+    CHECK(resolved.sort_window > 1);
+    CHECK(resolve_params("csr", a, automatic).sort_window == 0);  // nothing to resolve there
+    check_equal(est, footprint(build<double>("sell", a, automatic)));
+    FormatParams same = automatic;
+    same.sort_window = resolved.sort_window;
+    check_equal(est, estimate_footprint(a, "sell", same));
 }

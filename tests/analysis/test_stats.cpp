@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <span>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -194,6 +197,21 @@ TEST_CASE("histogram rejects fewer than one bin and handles no values", "[analys
 
     CHECK_THROWS_AS(histogram(std::span<const std::int32_t>(v), 0), InvalidArgument);
     CHECK(histogram(std::span<const std::int32_t>(none), 3).counts.empty());
+}
+
+TEST_CASE("histogram refuses a value range whose bin arithmetic would overflow", "[analysis]")
+{
+    // hi - lo + 1 = 2^63 + 1 does not fit in int64 (the Python module died with SIGFPE here)
+    const std::vector<std::int64_t> wide{-(std::int64_t{1} << 62), std::int64_t{1} << 62};
+    const std::vector<std::int64_t> extremes{INT64_MIN, INT64_MAX};
+    const std::vector<std::int64_t> fits{-(std::int64_t{1} << 59), std::int64_t{1} << 59};
+
+    CHECK_THROWS_AS(histogram(std::span<const std::int64_t>(wide), 1), InvalidArgument);
+    CHECK_THROWS_AS(histogram(std::span<const std::int64_t>(extremes), 7), InvalidArgument);
+    const auto h = histogram(std::span<const std::int64_t>(fits), 2);
+    CHECK(h.counts == std::vector<std::int64_t>{1, 1});
+    CHECK(h.edges.front() == -(std::int64_t{1} << 59));
+    CHECK(h.edges.back() > (std::int64_t{1} << 59));
 }
 
 TEST_CASE("row statistics and histograms agree on the test zoo", "[analysis]")

@@ -316,6 +316,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         with open(log_file, 'a') as f:
             f.write(self.requestline + '\n')
     def do_GET(self):
+        if '/Endless/' in self.path:  # a body without end (stops after 1 GiB, or when refused)
+            self.send_response(200)
+            self.end_headers()
+            chunk = b'x' * (1 << 20)
+            try:
+                for _ in range(1024):
+                    self.wfile.write(chunk)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
         if '/Trunc/' in self.path:  # announce more bytes than it sends, then hang up
             data = open(os.path.join(root, self.path.lstrip('/')), 'rb').read()
             self.send_response(200)
@@ -442,6 +453,7 @@ TEST_CASE("spmvlab fetch downloads, checks and caches, against a loopback server
     fs::create_directories(www / "MM" / "Trunc");
     fs::create_directories(www / "MM" / "Bad");
     fs::create_directories(www / "MM" / "Size");
+    fs::create_directories(www / "MM" / "Endless");
     fs::create_directories(www / "files");
     fs::create_directories(dir / "src" / "tiny");
     fs::create_directories(dir / "src" / "broken");
@@ -454,11 +466,12 @@ TEST_CASE("spmvlab fetch downloads, checks and caches, against a loopback server
        (www / "MM" / "HB" / "tiny.tar.gz").string() + " " + (www / "MM" / "Size" / "tiny.tar.gz").string() +
        " && tar czf " + (www / "MM" / "Bad" / "broken.tar.gz").string() + " broken/other.mtx");
     std::ofstream(www / "files" / "ssstats.csv")
-        << "4\n01-Jan-2024 00:00:00\n"
+        << "5\n01-Jan-2024 00:00:00\n"
            "HB,tiny,125,125,725,1,0,0,1,1,1,\"structural problem\",725\n"
            "Trunc,tiny,125,125,725,1,0,0,1,1,1,structural problem,725\n"
            "Bad,broken,4,4,9,1,0,0,0,0,0,test,9\n"
-           "Size,tiny,126,126,725,1,0,0,1,1,1,structural problem,725\n";
+           "Size,tiny,126,126,725,1,0,0,1,1,1,structural problem,725\n"
+           "Endless,tiny,125,125,725,1,0,0,1,1,1,structural problem,725\n";
 
     Server server(python, dir);
     REQUIRE(server.port() > 0);
@@ -501,7 +514,7 @@ TEST_CASE("spmvlab fetch downloads, checks and caches, against a loopback server
     // a name alone must be unique in the index
     r = spmvlab("fetch tiny" + common);
     CHECK(r.status == 1);
-    CHECK(r.out.find("tiny is ambiguous: HB/tiny, Trunc/tiny, Size/tiny; give Group/Name") !=
+    CHECK(r.out.find("tiny is ambiguous: HB/tiny, Trunc/tiny, Size/tiny, Endless/tiny; give Group/Name") !=
           std::string::npos);
     CHECK(server.requests() == before);
 
@@ -537,6 +550,21 @@ TEST_CASE("spmvlab fetch downloads, checks and caches, against a loopback server
     CHECK(r.status == 1);
     CHECK(r.out.find("index says 126 x 126") != std::string::npos);
     CHECK(files_named(fresh / "MM", "tiny") == 0);
+    // an endless body is stopped at the cap the index's size gives (64 MiB + 2 x (64 x 725 +
+    // 32 x 125) bytes here), and nothing is kept; --max-download sets the cap
+    r = spmvlab("fetch Endless/tiny" + fresh_opts);
+    INFO(r.out);
+    CHECK(r.status == 1);
+    CHECK(r.out.find("Endless/tiny.tar.gz: the download is larger than its cap of 64.") !=
+          std::string::npos);
+    CHECK(files_named(fresh / "MM", "tiny") == 0);
+    r = spmvlab("fetch HB/tiny --max-download 100" + fresh_opts);
+    INFO(r.out);
+    CHECK(r.status == 1);
+    CHECK(r.out.find("larger than its cap of 100 B (--max-download 100)") != std::string::npos);
+    CHECK(files_named(fresh / "MM", "tiny") == 0);
+    r = spmvlab("fetch HB/tiny --max-download 1M --print-path" + fresh_opts, false);
+    CHECK(r.status == 0);
     r = spmvlab("fetch HB/nothing" + fresh_opts);
     CHECK(r.status == 1);
     CHECK(r.out.find("no such matrix in the collection's index") != std::string::npos);

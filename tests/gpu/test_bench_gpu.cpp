@@ -14,6 +14,7 @@
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/memory.hpp>
 #include <spmv/gpu/variants.hpp>
+#include <spmv/generators.hpp>
 
 #include "gpu_test_matrices.hpp"
 
@@ -148,6 +149,128 @@ TEST_CASE("bench times the GPU, not the host's launch rate (the launch gate)", "
     INFO("median " << r.kernel.median_ms << " ms, max " << r.kernel.max_ms << " ms");
     CHECK(r.kernel.reps >= 10);
     CHECK(r.kernel.median_ms < 0.5);
+}
+
+namespace {
+
+// An "SpMV" of `launches` tiny kernels: what plain JDS looks like on a matrix with one row of
+// thousands of entries (one launch per jagged diagonal), more than the device's launch queue
+// holds. `sync_inside`: a synchronous copy in the middle, which a CUDA graph cannot capture.
+class ManyLaunchOp final : public DeviceOp<double> {
+public:
+    ManyLaunchOp(int launches, bool sync_inside)
+        : launches_(launches), sync_inside_(sync_inside), scratch_(256, "scratch")
+    {}
+    void apply(double, const double*, double, double* y, RowOrder, StreamRef s) const override
+    {
+        for (int i = 0; i < launches_; ++i) {
+            spmv::gpu::detail::memset_bytes(y, 0, sizeof(double), s);
+            if (sync_inside_ && i == launches_ / 2) {
+                std::byte host[16];
+                spmv::gpu::detail::copy_bytes(host, scratch_.data(), sizeof host,
+                                              spmv::gpu::detail::CopyKind::device_to_host);
+            }
+        }
+    }
+    std::size_t device_bytes() const noexcept override { return scratch_.bytes(); }
+
+private:
+    int launches_;
+    bool sync_inside_;
+    mutable DeviceBuffer<std::byte> scratch_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST_CASE("bench times a body of 5,000 launches on the GPU without waiting on itself",
+          "[gpu][bench]")
+{
+    // Before: the gate held the GPU while the host blocked in launch ~1,000, so every
+    // repetition ended only at the gate's 10 s timeout. Now the body is one captured graph.
+    const DeviceMatrix<double> m(std::make_unique<ManyLaunchOp>(5000, false), "csr", "many", 1,
+                                 1, 1);
+    BenchOptions o;
+    o.warmup = 1;
+    o.min_reps = 5;
+    o.max_reps = 5;
+    o.min_time_ms = 0.0;
+    o.xgpu = false;
+    o.cache = CachePolicy::warm;
+    const auto t0 = std::chrono::steady_clock::now();
+
+    const auto r = bench(m, o);
+
+    const double wall = seconds_since(t0);
+    INFO(r.kernel.method << "; " << wall << " s, median " << r.kernel.median_ms << " ms");
+    CHECK(r.kernel.reps == 5);
+    CHECK(r.kernel.method.rfind("graph: 5000 launches", 0) == 0);
+    // A hang detector, not a performance target: one gate timeout alone would be 10 s.
+    CHECK(wall < 9.0);
+}
+
+TEST_CASE("bench gates a body of few launches directly and says so", "[gpu][bench]")
+{
+    const DeviceMatrix<double> m(std::make_unique<ManyLaunchOp>(3, false), "csr", "few", 1, 1,
+                                 1);
+    BenchOptions o;
+    o.min_reps = 5;
+    o.min_time_ms = 0.0;
+    o.xgpu = false;
+
+    const auto r = bench(m, o);
+
+    CHECK(r.kernel.method == "gated: 3 launch(es) per repetition");
+}
+
+TEST_CASE("bench times a body it cannot capture ungated, and says why", "[gpu][bench]")
+{
+    // A synchronous copy inside the body: no graph, and a gate would deadlock against it.
+    const DeviceMatrix<double> m(std::make_unique<ManyLaunchOp>(2000, true), "csr", "sync", 1,
+                                 1, 1);
+    BenchOptions o;
+    o.warmup = 1;
+    o.min_reps = 3;
+    o.max_reps = 3;
+    o.min_time_ms = 0.0;
+    o.xgpu = false;
+    o.cache = CachePolicy::warm;
+    const auto t0 = std::chrono::steady_clock::now();
+
+    const auto r = bench(m, o);
+
+    INFO(r.kernel.method);
+    CHECK(r.kernel.reps == 3);
+    CHECK(r.kernel.method.rfind("ungated (not capturable", 0) == 0);
+    CHECK(seconds_since(t0) < 9.0);
+}
+
+TEST_CASE("bench of plain JDS on a matrix with a row of 20,000 entries finishes in seconds",
+          "[gpu][bench]")
+{
+    // gen:onefull:n=20000: one full row, so plain JDS has 20,000 jagged diagonals, one launch
+    // each (the matrix that stalled `spmvlab bench --gpu` for minutes).
+    const auto a = spmv::gen::onefull(20000, 1);
+    const auto m = prepare<double>("jds", a);
+    BenchOptions o;
+    o.warmup = 1;
+    o.min_reps = 3;
+    o.max_reps = 3;
+    o.min_time_ms = 0.0;
+    o.xgpu = false;
+    const auto t0 = std::chrono::steady_clock::now();
+
+    const auto r = bench(m, o);
+
+    const double wall = seconds_since(t0);
+    INFO(r.kernel.method << "; " << wall << " s, median " << r.kernel.median_ms << " ms");
+    CHECK(r.kernel.reps == 3);
+    CHECK(r.kernel.method.rfind("graph: ", 0) == 0);
+    CHECK(wall < 30.0);
 }
 
 // Hidden (run by scripts/device_check.sh): one cold timing of every variant on Barbieri's

@@ -107,3 +107,18 @@ TEST_CASE("write_matrix_market to a file is atomic and checks its writes", "[io]
                       Catch::Contains("No space left on device"));
 #endif
 }
+
+TEST_CASE("An atomic file written through a symbolic link keeps the link", "[io][atomic]")
+{
+    const auto target = scratch("link_target.txt");
+    const auto link = scratch("link.txt");
+    fs::remove(link);
+    spmv::io::write_file_atomically(target, "old\n");
+    fs::create_symlink(target.filename(), link);
+
+    spmv::io::write_file_atomically(link, "new\n");
+
+    CHECK(fs::is_symlink(fs::symlink_status(link)));
+    CHECK(slurp(target) == "new\n");
+    fs::remove(link);
+}

@@ -393,3 +393,71 @@ TEST_CASE("A build without libarchive names what it lacks", "[io][compressed]")
     }
     fs::remove_all(dir);
 }
+
+TEST_CASE("A gzip file whose CRC-32 or length does not match is refused with its name",
+          "[io][compressed]")
+{
+    if (!io::have_compressed_input() || !have_program("python3")) {
+        SPMV_SKIP("no libarchive in this build, or no python3 to make the damaged files");
+    }
+    const auto dir = temp_dir("damaged_gz");
+    const auto plain = dir / "tiny5.mtx";
+    write_text(plain, suitesparse_text);
+    // Stored (level 0) deflate blocks keep the text readable in the compressed bytes, so one
+    // byte of it can be changed without breaking the deflate stream: "5 5 4" -> "5 5 9", the
+    // CRC-32 in the trailer left as it was (libarchive decompressed this silently before).
+    const auto damaged = dir / "changed.mtx.gz";
+    sh("python3 -c \"import gzip,sys; d=gzip.compress(open(sys.argv[1],'rb').read(), "
+       "compresslevel=0); i=d.rindex(b'5 5 4'); "
+       "open(sys.argv[2],'wb').write(d[:i+4]+b'9'+d[i+5:])\" " +
+       plain.string() + " " + damaged.string());
+    const auto good = dir / "good.mtx.gz";
+    sh("python3 -c \"import gzip,sys; open(sys.argv[2],'wb').write(gzip.compress("
+       "open(sys.argv[1],'rb').read(), compresslevel=0))\" " +
+       plain.string() + " " + good.string());
+    const auto cut = dir / "cut.mtx.gz";  // the trailer's last 4 bytes (the length) missing
+    sh("head -c -4 " + good.string() + " > " + cut.string());
+    const auto archive = dir / "tiny5.tar.gz";  // a damaged tar.gz: its member's text changed
+    sh("cd " + dir.string() + " && mkdir -p tiny5 && cp tiny5.mtx tiny5/tiny5.mtx && "
+       "tar cf tiny5.tar tiny5/tiny5.mtx && python3 -c \"import gzip; "
+       "d=gzip.compress(open('tiny5.tar','rb').read(), compresslevel=0); "
+       "i=d.rindex(b'5 5 4'); open('tiny5.tar.gz','wb').write(d[:i+4]+b'9'+d[i+5:])\"");
+
+    CHECK(io::read_matrix_market(good) == io::read_matrix_market(plain));
+    CHECK_THAT(read_error(damaged), Catch::Contains("changed.mtx.gz") &&
+                                        Catch::Contains("gzip input is damaged") &&
+                                        Catch::Contains("CRC-32"));
+    CHECK_THAT(read_error(cut), Catch::Contains("cut.mtx.gz"));
+    CHECK_THAT(read_error(archive),
+               Catch::Contains("tiny5.tar.gz") && Catch::Contains("gzip input is damaged"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("Odd inputs get messages that say what they are", "[io][compressed]")
+{
+    if (tools_missing()) {
+        SPMV_SKIP("no libarchive in this build, or no gzip/bzip2/xz/tar program");
+    }
+    const auto dir = temp_dir("odd");
+    const std::string d = dir.string();
+    write_text(dir / "a.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 4\n");
+    sh("cd " + d + " && head -c 100000 /dev/zero | gzip > zeros.gz && mkdir -p A X && "
+       "gzip -c a.mtx > A/A.mtx.gz && tar cf packed.tar A/A.mtx.gz && cp a.mtx X/X.mtx && "
+       "tar cf dup.tar X/X.mtx && tar rf dup.tar X/X.mtx");
+    write_text(dir / "bom.mtx", "\xEF\xBB\xBF%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 4\n");
+    write_text(dir / "cr.mtx", "%%MatrixMarket matrix coordinate real general\r2 2 1\r1 1 4\r");
+    write_text(dir / "crlf.mtx", "%%MatrixMarket matrix coordinate real general\r\n2 2 1\r\n1 1 4\r\n");
+
+    CHECK_THAT(read_error(dir / "zeros.gz"),
+               Catch::Contains("gzip-compressed data holds no file at all"));
+    CHECK_THAT(read_error(dir / "packed.tar"),
+               Catch::Contains("A/A.mtx.gz must be extracted first"));
+    CHECK_THAT(read_error(dir / "dup.tar"), Catch::Contains("X/X.mtx twice"));
+    CHECK_THAT(read_error(d + "/dup.tar:X.mtx"), Catch::Contains("is ambiguous"));
+    CHECK_THAT(read_error(dir / "bom.mtx"), Catch::Contains("bom.mtx:1: ") &&
+                                                 Catch::Contains("UTF-8 byte-order mark"));
+    CHECK_THAT(read_error(dir / "cr.mtx"), Catch::Contains("cr.mtx:1: ") &&
+                                                Catch::Contains("CR alone"));
+    CHECK(read_error(dir / "crlf.mtx").empty());  // CR LF stays accepted
+    fs::remove_all(dir);
+}

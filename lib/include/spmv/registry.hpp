@@ -58,6 +58,9 @@ struct FormatInfo {
     bool permuted;                 ///< rows are reordered (perm[] present)
     AnyMatrix<double> (*build_double)(const Csr<double, std::int32_t>&, const FormatParams&);
     AnyMatrix<float> (*build_float)(const Csr<float, std::int32_t>&, const FormatParams&);
+    /// Resolves the format's "auto" parameter values (sigma = 0 for SELL-C-sigma) from the
+    /// matrix's row pointers; nullptr: nothing to resolve. Called through resolve_params().
+    FormatParams (*resolve)(std::span<const std::int32_t> row_ptrs, FormatParams) = nullptr;
 };
 
 /// All formats, in a stable teaching order.
@@ -66,7 +69,14 @@ std::span<const FormatInfo> formats();
 /// Looks a format up by registry name; throws InvalidArgument listing the valid names.
 const FormatInfo& find_format(std::string_view name);
 
-/// Builds the named format from CSR.
+/// The parameters that building `name` on `a` really uses: every "auto" value resolved by the
+/// format's own rule (FormatInfo::resolve), in this one place. Builders, the footprint
+/// estimate, the memory guard and the models call it first, so each sees the same sigma.
+template <typename ValueType>
+FormatParams resolve_params(std::string_view name, const Csr<ValueType, std::int32_t>& a,
+                            const FormatParams& params);
+
+/// Builds the named format from CSR (parameters resolved by resolve_params).
 template <typename ValueType>
 AnyMatrix<ValueType> build(std::string_view name, const Csr<ValueType, std::int32_t>& a,
                            const FormatParams& params = {});

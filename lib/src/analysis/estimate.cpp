@@ -87,9 +87,10 @@ bool has_footprint_estimate(std::string_view format)
 }
 
 Footprint estimate_footprint(const Csr<double, std::int32_t>& a, std::string_view format,
-                             const FormatParams& params)
+                             const FormatParams& given)
 {
-    (void)find_format(format);  // InvalidArgument for an unknown name
+    // InvalidArgument for an unknown name; sigma = auto resolved as the builder resolves it
+    const FormatParams params = resolve_params(format, a, given);
     if (!has_footprint_estimate(format)) {
         SPMV_THROW(InvalidArgument,
                    "no footprint estimate for format '" + std::string(format) + "'");

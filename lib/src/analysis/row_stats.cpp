@@ -87,7 +87,13 @@ Histogram histogram(std::span<const T> values, int num_bins)
     const auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
     const auto lo = static_cast<std::int64_t>(*lo_it);
     const auto hi = static_cast<std::int64_t>(*hi_it);
-    const std::int64_t span = hi - lo + 1;  // distinct integer values in [lo, hi]
+    // hi - lo in unsigned arithmetic (exact for any hi >= lo); beyond 2^61 distinct values the
+    // bin arithmetic below (span + num_bins, lo + bins * width) could overflow int64.
+    const std::uint64_t diff = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+    SPMV_EXPECTS(diff < (std::uint64_t{1} << 61),
+                 "histogram: the values span [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                     "], more than 2^61 distinct integers");
+    const auto span = static_cast<std::int64_t>(diff) + 1;  // distinct integer values in [lo, hi]
     h.bin_width = (span + num_bins - 1) / num_bins;
     const std::int64_t bins = (span + h.bin_width - 1) / h.bin_width;
     h.counts.assign(static_cast<std::size_t>(bins), 0);

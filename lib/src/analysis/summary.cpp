@@ -67,11 +67,20 @@ void add_reductions(FormatSummary& s, const Csr<double, std::int32_t>& a)
 }  // namespace
 
 FormatSummary summarize(const FormatInfo& info, const Csr<double, std::int32_t>& a,
-                        const FormatParams& params, std::size_t max_bytes)
+                        const FormatParams& given, std::size_t max_bytes)
 {
-    SPMV_EXPECTS(params.warp_size >= 1,
-                 "summarize: warp size must be >= 1, got " + std::to_string(params.warp_size));
+    SPMV_EXPECTS(given.warp_size >= 1,
+                 "summarize: warp size must be >= 1, got " + std::to_string(given.warp_size));
     FormatSummary s;
+    FormatParams params;
+    try {
+        params = resolve_params(info.name, a, given);  // sigma = auto, once, before anything
+    } catch (const Error& e) {
+        s.name = std::string(info.name);
+        s.title = std::string(info.title);
+        s.error = e.what();
+        return s;
+    }
     s.name = std::string(info.name);
     s.title = std::string(info.title);
     s.warp_size = params.warp_size;
@@ -90,8 +99,10 @@ FormatSummary summarize(const FormatInfo& info, const Csr<double, std::int32_t>&
                           format_bytes(static_cast<double>(max_bytes)) + ")";
                 return s;
             }
-        } catch (const Error&) {
-            // parameters the builder rejects: let the build below report it
+        } catch (const Error& e) {
+            // no estimate, no build: the limit could not be checked
+            s.error = std::string("not built: no footprint estimate (") + e.what() + ")";
+            return s;
         }
     }
     AnyMatrix<double> m;

@@ -38,11 +38,15 @@ WarpAnalysis analyze_warps(const ThreadWork& work, int warp_size)
             const auto k = static_cast<std::size_t>(t);
             const auto it = work.iterations[k];
             const auto use = work.useful[k];
-            SPMV_EXPECTS(use >= 0 && it >= use && work.stored[k] >= 0,
+            // per thread at most 2^30 (a billion trips): every sum below then stays under
+            // 2^62 for any number of threads an index can count, never wrapping to negative
+            constexpr std::int64_t most = std::int64_t{1} << 30;
+            SPMV_EXPECTS(use >= 0 && it >= use && work.stored[k] >= 0 && it <= most &&
+                             work.stored[k] <= most,
                          "analyze_warps: thread " + std::to_string(t) + " has iterations " +
                              std::to_string(it) + ", useful " + std::to_string(use) + ", stored " +
                              std::to_string(work.stored[k]) +
-                             " (need 0 <= useful <= iterations, stored >= 0)");
+                             " (need 0 <= useful <= iterations <= 2^30, 0 <= stored <= 2^30)");
             w.max_iterations = std::max(w.max_iterations, it);
             w.useful += use;
             w.stored += work.stored[k];

@@ -58,17 +58,16 @@ std::int64_t sell_stored_slots(std::span<const std::int32_t> row_lengths, int sl
     return slots;
 }
 
-template <typename ValueType, typename IndexType>
-int choose_sort_window(const Csr<ValueType, IndexType>& a, int slice_height)
+namespace {
+
+/// The smallest sigma whose SELL-C-sigma stores within 2 % of nnz of what sigma = N stores.
+int sort_window_for(const std::vector<std::int32_t>& len, std::int64_t nnz, int slice_height)
 {
     SPMV_EXPECTS(slice_height >= 1, "SELL-C-sigma needs C >= 1");
-    const auto lengths = row_lengths(a);
-    const std::vector<std::int32_t> len(lengths.begin(), lengths.end());
-    const std::int64_t n = a.num_rows;
+    const auto n = static_cast<std::int64_t>(len.size());
     if (n <= 1) {
         return 1;
     }
-    const std::int64_t nnz = a.row_ptrs.back();
     const std::int64_t best = sell_stored_slots(len, slice_height, static_cast<int>(n));
     const std::int64_t allowed = best + nnz / 50;
     if (sell_stored_slots(len, slice_height, 1) <= allowed) {
@@ -80,6 +79,25 @@ int choose_sort_window(const Csr<ValueType, IndexType>& a, int slice_height)
         }
     }
     return static_cast<int>(n);
+}
+
+}  // namespace
+
+int choose_sort_window(std::span<const std::int32_t> row_ptrs, int slice_height)
+{
+    std::vector<std::int32_t> len(row_ptrs.empty() ? 0 : row_ptrs.size() - 1);
+    for (std::size_t i = 0; i < len.size(); ++i) {
+        len[i] = row_ptrs[i + 1] - row_ptrs[i];
+    }
+    return sort_window_for(len, row_ptrs.empty() ? 0 : row_ptrs.back(), slice_height);
+}
+
+template <typename ValueType, typename IndexType>
+int choose_sort_window(const Csr<ValueType, IndexType>& a, int slice_height)
+{
+    const auto lengths = row_lengths(a);
+    return sort_window_for(std::vector<std::int32_t>(lengths.begin(), lengths.end()),
+                           a.row_ptrs.empty() ? 0 : a.row_ptrs.back(), slice_height);
 }
 
 template int choose_sort_window(const Csr<float, std::int32_t>&, int);

@@ -2,6 +2,7 @@
 // streams through libarchive's "raw" format, tar archives (compressed or not) through its tar
 // reader, both as one stream of blocks -- nothing is written to disk.
 #include "archive_input.hpp"
+#include "gzip_check.hpp"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include <spmv/error.hpp>
@@ -19,12 +21,33 @@
 namespace spmv::io::detail {
 namespace {
 
-/// The bytes libarchive decompresses: `head` first, then what `fd` still holds.
+/// The bytes libarchive decompresses: `head` first, then what `fd` still holds. A gzip stream
+/// (magic 1f 8b) is also fed to `gzip`, which checks the trailers libarchive does not.
 struct Feed {
     std::string_view head;
     bool head_given = false;
     int fd = -1;
     std::vector<char> block = std::vector<char>(std::size_t{1} << 20);
+    bool verify = true;     ///< check a gzip stream's trailers (off when reading a header only)
+    bool first = true;      ///< no byte seen yet: the next ones decide whether it is gzip
+    std::optional<GzipCheck> gzip;
+
+    void seen(const char* p, std::size_t n)
+    {
+        if (n == 0) {
+            return;
+        }
+        if (first) {
+            first = false;
+            if (verify && n >= 2 && static_cast<unsigned char>(p[0]) == 0x1f &&
+                static_cast<unsigned char>(p[1]) == 0x8b) {
+                gzip.emplace();
+            }
+        }
+        if (gzip) {
+            gzip->feed(p, n);
+        }
+    }
 };
 
 la_ssize_t feed_read(struct archive* a, void* client, const void** buffer)
@@ -34,6 +57,7 @@ la_ssize_t feed_read(struct archive* a, void* client, const void** buffer)
         f->head_given = true;
         if (!f->head.empty()) {
             *buffer = f->head.data();
+            f->seen(f->head.data(), f->head.size());
             return static_cast<la_ssize_t>(f->head.size());
         }
     }
@@ -50,6 +74,7 @@ la_ssize_t feed_read(struct archive* a, void* client, const void** buffer)
             return -1;
         }
         *buffer = f->block.data();
+        f->seen(f->block.data(), static_cast<std::size_t>(n));
         return static_cast<la_ssize_t>(n);
     }
 }
@@ -123,6 +148,49 @@ public:
         Feed feed;
         feed.head = head;
         feed.fd = fd;
+        feed.verify = !header_only_;
+        Unpacked out = read_archive(feed, wanted);
+        if (feed.gzip) {
+            drain(feed);  // a tar member may end before the stream does: its trailer decides
+            const std::string why = feed.gzip->finish();
+            if (!why.empty()) {
+                throw MatrixMarketError(__FILE__, __LINE__, name_, 0,
+                                        "the gzip input is damaged: " + why +
+                                            (why == "incorrect data check"
+                                                 ? " (the CRC-32 of the decompressed text differs "
+                                                   "from the one stored)"
+                                                 : std::string()));
+            }
+        }
+        return out;
+    }
+
+private:
+    /// The rest of the compressed input, through the gzip check only.
+    void drain(Feed& feed) const
+    {
+        if (!feed.head_given) {
+            feed.head_given = true;
+            feed.seen(feed.head.data(), feed.head.size());
+        }
+        while (feed.fd >= 0) {
+            const auto n = ::read(feed.fd, feed.block.data(), feed.block.size());
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n < 0) {
+                throw MatrixMarketError(__FILE__, __LINE__, name_, 0,
+                                        std::string("read error: ") + std::strerror(errno));
+            }
+            if (n == 0) {
+                break;
+            }
+            feed.seen(feed.block.data(), static_cast<std::size_t>(n));
+        }
+    }
+
+    Unpacked read_archive(Feed& feed, const std::string& wanted)
+    {
         std::unique_ptr<struct archive, ArchiveDeleter> owner(archive_read_new());
         struct archive* a = owner.get();
         if (a == nullptr) {
@@ -144,6 +212,9 @@ public:
         Unpacked out;
         std::vector<std::string> members;      // every .mtx member, in archive order
         std::vector<std::string> main_members;  // those named Name/Name.mtx
+        std::vector<std::string> others;        // regular members that are not .mtx
+        int headers = 0;                        // entries of any kind
+        std::string taken;                      // the member read when one was named
         bool have_text = false;
         bool text_is_main = false;
         struct archive_entry* entry = nullptr;
@@ -162,6 +233,7 @@ public:
                 read_data(a, out.text);  // a single compressed stream: its text is the file
                 return out;
             }
+            ++headers;
             if (archive_entry_filetype(entry) != AE_IFREG) {
                 continue;
             }
@@ -170,10 +242,21 @@ public:
             if (!wanted.empty()) {
                 const auto want = strip_dot(wanted);
                 if (path == want || base_name(path) == want) {
+                    if (!taken.empty()) {  // appended again (tar -r): which one is meant?
+                        throw MatrixMarketError(
+                            __FILE__, __LINE__, name_, 0,
+                            "the archive holds " + taken + (path == taken ? " twice" : " and " + path) +
+                                " (appended with tar -r?): the member '" + wanted +
+                                "' is ambiguous");
+                    }
                     check_declared_size(entry, path);
                     read_data(a, out.text);
                     out.member = path;
-                    return out;
+                    taken = path;
+                    if (header_only_) {
+                        return out;  // a header is wanted: do not decompress the rest
+                    }
+                    continue;  // read on: the same name appended later would be ambiguous
                 }
                 if (is_mtx(path)) {
                     members.push_back(path);
@@ -181,7 +264,14 @@ public:
                 continue;
             }
             if (!is_mtx(path)) {
+                others.push_back(path);
                 continue;
+            }
+            if (std::find(members.begin(), members.end(), path) != members.end()) {
+                throw MatrixMarketError(__FILE__, __LINE__, name_, 0,
+                                        "the archive holds the member " + path +
+                                            " twice (appended with tar -r?): which one is meant "
+                                            "is ambiguous");
             }
             members.push_back(path);
             const bool main = is_main_member(path);
@@ -199,16 +289,42 @@ public:
                 text_is_main = main;
             }
         }
+        if (!taken.empty()) {
+            return out;
+        }
         if (!wanted.empty()) {
             throw MatrixMarketError(__FILE__, __LINE__, name_, 0,
                                     "the archive has no member '" + wanted + "'" +
                                         (members.empty() ? std::string(" and no .mtx member")
                                                          : "; its .mtx members: " + list(members)));
         }
+        if (out.compression.empty() && archive_filter_code(a, 0) != ARCHIVE_FILTER_NONE) {
+            out.compression = archive_filter_name(a, 0);  // no header was read to set it
+        }
         if (members.empty()) {
-            throw MatrixMarketError(__FILE__, __LINE__, name_, 0,
-                                    std::string("the ") + (out.compression.empty() ? "" : out.compression + "-compressed ") +
-                                        "tar archive holds no .mtx member (no Matrix Market file)");
+            const std::string what =
+                std::string("the ") + (out.compression.empty() ? "" : out.compression + "-compressed ");
+            if (headers == 0) {  // a tar end marker is two blocks of zeros
+                throw MatrixMarketError(__FILE__, __LINE__, name_, 0,
+                                        what + "data holds no file at all (an empty tar archive, "
+                                               "or nothing but zero bytes)");
+            }
+            std::string packed;  // compressed Matrix Market members
+            for (const auto& o : others) {
+                for (const char* ext : {".mtx.gz", ".mtx.bz2", ".mtx.xz", ".mtx.zst"}) {
+                    const std::string e(ext);
+                    if (o.size() > e.size() && o.compare(o.size() - e.size(), e.size(), e) == 0) {
+                        packed += (packed.empty() ? "" : ", ") + o;
+                    }
+                }
+            }
+            throw MatrixMarketError(
+                __FILE__, __LINE__, name_, 0,
+                what + "tar archive holds no .mtx member (no Matrix Market file)" +
+                    (!packed.empty() ? "; its compressed member(s) " + packed +
+                                           " must be extracted first (tar xf), then read as files"
+                     : !others.empty() ? "; its members: " + list(others)
+                                       : std::string()));
         }
         if (main_members.size() > 1 || (main_members.empty() && members.size() > 1)) {
             const auto& names = main_members.size() > 1 ? main_members : members;
@@ -220,7 +336,6 @@ public:
         return out;
     }
 
-private:
     [[noreturn]] void fail(struct archive* a, const std::string& what) const
     {
         const char* why = archive_error_string(a);
@@ -246,12 +361,30 @@ private:
         }
     }
 
-    /// The current entry's data into `text`, checked against the limit as it grows.
+    /// The current entry's data into `text`, checked against the limit BEFORE it grows: the
+    /// buffer's capacity is set here (x1.5 steps, never past limit + one chunk), not left to
+    /// std::string's doubling, so the peak stays within the limit plus 1 MiB; running out of
+    /// memory first names the input.
     void read_data(struct archive* a, std::string& text)
     {
         constexpr std::size_t chunk = std::size_t{1} << 20;
         std::size_t used = text.size();
         for (;;) {
+            if (used + chunk > text.capacity()) {
+                std::size_t want = std::max(used + chunk, text.capacity() + text.capacity() / 2);
+                if (limit_ != 0) {
+                    want = std::min<std::size_t>(want, static_cast<std::size_t>(limit_) + chunk);
+                }
+                try {
+                    text.reserve(want);
+                } catch (const std::bad_alloc&) {
+                    throw MatrixMarketError(__FILE__, __LINE__, name_, 0,
+                                            "out of host memory after decompressing " +
+                                                format_bytes(static_cast<double>(used)) +
+                                                " of text (the memory limit is " + limit_text() +
+                                                ")");
+                }
+            }
             text.resize(used + chunk);
             const auto n = archive_read_data(a, text.data() + used, chunk);
             if (n < 0) {

@@ -66,6 +66,15 @@ AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
+    // A symbolic link is followed: its target is written (atomically when regular) and the
+    // link stays a link, instead of being replaced by the renamed temporary file.
+    if (fs::is_symlink(fs::symlink_status(target_, ec))) {
+        const fs::path resolved = fs::weakly_canonical(target_, ec);
+        if (!ec) {
+            target_ = resolved;
+        }
+    }
+    ec.clear();
     const auto st = fs::status(target_, ec);
     in_place_ = !ec && fs::exists(st) && !fs::is_regular_file(st);
     if (in_place_ && fs::is_directory(st)) {

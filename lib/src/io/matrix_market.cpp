@@ -163,6 +163,28 @@ void check_text_size(const std::string& name, std::size_t used, const MemoryBudg
     }
 }
 
+/// Makes room for `chunk` more bytes after `used` in `text`, in x1.5 steps that never take the
+/// capacity past the budget plus one chunk (std::string's own doubling reached 1.35x the limit
+/// before the check after the read refused it); running out of memory names the input.
+void grow_for_chunk(std::string& text, std::size_t used, std::size_t chunk, const std::string& name,
+                    const MemoryBudget& budget)
+{
+    if (used + chunk <= text.capacity()) {
+        return;
+    }
+    std::size_t want = std::max(used + chunk, text.capacity() + text.capacity() / 2);
+    if (budget.limited()) {
+        want = std::min<std::size_t>(want, std::max<std::size_t>(budget.bytes, used) + chunk);
+    }
+    try {
+        text.reserve(want);
+    } catch (const std::bad_alloc&) {
+        throw MatrixMarketError(__FILE__, __LINE__, name, 0,
+                                "out of host memory after reading " +
+                                    format_bytes(static_cast<double>(used)) + " of text");
+    }
+}
+
 std::string read_all(std::istream& in, std::size_t size_hint, const std::string& name,
                      const MemoryBudget& budget)
 {
@@ -171,6 +193,7 @@ std::string read_all(std::istream& in, std::size_t size_hint, const std::string&
     constexpr std::size_t chunk = std::size_t{1} << 20;
     std::size_t used = 0;
     while (in) {
+        grow_for_chunk(text, used, chunk, name, budget);
         text.resize(used + chunk);
         in.read(text.data() + used, static_cast<std::streamsize>(chunk));
         used += static_cast<std::size_t>(in.gcount());
@@ -203,6 +226,23 @@ detail::Packing check_leading_bytes(const std::string& name, const char* p, std:
     }
     if (kind != detail::Packing::plain) {
         return kind;
+    }
+    if (n >= 3 && static_cast<unsigned char>(p[0]) == 0xef &&
+        static_cast<unsigned char>(p[1]) == 0xbb && static_cast<unsigned char>(p[2]) == 0xbf) {
+        throw MatrixMarketError(__FILE__, __LINE__, name, 1,
+                                "the input begins with a UTF-8 byte-order mark (EF BB BF) before "
+                                "'%%MatrixMarket': Matrix Market files are plain ASCII; remove "
+                                "it (e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)");
+    }
+    // CR-only line ends (classic Mac OS): the whole file is then one line to the parser
+    const std::string_view head(p, n);
+    const auto cr = head.find('\r');
+    if (cr != std::string_view::npos && head.substr(0, cr).find('\n') == std::string_view::npos &&
+        (cr + 1 < n ? p[cr + 1] != '\n' : false)) {
+        throw MatrixMarketError(__FILE__, __LINE__, name, 1,
+                                "the lines end in CR alone (classic Mac OS line ends): Matrix "
+                                "Market lines end in LF (or CR LF); convert it, e.g. "
+                                "tr '\\r' '\\n' < IN > OUT");
     }
     for (std::size_t i = 0; i < n; ++i) {
         const char c = p[i];
@@ -335,6 +375,7 @@ private:
         std::size_t used = 0;
         bool checked = false;
         for (;;) {
+            grow_for_chunk(text_, used, block, name, budget);
             text_.resize(used + block);
             const auto n = ::read(fd_, text_.data() + used, block);
             if (n < 0 && errno == EINTR) {

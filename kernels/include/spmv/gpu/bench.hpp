@@ -7,7 +7,11 @@
 ///    max_wall_ms); median, min, max, p10 and p90 of the per-repetition times;
 ///  - each timed repetition waits behind a launch gate until the host has queued all of it
 ///    (detail::launch_gate), so a format of many launches (plain JDS, HYB) is timed on the GPU,
-///    not at the host's launch rate, which depends on the CPU and its load;
+///    not at the host's launch rate, which depends on the CPU and its load; a body of more
+///    launches than the device's launch queue safely holds (plain JDS with thousands of jagged
+///    diagonals) is captured once into a CUDA graph and launched as one entry behind the gate,
+///    so the gate can never wait on a host that waits on the GPU (TimingStats::method says
+///    which way each quantity was timed; bench.cpp explains why);
 ///  - GFLOP/s = 2 nnz / t (SPEC §2);
 ///  - minimum bytes (the issue's definition, the same for every format so that formats compare):
 ///    values + column indices of the nnz nonzeros, row information as N+1 32-bit row pointers,
@@ -64,6 +68,10 @@ struct TimingStats {
     double max_ms = 0.0;
     double p10_ms = 0.0;
     double p90_ms = 0.0;
+    /// How the repetitions were queued: "gated: N launch(es) per repetition", "graph: N
+    /// launches ... captured into one CUDA graph, gated", or "ungated (why): ..." (empty for
+    /// timing_stats() alone).
+    std::string method;
 };
 
 struct CopyBandwidth {

@@ -8,6 +8,7 @@
 /// ignored, because the context is already broken and the error resurfaces at the next call).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -56,6 +57,36 @@ void read_bytes(const void* src, std::size_t bytes, StreamRef stream = {});
 /// (pinned host memory too), which the caller must check.
 void launch_gate(const int* flag, int token, int* timed_out, double timeout_ms,
                  StreamRef stream = {});
+/// The work that `record` queues on `stream`, captured once into a CUDA graph (stream capture
+/// in thread-local mode: nothing runs while recording) and instantiated, so that the timing
+/// harness can launch a body of any number of kernels as ONE queue entry behind its launch gate.
+/// Work that cannot be captured (a synchronous call, another stream, the legacy default stream)
+/// leaves the object empty with error() saying why; the stream and the context stay usable.
+/// Move-only.
+class CapturedWork {
+public:
+    CapturedWork() = default;
+    CapturedWork(CapturedWork&& o) noexcept;
+    CapturedWork& operator=(CapturedWork&& o) noexcept;
+    CapturedWork(const CapturedWork&) = delete;
+    CapturedWork& operator=(const CapturedWork&) = delete;
+    ~CapturedWork();
+
+    static CapturedWork capture(StreamRef stream, const std::function<void()>& record);
+    explicit operator bool() const noexcept { return exec_ != nullptr; }
+    /// Nodes of the captured graph: the kernel launches, copies and memsets of one `record`.
+    std::size_t nodes() const noexcept { return nodes_; }
+    const std::string& error() const noexcept { return error_; }
+    /// Queues the whole graph on `stream` (one cudaGraphLaunch).
+    void launch(StreamRef stream) const;
+
+private:
+    void release() noexcept;
+    void* graph_ = nullptr;  // cudaGraph_t
+    void* exec_ = nullptr;   // cudaGraphExec_t
+    std::size_t nodes_ = 0;
+    std::string error_;
+};
 /// Sets `count` elements of `elem_size` bytes (1, 2, 4 or 8) to the bit pattern at `value`.
 void fill_elements(void* dst, const void* value, std::size_t elem_size, std::size_t count,
                    StreamRef stream = {});

@@ -61,6 +61,8 @@ std::int64_t sell_stored_slots(std::span<const std::int32_t> row_lengths, int sl
 /// permutation, so σ should be no larger than the padding needs (Kreutzer et al. 2014 §3).
 template <typename ValueType, typename IndexType>
 int choose_sort_window(const Csr<ValueType, IndexType>& a, int slice_height);
+/// The same from the row pointers alone (the choice depends on the row lengths only).
+int choose_sort_window(std::span<const std::int32_t> row_ptrs, int slice_height);
 
 /// Throws InvalidArgument if C or σ is below 1.
 template <typename ValueType, typename IndexType>

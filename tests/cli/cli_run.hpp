@@ -1,0 +1,71 @@
+#pragma once
+// Running the real spmvlab binary from a CLI test: its exit status, its output, and (for the
+// memory bars) its wall time and peak resident memory. SPMVLAB_EXE comes from CMake.
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+namespace spmv::test {
+
+struct Run {
+    int status;
+    std::string out;  // stdout (and stderr when asked)
+};
+
+inline Run shell(const std::string& cmd)
+{
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
+        out.append(buf.data(), n);
+    }
+    const int st = pclose(p);
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+/// spmvlab with `args` (a shell fragment: redirections allowed); stderr joins stdout unless
+/// `with_stderr` is false.
+inline Run spmvlab(const std::string& args, bool with_stderr = true)
+{
+    return shell(std::string(SPMVLAB_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
+}
+
+/// The --json output of a run that must succeed.
+inline nlohmann::json json_of(const std::string& args)
+{
+    const auto r = spmvlab(args, false);
+    INFO("spmvlab " << args << "\n" << r.out);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out);
+}
+
+struct Measured {
+    Run run;
+    double seconds;
+    double peak_mib;  ///< the largest resident set of any child so far (getrusage)
+};
+
+/// A run with its wall time and peak memory. The peak is over every child this process has
+/// waited for, so a test that checks it runs one command per test case (CTest runs each test
+/// case in a process of its own).
+inline Measured measured(const std::string& args)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    Measured m{spmvlab(args), 0, 0};
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rusage ru{};
+    getrusage(RUSAGE_CHILDREN, &ru);
+    m.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: KiB
+    return m;
+}
+
+}  // namespace spmv::test
