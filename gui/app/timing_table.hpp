@@ -48,7 +48,8 @@ struct TimingRow {
     std::string error;  ///< why the variant did not run (out of memory, ...)
     /// GPU: how the harness queued the repetitions (spmv::gpu::TimingStats::method): "gated: N
     /// launch(es) per repetition", or for a variant of many launches (plain JDS) "graph: N
-    /// launches ... captured into one CUDA graph, gated" -- timed on the GPU either way
+    /// launches ... captured into one CUDA graph, ungated (the host queues one in X ms, the GPU
+    /// runs it in Y ms)" -- the GPU's time while the host queues faster than the GPU runs
     std::string timing;
 };
 

@@ -33,7 +33,8 @@ QVariant TimingModel::data(const QModelIndex& index, int role) const
         }
         if (r.error.empty() && !r.timing.empty()) {
             // the harness's word on how it timed the variant (bench.cpp): gated launches, or
-            // one CUDA graph for a body of many launches (never a gate waiting on itself)
+            // one CUDA graph, ungated, for a body of many launches (never a gate waiting on
+            // itself)
             return tr("%1\ntimed as: %2")
                 .arg(QString::fromStdString(r.device), QString::fromStdString(r.timing));
         }

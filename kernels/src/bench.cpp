@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <utility>
@@ -31,15 +32,19 @@ constexpr double gate_timeout_ms = 10000.0;
 // at 110 us where `spmvlab bench` measured 73 us (docs/benchmarks/gui_timing_2026-11-25).
 //
 // The gate must never wait on the host while the host waits on the GPU: the device's queue of
-// pending launches is finite (about a thousand entries), and a repetition of more launches
-// than that blocks the host inside a launch while the gate still holds the GPU, so nothing
-// moves until the gate's timeout (plain JDS on a circuit matrix with a 1,300-entry row; the
-// first version of this harness, issue 32). So the body is first recorded once into a CUDA
-// graph (detail::CapturedWork, nothing runs while recording) only to count its launches:
+// pending work is finite (about a thousand launches), and a repetition of more launches than
+// that blocks the host inside a launch while the gate still holds the GPU, so nothing moves
+// until the gate's timeout (plain JDS on a circuit matrix with a 1,300-entry row; the first
+// version of this harness, issue 32). A CUDA graph does not lift that limit: its nodes still
+// fill the same queue (measured on an H200: a gated graph of 5,000 launches waited for the
+// gate's 10 s as well). So the body is first recorded once into a CUDA graph
+// (detail::CapturedWork, nothing runs while recording) to count its launches:
 //  - at most max_gated_launches: it fits the queue with room to spare; the repetitions launch
 //    the body itself behind the gate, as before ("gated");
-//  - more: the repetitions launch the captured graph, one queue entry, behind the gate
-//    ("graph"): the same kernels in the same order, timed on the GPU, never a deadlock;
+//  - more: the repetitions launch the captured graph without the gate ("graph ... ungated"):
+//    one call submits every launch, far faster than the GPU runs them (the host's submission
+//    time per repetition is measured and reported beside the GPU's), so the events time the
+//    GPU, never a deadlock;
 //  - not capturable (a synchronous call inside the body): the repetitions run ungated and time
 //    the host's launch rate where it is the slower; TimingStats::method says so.
 // The gate's timeout flag is read after every queued repetition, so a gate that timed out is
@@ -64,9 +69,11 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
         method = "gated: " + std::to_string(graph.nodes()) + " launch(es) per repetition";
         graph = detail::CapturedWork{};
     } else {
+        gated = false;
         method = "graph: " + std::to_string(graph.nodes()) +
-                 " launches per repetition captured into one CUDA graph, gated";
+                 " launches per repetition captured into one CUDA graph, ungated";
     }
+    std::vector<double> submit_ms;  // the host's time to queue each repetition (graph path)
     const auto run_body = [&] {
         if (graph) {
             graph.launch(s);
@@ -101,7 +108,13 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
             }
             between();
             start[i].record(s);
+            const auto q0 = std::chrono::steady_clock::now();
             run_body();
+            if (graph) {
+                submit_ms.push_back(std::chrono::duration<double, std::milli>(
+                                        std::chrono::steady_clock::now() - q0)
+                                        .count());
+            }
             stop[i].record(s);
             opened.store(token, std::memory_order_release);  // the repetition is queued
             check_gate();
@@ -123,6 +136,15 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
         }
     }
     TimingStats stats = timing_stats(std::move(times));
+    if (!submit_ms.empty()) {
+        // the GPU time is the GPU's only while the host queues faster than it runs
+        const double submit = timing_stats(std::move(submit_ms)).median_ms;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, " (the host queues one in %.3f ms, the GPU runs it in %.3f ms%s)",
+                      submit, stats.median_ms,
+                      submit > 0.5 * stats.median_ms ? ": host-bound, the time includes the host's" : "");
+        method += buf;
+    }
     stats.method = std::move(method);
     return stats;
 }

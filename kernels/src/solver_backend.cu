@@ -47,7 +47,11 @@ struct Square {
     __host__ __device__ Acc operator()(V v) const
     {
         const auto d = static_cast<Acc>(v);
+#ifdef __CUDA_ARCH__
+        return acc_mul(d, d);  // rounded by itself: no FMA with CUB's add (vector_kernels.cuh)
+#else
         return d * d;
+#endif
     }
 };
 
@@ -57,7 +61,11 @@ struct Product {
     const V* y;
     __host__ __device__ Acc operator()(std::int64_t i) const
     {
+#ifdef __CUDA_ARCH__
+        return acc_mul(static_cast<Acc>(x[i]), static_cast<Acc>(y[i]));
+#else
         return static_cast<Acc>(x[i]) * static_cast<Acc>(y[i]);
+#endif
     }
 };
 
@@ -138,15 +146,15 @@ __global__ void __launch_bounds__(red_block)
 #pragma unroll
             for (int u = 0; u < pack_width<V>; ++u) {
                 const auto pi = static_cast<Acc>(pp.v[u]);
-                m.x += pi * static_cast<Acc>(qq.v[u]);
-                m.y += static_cast<Acc>(rr.v[u]) * pi;
+                m.x += acc_mul(pi, static_cast<Acc>(qq.v[u]));
+                m.y += acc_mul(static_cast<Acc>(rr.v[u]), pi);
             }
         },
         [&](std::int64_t k) {
             const auto pi = static_cast<Acc>(p[k]);
-            m.x += pi * static_cast<Acc>(q[k]);
+            m.x += acc_mul(pi, static_cast<Acc>(q[k]));
             if (r != nullptr) {
-                m.y += static_cast<Acc>(r[k]) * pi;
+                m.y += acc_mul(static_cast<Acc>(r[k]), pi);
             }
         });
     acc_pair<Acc> t;

@@ -170,6 +170,22 @@ __device__ __forceinline__ void grid_stride_chunks(std::int64_t n, Full full, Ta
     }
 }
 
+// a * b for a sum in Acc. In float, __fmul_rn rounds the product by itself, so the compiler
+// cannot contract it with the add that follows into an FMA: a float sum is then the sum of
+// rounded float products, as on the host. (An FMA adds the exact product: on diag(1, -1, ...)
+// the float p.Ap became the rounding error of one product instead of 0, and CG took a step of
+// 1e9 where the host met p.Ap = 0.) A product of two floats is exact in double, so the
+// double sums are the same either way.
+template <typename Acc>
+__device__ __forceinline__ Acc acc_mul(Acc a, Acc b)
+{
+    if constexpr (sizeof(Acc) == sizeof(float)) {
+        return __fmul_rn(a, b);
+    } else {
+        return a * b;
+    }
+}
+
 // One element of cg_update: x += alpha p, r -= alpha q, z = inv_diag r; adds r.r and r.z
 // into m, a double2 (sums in double, the default) or a float2 (float throughout: MPIR-CG's
 // inner CG as Cevahir writes it, solver_backend.cu).
@@ -180,10 +196,10 @@ __device__ __forceinline__ void update_one(V alpha, V pi, V qi, V& xi, V& ri, V 
     using Acc = decltype(m.x);
     xi += alpha * pi;
     ri -= alpha * qi;
-    m.x += static_cast<Acc>(ri) * static_cast<Acc>(ri);
+    m.x += acc_mul(static_cast<Acc>(ri), static_cast<Acc>(ri));
     if constexpr (jacobi) {
         zi = di * ri;
-        m.y += static_cast<Acc>(ri) * static_cast<Acc>(zi);
+        m.y += acc_mul(static_cast<Acc>(ri), static_cast<Acc>(zi));
     }
 }
 

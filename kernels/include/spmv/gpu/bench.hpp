@@ -9,8 +9,9 @@
 ///    (detail::launch_gate), so a format of many launches (plain JDS, HYB) is timed on the GPU,
 ///    not at the host's launch rate, which depends on the CPU and its load; a body of more
 ///    launches than the device's launch queue safely holds (plain JDS with thousands of jagged
-///    diagonals) is captured once into a CUDA graph and launched as one entry behind the gate,
-///    so the gate can never wait on a host that waits on the GPU (TimingStats::method says
+///    diagonals) is captured once into a CUDA graph and launched in one call without the gate
+///    (whose wait would fill the queue), so the gate can never wait on a host that waits on the
+///    GPU; the host's submission time is measured beside the GPU's (TimingStats::method says
 ///    which way each quantity was timed; bench.cpp explains why);
 ///  - GFLOP/s = 2 nnz / t (SPEC §2);
 ///  - minimum bytes (the issue's definition, the same for every format so that formats compare):
@@ -69,7 +70,8 @@ struct TimingStats {
     double p10_ms = 0.0;
     double p90_ms = 0.0;
     /// How the repetitions were queued: "gated: N launch(es) per repetition", "graph: N
-    /// launches ... captured into one CUDA graph, gated", or "ungated (why): ..." (empty for
+    /// launches ... captured into one CUDA graph, ungated (the host queues one in X ms, the GPU
+    /// runs it in Y ms)", or "ungated (why): ..." (empty for
     /// timing_stats() alone).
     std::string method;
 };

@@ -58,8 +58,9 @@ void read_bytes(const void* src, std::size_t bytes, StreamRef stream = {});
 void launch_gate(const int* flag, int token, int* timed_out, double timeout_ms,
                  StreamRef stream = {});
 /// The work that `record` queues on `stream`, captured once into a CUDA graph (stream capture
-/// in thread-local mode: nothing runs while recording) and instantiated, so that the timing
-/// harness can launch a body of any number of kernels as ONE queue entry behind its launch gate.
+/// in thread-local mode: nothing runs while recording) and instantiated: the timing harness
+/// counts a body's launches with it, and launches a body of thousands of kernels in one call
+/// (its nodes still take their places in the device's launch queue).
 /// Work that cannot be captured (a synchronous call, another stream, the legacy default stream)
 /// leaves the object empty with error() saying why; the stream and the context stay usable.
 /// Move-only.
