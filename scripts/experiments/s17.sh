@@ -46,7 +46,7 @@ for r in rows:
     per[k][1] += 1 if r.get("error") else 0
     if r.get("timing", "").startswith("graph"):
         per[k][2].add(r["format"])
-print("meta complete:", j.get("meta", {}).get("complete"), "matrices_done:", j.get("meta", {}).get("matrices_done"))
+print("complete:", j.get("complete"), "matrices_done:", j.get("matrices_done"), "of", j.get("matrices_total"))
 for k, (n, e, g) in per.items():
     print(f"{k}: {n} records, {e} with an error; timed as one CUDA graph: {sorted(g) or '-'}")
 PY
