@@ -10,6 +10,9 @@
 #include <set>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <spmv/dist/comm.hpp>
 #include <spmv/dist/dist_matrix.hpp>
@@ -561,6 +564,7 @@ DistMatrix<V> distribute_input(const Comm& comm, const DistCli& o,
     opt.merged_block = !o.split_blocks;
     opt.task_poll_us = o.task_poll_us;
     opt.exchange = o.exchange;
+    opt.budget = memory_budget();  // every rank's blocks, estimated before they are built
     if constexpr (std::is_same_v<V, double>) {
         return DistMatrix<double>::create(comm, a, opt);
     } else {
@@ -1066,16 +1070,83 @@ constexpr const char* modes_help =
     "the four\n"
     "modes lie close together (docs/distributed.md).";
 
-/// MPI_Init for the commands that need it; every rank runs the command; RemoteError and any
-/// other error end every rank with a non-zero status.
+/// The options that decide the collective schedule (which collectives run, how often, on what
+/// sizes): every rank must pass the same ones, or the ranks would wait in different
+/// collectives for ever (a rank given --mode naive beside one given --mode vector hung).
+std::vector<std::pair<std::string, std::string>> schedule_options(const DistCli& o)
+{
+    return {{"INPUT", o.input},
+            {"--mode", o.mode},
+            {"--partition", o.partition},
+            {"--format", o.format},
+            {"--variant", o.variant},
+            {"--precision", o.precision},
+            {"--gpu", o.gpu ? "on" : "off"},
+            {"--split-blocks", o.split_blocks ? "on" : "off"},
+            {"--exchange", o.exchange},
+            {"--repeat", std::to_string(o.repeat)},
+            {"--method", o.method},
+            {"--jacobi", o.jacobi ? "on" : "off"},
+            {"--inner-sums", o.inner_sums},
+            {"--outer", o.outer},
+            {"--inner-maxit", std::to_string(o.inner_maxit)},
+            {"--tol", std::to_string(o.tol)},
+            {"--maxit", std::to_string(o.maxit)},
+            {"format parameters", params_json(apply_format_params(o.params)).dump()}};
+}
+
+/// Rank 0's schedule options against this rank's: "" when they agree, else the first that
+/// differs, named with both values.
+std::string schedule_mismatch(const Comm& comm, const DistCli& o)
+{
+    const auto mine = schedule_options(o);
+    std::string all;
+    for (const auto& [k, v] : mine) {
+        all += k + '\x1f' + v + '\x1e';
+    }
+    std::string root = all;
+    comm.broadcast(root);
+    if (root == all) {
+        return {};
+    }
+    std::size_t at = 0;
+    for (const auto& [k, v] : mine) {
+        const auto end = root.find('\x1e', at);
+        const auto sep = root.find('\x1f', at);
+        const std::string theirs =
+            sep != std::string::npos && end != std::string::npos ? root.substr(sep + 1, end - sep - 1)
+                                                                  : std::string("?");
+        if (theirs != v) {
+            return "the ranks were started with different options: " + k + " is '" + v +
+                   "' here and '" + theirs + "' on rank 0 (every rank must run the same "
+                   "command: mode, format, partition, exchange and precision decide the "
+                   "collective schedule)";
+        }
+        at = end == std::string::npos ? root.size() : end + 1;
+    }
+    return "the ranks were started with different options";
+}
+
+/// MPI_Init for the commands that need it; the ranks first agree on every option that decides
+/// the collective schedule (schedule_mismatch), then every rank runs the command; RemoteError
+/// and any other error end every rank with a non-zero status. An error every rank agreed on is
+/// printed once, by rank 0.
 int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
 {
     int argc = 0;
     char** argv = nullptr;
     Environment env(&argc, &argv);
     const auto comm = Comm::world();
-    check_auto(o);
-    return run(comm, o);
+    try {
+        agree(comm, schedule_mismatch(comm, o));
+        check_auto(o);
+        return run(comm, o);
+    } catch (const RemoteError&) {
+        if (comm.rank() != 0) {
+            throw ExitCode{1};  // rank 0 prints the message all ranks agreed on
+        }
+        throw;
+    }
 }
 
 void add_common(CLI::App* c, DistCli& o, bool with_mode)

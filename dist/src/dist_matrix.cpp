@@ -15,6 +15,7 @@
 #include <thread>
 #include <utility>
 
+#include <spmv/analysis/estimate.hpp>
 #include <spmv/dist/dist_matrix.hpp>
 #include <spmv/dist/model.hpp>
 #include <spmv/gpu/device.hpp>
@@ -350,6 +351,32 @@ void DistMatrix<ValueType>::Impl::build_blocks()
         second = merged_rows(part, nl_rows);
     } else {
         nl_rows.clear();
+    }
+    // Every block this rank builds, estimated before any is (DistOptions::budget); inside
+    // build_blocks' collective, a refusal on one rank ends every rank with its message.
+    if (opt.budget.limited()) {
+        const std::string& fmt = opt.variant.empty() ? opt.format
+                                                     : std::string(gpu::find_variant(opt.variant).format);
+        std::uint64_t need = 0;
+        auto add = [&](const Csr<ValueType, std::int32_t>& c) {
+            if constexpr (std::is_same_v<ValueType, double>) {
+                need += analysis::estimate_footprint(c, fmt, opt.params).total_bytes();
+            } else {  // the estimate counts 8-byte values: an upper bound for float blocks
+                need += analysis::estimate_footprint(convert_values<double>(c), fmt, opt.params)
+                            .total_bytes();
+            }
+        };
+        add(first);
+        if (halo() > 0) {
+            add(second);
+        }
+        if (merged) {
+            add(merge_blocks(part));
+        }
+        require_memory(opt.budget, need,
+                       "rank " + std::to_string(comm.rank()) + "'s " + fmt + " blocks (" +
+                           std::to_string(part.local.num_rows) + " rows; " +
+                           (opt.gpu ? "device" : "host") + " memory, estimated)");
     }
     if (!opt.gpu) {
         h_local = spmv::build<ValueType>(opt.format, first, opt.params);

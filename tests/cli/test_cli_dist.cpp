@@ -1,5 +1,6 @@
 // spmvlab dist end to end: plan without MPI, verify / bench / solve as one rank and under
 // mpiexec, and the failures that must end every rank with a message, never a hang.
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -454,5 +455,60 @@ TEST_CASE("dist verify --format auto under mpiexec: the root's one choice, print
     CHECK(j["format"] == j["auto_choice"]["format"]);
     for (const auto& m : j["modes"]) {
         CHECK(m["ok"] == true);
+    }
+}
+
+TEST_CASE("Ranks started with different modes end at once with one message, never a hang",
+          "[cli_dist]")
+{
+    if (mpiexec(2).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    // MPMD: rank 0 runs --mode vector, rank 1 --mode naive (before: both waited for ever in
+    // different collectives)
+    const std::string exe = MPIEXEC;
+    const std::string prefix = "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+                               exe + " --oversubscribe -n 1";
+
+    const auto r = run(prefix, "dist verify gen:pde:size=8 --mode vector : -n 1 " +
+                                   std::string(SPMVLAB_EXE) +
+                                   " dist verify gen:pde:size=8 --mode naive");
+
+    INFO(r.out);
+    CHECK(r.status != 0);
+    CHECK(r.status != 124);  // not the timeout
+    CHECK(r.out.find("rank 1 of 2 failed: the ranks were started with different options: "
+                     "--mode is 'naive' here and 'vector' on rank 0") != std::string::npos);
+    std::size_t printed = 0;
+    for (auto at = r.out.find("spmvlab: error"); at != std::string::npos;
+         at = r.out.find("spmvlab: error", at + 1)) {
+        ++printed;
+    }
+    CHECK(printed == 1);  // rank 0 prints what every rank agreed on
+    CHECK(r.seconds < 30.0);
+}
+
+TEST_CASE("Every rank's blocks are estimated against --max-memory before they are built",
+          "[cli_dist][memory]")
+{
+    if (mpiexec(2).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    // SELL-1024-1 of one full row: each rank's first slice is padded to the full row's length
+    // (before: 1.17 GB built past a 100M limit, exit 0); sigma auto resolves first the same way
+    for (const char* sigma : {"1", "auto"}) {
+        INFO("sigma " << sigma);
+        const auto r = run(mpiexec(2), std::string("--max-memory 100M dist verify ") +
+                                           "gen:onefull:n=46340 --mode vector --format sell "
+                                           "--slice 1024 --sigma " + sigma);
+        rusage ru{};
+        getrusage(RUSAGE_CHILDREN, &ru);
+
+        INFO(r.out);
+        CHECK(r.status == 1);
+        CHECK(r.out.find("sell blocks") != std::string::npos);
+        CHECK(r.out.find("the memory limit is 100") != std::string::npos);
+        CHECK(r.seconds < 30.0);
+        CHECK(static_cast<double>(ru.ru_maxrss) / 1024.0 < 400.0);  // MiB, per process
     }
 }

@@ -66,6 +66,7 @@
 #include <spmv/dist/partition.hpp>
 #include <spmv/dist/timeline.hpp>
 #include <spmv/formats/csr.hpp>
+#include <spmv/memory.hpp>
 #include <spmv/registry.hpp>
 
 namespace spmv::dist {
@@ -105,6 +106,12 @@ struct DistOptions {
     /// PELLR); MPIR-CG's inner solve asks for it (InnerOptions::double_sums). Host ranks and
     /// other kernels add in the value type (RankInfo::double_sums says which ran).
     bool double_sums = false;
+    /// The most memory this rank's blocks may take (host memory on host ranks, device memory on
+    /// GPU ranks): the local, non-local and merged blocks are estimated from their row lengths
+    /// (parameters resolved first, sigma = auto included) before any is built, and a block set
+    /// over the limit on any rank ends every rank with that rank's estimate
+    /// (MemoryLimitExceeded, agreed collectively). No limit by default.
+    MemoryBudget budget;
 };
 
 /// Where the rank's work ran, for result records.
