@@ -15,5 +15,5 @@ B=docs/benchmarks
     $B/h200_2026-11-26/s16/solve $B/h200_2026-11-28/solve $B/h100x2_2026-11-25/run_b \
     $B/h100x2_2026-11-25/run_c $B/h100x4_2026-11-25/run_d/records \
     --dist-records $B/h100x2_2026-11-25/run_b $B/h100x2_2026-11-25/run_c \
-    $B/h100x4_2026-11-25/run_d/records $B/modes_2026-11-28/h200x2 \
+    $B/h100x4_2026-11-25/run_d/records $B/modes_2026-11-28/h200x2 $B/modes_2026-11-28/h200x4 \
     --out docs/replication.md "$@"
