@@ -15,6 +15,7 @@
 #include <spmv/gpu/memory.hpp>
 #include <spmv/gpu/vector_ops.hpp>
 #include <spmv/solvers/cg.hpp>
+#include <spmv/solvers/host_backend.hpp>
 
 namespace spmv::dist {
 
@@ -236,7 +237,10 @@ public:
         std::array<double, 2> s{0.0, 0.0};
         {
             Timer t(times_.reduction_ms);
-            s = float_reductions_ ? sums_pq<ValueType>(p, q, r) : sums_pq<double>(p, q, r);
+            const auto [pq, rp] = float_reductions_
+                                      ? solvers::cg_pq_sums<ValueType>(n_, p, q, r)
+                                      : solvers::cg_pq_sums<double>(n_, p, q, r);
+            s = {pq, rp};
         }
         this->allreduce(s);
         round_sums(s);
@@ -250,8 +254,12 @@ public:
         std::array<double, 2> s{0.0, 0.0};
         {
             Timer t(times_.vector_ms);
-            s = float_reductions_ ? update_pass<ValueType>(p, q, x, r, z)
-                                  : update_pass<double>(p, q, x, r, z);
+            const auto alpha = static_cast<ValueType>(s_.alpha);
+            const auto [rr, rz] =
+                float_reductions_
+                    ? solvers::cg_update_sums<ValueType>(n_, alpha, p, q, x, r, inv_diag_, z)
+                    : solvers::cg_update_sums<double>(n_, alpha, p, q, x, r, inv_diag_, z);
+            s = {rr, rz};
         }
         this->allreduce(s);
         round_sums(s);
@@ -281,38 +289,6 @@ public:
     }
 
 private:
-    template <typename Acc>
-    std::array<double, 2> sums_pq(const Vector& p, const Vector& q, const Vector* r) const
-    {
-        Acc pq{0};
-        Acc rp{0};
-        for (std::size_t i = 0; i < n_; ++i) {
-            pq += static_cast<Acc>(p[i]) * static_cast<Acc>(q[i]);
-            if (r != nullptr) {
-                rp += static_cast<Acc>((*r)[i]) * static_cast<Acc>(p[i]);
-            }
-        }
-        return {static_cast<double>(pq), static_cast<double>(rp)};
-    }
-    template <typename Acc>
-    std::array<double, 2> update_pass(const Vector& p, const Vector& q, Vector& x, Vector& r,
-                                      Vector* z)
-    {
-        const auto alpha = static_cast<ValueType>(s_.alpha);
-        Acc rr{0};
-        Acc rz{0};
-        for (std::size_t i = 0; i < n_; ++i) {
-            x[i] += alpha * p[i];
-            r[i] -= alpha * q[i];
-            const auto ri = static_cast<Acc>(r[i]);
-            rr += ri * ri;
-            if (z != nullptr) {
-                (*z)[i] = inv_diag_[i] * r[i];
-                rz += ri * static_cast<Acc>((*z)[i]);
-            }
-        }
-        return {static_cast<double>(rr), static_cast<double>(rz)};
-    }
     /// The ranks' float partials were added in double by the allreduce: round to ValueType.
     template <std::size_t n>
     void round_sums(std::array<double, n>& s) const

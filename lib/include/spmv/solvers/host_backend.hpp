@@ -19,6 +19,47 @@
 
 namespace spmv::solvers {
 
+/// The two sums of CG's fused steps on host vectors, accumulated in Acc: double (the default),
+/// or float for Cevahir's inner CG in float throughout (InnerOptions / MpirOuter::pcg). Shared by
+/// the host backend below and the distributed host ranks (dist/src/dist_solve.cpp), whose
+/// partial sums an allreduce then adds.
+/// Both sum over the first n entries (a distributed rank's own ones: its vectors carry the halo
+/// after them). {p.q, r.p} (r.p = 0 without r).
+template <typename Acc, typename Vector>
+std::pair<double, double> cg_pq_sums(std::size_t n, const Vector& p, const Vector& q,
+                                     const Vector* r)
+{
+    Acc pq{0};
+    Acc rp{0};
+    for (std::size_t i = 0; i < n; ++i) {
+        pq += static_cast<Acc>(p[i]) * static_cast<Acc>(q[i]);
+        if (r != nullptr) {
+            rp += static_cast<Acc>((*r)[i]) * static_cast<Acc>(p[i]);
+        }
+    }
+    return {static_cast<double>(pq), static_cast<double>(rp)};
+}
+
+/// x += alpha p, r -= alpha q, z = inv_diag r (z given); returns {r.r, r.z}.
+template <typename Acc, typename Vector, typename V>
+std::pair<double, double> cg_update_sums(std::size_t n, V alpha, const Vector& p, const Vector& q,
+                                         Vector& x, Vector& r, const Vector& inv_diag, Vector* z)
+{
+    Acc rr{0};
+    Acc rz{0};
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] += alpha * p[i];
+        r[i] -= alpha * q[i];
+        const auto ri = static_cast<Acc>(r[i]);
+        rr += ri * ri;
+        if (z != nullptr) {
+            (*z)[i] = inv_diag[i] * r[i];
+            rz += ri * static_cast<Acc>((*z)[i]);
+        }
+    }
+    return {static_cast<double>(rr), static_cast<double>(rz)};
+}
+
 /// Vector operations on the host for a square matrix in any format. `order` is the RowOrder
 /// passed to the format's SpMV: RowOrder::permuted for a permuted format built from A P^T, so
 /// that the operator is P A P^T and every vector lives in the permuted basis.
@@ -171,9 +212,9 @@ public:
         double pq = 0.0;
         double rp = 0.0;
         if (float_reductions_) {
-            std::tie(pq, rp) = sums_pq<ValueType>(p, q, r);
+            std::tie(pq, rp) = cg_pq_sums<ValueType>(n_, p, q, r);
         } else {
-            std::tie(pq, rp) = sums_pq<double>(p, q, r);
+            std::tie(pq, rp) = cg_pq_sums<double>(n_, p, q, r);
         }
         cg_after_pq(s_, pq, r != nullptr ? rp : s_.rho);
         if (s_.stop != cg_running) {
@@ -196,9 +237,11 @@ public:
         double rr = 0.0;
         double rz = 0.0;
         if (float_reductions_) {
-            std::tie(rr, rz) = update_pass<ValueType>(p, q, x, r, z);
+            std::tie(rr, rz) = cg_update_sums<ValueType>(n_, static_cast<ValueType>(s_.alpha), p,
+                                                         q, x, r, inv_diag_, z);
         } else {
-            std::tie(rr, rz) = update_pass<double>(p, q, x, r, z);
+            std::tie(rr, rz) = cg_update_sums<double>(n_, static_cast<ValueType>(s_.alpha), p, q,
+                                                      x, r, inv_diag_, z);
         }
         cg_after_update(s_, rr, z != nullptr ? rz : rr, limits_);
         records_[slot_] = s_;
@@ -246,42 +289,6 @@ public:
     }
 
 private:
-    /// {p.q, r.p} (r.p = 0 without r), accumulated in Acc.
-    template <typename Acc>
-    std::pair<double, double> sums_pq(const Vector& p, const Vector& q, const Vector* r) const
-    {
-        Acc pq{0};
-        Acc rp{0};
-        for (std::size_t i = 0; i < n_; ++i) {
-            pq += static_cast<Acc>(p[i]) * static_cast<Acc>(q[i]);
-            if (r != nullptr) {
-                rp += static_cast<Acc>((*r)[i]) * static_cast<Acc>(p[i]);
-            }
-        }
-        return {static_cast<double>(pq), static_cast<double>(rp)};
-    }
-
-    /// x += alpha p, r -= alpha q, z = D^-1 r (z given); returns {r.r, r.z} accumulated in Acc.
-    template <typename Acc>
-    std::pair<double, double> update_pass(const Vector& p, const Vector& q, Vector& x, Vector& r,
-                                          Vector* z)
-    {
-        const auto alpha = static_cast<ValueType>(s_.alpha);
-        Acc rr{0};
-        Acc rz{0};
-        for (std::size_t i = 0; i < n_; ++i) {
-            x[i] += alpha * p[i];
-            r[i] -= alpha * q[i];
-            const auto ri = static_cast<Acc>(r[i]);
-            rr += ri * ri;
-            if (z != nullptr) {
-                (*z)[i] = inv_diag_[i] * r[i];
-                rz += ri * static_cast<Acc>((*z)[i]);
-            }
-        }
-        return {static_cast<double>(rr), static_cast<double>(rz)};
-    }
-
     /// y = b - A x (b given) or A x, in double on wide_, rounded to ValueType once.
     void wide_spmv(const Vector* b, const Vector& x, Vector& y)
     {
