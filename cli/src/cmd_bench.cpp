@@ -218,14 +218,15 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
             std::filesystem::remove(name + ".partial", ec);
         }
     };
-    if (!o.json_out.empty()) {
+    // "-" is the standard output: written once, at the end, never as progress
+    if (!o.json_out.empty() && (final || o.json_out != "-")) {
         nlohmann::json j = meta;
         j["results"] = nlohmann::json::array();
         for (const auto& r : all) j["results"].push_back(r.to_json());
         write_file(target(o.json_out), j.dump(2) + "\n");  // atomic: never a half file
         drop_partial(o.json_out);
     }
-    if (!o.csv_out.empty()) {
+    if (!o.csv_out.empty() && (final || o.csv_out != "-")) {
         // RFC 4180: the header row first; the meta block and the run's settings go to the
         // sidecar FILE.meta.json (docs/output-schema.md), not into the CSV; the CSV is written
         // first, so an unwritable path leaves no sidecar behind
@@ -252,7 +253,9 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
               << r.basis << "\r\n";
         }
         write_file(target(o.csv_out), f.str());
-        write_file(target(o.csv_out) + ".meta.json", meta.dump(2) + "\n");
+        if (o.csv_out != "-") {  // the standard output has no place beside it for a sidecar
+            write_file(target(o.csv_out) + ".meta.json", meta.dump(2) + "\n");
+        }
         drop_partial(o.csv_out);
         if (final) {
             std::error_code ec;

@@ -86,7 +86,8 @@ py::array_t<T> adopt(std::vector<T>&& v)
 FormatParams params_from(const py::dict& kwargs, const std::string& format);
 
 /// sigma = 0 ("auto") replaced by the window SELL-C-sigma's builder would choose for `a`
-/// (choose_sort_window), so that estimates and summaries see the layout that build() makes.
+/// (spmv::resolve_params, the registry's one place), so that estimates and summaries see the
+/// layout that build() makes.
 void resolve_auto(FormatParams& p, const CsrD& a);
 
 /// The parameters of `format` (the ones it reads) as {cli name with '_': value}.

@@ -263,9 +263,7 @@ FormatParams params_from(const py::dict& kwargs, const std::string& format)
 
 void resolve_auto(FormatParams& p, const CsrD& a)
 {
-    if (p.sort_window == 0) {
-        p.sort_window = choose_sort_window(a, p.slice_height);
-    }
+    p = resolve_params("sell", a, p);  // the registry's one resolution of "auto" values
 }
 
 py::dict params_dict(const FormatParams& p, const std::string& format)

@@ -1,6 +1,10 @@
 // Output files are written whole or not at all (spmv/io/atomic_file.hpp).
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -121,4 +125,32 @@ TEST_CASE("An atomic file written through a symbolic link keeps the link", "[io]
     CHECK(fs::is_symlink(fs::symlink_status(link)));
     CHECK(slurp(target) == "new\n");
     fs::remove(link);
+}
+
+TEST_CASE("An atomic file named - writes the standard output", "[io][atomic]")
+{
+    // the child's standard output goes to a regular file: "-" must write it in place (a
+    // rename would detach the file the redirection opened)
+    const auto out = scratch("dash.txt");
+    fs::remove(out);
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        FILE* f = std::freopen(out.c_str(), "w", stdout);
+        if (f == nullptr) _exit(2);
+        try {
+            spmv::io::write_file_atomically("-", "to stdout\n");
+        } catch (...) {
+            _exit(3);
+        }
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+
+    CHECK((WIFEXITED(st) && WEXITSTATUS(st) == 0));
+    CHECK(slurp(out) == "to stdout\n");
+    CHECK(files_like(out) == 1);  // no temporary file beside it
+    CHECK_FALSE(fs::exists("-"));
 }

@@ -9,6 +9,7 @@
 #include <spmv/error.hpp>
 #include <spmv/formats/hyb.hpp>
 #include <spmv/formats/sell.hpp>
+#include <spmv/registry.hpp>
 
 namespace spmv::analysis {
 namespace {
@@ -210,8 +211,10 @@ const ParamInfo& check_sweepable(std::string_view format, Param param)
 int resolve(const Csr<double, std::int32_t>& a, const std::vector<I>& len, Param param,
             const FormatParams& params, int value)
 {
-    if (param == Param::sort_window && value == 0) {
-        return choose_sort_window(a, params.slice_height);
+    if (param == Param::sort_window && value == 0) {  // SELL's registry entry resolves it
+        FormatParams p = params;
+        p.sort_window = 0;
+        return resolve_params("sell", a, p).sort_window;
     }
     if (param == Param::hyb_width) {
         if (value < 0) return static_cast<int>(hyb_auto_width(std::span<const I>(len)));

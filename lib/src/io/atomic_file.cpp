@@ -66,9 +66,17 @@ AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
+    // "-" is the standard output, wherever an output path is taken. It and anything under
+    // /dev or /proc (/dev/stdout, /proc/self/fd/1) are written in place: a rename there would
+    // replace a device, or detach the file the shell opened for the redirection.
+    if (target_ == "-") {
+        target_ = "/dev/stdout";
+    }
+    const std::string t = target_.string();
+    const bool system_path = t.rfind("/dev/", 0) == 0 || t.rfind("/proc/", 0) == 0;
     // A symbolic link is followed: its target is written (atomically when regular) and the
     // link stays a link, instead of being replaced by the renamed temporary file.
-    if (fs::is_symlink(fs::symlink_status(target_, ec))) {
+    if (!system_path && fs::is_symlink(fs::symlink_status(target_, ec))) {
         const fs::path resolved = fs::weakly_canonical(target_, ec);
         if (!ec) {
             target_ = resolved;
@@ -76,7 +84,7 @@ AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)
     }
     ec.clear();
     const auto st = fs::status(target_, ec);
-    in_place_ = !ec && fs::exists(st) && !fs::is_regular_file(st);
+    in_place_ = system_path || (!ec && fs::exists(st) && !fs::is_regular_file(st));
     if (in_place_ && fs::is_directory(st)) {
         fail("open", EISDIR);
     }

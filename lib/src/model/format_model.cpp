@@ -12,6 +12,7 @@
 #include <spmv/formats/ellg.hpp>
 #include <spmv/formats/hyb.hpp>
 #include <spmv/formats/sell.hpp>
+#include <spmv/registry.hpp>
 
 namespace spmv::model {
 namespace {
@@ -243,10 +244,8 @@ std::vector<KernelShape> kernel_shapes(const Csr<double, std::int32_t>& a,
     const auto lens = row_lengths(a);
     const std::int64_t max_len = *std::max_element(lens.begin(), lens.end());
     const double mean = static_cast<double>(nnz) / static_cast<double>(n);
-    FormatParams params = params_in;
-    if (params.sort_window == 0) {
-        params.sort_window = choose_sort_window(a, params.slice_height);
-    }
+    // sigma = auto resolved by SELL's registry entry, as every builder and estimate does
+    const FormatParams params = resolve_params("sell", a, params_in);
     const std::int64_t sigma = params.sort_window;
 
     auto want = [&](std::string_view v) {

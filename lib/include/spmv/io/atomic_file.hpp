@@ -4,7 +4,8 @@
 /// then renamed over the target in one step. A run interrupted at any moment leaves the previous
 /// complete file, or none (and at most a temporary file, never the target, half-written). A
 /// target that is not a regular file (/dev/stdout, a pipe, /dev/full) is written in place,
-/// errors still checked; a symbolic link is followed (its target is written, the link stays). Every failure throws spmv::Error naming the path, the step and the
+/// errors still checked; a symbolic link is followed (its target is written, the link stays);
+/// "-" is the standard output, and a path under /dev or /proc is always written in place. Every failure throws spmv::Error naming the path, the step and the
 /// system's reason: "cannot write out.json (flush): No space left on device".
 #include <filesystem>
 #include <fstream>
