@@ -196,11 +196,10 @@ Claim kreutzer_pcie(const Context& ctx, bool eq4)
         "on the "
         "largest matrices (spmv::model::n_nzr_at_pcie_share). ";
     double max_nnzr = 0;
-    std::size_t above = 0, below = 0;
+    std::size_t below = 0;  // matrices on the <= 10 % side of the threshold
     for (const auto& [p, s] : split) {
         for (const auto& x : s) {
             max_nnzr = std::max(max_nnzr, x.aux);
-            above += x.tag == "above";
             below += x.tag == "below";
         }
     }

@@ -83,7 +83,7 @@ public:
 
 private:
     void release() noexcept;
-    void* graph_ = nullptr;  // cudaGraph_t
+    [[maybe_unused]] void* graph_ = nullptr;  // cudaGraph_t (unused by the no-CUDA stubs)
     void* exec_ = nullptr;   // cudaGraphExec_t
     std::size_t nodes_ = 0;
     std::string error_;
