@@ -18,39 +18,15 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli_run.hpp"
+
 namespace {
 
-struct Run {
-    int status;
-    std::string out;  // stdout and stderr together
-};
-
-/// Runs a shell command line, its output and exit status.
-Run shell(const std::string& cmd)
-{
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
-        out.append(buf.data(), n);
-    }
-    const int st = pclose(p);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-
-Run spmvlab(const std::string& args, bool with_stderr = true)
-{
-    return shell(std::string(SPMVLAB_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
-}
-
-nlohmann::json json_of(const std::string& args)
-{
-    const auto r = spmvlab(args, false);  // progress lines go to stderr
-    INFO(r.out);
-    REQUIRE(r.status == 0);
-    return nlohmann::json::parse(r.out);
-}
+using spmv::test::json_of;
+using spmv::test::measured;
+using spmv::test::Run;
+using spmv::test::shell;
+using spmv::test::spmvlab;
 
 std::string sample(const char* name)
 {
@@ -557,25 +533,7 @@ TEST_CASE("Error messages name the file and line, not the C++ source, unless SPM
 
 namespace {
 
-/// A run of spmvlab with its wall time and peak resident memory (of the largest child waited
-/// for so far: each test case runs in its own process, so earlier runs of the same case count;
-/// keep one heavy run per case).
-struct Measured {
-    Run run;
-    double seconds;
-    double peak_mib;
-};
-
-Measured measured(const std::string& args)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    Measured m{spmvlab(args), 0, 0};
-    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rusage ru{};
-    getrusage(RUSAGE_CHILDREN, &ru);
-    m.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: KiB
-    return m;
-}
+// measured(): cli_run.hpp (wall time and peak memory of one run; one heavy run per case)
 
 std::string huge_file(const char* name, const char* size_line)
 {

@@ -23,44 +23,18 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli_run.hpp"
 #include "skip.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int status;
-    std::string out;  // stdout (and stderr when asked)
-};
+using spmv::test::Run;
+using spmv::test::shell;
+using spmv::test::json_of;
+using spmv::test::spmvlab;
 
-Run shell(const std::string& cmd)
-{
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
-        out.append(buf.data(), n);
-    }
-    const int st = pclose(p);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-
-/// spmvlab with `args` (a shell fragment: redirections allowed); stderr joins stdout unless
-/// `with_stderr` is false.
-Run spmvlab(const std::string& args, bool with_stderr = true)
-{
-    return shell(std::string(SPMVLAB_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
-}
-
-nlohmann::json json_of(const std::string& args)
-{
-    const auto r = spmvlab(args, false);
-    INFO("spmvlab " << args << "\n" << r.out);
-    REQUIRE(r.status == 0);
-    return nlohmann::json::parse(r.out);
-}
 
 /// The statistics of an `info --json` object: without what names the input or the run.
 nlohmann::json stats(nlohmann::json j)

@@ -17,27 +17,13 @@
 #include <nlohmann/json.hpp>
 
 #include "meta.hpp"
+#include "cli_run.hpp"
 #include "skip.hpp"
 
 namespace {
 
-struct Run {
-    int status;
-    std::string out;  // stdout and stderr together
-};
-
-Run shell(const std::string& cmd)
-{
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
-        out.append(buf.data(), n);
-    }
-    const int st = pclose(p);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+using spmv::test::Run;
+using spmv::test::shell;
 
 std::string sample(const char* name)
 {
