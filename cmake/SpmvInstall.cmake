@@ -8,7 +8,7 @@
 #   INCLUDES DESTINATION below. The generated spmv/version.hpp is installed; build_info.hpp
 #   (the git commit, rewritten on every build) is used by the programs only and is not.
 # - build-only dependencies (spmv::warnings, nlohmann_json: header-only, used in .cpp files)
-#   are linked as $<BUILD_INTERFACE:...> in lib/, kernels/ and dist/.
+#   are linked as $<BUILD_INTERFACE:...> in lib/, kernels/ and distributed/.
 # - the static libraries' link-only dependencies are found again by the config file
 #   (cmake/SpMVLabConfig.cmake.in): Threads, METIS (the imported target SpMVLab::metis),
 #   libarchive (LibArchive::LibArchive), CUDAToolkit (CUDA::cudart_static, CUDA::cusparse)
@@ -37,7 +37,7 @@ foreach(component IN ITEMS core kernels dist)
 endforeach()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/ ${PROJECT_SOURCE_DIR}/kernels/include/
-                  ${PROJECT_SOURCE_DIR}/dist/include/
+                  ${PROJECT_SOURCE_DIR}/distributed/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${PROJECT_BINARY_DIR}/lib/generated/spmv/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/spmv)

@@ -5,7 +5,10 @@
 
 #include <spmv/error.hpp>
 
+#include "formats/story.hpp"  // the entries: spmv::detail::<name>_entry()
+
 namespace spmv {
+
 namespace {
 
 // Every alternative of AnyMatrix must be a complete format unit.
@@ -35,70 +38,11 @@ const ParamInfo param_table[] = {
      0, 1},
 };
 
-// One builder pair (double, float) from one expression over `a` (CSR) and `p` (FormatParams).
-#define SPMV_BUILDERS(expr)                                                                     \
-    +[](const Csr<double, std::int32_t>& a, const FormatParams& p) -> AnyMatrix<double> {      \
-        (void)p;                                                                                \
-        return expr;                                                                            \
-    },                                                                                          \
-        +[](const Csr<float, std::int32_t>& a, const FormatParams& p) -> AnyMatrix<float> {    \
-            (void)p;                                                                            \
-            return expr;                                                                        \
-        }
-
 const std::vector<FormatInfo>& table()
 {
-    static const std::vector<FormatInfo> t = {
-        {"coo", "COO", "coordinate triplets row_idxs, col_idxs, values, sorted by (row, column)",
-         "Barbieri §2, PELLR §2.1", {}, false, SPMV_BUILDERS(to_coo(a, CooOptions{}))},
-        {"csr", "CSR", "compressed sparse rows: row_ptrs, col_idxs, values", "PELLR §2.2", {}, false,
-         SPMV_BUILDERS(a)},
-        {"csc", "CSC", "compressed sparse columns: col_ptrs, row_idxs, values (scatter SpMV)",
-         "Barbieri §2", {}, false, SPMV_BUILDERS(to_csc(a, CscOptions{}))},
-        {"ell", "ELLPACK", "rows shifted left, padded to the longest row, column-major",
-         "Kreutzer §II.A, Listing 1", {}, false, SPMV_BUILDERS(to_ell(a, EllOptions{}))},
-        {"ellr", "ELLPACK-R", "ELLPACK plus row_lengths: each thread stops at its row length",
-         "Kreutzer Listing 1, PELLR §2.3.2", {}, false, SPMV_BUILDERS(to_ellr(a, EllROptions{}))},
-        {"ellg", "ELLG", "ELLPACK-R with the leading dimension padded to a pitch, unrolled by 2",
-         "Barbieri §2", {Param::pitch_bytes}, false,
-         SPMV_BUILDERS(to_ellg(a, EllGOptions{p.pitch_bytes}))},
-        {"jds", "JDS", "rows sorted by length, jagged diagonals stored one after another",
-         "Cevahir §2.1, Fig. 2; PELLR §2.3.5 (JAD)", {}, true,
-         SPMV_BUILDERS(to_jds(a, JdsOptions{}))},
-        {"jds_csr", "JDS CSR-like",
-         "JDS with diagonals padded to a multiple of diag_pad, one thread per sorted row",
-         "Cevahir §3.1, Fig. 3", {Param::diag_pad}, true,
-         SPMV_BUILDERS(to_jds_csr(a, JdsCsrOptions{p.diag_pad}))},
-        {"pjds", "pJDS", "rows sorted by length, each block of b_r rows padded to its longest",
-         "Kreutzer §II.A, Fig. 1, Listing 2", {Param::block_rows, Param::pjds_pad}, true,
-         SPMV_BUILDERS(to_pjds(a, PjdsOptions{p.block_rows, p.pjds_pad != 0}))},
-        {"pellr", "PELLR", "ELLPACK-R (rl[]) on rows sorted globally by length",
-         "Wang & Gu §3, Fig. 5", {}, true, SPMV_BUILDERS(to_pellr(a, PellrOptions{}))},
-        {"biell", "BiELL",
-         "rows sorted inside each warp, bisected into log2(W)+1 groups with 1, 2, 4, ... lanes "
-         "per row, each group padded to its own width",
-         "PELLR §2.3.3 (Zheng et al. 2014); docs/formats/biell_bijad.md", {Param::warp_size},
-         true, SPMV_BUILDERS(to_biell(a, BiEllOptions{p.warp_size}))},
-        {"bijad", "BiJAD",
-         "BiELL's bisection groups on rows sorted globally by length (warps of sorted rows)",
-         "PELLR §2.3.5 (Zheng et al. 2014); docs/formats/biell_bijad.md", {Param::warp_size},
-         true, SPMV_BUILDERS(to_bijad(a, BiJadOptions{p.warp_size}))},
-        {"hyb", "HYB", "ELL part of width K plus COO for the rest (K: one-third rule)",
-         "PELLR §2.3.4", {Param::hyb_width}, false,
-         SPMV_BUILDERS(to_hyb(a, HybOptions{p.hyb_width}))},
-        {"sell", "SELL-C-σ",
-         "slices of C rows padded to their longest row, rows sorted inside windows of sigma rows",
-         "Kreutzer et al. 2014 (beyond the seeds)", {Param::slice_height, Param::sort_window},
-         true,
-         SPMV_BUILDERS(to_sell_c_sigma(a, SellCSigmaOptions{p.slice_height, p.sort_window})),
-         +[](std::span<const std::int32_t> row_ptrs, FormatParams p) {
-             if (p.sort_window == 0) {  // auto: the smallest sigma within 2 % of sigma = N
-                 p.sort_window = choose_sort_window(row_ptrs, p.slice_height);
-             }
-             return p;
-         }},
-        // [registry entries: keep this marker; add new entries above it]
-    };
+#define SPMV_ENTRY(name, Type) detail::name##_entry(),
+    static const std::vector<FormatInfo> t = {SPMV_FOR_EACH_FORMAT(SPMV_ENTRY)};
+#undef SPMV_ENTRY
     return t;
 }
 
@@ -151,6 +95,14 @@ std::span<const FormatInfo> formats()
     return table();
 }
 
+const FormatInfo* find_format_or_null(std::string_view name) noexcept
+{
+    for (const auto& f : table()) {
+        if (f.name == name) return &f;
+    }
+    return nullptr;
+}
+
 const FormatInfo& find_format(std::string_view name)
 {
     std::string names;
@@ -175,6 +127,14 @@ template FormatParams resolve_params<double>(std::string_view, const Csr<double,
                                              const FormatParams&);
 template FormatParams resolve_params<float>(std::string_view, const Csr<float, std::int32_t>&,
                                             const FormatParams&);
+
+FormatParams resolve_all_params(std::span<const std::int32_t> row_ptrs, FormatParams params)
+{
+    for (const auto& f : table()) {
+        if (f.resolve != nullptr) params = f.resolve(row_ptrs, params);
+    }
+    return params;
+}
 
 template <>
 AnyMatrix<double> build<double>(std::string_view name, const Csr<double, std::int32_t>& a,

@@ -1,40 +1,24 @@
 #pragma once
 /// AnyMatrix: a runtime choice among all storage formats (for the CLI, the GUI and the kernels),
-/// and the format-generic operations on it. Adding a format = one include + one alternative here
-/// + one entry in lib/src/registry.cpp.
+/// and the format-generic operations on it. Its alternatives are generated from the one list of
+/// formats, spmv/formats/list.hpp, in the registry's order.
 #include <cstdint>
 #include <variant>
 
 #include <spmv/format.hpp>
-#include <spmv/formats/csr.hpp>
-#include <spmv/formats/ell.hpp>
-#include <spmv/formats/coo.hpp>
-#include <spmv/formats/csc.hpp>
-#include <spmv/formats/ellr.hpp>
-#include <spmv/formats/ellg.hpp>
-#include <spmv/formats/hyb.hpp>
-#include <spmv/formats/jds.hpp>
-#include <spmv/formats/jds_csr.hpp>
-#include <spmv/formats/pjds.hpp>
-#include <spmv/formats/pellr.hpp>
-#include <spmv/formats/biell.hpp>
-#include <spmv/formats/bijad.hpp>
-#include <spmv/formats/sell.hpp>
-// [format includes: keep this marker; add new format headers above it]
+#include <spmv/formats/list.hpp>
 
 namespace spmv {
 
+// AnyMatrix is std::variant itself (not a member typedef), so that functions taking
+// `const AnyMatrix<ValueType>&` deduce ValueType: the X-macro writes ", Type<V, int32_t>" per
+// format and SPMV_DROP_FIRST drops the leading (empty) argument.
+#define SPMV_DROP_FIRST_I(first, ...) __VA_ARGS__
+#define SPMV_DROP_FIRST(...) SPMV_DROP_FIRST_I(__VA_ARGS__)
+#define SPMV_ANY_MATRIX_ALTERNATIVE(name, Type) , Type<ValueType, std::int32_t>
 template <typename ValueType>
-using AnyMatrix = std::variant<Csr<ValueType, std::int32_t>, Ell<ValueType, std::int32_t>
-                               , Coo<ValueType, std::int32_t>, Csc<ValueType, std::int32_t>
-                               , EllR<ValueType, std::int32_t>, EllG<ValueType, std::int32_t>
-                               , Hyb<ValueType, std::int32_t>
-                               , Jds<ValueType, std::int32_t>, JdsCsr<ValueType, std::int32_t>
-                               , Pjds<ValueType, std::int32_t>, Pellr<ValueType, std::int32_t>
-                               , BiEll<ValueType, std::int32_t>, BiJad<ValueType, std::int32_t>
-                               , SellCSigma<ValueType, std::int32_t>
-                               // [format alternatives: keep this marker; add ", Xxx<ValueType, std::int32_t>" above it]
-                               >;
+using AnyMatrix = std::variant<SPMV_DROP_FIRST(SPMV_FOR_EACH_FORMAT(SPMV_ANY_MATRIX_ALTERNATIVE))>;
+#undef SPMV_ANY_MATRIX_ALTERNATIVE
 
 template <typename ValueType>
 std::int64_t nnz(const AnyMatrix<ValueType>& m)

@@ -1,7 +1,11 @@
 #pragma once
-/// The format registry: every storage format by name, with its description, parameters and a
-/// builder. The CLI, the tests, the kernels' benchmark and the GUI iterate over formats() and
-/// never name a format themselves.
+/// The format registry: every storage format by name, with everything the rest of the project
+/// asks a format: its description, parameters and builder, its "auto" parameter rule, its
+/// footprint estimate, the construction steps the explorer plays and the model's traffic rule of
+/// each of its GPU kernels. Each entry lives in the format's own story file,
+/// lib/src/formats/<name>_story.cpp (<name>_entry()); registry.cpp only collects them in the
+/// order of spmv/formats/list.hpp. The CLI, the tests, the kernels' benchmark and the GUI iterate
+/// over formats() and never name a format themselves.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -11,6 +15,15 @@
 #include <spmv/any_matrix.hpp>
 
 namespace spmv {
+
+namespace viz {
+class ConstructionSource;
+struct ConstructionWindow;
+struct Construction;
+}  // namespace viz
+namespace model {
+struct VariantRule;
+}  // namespace model
 
 /// Tunable parameters of the formats. Each format reads only the ones its FormatInfo lists.
 struct FormatParams {
@@ -61,6 +74,20 @@ struct FormatInfo {
     /// Resolves the format's "auto" parameter values (sigma = 0 for SELL-C-sigma) from the
     /// matrix's row pointers; nullptr: nothing to resolve. Called through resolve_params().
     FormatParams (*resolve)(std::span<const std::int32_t> row_ptrs, FormatParams) = nullptr;
+    /// The footprint the format would have, from the row lengths alone (parameters resolved):
+    /// analysis::estimate_footprint calls it. nullptr: no closed form.
+    Footprint (*estimate)(const RowLengthProfile& rows, const FormatParams& params) = nullptr;
+    /// The explorer's construction (viz/construction.hpp): `prepare` builds what the steps show
+    /// besides the format itself (e.g. the ELLPACK of a compress step) under the memory limit,
+    /// `steps` appends the format's steps after the common first one ("1. The sparse matrix")
+    /// and may extend the title. steps == nullptr: no construction.
+    void (*construction_prepare)(viz::ConstructionSource& source, std::size_t max_bytes) = nullptr;
+    void (*construction_steps)(const viz::ConstructionSource& source,
+                               const viz::ConstructionWindow& window,
+                               viz::Construction& out) = nullptr;
+    /// The format model's rule for each GPU kernel of this format (model/kernel_shape.hpp), in
+    /// the kernels' order. nullptr: no kernel modelled.
+    std::span<const model::VariantRule> (*model_variants)() = nullptr;
 };
 
 /// All formats, in a stable teaching order.
@@ -68,6 +95,8 @@ std::span<const FormatInfo> formats();
 
 /// Looks a format up by registry name; throws InvalidArgument listing the valid names.
 const FormatInfo& find_format(std::string_view name);
+/// The same, nullptr for an unknown name.
+const FormatInfo* find_format_or_null(std::string_view name) noexcept;
 
 /// The parameters that building `name` on `a` really uses: every "auto" value resolved by the
 /// format's own rule (FormatInfo::resolve), in this one place. Builders, the footprint
@@ -75,6 +104,10 @@ const FormatInfo& find_format(std::string_view name);
 template <typename ValueType>
 FormatParams resolve_params(std::string_view name, const Csr<ValueType, std::int32_t>& a,
                             const FormatParams& params);
+
+/// `params` with the "auto" values of every format resolved (each format's rule applied in
+/// turn): for callers that share one parameter set between formats (the format model).
+FormatParams resolve_all_params(std::span<const std::int32_t> row_ptrs, FormatParams params);
 
 /// Builds the named format from CSR (parameters resolved by resolve_params).
 template <typename ValueType>

@@ -39,6 +39,16 @@ struct Footprint {
     }
 };
 
+/// What a footprint estimate needs of a matrix: its shape and its row lengths (FormatInfo::
+/// estimate; analysis::estimate_footprint fills it from a CSR).
+struct RowLengthProfile {
+    std::int64_t num_rows = 0;
+    std::int64_t num_cols = 0;
+    std::int64_t nnz = 0;
+    std::span<const std::int32_t> lengths;  ///< one per row
+    std::span<const std::int32_t> row_ptrs;  ///< num_rows + 1 (for the "auto" rules)
+};
+
 /// How a format's GPU kernel distributes work over threads, in launch order.
 /// Thread t runs `iterations[t]` loop trips, of which `useful[t]` touch real nonzeros;
 /// `stored[t]` is the number of value slots the format stores for that thread.

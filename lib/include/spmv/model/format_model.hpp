@@ -1,8 +1,9 @@
 #pragma once
 /// The per-format performance model: what each GPU kernel variant of the project moves and waits
-/// for on one matrix, and the time that predicts on a GPU. Host only; the kernels' launch
-/// geometry is restated here from kernels/src/*.cu (each rule names its kernel) and
-/// tests/analysis/test_format_model.cpp checks it against hand-counted cases.
+/// for on one matrix, and the time that predicts on a GPU. Host only; each kernel's launch
+/// geometry is restated from kernels/src/<name>.cu by its rule in the format's story file
+/// (lib/src/formats/<name>_story.cpp, model_variants(); each rule names its kernel) and
+/// tests/analysis/test_format_model.cpp checks them against hand-counted cases.
 ///
 /// For a variant v on a matrix A the model counts, from the row lengths and column indices only
 /// (no layout is allocated, so ELLPACK of a power law is modelled without its 11 GiB):
@@ -46,51 +47,17 @@
 
 #include <spmv/formats/csr.hpp>
 #include <spmv/model/gpu_profile.hpp>
+#include <spmv/model/kernel_shape.hpp>
 #include <spmv/model/performance.hpp>
 #include <spmv/registry.hpp>
 
 namespace spmv::model {
 
-/// One modelled GPU kernel variant (names as in kernels/src/variant_list.inc).
-struct ModelledVariant {
-    std::string_view name;       ///< "sell_i16"
-    std::string_view format;     ///< host registry format, "sell"
-    bool permuted;               ///< rows are reordered (the layout stores a permutation)
-    std::string_view equivalent; ///< the nearest kernel of cuSPARSE / Ginkgo / PETSc / MAGMA
-};
-
-/// Every own kernel variant the model knows, in variant_list.inc's order.
+/// Every own kernel variant the model knows: each registry format's model_variants(), in
+/// registry order (within a format, in variant_list.inc's order).
 std::span<const ModelledVariant> modelled_variants();
 /// By name, or nullptr.
 const ModelledVariant* find_modelled_variant(std::string_view name) noexcept;
-
-/// What one variant does on one matrix (precision-independent counts; x sectors per precision).
-struct KernelShape {
-    std::string variant;
-    std::string format;
-    FormatParams params;       ///< the layout's parameters (sigma resolved)
-    bool feasible = true;      ///< false: the variant cannot run this matrix (see why_not)
-    std::string why_not;
-    bool permuted = false;
-    std::int64_t rows = 0;
-    std::int64_t cols = 0;
-    std::int64_t nnz = 0;
-    int launches = 1;
-    double loaded_slots = 0;   ///< value/index pairs read (padding the kernel loads included)
-    double stored_slots = 0;   ///< slots of the layout (padding included)
-    double index_bytes = 4;    ///< per slot
-    double extra_index_slots = 0;  ///< COO's row index per nonzero, HYB's COO part
-    double row_info_bytes = 0;     ///< row pointers, lengths, slice headers, permutation
-    double vector_passes = 1;      ///< times y is written (JDS: y_temp per diagonal + gather)
-    double temp_value_traffic = 0; ///< value-sized loads+stores of a temporary (JDS y_temp)
-    double x_sectors_dp = 0;       ///< x sectors requested, double precision
-    double x_sectors_sp = 0;       ///< the same in single precision
-    double matrix_sector_factor = 1; ///< L2 sectors of the matrix arrays / (bytes / 32)
-    double x_staged = 0;           ///< ELL/SELL x-in-shared: blocks x cols values staged (0: no)
-    std::int64_t critical_trips = 0;
-    std::int64_t warp_trips = 0;
-    double useful_fraction = 1;    ///< nnz / (32 * warp_trips) where lanes are rows
-};
 
 /// Counts every modelled variant (or the ones named) on `a` with `params` (sigma 0 = auto is
 /// resolved as `bench --sigma auto` does; b_r and C as given: the split kernels need 32).

@@ -1,0 +1,134 @@
+#pragma once
+/// The vocabulary of the explorer's construction steps: a step is a grid of cells (a nonzero, a
+/// padding slot or nothing) seen through a window, plus the storage arrays of that step cut to
+/// the entries in view. Plain data with no format in it: the formats' own story files
+/// (lib/src/formats/<name>_story.cpp) build steps in this vocabulary, the construction engine
+/// (construction.hpp) collects them, the GUI and the CLI draw them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace spmv::viz {
+
+enum class CellKind : std::uint8_t { empty, nonzero, padding };
+
+/// One cell of a step's grid.
+struct Cell {
+    CellKind kind = CellKind::empty;
+    std::int32_t row = -1;   ///< matrix row the cell belongs to (-1: a padding row)
+    std::int32_t col = -1;   ///< matrix column (nonzero cells only)
+    std::int64_t nz = -1;    ///< index of the nonzero in the CSR arrays (nonzero cells only)
+    std::int64_t slot = -1;  ///< index into this step's slot arrays of `part` (-1: not stored)
+    double value = 0.0;      ///< the nonzero's value (nonzero cells only)
+    std::int64_t group = -1;  ///< entry of the step's ArrayKey::cell_group arrays (-1: none)
+    std::uint8_t part = 0;    ///< which slot arrays hold `slot` (HYB: 0 ELL part, 1 COO part)
+};
+
+enum class ArrayRole : std::uint8_t { values, indices, aux };
+
+/// What an array entry is indexed by, so that a selected cell can find its entries.
+enum class ArrayKey : std::uint8_t {
+    slot,           ///< entry s is storage slot s of the array's part (values, col_idxs)
+    grid_row,       ///< entry k belongs to grid row k (row_perm, row_lengths, nz_count)
+    matrix_row,     ///< entries r and r + 1 delimit matrix row r (CSR row_ptrs)
+    grid_column,    ///< entry j belongs to grid column j (col_start, jd_ptrs)
+    block,          ///< entry b belongs to grid rows [b * key_divisor, (b + 1) * key_divisor)
+    matrix_column,  ///< entries c and c + 1 delimit matrix column c (CSC col_ptrs)
+    cell_group,     ///< entry Cell::group (BiELL / BiJAD group_ptrs)
+};
+
+/// One array of a step's storage as the format stores it (indices printed as numbers), cut to
+/// the entries that belong to the window shown.
+struct StorageArray {
+    std::string name;         ///< the struct member, e.g. "col_start"
+    std::string description;  ///< one line, e.g. "offset of every column (Listing 2)"
+    ArrayRole role = ArrayRole::aux;
+    ArrayKey key = ArrayKey::slot;
+    int key_divisor = 1;
+    std::uint8_t part = 0;  ///< slot arrays: the Cell::part they belong to
+    std::vector<double> entries;             ///< the entries shown
+    std::vector<std::int64_t> index;         ///< position of each shown entry in the full array
+    std::int64_t total = 0;                  ///< entries of the full array
+    std::vector<std::uint8_t> padding;       ///< 1 for a padding slot (slot arrays only)
+    std::vector<std::int64_t> group_starts;  ///< shown positions > 0 where a new group begins
+
+    /// Shown position of full-array entry `i`, if it is shown.
+    std::optional<std::size_t> position(std::int64_t i) const;
+    bool complete() const { return static_cast<std::int64_t>(entries.size()) == total; }
+};
+
+/// A vertical line left of grid column `col` over grid rows [first_row, last_row): group
+/// boundaries that differ from block to block (BiELL groups, HYB's K). Window coordinates.
+struct ColumnMark {
+    int first_row = 0;
+    int last_row = 0;
+    int col = 0;
+};
+
+/// One picture of the sequence, seen through a window of its grid.
+struct ConstructionStep {
+    std::string name;     ///< "matrix", "compress", "sort", "pad", "triplets", "diagonals", ...
+    std::string title;    ///< e.g. "3. Sort rows by length"
+    std::string caption;  ///< what happened in this step, with the numbers
+    int rows = 0;         ///< grid rows shown (the window)
+    int cols = 0;         ///< grid columns shown
+    std::int64_t total_rows = 0;  ///< rows of the whole grid
+    std::int64_t total_cols = 0;  ///< columns of the whole grid
+    std::int64_t row_offset = 0;  ///< whole-grid row of window row 0
+    std::int64_t col_offset = 0;  ///< whole-grid column of window column 0
+    /// "" : grid row k shows matrix row row_source[k]; otherwise what a grid row is (e.g.
+    /// "entry" for CSC, whose grid rows are positions inside the columns).
+    std::string row_axis;
+    std::vector<Cell> cells;               ///< rows x cols, row-major (window only)
+    std::vector<std::int32_t> row_source;  ///< matrix row in each window row (-1: padding row)
+    int block_rows = 0;  ///< > 0: a block / slice / window boundary every block_rows grid rows
+    std::vector<std::int64_t> row_boundaries;  ///< further whole-grid rows with a line above
+    std::vector<ColumnMark> column_marks;
+    std::vector<StorageArray> arrays;
+    std::int64_t stored = -1;   ///< value slots the format stores (-1: the step stores nothing)
+    std::int64_t padding = -1;  ///< of which padding
+
+    const Cell& at(int r, int c) const
+    {
+        return cells[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) +
+                     static_cast<std::size_t>(c)];
+    }
+    /// Window position (row, column) of nonzero `nz`, if the window shows it.
+    std::optional<std::pair<int, int>> find_nonzero(std::int64_t nz) const;
+    /// Shown positions in `array` related to window cell (r, c) (to highlight the selection).
+    std::vector<std::size_t> related_entries(const StorageArray& array, int r, int c) const;
+    /// Window rows r (0 < r < rows) with a block boundary (block_rows, row_boundaries) above.
+    std::vector<int> boundary_rows() const;
+    /// True when the window does not show the whole grid.
+    bool windowed() const { return rows < total_rows || cols < total_cols; }
+    /// "rows 64–127 of 1000, columns 0–2 of 3" (0-based, inclusive; "entry rows" for
+    /// row_axis "entry"; "sorted positions 64–127 of 1000" when the grid rows are sorted, i.e.
+    /// some row_source[k] is not row_offset + k).
+    std::string window_label() const;
+};
+
+/// The part of every step's grid to show: grid rows [first_row, first_row + rows), grid
+/// columns [first_col, first_col + cols). A step whose grid is shorter than first_row shows its
+/// last `rows` rows (the same for columns).
+struct ConstructionWindow {
+    std::int64_t first_row = 0;
+    int rows = 64;
+    std::int64_t first_col = 0;
+    int cols = 64;
+};
+
+struct Construction {
+    std::string format;            ///< registry name
+    std::string title;             ///< e.g. "pJDS (b_r = 4)"
+    std::int32_t matrix_rows = 0;  ///< of the matrix given
+    std::int32_t matrix_cols = 0;
+    ConstructionWindow window;  ///< the window asked for
+    bool windowed = false;      ///< some step does not show its whole grid
+    std::int64_t max_total_rows = 0;  ///< largest grid of all steps (for the window controls)
+    std::int64_t max_total_cols = 0;
+    std::vector<ConstructionStep> steps;
+};
+
+}  // namespace spmv::viz

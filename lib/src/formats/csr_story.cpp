@@ -1,0 +1,100 @@
+// CSR's story (story.hpp): its registry entry, footprint, construction and the model of its four
+// GPU kernels (scalar, vector, merge path, adaptive).
+#include <cmath>
+
+#include "story.hpp"
+
+namespace spmv::story {
+namespace {
+
+Footprint estimate(const RowLengthProfile& rows, const FormatParams&)
+{
+    return padded(rows.nnz, rows.nnz, rows.num_rows + 1);  // row_ptrs
+}
+
+void steps(const ConstructionSource& src, const ConstructionWindow& w, Construction& c)
+{
+    const auto& csr = built_as<Csr<double, I>>(src);
+    c.steps.push_back(jagged_step(*src.a, src.max_len, w, &csr, ""));
+}
+
+void scalar(ShapeContext& c, KernelShape& s)  // csr_spmv_scalar_kernel: one thread per row
+{
+    const auto& p = c.identity_pass();
+    from_pass(s, p);
+    s.matrix_sector_factor = p.matrix_sectors / (12.0 * static_cast<double>(c.nnz) / 32.0);
+}
+
+void vector(ShapeContext& c, KernelShape& s)  // csr_spmv_vector_kernel: tpr lanes per row
+{
+    const int tpr = csr_vector_threads_per_row(c.mean);
+    const auto [dp, sp] = c.nonzero_pass();
+    set_x(s, dp, sp);
+    const std::int64_t per_warp = warp / tpr;
+    std::int64_t trips = 0, crit = 0;
+    for (std::int64_t first = 0; first < c.n; first += per_warp) {
+        std::int64_t m = 0;
+        for (std::int64_t r = first; r < std::min(c.n, first + per_warp); ++r) {
+            m = std::max(m, ceil_div(c.lens[static_cast<std::size_t>(r)], tpr));
+        }
+        trips += m + static_cast<std::int64_t>(std::log2(tpr));  // + the shuffle sum
+        crit = std::max(crit, m);
+    }
+    s.warp_trips = trips;
+    s.critical_trips = crit + static_cast<std::int64_t>(std::log2(tpr));
+}
+
+void merge(ShapeContext& c, KernelShape& s)  // merge path: 128 threads x items per thread
+{
+    const auto [dp, sp] = c.nonzero_pass();
+    set_x(s, dp, sp);
+    s.row_info_bytes = 8.0 * static_cast<double>(c.n + 1);  // the search and the row ends
+    s.critical_trips = 6 + 7;  // items per thread (DP), then the block-wide scan
+    s.warp_trips = ceil_div(c.nnz + c.n, warp);  // one trip per item step of 32 lanes
+}
+
+void adaptive(ShapeContext& c, KernelShape& s)  // blocks of 256 threads per planned row group
+{
+    const auto [dp, sp] = c.nonzero_pass();
+    set_x(s, dp, sp);
+    s.critical_trips =
+        std::max<std::int64_t>(4, ceil_div(std::min<std::int64_t>(c.max_len, 2048), 256)) + 8;
+    s.launches = c.max_len > 2048 ? 2 : 1;
+    s.warp_trips = ceil_div(c.nnz, warp) + c.n;  // loads, then each row summed by a warp step
+    s.row_info_bytes += 4.0 * static_cast<double>(ceil_div(c.nnz, 1024));
+}
+
+const VariantRule rules[] = {
+    {{"csr", "csr", false,
+      "CSR scalar (PELLR 2.2); MAGMA's csrmv scalar, Ginkgo Csr 'classical' with 1 thread per row"},
+     scalar},
+    {{"csr_vector", "csr", false, "CSR vector; Ginkgo Csr 'classical', CUSP csr_vector"}, vector},
+    {{"csr_merge", "csr", false,
+      "CSR merge-path (Merrill & Garland); cuSPARSE CSR_ALG1's load balancing, Ginkgo Csr "
+      "'merge_path', CUB DeviceSpmv"},
+     merge},
+    {{"csr_adaptive", "csr", false,
+      "CSR-adaptive (Greathouse & Daga); Ginkgo Csr 'load_balance', PETSc's cuSPARSE CSR"},
+     adaptive},
+};
+
+}  // namespace
+}  // namespace spmv::story
+
+namespace spmv::detail {
+
+FormatInfo csr_entry()
+{
+    return {.name = "csr",
+            .title = "CSR",
+            .description = "compressed sparse rows: row_ptrs, col_idxs, values",
+            .source = "PELLR §2.2",
+            .params = {},
+            .permuted = false,
+            SPMV_BUILDERS(a),
+            .estimate = story::estimate,
+            .construction_steps = story::steps,
+            .model_variants = [] { return std::span<const model::VariantRule>(story::rules); }};
+}
+
+}  // namespace spmv::detail

@@ -1,0 +1,91 @@
+#pragma once
+// The format model's kit (lib-internal): the passes over a matrix that several kernel rules
+// share, computed once per matrix and on first use (ShapeContext), and the small counting rules
+// several kernels share. The rules themselves are in the formats' story files
+// (lib/src/formats/<name>_story.cpp); the engine is lib/src/model/format_model.cpp.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <spmv/formats/csr.hpp>
+#include <spmv/model/kernel_shape.hpp>
+
+namespace spmv::model {
+
+inline constexpr int warp = 32;
+
+/// One pass over warps of 32 rows in a row order, each lane looping to its row length: x
+/// sectors per warp trip in DP and SP, warp trips, the longest trip count; for the identity
+/// order also the distinct sectors of CSR scalar's values + col_idxs that each warp touches
+/// over its whole loop (a lane's next slot is usually in the sector L1 already holds).
+struct RowPass {
+    double x_dp = 0, x_sp = 0;
+    std::int64_t warp_trips = 0, critical = 0;
+    double matrix_sectors = 0;  // CSR scalar: values (8 B) + col_idxs (4 B) sectors
+};
+
+/// What every rule may ask of the matrix; each pass is computed when first asked for.
+class ShapeContext {
+public:
+    /// `params` with every "auto" resolved (resolve_all_params).
+    ShapeContext(const Csr<double, std::int32_t>& a, const FormatParams& params);
+
+    const Csr<double, std::int32_t>& a;
+    FormatParams params;
+    std::int64_t n = 0;    ///< rows
+    std::int64_t nnz = 0;
+    std::vector<std::int32_t> lens;  ///< row lengths
+    std::int64_t max_len = 0;
+    double mean = 0;  ///< nnz / n
+
+    /// Rows in their own order (one thread per row).
+    const RowPass& identity_pass();
+    /// Rows sorted longest first, stably, globally (JDS, pJDS, PELLR, BiJAD).
+    const RowPass& global_pass();
+    const std::vector<std::int32_t>& global_order();
+    /// Rows sorted inside windows of sigma rows (SELL-C-sigma); sigma <= 1: identity.
+    const RowPass& window_pass();
+    /// The window order, empty when sigma <= 1.
+    const std::vector<std::int32_t>& window_order();
+    /// x sectors (DP, SP) of kernels whose lanes read 32 consecutive nonzeros in CSR order.
+    const std::pair<double, double>& nonzero_pass();
+
+private:
+    std::optional<RowPass> identity_, global_, windowed_;
+    std::optional<std::pair<double, double>> nonzero_;
+    std::vector<std::int32_t> global_order_, window_order_;
+    bool have_global_order_ = false, have_window_order_ = false;
+};
+
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+/// The split kernels' warps per group of 32 rows (kernels/src/split.cuh: the smallest T of
+/// 1, 2, 4, 8 with ceil(width / T) <= 16).
+int split_t(std::int64_t width);
+
+/// Groups of 32 consecutive rows of `order`: their widths (longest row).
+std::vector<std::int64_t> group_widths(const std::vector<std::int32_t>& lens,
+                                       const std::vector<std::int32_t>& order);
+
+/// Rows sorted by length, longest first, stably, inside windows of `sigma` rows (sigma >= N:
+/// one global sort), as the SELL / pJDS / JDS builders do.
+std::vector<std::int32_t> window_sorted(const std::vector<std::int32_t>& lens, std::int64_t sigma);
+
+/// BiELL's iterations per warp of 32 sorted lengths (formats/biell.hpp's rule, W = 32):
+/// width_g = max(0, ceil((len(b_g) - cap_{g-1}) / (W / h_g))), h_g = W >> g, b_g = h_{g+1}.
+std::int64_t biell_trips(std::span<const std::int32_t> sorted_desc);
+
+void set_x(KernelShape& s, double dp, double sp);
+void from_pass(KernelShape& s, const RowPass& p);
+
+/// One thread per globally sorted row, in groups of 32 rows that each stop at their longest
+/// row (JDS CSR-like, pJDS, PELLR, BiJAD and the split kernels start from it): x and trips of
+/// the global pass, 8 N bytes of permutation + lengths, stored slots = the groups' padding.
+void sorted_groups_shape(ShapeContext& c, KernelShape& s);
+/// sorted_groups_shape for the split kernels (kernels/src/split.cuh): each group of 32 sorted
+/// rows runs on split_t(width) warps that share its columns (+3 trips of shared-memory sum).
+void sorted_groups_split_shape(ShapeContext& c, KernelShape& s);
+
+}  // namespace spmv::model
