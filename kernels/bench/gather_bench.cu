@@ -7,7 +7,7 @@
 //    L1::no_allocate, an L2 evict_last policy) and for the matrix (__ldg or streaming __ldcs);
 //  - random gathers from an L2-resident x with computed indices (no matrix stream at all): the
 //    gather rate of the memory system;
-//  - the library's kernels and the cuSPARSE baselines, through the variant registry.
+//  - every kernel of the GPU variant registry (ours and the cuSPARSE baselines).
 // Every floor is a lower bound on any kernel that reads the matrix and gathers x once per
 // nonzero; if the floor is above the bandwidth-limit time / 0.9, 90 % of the bandwidth limit is out
 // of reach for every format.
@@ -198,19 +198,20 @@ int main(int argc, char** argv)
         RANDOM(x_ldcg, "random gathers (hashed index), nnz of them, x __ldcg", false)
         RANDOM(x_noalloc, "random gathers (hashed index), x L1::no_allocate", false)
     }
-    // The library's kernels and cuSPARSE, through the registry (sigma auto for SELL/BiELL).
+    // Every kernel of the GPU registry, ours and cuSPARSE's (sigma auto for SELL); a variant whose
+    // format does not fit the device prints its error and the next one runs.
     FormatParams params;
     params.sort_window = 0;
-    for (const char* name : {"csr_merge", "coo", "biell", "bijad", "csr_vector", "pjds_split",
-                             "cusparse_csr_alg1", "cusparse_coo_alg1"}) {
+    for (const auto& variant : kernel_variants()) {
+        const std::string name(variant.name);
         try {
-            const auto op = prepare(find_variant(name), a, params);
+            const auto op = prepare(variant, a, params);
             const RowOrder order = op.permuted() ? RowOrder::permuted : RowOrder::original;
             report(std::string("spmv ") + name, timer.median_us([&] {
                 op.spmv(1.0, x.data(), 0.0, y.data(), order);
             }));
         } catch (const std::exception& e) {
-            std::printf("spmv %s: %s\n", name, e.what());
+            std::printf("spmv %s: %s\n", name.c_str(), e.what());
         }
     }
     return 0;

@@ -1,5 +1,6 @@
-// permuted_bench: times our permuted-format kernels (sell, pellr, pjds, jds_csr, ...) against
-// our CSR kernels and the cuSPARSE baselines on large generated matrices, in double precision,
+// permuted_bench: times the kernels of every permuted format in the GPU registry (sell, pellr,
+// pjds, jds_csr, ...: entries_for) against our CSR kernels and the cuSPARSE baselines on large
+// generated matrices, in double precision,
 // and prints GF/s and the fraction of the measured device copy bandwidth that the project's
 // bandwidth-limit bytes reach (bench.hpp: values + column indices + (N+1) row pointers + x + y).
 //
@@ -201,38 +202,41 @@ void run_matrix(const std::string& name, const Csr<double, std::int32_t>& a_doub
     }
 }
 
-std::vector<Entry> entries_for(std::int32_t n, bool irregular)
+/// The variants to time, from the GPU registry: every cuSPARSE baseline (the first entry's result
+/// is the experiments' reference, so a baseline comes first), our kernels of the CSR layout, and
+/// every variant of a permuted host format (FormatInfo::permuted), at the registry's default
+/// parameters with C = 32; a format that reads sigma runs at sigma = 1, 256 and n (all rows).
+std::vector<Entry> entries_for(std::int32_t n)
 {
     std::vector<Entry> v;
-    const auto add = [&](const std::string& variant, const std::string& label, auto set) {
+    const auto add = [&](const KernelVariant& k, const std::string& suffix, int sigma) {
         FormatParams p;
-        set(p);
-        v.push_back({variant, p, label});
+        p.slice_height = 32;
+        p.sort_window = sigma;
+        v.push_back({std::string(k.name), p, std::string(k.name) + suffix});
     };
-    const auto none = [](FormatParams&) {};
-    // the first entry's result is the experiments' reference: keep a cuSPARSE one first
-    add("cusparse_csr_alg1", "cusparse_csr_alg1", none);
-    add("cusparse_csr_alg2", "cusparse_csr_alg2", none);
-    add("cusparse_sell", "cusparse_sell", none);
-    add("csr_vector", "csr_vector", none);
-    add("ellr", "ellr", none);
-    add("sell", "sell C32 s1", [](FormatParams& p) { p.slice_height = 32, p.sort_window = 1; });
-    add("sell", "sell C32 sN", [n](FormatParams& p) { p.slice_height = 32, p.sort_window = n; });
-    add("sell_split", "sell_split C32 s1",
-        [](FormatParams& p) { p.slice_height = 32, p.sort_window = 1; });
-    add("sell_split", "sell_split C32 s256",
-        [](FormatParams& p) { p.slice_height = 32, p.sort_window = 256; });
-    add("sell_split", "sell_split C32 sN",
-        [n](FormatParams& p) { p.slice_height = 32, p.sort_window = n; });
-    add("pellr", "pellr", none);
-    add("pellr_split", "pellr_split", none);
-    add("pjds", "pjds br32", [](FormatParams& p) { p.block_rows = 32; });
-    add("pjds_split", "pjds_split br32", [](FormatParams& p) { p.block_rows = 32; });
-    add("jds_csr", "jds_csr pad16", [](FormatParams& p) { p.diag_pad = 16; });
-    add("biell", "biell W32", [](FormatParams& p) { p.warp_size = 32; });
-    if (!irregular) {
-        add("bijad", "bijad W32", [](FormatParams& p) { p.warp_size = 32; });
-        add("jds", "jds (plain)", none);
+    for (const auto& k : kernel_variants()) {
+        if (k.baseline) {
+            add(k, "", 1);
+        }
+    }
+    for (const auto& k : kernel_variants()) {
+        if (!k.baseline && k.format == "csr") {
+            add(k, "", 1);
+        }
+    }
+    for (const auto& k : kernel_variants()) {
+        const auto& f = find_format(k.format);
+        if (k.baseline || !f.permuted) {
+            continue;
+        }
+        if (std::find(f.params.begin(), f.params.end(), Param::sort_window) == f.params.end()) {
+            add(k, "", 1);
+            continue;
+        }
+        for (const int sigma : {1, 256, n}) {
+            add(k, " s" + (sigma == n ? std::string("N") : std::to_string(sigma)), sigma);
+        }
     }
     return v;
 }
@@ -252,24 +256,23 @@ int main(int argc, char** argv)
     std::printf("device %s, %d SMs, L2 %.0f MB; copy bandwidth %.0f GB/s (read + write, %zu MB)\n",
                 info.name.c_str(), info.multiprocessors, info.l2_cache_bytes / 1e6, copy.gbs,
                 copy.bytes / (1024 * 1024));
-    const auto go = [&](const std::string& name, const Csr<double, std::int32_t>& a, bool irregular,
+    const auto go = [&](const std::string& name, const Csr<double, std::int32_t>& a,
                         int best_sigma) {
         if (sp) {
-            run_matrix<float>(name, a, entries_for(a.num_rows, irregular), copy.gbs, best_sigma);
+            run_matrix<float>(name, a, entries_for(a.num_rows), copy.gbs, best_sigma);
         } else {
-            run_matrix<double>(name, a, entries_for(a.num_rows, irregular), copy.gbs, best_sigma);
+            run_matrix<double>(name, a, entries_for(a.num_rows), copy.gbs, best_sigma);
         }
     };
     if (which == "all" || which == "pde") {
-        go("pde100 (7-point Laplacian, k = 100)", gen::pde(100), false, 1000000);
+        go("pde100 (7-point Laplacian, k = 100)", gen::pde(100), 1000000);
     }
     if (which == "all" || which == "powerlaw") {
         go("powerlaw 1M (min 1, max 500, exponent 2)", gen::power_law(1000000, 1, 2.0, 500, 42),
-           true, 1000000);
+           1000000);
     }
     if (which == "all" || which == "blocks5") {
-        go("blocks5 200k block rows (N = 1M, <= 8 blocks)", gen::blocks5(200000, 8, 42), false,
-           256);
+        go("blocks5 200k block rows (N = 1M, <= 8 blocks)", gen::blocks5(200000, 8, 42), 256);
     }
     return 0;
 }

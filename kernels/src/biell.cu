@@ -23,12 +23,8 @@ void spmv(const DeviceBiEll<V>& a, V alpha, const V* x, V beta, V* y, RowOrder o
     detail::launch_bisection(a, alpha, x, beta, y, order, stream);
 }
 
-template DeviceBiEll<float> upload<float>(const BiEll<float, std::int32_t>&);
-template DeviceBiEll<double> upload<double>(const BiEll<double, std::int32_t>&);
-template void spmv<float>(const DeviceBiEll<float>&, float, const float*, float, float*, RowOrder,
-                          StreamRef);
-template void spmv<double>(const DeviceBiEll<double>&, double, const double*, double, double*,
-                           RowOrder, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_BIELL_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_BIELL_SPMV);
 
 namespace detail {
 

@@ -23,12 +23,8 @@ void spmv(const DeviceBiJad<V>& a, V alpha, const V* x, V beta, V* y, RowOrder o
     detail::launch_bisection(a, alpha, x, beta, y, order, stream);
 }
 
-template DeviceBiJad<float> upload<float>(const BiJad<float, std::int32_t>&);
-template DeviceBiJad<double> upload<double>(const BiJad<double, std::int32_t>&);
-template void spmv<float>(const DeviceBiJad<float>&, float, const float*, float, float*, RowOrder,
-                          StreamRef);
-template void spmv<double>(const DeviceBiJad<double>&, double, const double*, double, double*,
-                           RowOrder, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_BIJAD_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_BIJAD_SPMV);
 
 namespace detail {
 

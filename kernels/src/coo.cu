@@ -238,19 +238,9 @@ void spmv(const DeviceCoo<V>& a, V alpha, const V* x, V beta, V* y, StreamRef st
     }
 }
 
-template DeviceCoo<float> upload_coo<float>(std::int32_t, std::int32_t,
-                                            std::span<const std::int32_t>,
-                                            std::span<const std::int32_t>, std::span<const float>,
-                                            bool, std::string_view);
-template DeviceCoo<double> upload_coo<double>(std::int32_t, std::int32_t,
-                                              std::span<const std::int32_t>,
-                                              std::span<const std::int32_t>,
-                                              std::span<const double>, bool, std::string_view);
-template DeviceCoo<float> upload<float>(const Coo<float, std::int32_t>&);
-template DeviceCoo<double> upload<double>(const Coo<double, std::int32_t>&);
-template void spmv<float>(const DeviceCoo<float>&, float, const float*, float, float*, StreamRef);
-template void spmv<double>(const DeviceCoo<double>&, double, const double*, double, double*,
-                           StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_UPLOAD_COO);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_COO_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_COO_SPMV);
 
 namespace detail {
 

@@ -152,12 +152,8 @@ void spmv(const DeviceCsr<V>& a, V alpha, const V* x, V beta, V* y, const CsrLau
     spmv_sums<V>(a, alpha, x, beta, y, launch, stream);
 }
 
-template DeviceCsr<float> upload<float>(const Csr<float, std::int32_t>&);
-template DeviceCsr<double> upload<double>(const Csr<double, std::int32_t>&);
-template void spmv<float>(const DeviceCsr<float>&, float, const float*, float, float*,
-                          const CsrLaunch&, StreamRef);
-template void spmv<double>(const DeviceCsr<double>&, double, const double*, double, double*,
-                           const CsrLaunch&, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_CSR_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_CSR_SPMV);
 
 namespace detail {
 

@@ -279,14 +279,8 @@ void spmv(const DeviceCsrAdaptive<V>& a, V alpha, const V* x, V beta, V* y, Stre
     }
 }
 
-template DeviceCsrAdaptive<float> upload_csr_adaptive<float>(const Csr<float, std::int32_t>&,
-                                                             const CsrAdaptiveConfig&);
-template DeviceCsrAdaptive<double> upload_csr_adaptive<double>(const Csr<double, std::int32_t>&,
-                                                               const CsrAdaptiveConfig&);
-template void spmv<float>(const DeviceCsrAdaptive<float>&, float, const float*, float, float*,
-                          StreamRef, bool);
-template void spmv<double>(const DeviceCsrAdaptive<double>&, double, const double*, double,
-                           double*, StreamRef, bool);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_UPLOAD_CSR_ADAPTIVE);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_CSR_ADAPTIVE_SPMV);
 
 namespace detail {
 

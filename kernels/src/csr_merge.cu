@@ -514,14 +514,8 @@ void spmv(const DeviceCsrMerge<V>& a, V alpha, const V* x, V beta, V* y, StreamR
     });
 }
 
-template DeviceCsrMerge<float> upload_csr_merge<float>(const Csr<float, std::int32_t>&,
-                                                       const CsrMergeConfig&);
-template DeviceCsrMerge<double> upload_csr_merge<double>(const Csr<double, std::int32_t>&,
-                                                         const CsrMergeConfig&);
-template void spmv<float>(const DeviceCsrMerge<float>&, float, const float*, float, float*,
-                          StreamRef);
-template void spmv<double>(const DeviceCsrMerge<double>&, double, const double*, double, double*,
-                           StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_UPLOAD_CSR_MERGE);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_CSR_MERGE_SPMV);
 
 namespace detail {
 

@@ -121,11 +121,8 @@ void spmv(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef st
     detail::launch_ell(a, alpha, x, beta, y, stream, detail::stream_matrix_loads_for<V>(a));
 }
 
-template DeviceEll<float> upload<float>(const Ell<float, std::int32_t>&);
-template DeviceEll<double> upload<double>(const Ell<double, std::int32_t>&);
-template void spmv<float>(const DeviceEll<float>&, float, const float*, float, float*, StreamRef);
-template void spmv<double>(const DeviceEll<double>&, double, const double*, double, double*,
-                           StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_ELL_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_ELL_SPMV);
 
 template <typename V>
 void spmv_xs(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream)

@@ -91,11 +91,8 @@ void spmv(const DeviceEllG<V>& a, V alpha, const V* x, V beta, V* y, StreamRef s
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
-template DeviceEllG<float> upload<float>(const EllG<float, std::int32_t>&);
-template DeviceEllG<double> upload<double>(const EllG<double, std::int32_t>&);
-template void spmv<float>(const DeviceEllG<float>&, float, const float*, float, float*, StreamRef);
-template void spmv<double>(const DeviceEllG<double>&, double, const double*, double, double*,
-                           StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_ELLG_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_ELLG_SPMV);
 
 namespace detail {
 

@@ -85,11 +85,8 @@ void spmv(const DeviceEllR<V>& a, V alpha, const V* x, V beta, V* y, StreamRef s
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
-template DeviceEllR<float> upload<float>(const EllR<float, std::int32_t>&);
-template DeviceEllR<double> upload<double>(const EllR<double, std::int32_t>&);
-template void spmv<float>(const DeviceEllR<float>&, float, const float*, float, float*, StreamRef);
-template void spmv<double>(const DeviceEllR<double>&, double, const double*, double, double*,
-                           StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_ELLR_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_ELLR_SPMV);
 
 namespace detail {
 

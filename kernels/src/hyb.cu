@@ -45,11 +45,8 @@ void spmv(const DeviceHyb<V>& a, V alpha, const V* x, V beta, V* y, StreamRef st
     }
 }
 
-template DeviceHyb<float> upload<float>(const Hyb<float, std::int32_t>&);
-template DeviceHyb<double> upload<double>(const Hyb<double, std::int32_t>&);
-template void spmv<float>(const DeviceHyb<float>&, float, const float*, float, float*, StreamRef);
-template void spmv<double>(const DeviceHyb<double>&, double, const double*, double, double*,
-                           StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_HYB_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_HYB_SPMV);
 
 namespace detail {
 

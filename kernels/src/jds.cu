@@ -99,12 +99,8 @@ void spmv(const DeviceJds<V>& a, V alpha, const V* x, V beta, V* y, RowOrder ord
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
-template DeviceJds<float> upload<float>(const Jds<float, std::int32_t>&);
-template DeviceJds<double> upload<double>(const Jds<double, std::int32_t>&);
-template void spmv<float>(const DeviceJds<float>&, float, const float*, float, float*, RowOrder,
-                          StreamRef);
-template void spmv<double>(const DeviceJds<double>&, double, const double*, double, double*,
-                           RowOrder, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_JDS_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_JDS_SPMV);
 
 namespace detail {
 

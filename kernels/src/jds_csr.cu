@@ -95,12 +95,8 @@ void spmv(const DeviceJdsCsr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder 
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
-template DeviceJdsCsr<float> upload<float>(const JdsCsr<float, std::int32_t>&);
-template DeviceJdsCsr<double> upload<double>(const JdsCsr<double, std::int32_t>&);
-template void spmv<float>(const DeviceJdsCsr<float>&, float, const float*, float, float*, RowOrder,
-                          StreamRef);
-template void spmv<double>(const DeviceJdsCsr<double>&, double, const double*, double, double*,
-                           RowOrder, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_JDS_CSR_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_JDS_CSR_SPMV);
 
 namespace detail {
 

@@ -120,12 +120,8 @@ void spmv(const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, RowOrder o
     spmv_sums<V>(a, alpha, x, beta, y, order, stream);
 }
 
-template DevicePellr<float> upload<float>(const Pellr<float, std::int32_t>&);
-template DevicePellr<double> upload<double>(const Pellr<double, std::int32_t>&);
-template void spmv<float>(const DevicePellr<float>&, float, const float*, float, float*, RowOrder,
-                          StreamRef);
-template void spmv<double>(const DevicePellr<double>&, double, const double*, double, double*,
-                           RowOrder, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_PELLR_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_PELLR_SPMV);
 
 namespace detail {
 

@@ -61,13 +61,7 @@ void permute_rows(const std::int32_t* perm, const V* src, V* dst, std::int32_t n
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
-template void unpermute_rows<float>(const std::int32_t*, const float*, float*, std::int32_t,
-                                    StreamRef);
-template void unpermute_rows<double>(const std::int32_t*, const double*, double*, std::int32_t,
-                                     StreamRef);
-template void permute_rows<float>(const std::int32_t*, const float*, float*, std::int32_t,
-                                  StreamRef);
-template void permute_rows<double>(const std::int32_t*, const double*, double*, std::int32_t,
-                                   StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_UNPERMUTE_ROWS);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_PERMUTE_ROWS);
 
 }  // namespace spmv::gpu

@@ -1,6 +1,6 @@
 #pragma once
-// Device helpers shared by the kernels of the permuted formats (jds, jds_csr, pjds, pellr, biell,
-// bijad, sell): where the result of stored row k goes, and the inner loop over a row whose
+// Device helpers shared by the kernels of the permuted formats (registry entries with
+// permuted = true: JDS, pJDS, PELLR, SELL-C-sigma, ...): where the result of stored row k goes, and the inner loop over a row whose
 // slots lie `stride` apart (column-major layouts: ELLPACK-R, SELL slices, BiELL groups).
 #include <cstdint>
 #include <span>

@@ -150,12 +150,8 @@ void spmv(const DevicePjds<V>& a, V alpha, const V* x, V beta, V* y, RowOrder or
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
-template DevicePjds<float> upload<float>(const Pjds<float, std::int32_t>&);
-template DevicePjds<double> upload<double>(const Pjds<double, std::int32_t>&);
-template void spmv<float>(const DevicePjds<float>&, float, const float*, float, float*, RowOrder,
-                          StreamRef);
-template void spmv<double>(const DevicePjds<double>&, double, const double*, double, double*,
-                           RowOrder, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_PJDS_UPLOAD);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_PJDS_SPMV);
 
 namespace detail {
 

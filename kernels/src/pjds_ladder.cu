@@ -231,7 +231,6 @@ DeviceMatrix<V> assemble_pjds_step(const Pjds<V, std::int32_t>& a, int step)
                            a.num_cols, nnz);
 }
 
-template DeviceMatrix<float> assemble_pjds_step<float>(const Pjds<float, std::int32_t>&, int);
-template DeviceMatrix<double> assemble_pjds_step<double>(const Pjds<double, std::int32_t>&, int);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_ASSEMBLE_PJDS_STEP);
 
 }  // namespace spmv::gpu

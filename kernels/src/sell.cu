@@ -287,6 +287,8 @@ DeviceSell<V> upload(const SellCSigma<V, std::int32_t>& a)
     return d;
 }
 
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_SELL_UPLOAD);
+
 namespace {
 
 // sell and sell_i16 (Fmt = DeviceSell<V> or DeviceSellI16<V>), sums in Acc. With a `sink`:
@@ -324,10 +326,7 @@ void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder or
     spmv_sums<V>(a, alpha, x, beta, y, order, stream);
 }
 
-template void spmv<float>(const DeviceSell<float>&, float, const float*, float, float*, RowOrder,
-                          StreamRef);
-template void spmv<double>(const DeviceSell<double>&, double, const double*, double, double*,
-                           RowOrder, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_SELL_SPMV);
 
 template <typename V>
 DeviceSellI16<V> upload_sell_i16(const SellCSigma<V, std::int32_t>& a)
@@ -343,8 +342,7 @@ DeviceSellI16<V> upload_sell_i16(const SellCSigma<V, std::int32_t>& a)
     return d;
 }
 
-template DeviceSellI16<float> upload_sell_i16<float>(const SellCSigma<float, std::int32_t>&);
-template DeviceSellI16<double> upload_sell_i16<double>(const SellCSigma<double, std::int32_t>&);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_UPLOAD_SELL_I16);
 
 template <typename V>
 void spmv(const DeviceSellI16<V>& a, V alpha, const V* x, V beta, V* y, RowOrder order,
@@ -353,10 +351,7 @@ void spmv(const DeviceSellI16<V>& a, V alpha, const V* x, V beta, V* y, RowOrder
     spmv_sums<V>(a, alpha, x, beta, y, order, stream);
 }
 
-template void spmv<float>(const DeviceSellI16<float>&, float, const float*, float, float*, RowOrder,
-                          StreamRef);
-template void spmv<double>(const DeviceSellI16<double>&, double, const double*, double, double*,
-                           RowOrder, StreamRef);
+SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_SELL_I16_SPMV);
 
 namespace {
 

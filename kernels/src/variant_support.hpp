@@ -16,10 +16,11 @@
 
 namespace spmv::gpu::detail {
 
-/// The alternative F of m, or nullptr when m holds another format. Compiles for any F (also one
-/// that is not, or not yet, an alternative of AnyMatrix).
-template <typename F, typename V>
-const F* alternative(const AnyMatrix<V>& m)
+/// The alternative F of m (an AnyMatrix), or nullptr when m holds another format. Compiles for
+/// any F (also one that is not, or not yet, an alternative of AnyMatrix). Takes any variant type
+/// rather than AnyMatrix<V>, so that V need not be deduced through the AnyMatrix alias.
+template <typename F, typename Variant>
+const F* alternative(const Variant& m)
 {
     return std::visit(
         [](const auto& f) -> const F* {

@@ -15,6 +15,7 @@
 #include <spmv/gpu/memory.hpp>
 #include <spmv/gpu/solver.hpp>
 #include <spmv/gpu/variants.hpp>
+#include <spmv/registry.hpp>
 #include <spmv/solvers/solve.hpp>
 
 #include "../solvers/solver_matrices.hpp"
@@ -218,7 +219,11 @@ TEST_CASE("GPU MPIR-CG outer PCG works in the permuted basis of the sorted forma
     const auto b = test::multiply(a, xs);
     FormatParams params;
     params.sort_window = 128;
-    for (const char* name : {"jds", "pjds", "pellr", "sell"}) {
+    for (const auto& format : formats()) {  // every permuted (sorted) host format
+        if (!format.permuted) {
+            continue;
+        }
+        const std::string name(format.name);
         if (!has_variant(name)) {
             WARN("no GPU kernel for " << name << " in this build: not tested");
             continue;

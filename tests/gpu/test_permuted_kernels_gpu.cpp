@@ -46,9 +46,19 @@ namespace {
 
 using Matrix = Csr<double, std::int32_t>;
 
-const std::vector<std::string> permuted_variants = {"jds",   "jds_csr",     "pjds",  "pjds_split",
-                                                    "pellr", "pellr_split", "biell", "bijad",
-                                                    "sell",  "sell_split"};
+/// Our GPU variants of every permuted host format (FormatInfo::permuted), from the registries.
+std::vector<std::string> permuted_variant_names()
+{
+    std::vector<std::string> names;
+    for (const auto& v : kernel_variants()) {
+        if (!v.baseline && find_format(v.format).permuted) {
+            names.emplace_back(v.name);
+        }
+    }
+    return names;
+}
+
+const std::vector<std::string> permuted_variants = permuted_variant_names();
 
 template <typename V>
 std::vector<V> random_values(std::size_t n, std::uint32_t seed)

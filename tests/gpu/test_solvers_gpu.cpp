@@ -279,7 +279,11 @@ TEST_CASE("GPU MPIR-CG works in the permuted basis of the sorted formats", "[gpu
     FormatParams params;
     params.sort_window = 128;
     int run = 0;
-    for (const char* name : {"jds", "jds_csr", "pjds", "pellr", "biell", "bijad", "sell"}) {
+    for (const auto& format : formats()) {  // every permuted (sorted) host format
+        if (!format.permuted) {
+            continue;
+        }
+        const std::string name(format.name);
         if (!has_variant(name)) {
             WARN("no GPU kernel for " << name << " in this build yet: not tested");
             continue;

@@ -22,19 +22,22 @@ using namespace spmv::gpu;
 TEST_CASE("the GPU registry lists our kernels and the cuSPARSE baselines", "[gpu][variants]")
 {
     std::set<std::string> names;
+    std::set<std::string> formats_with_kernel;
     for (const auto& v : kernel_variants()) {
-        names.insert(std::string(v.name));
+        const std::string name(v.name);
+        INFO(name);
+        CHECK(names.insert(name).second);      // names are unique...
+        CHECK(&find_variant(v.name) == &v);    // ...and found by name
         CHECK_NOTHROW(find_format(v.format));  // every variant runs a registered host format
         CHECK(v.assemble_double != nullptr);
         CHECK(v.assemble_float != nullptr);
+        CHECK(v.baseline == (name.rfind("cusparse_", 0) == 0));
+        // our first kernel of a layout is its default and carries the format's name (variants.hpp)
+        if (!v.baseline && formats_with_kernel.insert(std::string(v.format)).second) {
+            CHECK(name == v.format);
+        }
     }
 
-    for (const char* n : {"csr", "csr_vector", "coo", "ell", "ellr", "ellg", "hyb",
-                          "cusparse_csr_alg1", "cusparse_csr_alg2", "cusparse_coo_alg1",
-                          "cusparse_coo_alg2", "cusparse_sell", "sell", "sell_i16"}) {
-        INFO(n);
-        CHECK(names.count(n) == 1);
-    }
     CHECK(find_variant("csr_vector").format == "csr");
     CHECK(find_variant("cusparse_sell").baseline);
     CHECK_FALSE(find_variant("ellg").baseline);

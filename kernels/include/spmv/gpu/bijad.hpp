@@ -13,6 +13,7 @@
 
 #include <spmv/formats/bijad.hpp>
 #include <spmv/gpu/bisection.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -22,13 +23,14 @@ struct DeviceBiJad : DeviceBisectionArrays<ValueType> {};
 
 /// Throws InvalidArgument when warp_size is not a power of two in [1, 32], OutOfDeviceMemory
 /// ("bijad needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceBiJad<ValueType> upload(const BiJad<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_BIJAD_UPLOAD(V, D) DeviceBiJad<V> upload(const BiJad<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_BIJAD_UPLOAD, "bijad");
 
 /// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[k]] (original)
 /// or y[k] (permuted) for stored row k. x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceBiJad<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_BIJAD_SPMV(V, D)                                 \
+    void spmv(const DeviceBiJad<V>& a, V alpha, const V* x, V beta, V* y, \
+              RowOrder order D(= RowOrder::original), StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_BIJAD_SPMV, "bijad");
 
 }  // namespace spmv::gpu

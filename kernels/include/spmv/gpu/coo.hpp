@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include <spmv/formats/coo.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -52,22 +53,22 @@ struct DeviceCoo {
 };
 
 /// Throws OutOfDeviceMemory ("coo needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceCoo<ValueType> upload(const Coo<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_COO_UPLOAD(V, D) DeviceCoo<V> upload(const Coo<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_COO_UPLOAD, "coo");
 
 /// Uploads triplets sorted by row (throws InvalidArgument otherwise). `list_empty_rows` false
 /// leaves rows without entries untouched by spmv() (HYB: the ELL pass wrote them already).
 /// `what` names the format in an out-of-memory error.
-template <typename ValueType>
-DeviceCoo<ValueType> upload_coo(std::int32_t num_rows, std::int32_t num_cols,
-                                std::span<const std::int32_t> row_idxs,
-                                std::span<const std::int32_t> col_idxs,
-                                std::span<const ValueType> values, bool list_empty_rows,
-                                std::string_view what);
+#define SPMV_GPU_DECLARE_UPLOAD_COO(V, D)                                                      \
+    DeviceCoo<V> upload_coo(std::int32_t num_rows, std::int32_t num_cols,                      \
+                            std::span<const std::int32_t> row_idxs,                            \
+                            std::span<const std::int32_t> col_idxs, std::span<const V> values, \
+                            bool list_empty_rows, std::string_view what)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_UPLOAD_COO, "upload_coo");
 
 /// y = alpha A x + beta y (beta == 0 does not read y). x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceCoo<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_COO_SPMV(V, D) \
+    void spmv(const DeviceCoo<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_COO_SPMV, "coo");
 
 }  // namespace spmv::gpu

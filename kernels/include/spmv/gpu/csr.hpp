@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include <spmv/formats/csr.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -36,8 +37,8 @@ struct DeviceCsr {
 };
 
 /// Throws OutOfDeviceMemory ("csr needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceCsr<ValueType> upload(const Csr<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_CSR_UPLOAD(V, D) DeviceCsr<V> upload(const Csr<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_CSR_UPLOAD, "csr");
 
 enum class CsrKernel { scalar, vector };
 
@@ -51,8 +52,9 @@ struct CsrLaunch {
 using spmv::csr_vector_threads_per_row;
 
 /// y = alpha A x + beta y (beta == 0 does not read y). x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceCsr<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, const CsrLaunch& launch = {}, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_CSR_SPMV(V, D)                                 \
+    void spmv(const DeviceCsr<V>& a, V alpha, const V* x, V beta, V* y, \
+              const CsrLaunch& launch D(= {}), StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_CSR_SPMV, "csr");
 
 }  // namespace spmv::gpu

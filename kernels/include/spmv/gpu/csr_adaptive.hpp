@@ -31,6 +31,7 @@
 
 #include <spmv/formats/csr.hpp>
 #include <spmv/gpu/csr.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -128,14 +129,16 @@ struct DeviceCsrAdaptive {
 
 /// Plans and uploads. Throws InvalidArgument (configuration) or OutOfDeviceMemory
 /// ("csr_adaptive needs ...").
-template <typename ValueType>
-DeviceCsrAdaptive<ValueType> upload_csr_adaptive(const Csr<ValueType, std::int32_t>& a,
-                                                 const CsrAdaptiveConfig& config = {});
+#define SPMV_GPU_DECLARE_UPLOAD_CSR_ADAPTIVE(V, D)                          \
+    DeviceCsrAdaptive<V> upload_csr_adaptive(const Csr<V, std::int32_t>& a, \
+                                             const CsrAdaptiveConfig& config D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_UPLOAD_CSR_ADAPTIVE, "upload_csr_adaptive");
 
 /// y = alpha A x + beta y (beta == 0 does not read y); `double_sums`: a float matrix's products
 /// are added in double (Sums::double_precision). x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceCsrAdaptive<ValueType>& a, ValueType alpha, const ValueType* x,
-          ValueType beta, ValueType* y, StreamRef stream = {}, bool double_sums = false);
+#define SPMV_GPU_DECLARE_CSR_ADAPTIVE_SPMV(V, D)                                \
+    void spmv(const DeviceCsrAdaptive<V>& a, V alpha, const V* x, V beta, V* y, \
+              StreamRef stream D(= {}), bool double_sums D(= false))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_CSR_ADAPTIVE_SPMV, "csr_adaptive");
 
 }  // namespace spmv::gpu

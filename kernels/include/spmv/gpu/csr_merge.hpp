@@ -48,6 +48,7 @@
 
 #include <spmv/formats/csr.hpp>
 #include <spmv/gpu/csr.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -98,13 +99,15 @@ struct DeviceCsrMerge {
 
 /// Uploads the CSR arrays and the merge-path partition. Throws InvalidArgument for an
 /// unsupported configuration, OutOfDeviceMemory ("csr_merge needs ...") when it does not fit.
-template <typename ValueType>
-DeviceCsrMerge<ValueType> upload_csr_merge(const Csr<ValueType, std::int32_t>& a,
-                                           const CsrMergeConfig& config = {});
+#define SPMV_GPU_DECLARE_UPLOAD_CSR_MERGE(V, D)                       \
+    DeviceCsrMerge<V> upload_csr_merge(const Csr<V, std::int32_t>& a, \
+                                       const CsrMergeConfig& config D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_UPLOAD_CSR_MERGE, "upload_csr_merge");
 
 /// y = alpha A x + beta y (beta == 0 does not read y). x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceCsrMerge<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_CSR_MERGE_SPMV(V, D)                                \
+    void spmv(const DeviceCsrMerge<V>& a, V alpha, const V* x, V beta, V* y, \
+              StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_CSR_MERGE_SPMV, "csr_merge");
 
 }  // namespace spmv::gpu

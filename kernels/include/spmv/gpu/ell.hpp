@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include <spmv/formats/ell.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -26,12 +27,12 @@ struct DeviceEll {
 };
 
 /// Throws OutOfDeviceMemory ("ell needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceEll<ValueType> upload(const Ell<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_ELL_UPLOAD(V, D) DeviceEll<V> upload(const Ell<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_ELL_UPLOAD, "ell");
 
 /// y = alpha A x + beta y (beta == 0 does not read y). x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceEll<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_ELL_SPMV(V, D) \
+    void spmv(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_ELL_SPMV, "ell");
 
 }  // namespace spmv::gpu

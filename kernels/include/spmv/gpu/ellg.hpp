@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include <spmv/formats/ellg.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -30,12 +31,12 @@ struct DeviceEllG {
 };
 
 /// Throws OutOfDeviceMemory ("ellg needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceEllG<ValueType> upload(const EllG<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_ELLG_UPLOAD(V, D) DeviceEllG<V> upload(const EllG<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_ELLG_UPLOAD, "ellg");
 
 /// y = alpha A x + beta y (beta == 0 does not read y). x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceEllG<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_ELLG_SPMV(V, D) \
+    void spmv(const DeviceEllG<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_ELLG_SPMV, "ellg");
 
 }  // namespace spmv::gpu

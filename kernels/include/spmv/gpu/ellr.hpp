@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include <spmv/formats/ellr.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -28,12 +29,12 @@ struct DeviceEllR {
 };
 
 /// Throws OutOfDeviceMemory ("ellr needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceEllR<ValueType> upload(const EllR<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_ELLR_UPLOAD(V, D) DeviceEllR<V> upload(const EllR<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_ELLR_UPLOAD, "ellr");
 
 /// y = alpha A x + beta y (beta == 0 does not read y). x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceEllR<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_ELLR_SPMV(V, D) \
+    void spmv(const DeviceEllR<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_ELLR_SPMV, "ellr");
 
 }  // namespace spmv::gpu

@@ -9,6 +9,7 @@
 
 #include <spmv/formats/hyb.hpp>
 #include <spmv/gpu/coo.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/ell.hpp>
 #include <spmv/gpu/memory.hpp>
 
@@ -25,12 +26,12 @@ struct DeviceHyb {
 };
 
 /// Throws OutOfDeviceMemory ("hyb needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceHyb<ValueType> upload(const Hyb<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_HYB_UPLOAD(V, D) DeviceHyb<V> upload(const Hyb<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_HYB_UPLOAD, "hyb");
 
 /// y = alpha A x + beta y (beta == 0 does not read y). x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceHyb<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_HYB_SPMV(V, D) \
+    void spmv(const DeviceHyb<V>& a, V alpha, const V* x, V beta, V* y, StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_HYB_SPMV, "hyb");
 
 }  // namespace spmv::gpu

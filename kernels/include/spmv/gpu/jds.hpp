@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <spmv/formats/jds.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -37,13 +38,14 @@ struct DeviceJds {
 };
 
 /// Throws OutOfDeviceMemory ("jds needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceJds<ValueType> upload(const Jds<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_JDS_UPLOAD(V, D) DeviceJds<V> upload(const Jds<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_JDS_UPLOAD, "jds");
 
 /// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[r]] (original)
 /// or y[r] (permuted) for sorted row r. x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceJds<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_JDS_SPMV(V, D)                                 \
+    void spmv(const DeviceJds<V>& a, V alpha, const V* x, V beta, V* y, \
+              RowOrder order D(= RowOrder::original), StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_JDS_SPMV, "jds");
 
 }  // namespace spmv::gpu

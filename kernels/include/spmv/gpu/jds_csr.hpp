@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <spmv/formats/jds_csr.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -51,13 +52,15 @@ bool uses_constant_jd_ptrs(const DeviceJdsCsr<ValueType>& a) noexcept
 }
 
 /// Throws OutOfDeviceMemory ("jds_csr needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceJdsCsr<ValueType> upload(const JdsCsr<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_JDS_CSR_UPLOAD(V, D) \
+    DeviceJdsCsr<V> upload(const JdsCsr<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_JDS_CSR_UPLOAD, "jds_csr");
 
 /// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[t]] (original)
 /// or y[t] (permuted) for sorted row t. x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceJdsCsr<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_JDS_CSR_SPMV(V, D)                                \
+    void spmv(const DeviceJdsCsr<V>& a, V alpha, const V* x, V beta, V* y, \
+              RowOrder order D(= RowOrder::original), StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_JDS_CSR_SPMV, "jds_csr");
 
 }  // namespace spmv::gpu

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include <spmv/formats/pellr.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -35,13 +36,14 @@ struct DevicePellr {
 };
 
 /// Throws OutOfDeviceMemory ("pellr needs ...") when the arrays do not fit.
-template <typename ValueType>
-DevicePellr<ValueType> upload(const Pellr<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_PELLR_UPLOAD(V, D) DevicePellr<V> upload(const Pellr<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_PELLR_UPLOAD, "pellr");
 
 /// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[k]] (original)
 /// or y[k] (permuted) for sorted row k. x, y are device pointers.
-template <typename ValueType>
-void spmv(const DevicePellr<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_PELLR_SPMV(V, D)                                 \
+    void spmv(const DevicePellr<V>& a, V alpha, const V* x, V beta, V* y, \
+              RowOrder order D(= RowOrder::original), StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_PELLR_SPMV, "pellr");
 
 }  // namespace spmv::gpu

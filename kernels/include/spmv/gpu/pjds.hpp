@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <spmv/formats/pjds.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -40,13 +41,14 @@ struct DevicePjds {
 };
 
 /// Throws OutOfDeviceMemory ("pjds needs ...") when the arrays do not fit.
-template <typename ValueType>
-DevicePjds<ValueType> upload(const Pjds<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_PJDS_UPLOAD(V, D) DevicePjds<V> upload(const Pjds<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_PJDS_UPLOAD, "pjds");
 
 /// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[i]] (original)
 /// or y[i] (permuted) for sorted row i. x, y are device pointers.
-template <typename ValueType>
-void spmv(const DevicePjds<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_PJDS_SPMV(V, D)                                 \
+    void spmv(const DevicePjds<V>& a, V alpha, const V* x, V beta, V* y, \
+              RowOrder order D(= RowOrder::original), StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_PJDS_SPMV, "pjds");
 
 }  // namespace spmv::gpu

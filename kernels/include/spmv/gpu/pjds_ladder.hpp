@@ -19,6 +19,7 @@
 #include <span>
 
 #include <spmv/formats/pjds.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/device_matrix.hpp>
 
 namespace spmv::gpu {
@@ -34,7 +35,8 @@ std::span<const PjdsLadderStep> pjds_ladder_steps();
 
 /// pJDS uploaded for step `step` (0..6; InvalidArgument otherwise) of the ladder, as a
 /// DeviceMatrix with format "pjds" and variant "pjds_step<k>". Throws NotCompiled without CUDA.
-template <typename ValueType>
-DeviceMatrix<ValueType> assemble_pjds_step(const Pjds<ValueType, std::int32_t>& a, int step);
+#define SPMV_GPU_DECLARE_ASSEMBLE_PJDS_STEP(V, D) \
+    DeviceMatrix<V> assemble_pjds_step(const Pjds<V, std::int32_t>& a, int step)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_ASSEMBLE_PJDS_STEP, "assemble_pjds_step");
 
 }  // namespace spmv::gpu

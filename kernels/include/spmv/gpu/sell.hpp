@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include <spmv/formats/sell.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -38,13 +39,15 @@ struct DeviceSell {
 };
 
 /// Throws OutOfDeviceMemory ("sell needs ...") when the arrays do not fit.
-template <typename ValueType>
-DeviceSell<ValueType> upload(const SellCSigma<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_SELL_UPLOAD(V, D) \
+    DeviceSell<V> upload(const SellCSigma<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_SELL_UPLOAD, "sell");
 
 /// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[k]] (original)
 /// or y[k] (permuted) for stored row k. x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceSell<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_SELL_SPMV(V, D)                                 \
+    void spmv(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, \
+              RowOrder order D(= RowOrder::original), StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_SELL_SPMV, "sell");
 
 }  // namespace spmv::gpu

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <spmv/formats/sell.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/memory.hpp>
 
 namespace spmv::gpu {
@@ -72,13 +73,15 @@ struct DeviceSellI16 {
 /// (spmv/gpu/sell.hpp), and two overloads differing only in their return type would make every
 /// call ambiguous. Throws NotApplicable (a slice too wide, see encode_sell_i16_columns) or
 /// OutOfDeviceMemory ("sell_i16 needs ...").
-template <typename ValueType>
-DeviceSellI16<ValueType> upload_sell_i16(const SellCSigma<ValueType, std::int32_t>& a);
+#define SPMV_GPU_DECLARE_UPLOAD_SELL_I16(V, D) \
+    DeviceSellI16<V> upload_sell_i16(const SellCSigma<V, std::int32_t>& a)
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_UPLOAD_SELL_I16, "upload_sell_i16");
 
 /// y = alpha A x + beta y (beta == 0 does not read y); `order` picks y[row_perm[k]] (original)
 /// or y[k] (permuted) for stored row k. x, y are device pointers.
-template <typename ValueType>
-void spmv(const DeviceSellI16<ValueType>& a, ValueType alpha, const ValueType* x, ValueType beta,
-          ValueType* y, RowOrder order = RowOrder::original, StreamRef stream = {});
+#define SPMV_GPU_DECLARE_SELL_I16_SPMV(V, D)                                \
+    void spmv(const DeviceSellI16<V>& a, V alpha, const V* x, V beta, V* y, \
+              RowOrder order D(= RowOrder::original), StreamRef stream D(= {}))
+SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_SELL_I16_SPMV, "sell_i16");
 
 }  // namespace spmv::gpu

@@ -8,14 +8,22 @@
 /// yields a DeviceMatrix that can be run, verified (verify.hpp) and timed (bench.hpp).
 ///
 /// Recipe: adding the GPU kernel of a host format `xyz` (e.g. jds, jds_csr, pjds, pellr, biell,
-/// bijad, sell) takes three files and one line, no other edit:
+/// bijad, sell) takes two files and one line, no other edit:
 ///  1. kernels/include/spmv/gpu/xyz.hpp: `struct DeviceXyz<V>` (DeviceBuffers + sizes +
 ///     `std::size_t device_bytes() const`; permuted formats add `DeviceBuffer<int32_t> row_perm`),
-///     `DeviceXyz<V> upload(const Xyz<V, int32_t>&)` and
-///     `void spmv(const DeviceXyz<V>&, V alpha, const V* x, V beta, V* y, RowOrder, StreamRef)`.
-///     Plain C++ only (copy spmv/gpu/ell.hpp).
+///     and the two entry points, each written once as a macro of V and the default hook D and
+///     declared with SPMV_GPU_DECLARE_TEMPLATE (spmv/gpu/declare.hpp; copy spmv/gpu/ell.hpp):
+///        #define SPMV_GPU_DECLARE_XYZ_UPLOAD(V, D) DeviceXyz<V> upload(const Xyz<V, int32_t>& a)
+///        SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_XYZ_UPLOAD, "xyz");
+///        #define SPMV_GPU_DECLARE_XYZ_SPMV(V, D)  (continued with backslashes:)
+///            void spmv(const DeviceXyz<V>& a, V alpha, const V* x, V beta, V* y,
+///                RowOrder order D(= RowOrder::original), StreamRef stream D(= {}))
+///        SPMV_GPU_DECLARE_TEMPLATE(SPMV_GPU_DECLARE_XYZ_SPMV, "xyz");
+///     Plain C++ only. Without CUDA these lines are the stubs that throw NotCompiled: the build
+///     without CUDA needs nothing else.
 ///  2. kernels/src/xyz.cu: `xyz_spmv_kernel` (one-line comment naming the thread mapping), the
-///     launcher, upload() (call ensure_device_memory("xyz", bytes) before allocating), and
+///     launcher, upload() (call ensure_device_memory("xyz", bytes) before allocating), each
+///     followed by SPMV_GPU_INSTANTIATE_FOR_EACH_VALUE_TYPE(SPMV_GPU_DECLARE_XYZ_...); and
 ///     `template <typename V> std::unique_ptr<DeviceOp<V>> assemble_xyz(const AnyMatrix<V>&)` in
 ///     namespace spmv::gpu::detail returning nullptr when the matrix holds another format
 ///     (detail::alternative<Xyz<V, int32_t>>(m)), else detail::make_op<V, /*permuted=*/true>(
@@ -29,11 +37,13 @@
 ///  3. One line in kernels/src/variant_list.inc, directly ABOVE the line holding
 ///     "[gpu variants: keep this marker]":
 ///        SPMV_GPU_VARIANT(xyz, "xyz", "xyz", "one-line description naming the thread mapping")
-///     (identifier, variant name, host registry name, description).
-///  4. Stubs for upload() and spmv() in kernels/src/stubs.cpp (SPMV_STUB_FORMAT lines there),
-///     so that the build without CUDA still links.
-///  The .cu is picked up by a glob (re-run cmake); tests/gpu/test_variants_gpu.cpp then checks
-///  the new variant on every test matrix in float and double automatically.
+///     (identifier, variant name, host registry name, description). variants.cpp generates the
+///     declaration of detail::assemble_xyz and the registry entry from it; without CUDA the
+///     entry keeps its name and prepare() throws NotCompiled.
+///  Another variant of an existing layout (like csr_vector or sell_split) is steps 2 and 3 only.
+///  The .cu is picked up by a glob (re-run cmake); the tests enumerate kernel_variants():
+///  tests/gpu/test_variants_gpu.cpp then checks the new variant on every test matrix in float
+///  and double, and tests/gpu/test_permuted_kernels_gpu.cpp a permuted one in both row orders.
 #include <cstdint>
 #include <memory>
 #include <span>
