@@ -1,4 +1,4 @@
-// spmv::dist's MPI calls: the only place besides the other dist/src files that includes <mpi.h>.
+// spmv::dist's MPI calls: the only place besides the other distributed/src files that includes <mpi.h>.
 #include <mpi.h>
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>

@@ -26,12 +26,15 @@ struct Named {
     std::string_view name;
 };
 
-constexpr std::array<Named<Mode>, 4> mode_names{{
-    {Mode::vector, "vector"},
-    {Mode::naive, "naive"},
-    {Mode::overlap, "overlap"},
-    {Mode::task, "task"},
-}};
+// The modes' names are mode.hpp's (to_string, parse_mode); this table only lets the JSON reader
+// treat them like the other enumerations.
+constexpr auto mode_names = [] {
+    std::array<Named<Mode>, all_modes.size()> t{};
+    for (std::size_t i = 0; i < all_modes.size(); ++i) {
+        t[i] = {all_modes[i], to_string(all_modes[i])};
+    }
+    return t;
+}();
 
 constexpr std::array<Named<Phase>, 11> phase_names{{
     {Phase::local, "local"},
@@ -299,16 +302,6 @@ std::string event_json(const TimelineEvent& e)
 }
 
 }  // namespace
-
-std::string_view to_string(Mode m)
-{
-    return name_of(mode_names, m);
-}
-
-Mode parse_mode(std::string_view name)
-{
-    return parse_name(mode_names, name, "mode");
-}
 
 std::string_view to_string(Phase p)
 {

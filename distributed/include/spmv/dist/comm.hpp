@@ -2,7 +2,7 @@
 /// The MPI side of spmv::dist, behind a plain C++ header: no <mpi.h> here, so the CLI, the
 /// tests and the tutorials compile the same way with and without MPI (in a build without MPI
 /// the functions behave as one rank of one, and everything needing a peer throws NotCompiled;
-/// dist/src/stubs.cpp, like the kernels' stubs).
+/// distributed/src/comm_none.cpp, like the kernels' stubs).
 ///
 /// Errors under MPI: a bad file, a failed allocation or a device error on one rank must end
 /// every rank with the same message, never a hang. Every collective step of spmv::dist is

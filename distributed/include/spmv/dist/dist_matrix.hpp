@@ -2,7 +2,7 @@
 /// DistMatrix: a sparse matrix spread over MPI ranks, each rank holding its rows as a local and
 /// a non-local block (local_matrix.hpp) in ANY registered format, on the host or on its GPU,
 /// and the halo exchange plan computed once (exchange_plan.hpp). y = A x in one of four modes
-/// (Mode in timeline.hpp): Kreutzer et al.'s three of §III.A (vector, naive, task) and the
+/// (Mode, mode.hpp): Kreutzer et al.'s three of §III.A (vector, naive, task) and the
 /// GPU era's explicit overlap (overlap, ours). "Pack" is the paper's "local gather" of the own
 /// x entries a neighbour needs into the send buffer.
 ///
@@ -37,6 +37,13 @@
 /// one pass and every mode gives vector mode's y to the last bit; with many, the local block
 /// over every row, then the non-local block adding into y (Kreutzer's split by columns).
 ///
+/// One schedule runs every mode on every rank (distributed/src/schedule.hpp): the modes differ
+/// only in who drives the exchange (the host thread or task mode's communication thread), where
+/// its device work is queued (the compute stream or the high-priority comm stream) and when the
+/// host waits; the rank's blocks (host or GPU, src/blocks.hpp) and its halo exchange (one
+/// object per path with start / send / finish, src/halo_exchange.hpp) plug into it, as the row
+/// gatherer does into Ginkgo's distributed::Matrix::apply.
+///
 /// GPU ranks: one rank per GPU (node-local rank -> device ordinal modulo the devices present).
 /// The halo is gathered on the device into a device buffer; how it then moves is
 /// DistOptions::exchange, "auto" by default: "cuda-aware" (device buffers to MPI) where the MPI
@@ -63,6 +70,7 @@
 #include <spmv/dist/comm.hpp>
 #include <spmv/dist/exchange_plan.hpp>
 #include <spmv/dist/local_matrix.hpp>
+#include <spmv/dist/mode.hpp>
 #include <spmv/dist/partition.hpp>
 #include <spmv/dist/timeline.hpp>
 #include <spmv/formats/csr.hpp>

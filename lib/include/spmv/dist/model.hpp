@@ -37,7 +37,7 @@
 /// T_PCI, only the halo crosses PCIe. alpha (x reuse, 1 = none) is clamped to
 /// [1/N_nzr, 1] of each block, since no block can reuse x better than perfectly.
 ///
-/// Modes (timeline.hpp's Mode), each by what it really overlaps:
+/// Modes (mode.hpp's Mode), each by what it really overlaps:
 ///   vector  = T_comm + T_merged               Kreutzer's vector mode: exchange first, then
 ///             the whole SpMV at once; nothing overlaps.
 ///   naive   = T_pack + T_d2h + T_local + T_exchange + T_h2d + T_nonlocal

@@ -3,42 +3,16 @@
 /// lane (the compute thread, the communication thread, the GPU), when each phase ran. Recorded
 /// by spmv::dist's MPI layer (times from MPI_Wtime after a barrier, so all ranks share an
 /// origin), written to JSON, read back by the GUI and drawn as SVG without a display.
-/// MPI-free.
+/// MPI-free. Mode (the timeline's "mode") lives in mode.hpp, included here.
 #include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace spmv::dist {
+#include <spmv/dist/mode.hpp>
 
-/// The ways of overlapping the halo exchange with the SpMV: Kreutzer et al.'s three (§III.A,
-/// Fig. 4) and the GPU era's own. The order (vector, naive, overlap, task) is the order in
-/// which every list, table and `--mode all` run shows them.
-enum class Mode {
-    /// Kreutzer's "vector mode without overlap": exchange, then the whole SpMV.
-    vector,
-    /// Kreutzer's "vector mode with naive overlap", run as the paper ran it: non-blocking
-    /// receives and sends posted (GPU ranks: after the gather and the device-to-host copy of the
-    /// send buffer have finished), the host busy in (GPU ranks: blocked on) the local SpMV, the
-    /// messages progressing only inside MPI_Waitall after it, then the non-local SpMV. Without
-    /// asynchronous progress in the MPI library nothing is hidden.
-    naive,
-    /// Explicit overlap, the GPU-era schedule (the project's, not the paper's): on GPU ranks the
-    /// halo's gather and copy are queued first, the local kernel runs asynchronously and the
-    /// host drives the exchange (MPI_Waitall) while the GPU computes. On host ranks, whose one
-    /// thread cannot compute and sit in MPI at once, it is the same schedule as naive.
-    overlap,
-    /// Kreutzer's "task mode": a dedicated communication thread drives the exchange while the
-    /// compute side runs the local SpMV; then the non-local SpMV.
-    task,
-};
-/// Every mode, in that order (`--mode all`, tables, charts).
-inline constexpr std::array<Mode, 4> all_modes{Mode::vector, Mode::naive, Mode::overlap,
-                                               Mode::task};
-std::string_view to_string(Mode m);
-/// "vector", "naive", "overlap" or "task"; throws InvalidArgument otherwise.
-Mode parse_mode(std::string_view name);
+namespace spmv::dist {
 
 enum class Phase {
     local,     ///< SpMV of the local block

@@ -21,7 +21,7 @@ namespace spmv::solvers {
 
 /// The two sums of CG's fused steps on host vectors, accumulated in Acc: double (the default),
 /// or float for Cevahir's inner CG in float throughout (InnerOptions / MpirOuter::pcg). Shared by
-/// the host backend below and the distributed host ranks (dist/src/dist_solve.cpp), whose
+/// the host backend below and the distributed host ranks (distributed/src/dist_solve.cpp), whose
 /// partial sums an allreduce then adds.
 /// Both sum over the first n entries (a distributed rank's own ones: its vectors carry the halo
 /// after them). {p.q, r.p} (r.p = 0 without r).
