@@ -1,0 +1,234 @@
+// spmvlab dist bench: the distributed SpMV timed in each mode (wall clock per product, the
+// slowest rank), the exchange hidden in a recorded timeline, the single-process baseline on
+// the root's GPU and the model's prediction beside each mode. Runs under mpiexec, or as one
+// rank without it.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <spmv/dist/comm.hpp>
+#include <spmv/dist/dist_matrix.hpp>
+#include <spmv/dist/model.hpp>
+#include <spmv/dist/partition_stats.hpp>
+#include <spmv/gpu/device.hpp>
+#include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/memory.hpp>
+#include <spmv/gpu/variants.hpp>
+#include <spmv/model/gpu_profile.hpp>
+
+#include "common.hpp"
+#include "dist_cli.hpp"
+#include "meta.hpp"
+
+namespace spmvlab::dist_cli {
+
+using namespace spmv::dist;
+using Clock = std::chrono::steady_clock;
+
+template <typename V>
+int run_bench(const Comm& comm, const DistCli& options)
+{
+    const auto a = load_on_root(comm, options.input);
+    // ranked per SpMV: the timed products come after the setup, which is not timed
+    const auto o = resolve_auto(comm, options, a, advisor_precision(options), 0);
+    // Single-process baseline on the root's device (the same format, kernel and timing: warm,
+    // back to back, each product synchronised), before the distributed run.
+    double base_us = 0.0;
+    std::string base_device;
+    if (o.gpu) {
+        collective(comm, [&] {
+            if (comm.rank() == 0 && spmv::gpu::is_available()) {
+                spmv::gpu::set_device(comm.node_rank() % spmv::gpu::device_count());
+                const auto av = spmv::convert_values<V>(a);
+                auto host = spmv::build<V>(o.format, av, apply_format_params(o.params));
+                auto dm = o.variant.empty() ? spmv::gpu::assemble(host)
+                                            : spmv::gpu::assemble(spmv::gpu::find_variant(o.variant), host);
+                spmv::gpu::DeviceBuffer<V> x(static_cast<std::size_t>(a.num_cols));
+                spmv::gpu::DeviceBuffer<V> y(static_cast<std::size_t>(a.num_rows));
+                x.fill(V{1});
+                spmv::gpu::Stream s;
+                std::vector<double> ts;
+                for (int i = 0; i < o.repeat + 10; ++i) {
+                    const auto t0 = Clock::now();
+                    dm.spmv(V{1}, x.data(), V{0}, y.data(), spmv::RowOrder::original, s);
+                    s.synchronize();
+                    if (i >= 10) {
+                        ts.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+                    }
+                }
+                base_us = median(ts);
+                base_device = spmv::gpu::device_info().name;
+            }
+        });
+    }
+    auto m = distribute_input<V>(comm, o, a);
+    const auto devices = rank_devices(comm, m.info().device);
+    nlohmann::json j = record_head(o, comm, "dist bench");
+    j["devices"] = devices;
+    j["exchange_path"] = m.exchange_path();
+    if (!m.exchange_note().empty()) {
+        j["exchange_note"] = m.exchange_note();
+    }
+    j["task_poll_us"] = m.task_poll_interval_us();
+    j["repeat"] = o.repeat;
+    j["timing"] = "wall clock per SpMV (after a barrier), back to back, each product complete "
+                  "on every rank before the next; median over repeats of the slowest rank";
+    std::vector<Timeline> tls;
+    // ghosted x on the device (GPU ranks) or the host
+    spmv::gpu::DeviceBuffer<V> dx, dy;
+    std::vector<V> hx, hy;
+    if (o.gpu) {
+        dx = spmv::gpu::DeviceBuffer<V>(static_cast<std::size_t>(m.ghosted_size()));
+        dy = spmv::gpu::DeviceBuffer<V>(static_cast<std::size_t>(m.own_rows()));
+        dx.fill(V{1});
+    } else {
+        hx.assign(static_cast<std::size_t>(m.ghosted_size()), V{1});
+        hy.assign(static_cast<std::size_t>(m.own_rows()), V{0});
+    }
+    auto apply = [&](Mode mode, Timeline* tl, int it) {
+        if (o.gpu) {
+            m.apply_device_ghosted(mode, dx.data(), dy.data(), tl, it);
+        } else {
+            m.apply_ghosted(mode, hx, hy, tl, it);
+        }
+    };
+    const auto total_nnz = comm.allreduce_sum(static_cast<std::int64_t>(m.info().nnz));
+    // The model's prediction for this very partition, printed next to each measured mode (the
+    // root holds the matrix; labelled MODEL with the profiles it assumed).
+    std::optional<DistPrediction> pred;
+    collective(comm, [&] {
+        if (comm.rank() == 0 && o.bench_link != "none") {
+            bool assumed = false;
+            const auto& profile =
+                spmv::model::resolve_profile(o.bench_device, m.info().device, &assumed);
+            if (o.gpu && assumed) {
+                std::printf("model: no GPU profile for '%s': H100's assumed (--device NAME "
+                            "picks one)\n",
+                            m.info().device.c_str());
+            }
+            const RankDevice dev = o.gpu ? RankDevice{profile} : RankDevice{find_host("cpu-core")};
+            ModelOptions mo;
+            mo.precision = std::is_same_v<V, float> ? spmv::model::Precision::single_precision
+                                                    : spmv::model::Precision::double_precision;
+            mo.alpha = parse_alpha(o.alpha);
+            const auto [link, staged] = link_for_path(o.bench_link, m.exchange_path());
+            mo.stage_through_host = staged;
+            const auto stats = partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V)));
+            pred = predict_distributed(stats, dev, link, mo);
+            j["model"] = {{"device_profile", pred->device}, {"link", pred->link},
+                          {"alpha", o.alpha},           {"stage_through_host", staged}};
+            j["partition_stats"] = {{"total_halo", stats.total_halo},
+                                    {"max_neighbours", stats.max_neighbours},
+                                    {"row_imbalance", stats.row_imbalance},
+                                    {"nnz_imbalance", stats.nnz_imbalance}};
+            if (!o.bench_scaling.empty() && o.bench_scaling != "none") {
+                // the model's curve for this matrix, partition kind and precision, which
+                // `spmvlab dist chart` draws through the measured points
+                j["predicted_scaling"] =
+                    scaling_json(predict_scaling(a, parse_partition_kind(o.partition),
+                                                 int_list(o.bench_scaling), dev, link, mo));
+            }
+        }
+    });
+    if (comm.rank() == 0) {
+        std::printf("%s: %lld rows, %lld nonzeros on %d rank(s) (%s), %s partition, format %s, "
+                    "%s, exchange %s, task mode %s\n",
+                    input_name(o.input).c_str(), static_cast<long long>(m.part().global_rows),
+                    static_cast<long long>(total_nnz), comm.size(), devices.c_str(),
+                    o.partition.c_str(), o.format.c_str(), o.precision.c_str(),
+                    m.exchange_path().c_str(),
+                    m.task_poll_interval_us() > 0
+                        ? ("polls every " + std::to_string(m.task_poll_interval_us()) + " us").c_str()
+                        : "waits in MPI_Waitall");
+        if (!m.exchange_note().empty()) {
+            std::printf("  (%s)\n", m.exchange_note().c_str());
+        }
+    }
+    for (auto mode : o.modes) {
+        for (int i = 0; i < 10; ++i) {  // warm-up
+            apply(mode, nullptr, i);
+        }
+        std::vector<double> ts;
+        for (int i = 0; i < o.repeat; ++i) {
+            comm.barrier();
+            const auto t0 = Clock::now();
+            apply(mode, nullptr, i);
+            ts.push_back(comm.allreduce_max(
+                std::chrono::duration<double, std::micro>(Clock::now() - t0).count()));
+        }
+        const double med = median(ts);
+        // three more products recorded into a timeline: the share of the exchange hidden
+        // behind computation in the last of them
+        double hidden = 0.0;
+        {
+            Timeline t;
+            t.mode = mode;
+            t.num_ranks = comm.size();
+            t.matrix = input_name(o.input);
+            t.format = o.format;
+            t.partition = o.partition;
+            t.device = devices;
+            t.precision = o.precision;
+            t.date = utc_now();
+            t.commit = git_commit();
+            m.start_clock();
+            for (int it = 0; it < 3; ++it) {
+                comm.barrier();
+                apply(mode, &t, it);
+            }
+            // overlapped fraction over every rank's events of the last recorded product
+            tls.push_back(merged_timeline(comm, t));
+            hidden = overlapped_fraction(tls.back(), -1, 2);
+        }
+        if (comm.rank() == 0) {
+            const double gflops = 2.0 * static_cast<double>(total_nnz) / (med * 1e3);
+            std::printf("%-8s median %9.2f us  min %9.2f us  %7.2f GF/s  exchange hidden %5.1f %%",
+                        std::string(to_string(mode)).c_str(), med,
+                        *std::min_element(ts.begin(), ts.end()), gflops, 100.0 * hidden);
+            if (base_us > 0.0) {
+                std::printf("  vs single process %.2f us (%+.1f %%)", base_us,
+                            100.0 * (med / base_us - 1.0));
+            }
+            if (pred) {
+                std::printf("  model %.2f us", pred->time_s[mode] * 1e6);
+            }
+            std::printf("\n");
+            nlohmann::json r = {{"mode", to_string(mode)},
+                                {"median_us", med},
+                                {"min_us", *std::min_element(ts.begin(), ts.end())},
+                                {"gflops", gflops},
+                                {"overlapped_fraction", hidden}};
+            if (pred) {
+                r["predicted_us"] = pred->time_s[mode] * 1e6;
+            }
+            if (base_us > 0.0) {
+                r["single_process_us"] = base_us;
+                r["single_process_device"] = base_device;
+                r["overhead"] = med / base_us - 1.0;
+            }
+            j["modes"].push_back(r);
+        }
+    }
+    if (comm.rank() == 0 && pred) {
+        std::printf("model: %s ranks over %s (MODEL, profiles assumed: spmvlab dist plan shows "
+                    "them; --link none drops it)\n",
+                    pred->device.c_str(), pred->link.c_str());
+    }
+    if (!o.timeline.empty()) {
+        write_timelines(comm, tls, o.timeline);
+    }
+    collective(comm, [&] {
+        if (comm.rank() == 0 && !o.json_out.empty()) {
+            write_json(o.json_out, j);
+        }
+    });
+    return 0;
+}
+template int run_bench<float>(const Comm& comm, const DistCli& options);
+template int run_bench<double>(const Comm& comm, const DistCli& options);
+
+}  // namespace spmvlab::dist_cli

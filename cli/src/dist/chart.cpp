@@ -1,0 +1,188 @@
+// spmvlab dist chart: the model's strong scaling against the measured points of dist bench
+// records, as an SVG chart and a table (Kreutzer et al. 2012 Fig. 5, Cevahir et al. 2009
+// Fig. 5). One process, no MPI; the records' matrices are loaded to compute the model. The
+// grouping into panels and curves is spmv/dist/scaling_series.hpp's.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <spmv/dist/model.hpp>
+#include <spmv/dist/scaling_series.hpp>
+#include <spmv/model/gpu_profile.hpp>
+#include <spmv/viz/scaling_svg.hpp>
+
+#include "common.hpp"
+#include "dist_cli.hpp"
+#include "meta.hpp"
+
+namespace spmvlab::dist_cli {
+
+using namespace spmv::dist;
+
+namespace {
+
+nlohmann::json read_bench_record(const std::string& file)
+{
+    std::ifstream in(file);
+    if (!in) {
+        SPMV_THROW(spmv::InvalidArgument, file + ": cannot open");
+    }
+    nlohmann::json j;
+    try {
+        in >> j;
+    } catch (const std::exception& e) {
+        SPMV_THROW(spmv::InvalidArgument, file + ": not JSON: " + e.what());
+    }
+    if (j.is_object()) j = upgrade_record(std::move(j), "dist bench");  // any schema version
+    for (const char* key : {"matrix", "ranks", "precision", "partition", "modes"}) {
+        if (!j.contains(key)) {
+            SPMV_THROW(spmv::InvalidArgument, file + ": no \"" + key +
+                                                  "\": not a record of spmvlab dist bench --json-out");
+        }
+    }
+    return j;
+}
+
+/// What grouping and comparing need of a record (read_bench_record); a mode name that is not
+/// one of the four throws InvalidArgument.
+BenchRun bench_run(const nlohmann::json& j)
+{
+    BenchRun r;
+    r.matrix = j["matrix"].get<std::string>();
+    r.precision = j["precision"].get<std::string>();
+    r.partition = j["partition"].get<std::string>();
+    r.format = j.value("format", std::string("csr"));
+    r.exchange_path = j.value("exchange_path", std::string("none"));
+    r.num_ranks = j["ranks"].get<int>();
+    for (const auto& md : j["modes"]) {
+        MeasuredMode m;
+        m.mode = parse_mode(md["mode"].get<std::string>());
+        m.median_us = md["median_us"].get<double>();
+        if (md.contains("single_process_us")) {
+            m.single_process_us = md["single_process_us"].get<double>();
+        }
+        r.modes.push_back(m);
+    }
+    return r;
+}
+
+spmv::viz::Rgb path_colour(const std::string& path)
+{
+    namespace ok = spmv::viz::okabe_ito;
+    if (path == "cuda-ipc") return ok::blue;
+    if (path == "host-staged") return ok::vermillion;
+    if (path == "cuda-aware") return ok::bluish_green;
+    if (path == "host") return ok::sky_blue;
+    return ok::black;
+}
+
+}  // namespace
+
+/// Groups the records by (matrix, precision, partition, format); per group the model's strong
+/// scaling for each exchange path present (alpha = 1 and alpha = min), the measured points,
+/// and a table of measured against predicted for every (record, mode).
+int run_chart(const DistCli& o)
+{
+    std::vector<nlohmann::json> recs;
+    std::vector<BenchRun> runs;
+    for (const auto& f : o.records) {
+        auto j = read_bench_record(f);
+        j["file"] = std::filesystem::path(f).filename().string();
+        runs.push_back(bench_run(j));
+        recs.push_back(std::move(j));
+    }
+    const auto ranks = int_list(o.chart_scaling);
+    Table t({"record", "mode", "ranks", "exchange", "measured us", "model a=1", "model a=min",
+             "measured / a=1", "measured / a=min"});
+    nlohmann::json out = nlohmann::json::array();
+    std::vector<spmv::viz::ScalingPanel> panels;
+    std::set<std::string> model_names;  // the GPU profiles the records resolved to
+    for (const auto& group : group_runs(runs)) {
+        const auto& first = recs[group.front()];
+        const std::string matrix = first["matrix"];
+        const std::string precision = first["precision"];
+        const bool sp = precision == "single";
+        const auto kind = parse_partition_kind(first["partition"].get<std::string>());
+        const auto a = load_matrix(matrix);
+        const std::string recorded = first.value("devices", std::string("host"));
+        const bool gpu = recorded != "host";
+        bool assumed = false;
+        const auto& profile = spmv::model::resolve_profile(o.chart_device, recorded, &assumed);
+        const RankDevice dev = gpu ? RankDevice{profile} : RankDevice{find_host("cpu-core")};
+        const std::string model_name =
+            gpu ? profile.name + (assumed ? " (assumed: no profile for " + recorded + ")" : "")
+                : std::string("cpu-core");
+        model_names.insert(model_name);
+        const auto all_ranks = rank_axis(ranks, runs, group);
+        spmv::viz::ScalingPanel panel;
+        panel.title = matrix + " \u00b7 " + precision + " \u00b7 " +
+                      first["partition"].get<std::string>() + " partition \u00b7 " +
+                      first.value("format", std::string("csr"));
+        panel.subtitle = "measured on " + first.value("devices", std::string("?")) + ", " +
+                         first["meta"].value("date", std::string("?")).substr(0, 10) + ", commit " +
+                         first["meta"].value("commit", std::string("?")) + "; model " + model_name +
+                         " (MODEL: assumed profiles)";
+        panel.ranks = all_ranks;
+        // one model series per exchange path (model_paths: the 1-rank records have none and
+        // are held against the first path's by name; when every record is of one rank, "none",
+        // whose link is the host's)
+        std::vector<PathModel> models;
+        for (const auto& path : model_paths(runs, group)) {
+            const auto [link, staged] = link_for_path(o.chart_link, path);
+            ModelOptions mo;
+            mo.precision = sp ? spmv::model::Precision::single_precision
+                              : spmv::model::Precision::double_precision;
+            mo.stage_through_host = staged;
+            mo.alpha = 1.0;
+            PathModel m{path, predict_scaling(a, kind, all_ranks, dev, link, mo), {}};
+            mo.alpha = parse_alpha("min");
+            m.best = predict_scaling(a, kind, all_ranks, dev, link, mo);
+            const auto s = model_series(m);
+            panel.model.push_back({"model, " + path + " over " + link.name, path_colour(path),
+                                   s.task_best_us, s.task_worst_us, s.vector_worst_us});
+            panel.legend.push_back({path, path_colour(path)});
+            models.push_back(std::move(m));
+        }
+        for (const auto& c : compare_with_model(runs, group, models)) {
+            const auto& file = recs[c.run]["file"];
+            // the single-process baseline: "single" in the chart and the JSON, "1 GPU" here
+            const std::string mode = c.mode ? std::string(to_string(*c.mode)) : "single";
+            const double us = c.measured_us;
+            const double w = c.model_alpha1_us;
+            const double b = c.model_alpha_min_us;
+            panel.measured.push_back({c.num_ranks, mode, us,
+                                      c.mode ? path_colour(c.exchange_path)
+                                             : spmv::viz::okabe_ito::black});
+            t.add({file.get<std::string>(), c.mode ? mode : "1 GPU", std::to_string(c.num_ranks),
+                   c.exchange_path, fmt(us, 2), fmt(w, 2), fmt(b, 2),
+                   w > 0 ? fmt(us / w, 2) : "-", b > 0 ? fmt(us / b, 2) : "-"});
+            out.push_back({{"record", file}, {"matrix", matrix}, {"precision", precision},
+                           {"mode", mode}, {"ranks", c.num_ranks},
+                           {"exchange_path", c.exchange_path}, {"measured_us", us},
+                           {"model_alpha1_us", w}, {"model_alpha_min_us", b}});
+        }
+        panels.push_back(std::move(panel));
+    }
+    std::printf("%s", t.str().c_str());
+    std::string models_used;
+    for (const auto& n : model_names) models_used += (models_used.empty() ? "" : ", ") + n;
+    std::printf("model: %s GPU profile (--device %s), links from each record's exchange path "
+                "(--link %s); MODEL numbers are predictions from assumed profiles\n",
+                models_used.c_str(), o.chart_device.c_str(), o.chart_link.c_str());
+    if (!o.svg_out.empty()) {
+        write_file(o.svg_out, spmv::viz::scaling_svg(panels));
+        std::printf("chart: %s\n", o.svg_out.c_str());
+    }
+    if (!o.json_out.empty()) {
+        write_json(o.json_out, {{"meta", make_meta("dist chart", o.records)},
+                                {"model_device", models_used}, {"link", o.chart_link},
+                                {"points", out}});
+    }
+    return 0;
+}
+
+}  // namespace spmvlab::dist_cli

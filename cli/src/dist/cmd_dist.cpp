@@ -1,0 +1,288 @@
+// spmvlab dist plan|verify|bench|solve|chart: distributed SpMV and CG over MPI ranks (Kreutzer
+// §III, Cevahir §3.3). `plan` and `chart` run in one process without MPI; the others run under
+// `mpiexec -n N spmvlab dist ...` (or as one rank without mpiexec). This file registers the
+// subcommands and their options, and starts MPI for those that need it; each subcommand is a
+// file of its own beside it (dist_cli.hpp lists them).
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <spmv/dist/comm.hpp>
+#include <spmv/dist/mode.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "dist_cli.hpp"
+
+namespace spmvlab {
+namespace {
+
+using namespace spmv::dist;
+using namespace dist_cli;
+
+/// The four modes, for `spmvlab dist --help` and the subcommands that take --mode.
+constexpr const char* modes_help =
+    "Modes (--mode; all = vector, naive, overlap, task), Kreutzer et al. 2012 \u00a7III.A:\n"
+    "  vector   the paper's vector mode without overlap: exchange the halo, then the whole "
+    "SpMV.\n"
+    "  naive    the paper's vector mode with naive overlap, run as the paper ran it: post the "
+    "non-blocking\n"
+    "           receives and sends (GPU ranks: after the gather and the copy of the send "
+    "buffer to the\n"
+    "           host have finished), compute the local part (GPU ranks: launch the kernel and "
+    "wait for it),\n"
+    "           then MPI_Waitall, then the non-local part. Without asynchronous progress in "
+    "the MPI library\n"
+    "           (Open MPI 4.1: none) the messages move only in the wait: nothing is hidden.\n"
+    "  overlap  explicit overlap, the GPU-era schedule (the project's, not the paper's): GPU "
+    "ranks queue\n"
+    "           the gather and copy first, launch the local kernel asynchronously and sit in "
+    "MPI_Waitall\n"
+    "           while the GPU computes. Host ranks: the same schedule as naive (one thread "
+    "cannot compute\n"
+    "           and sit in MPI at once).\n"
+    "  task     the paper's task mode: a dedicated communication thread exchanges while the "
+    "local part is\n"
+    "           computed; then the non-local part.\n"
+    "The paper expects naive overlap to be no better than vector mode and measured (Fig. 5b, "
+    "UHBR, 32 nodes)\n"
+    "task mode at 84 % parallel efficiency against about 70 % for naive overlap. GPU ranks "
+    "with --exchange\n"
+    "host-staged (two PCIe copies and MPI per product) should show task >= overlap > naive ~ "
+    "vector; with\n"
+    "cuda-ipc (one device copy over NVLink, MPI carries tokens only) the exchange is short and "
+    "the four\n"
+    "modes lie close together (docs/distributed.md).";
+
+/// The options that decide the collective schedule (which collectives run, how often, on what
+/// sizes): every rank must pass the same ones, or the ranks would wait in different
+/// collectives for ever (a rank given --mode naive beside one given --mode vector hung).
+std::vector<std::pair<std::string, std::string>> schedule_options(const DistCli& o)
+{
+    return {{"INPUT", o.input},
+            {"--mode", mode_option_text(o.modes)},
+            {"--partition", o.partition},
+            {"--format", o.format},
+            {"--variant", o.variant},
+            {"--precision", o.precision},
+            {"--gpu", o.gpu ? "on" : "off"},
+            {"--split-blocks", o.split_blocks ? "on" : "off"},
+            {"--exchange", o.exchange},
+            {"--repeat", std::to_string(o.repeat)},
+            {"--method", o.method},
+            {"--jacobi", o.jacobi ? "on" : "off"},
+            {"--inner-sums", o.inner_sums},
+            {"--outer", o.outer},
+            {"--inner-maxit", std::to_string(o.inner_maxit)},
+            {"--tol", std::to_string(o.tol)},
+            {"--maxit", std::to_string(o.maxit)},
+            {"format parameters", params_json(apply_format_params(o.params)).dump()}};
+}
+
+/// Rank 0's schedule options against this rank's: "" when they agree, else the first that
+/// differs, named with both values.
+std::string schedule_mismatch(const Comm& comm, const DistCli& o)
+{
+    const auto mine = schedule_options(o);
+    std::string all;
+    for (const auto& [k, v] : mine) {
+        all += k + '\x1f' + v + '\x1e';
+    }
+    std::string root = all;
+    comm.broadcast(root);
+    if (root == all) {
+        return {};
+    }
+    std::size_t at = 0;
+    for (const auto& [k, v] : mine) {
+        const auto end = root.find('\x1e', at);
+        const auto sep = root.find('\x1f', at);
+        const std::string theirs =
+            sep != std::string::npos && end != std::string::npos ? root.substr(sep + 1, end - sep - 1)
+                                                                  : std::string("?");
+        if (theirs != v) {
+            return "the ranks were started with different options: " + k + " is '" + v +
+                   "' here and '" + theirs + "' on rank 0 (every rank must run the same "
+                   "command: mode, format, partition, exchange and precision decide the "
+                   "collective schedule)";
+        }
+        at = end == std::string::npos ? root.size() : end + 1;
+    }
+    return "the ranks were started with different options";
+}
+
+/// MPI_Init for the commands that need it; the ranks first agree on every option that decides
+/// the collective schedule (schedule_mismatch), then every rank runs the command; RemoteError
+/// and any other error end every rank with a non-zero status. An error every rank agreed on is
+/// printed once, by rank 0.
+int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
+{
+    int argc = 0;
+    char** argv = nullptr;
+    Environment env(&argc, &argv);
+    const auto comm = Comm::world();
+    try {
+        agree(comm, schedule_mismatch(comm, o));
+        check_auto(o);
+        return run(comm, o);
+    } catch (const RemoteError&) {
+        if (comm.rank() != 0) {
+            throw ExitCode{1};  // rank 0 prints the message all ranks agreed on
+        }
+        throw;
+    }
+}
+
+void add_common(CLI::App* c, DistCli& o, bool with_mode)
+{
+    c->add_option("INPUT", o.input, "Matrix Market file or generator spec (gen:pde:size=150)")
+        ->required();
+    if (with_mode) {
+        // parsed here, once: the subcommands get the modes (an unknown name ends the command
+        // with parse_mode's message before anything runs)
+        c->add_option_function<std::string>(
+             "--mode", [&o](const std::string& s) { o.modes = parse_mode_option(s); },
+             "vector, naive (Kreutzer's naive overlap), overlap (explicit overlap, the "
+             "GPU-era schedule), task or all (see Modes below)")
+            ->default_str(mode_option_text(o.modes));
+        c->footer(modes_help);
+    }
+    c->add_option("--partition", o.partition, "rows, nnz or metis")->capture_default_str();
+    c->add_option("--format", o.format,
+                  "storage format of both blocks (spmvlab formats), or auto: the format "
+                  "advisor's first choice for the global matrix (made once, the same on every "
+                  "rank; printed with the reason and recorded in --json-out as auto_choice)")
+        ->capture_default_str()
+        ->each([&o](const std::string&) { o.format_given = true; });
+    c->add_option("--variant", o.variant,
+                  "GPU kernel variant (default: the format's); auto (with --gpu): the advisor "
+                  "picks the variant and its format");
+    c->add_flag("--gpu", o.gpu, "blocks on the GPUs: one rank per GPU (node-local rank)");
+    c->add_option("--json-out", o.json_out, "write the result record as JSON");
+    c->add_option("--timeline", o.timeline, "write PREFIX.json and PREFIX.svg timelines");
+    c->add_flag("--split-blocks", o.split_blocks,
+                "vector mode runs the local and non-local blocks one after the other "
+                "(default: one merged block, a single pass over y)");
+    c->add_option("--task-poll-us", o.task_poll_us,
+                  "task mode: the communication thread tests its messages every N us and sleeps "
+                  "in between; 0: MPI_Waitall, which keeps a core busy; -1: 20 when the ranks "
+                  "of a host have fewer than 2 hardware threads each, else 0")
+        ->capture_default_str()->check(CLI::Range(-1, 100000));
+    c->add_option("--exchange", o.exchange,
+                  "GPU ranks: how the halo moves: auto (cuda-aware MPI, else CUDA IPC on one "
+                  "host, else host-staged), host-staged, cuda-ipc or cuda-aware")
+        ->check(CLI::IsMember({"auto", "host-staged", "cuda-ipc", "cuda-aware"}))
+        ->capture_default_str();
+    add_format_param_options(c, o.params);
+}
+
+}  // namespace
+
+void add_dist_command(CLI::App& app)
+{
+    auto o = std::make_shared<DistCli>();
+    auto* dist = app.add_subcommand("dist", "distributed SpMV and CG over MPI ranks "
+                                            "(mpiexec -n N spmvlab dist ...)");
+    dist->require_subcommand(1);
+    dist->footer(modes_help);
+
+    auto* plan = dist->add_subcommand("plan", "partition statistics and the model's prediction "
+                                              "(one process, no MPI)");
+    add_common(plan, *o, false);
+    plan->add_option("--ranks", o->ranks, "number of ranks")->capture_default_str()
+        ->check(CLI::Range(1, 1 << 20));
+    plan->add_option("--link", o->link, "link profile: pcie4, pcie5, nvlink4, ib-hdr, ib-ndr, "
+                                        "host-shm")->capture_default_str();
+    plan->add_option("--device", o->device, "GPU profile with --gpu (H100, ...), else host "
+                                            "profile (cpu-core)")->capture_default_str();
+    plan->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    plan->add_option("--alpha", o->alpha,
+                     "x reuse: (0, 1] (1: none, Kreutzer's default) or min (1/N_nzr of each "
+                     "block: perfect reuse)")
+        ->capture_default_str();
+    plan->add_option("--weak", o->weak_k,
+                     "also the predicted weak scaling of pde with about K^3 rows per rank "
+                     "(K x K x K grids, over the --scaling rank counts)")
+        ->check(CLI::Range(1, 512));
+    plan->add_option("--scaling", o->scaling, "rank counts of the predicted scaling, or none")
+        ->capture_default_str();
+    plan->callback([o] { run_plan(*o); });
+
+    auto* verify = dist->add_subcommand("verify", "every mode against the single-process "
+                                                  "product (exit 3 on a mismatch)");
+    add_common(verify, *o, true);
+    verify->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    verify->callback([o] {
+        with_mpi(*o, o->precision == "float" ? &run_verify<float> : &run_verify<double>);
+    });
+
+    auto* bench = dist->add_subcommand("bench", "time the distributed SpMV in each mode");
+    add_common(bench, *o, true);
+    bench->add_option("--precision", o->precision, "double or float")->capture_default_str();
+    bench->add_option("--link", o->bench_link,
+                      "link profile of the model's prediction printed next to each mode: auto "
+                      "(from the exchange path that ran: nvlink4 for cuda-ipc / cuda-aware, "
+                      "host-shm for host-staged and host ranks), a profile name, or none")
+        ->capture_default_str();
+    bench->add_option("--alpha", o->alpha,
+                      "the model's x reuse: (0, 1] (1: none, Kreutzer's default) or min "
+                      "(1/N_nzr of each block: perfect reuse)")
+        ->capture_default_str();
+    bench->add_option("--device", o->bench_device,
+                      "GPU profile of that prediction with --gpu: a name (H100, H200, ...) or "
+                      "auto (the one the device's name denotes, else H100)")
+        ->capture_default_str();
+    bench->add_option("--repeat", o->repeat, "timed products per mode")->capture_default_str()
+        ->check(CLI::Range(1, 1000000));
+    bench->add_option("--scaling", o->bench_scaling,
+                      "rank counts of the model's strong scaling stored in --json-out "
+                      "(predicted_scaling), or none")
+        ->capture_default_str();
+    bench->callback([o] {
+        with_mpi(*o, o->precision == "float" ? &run_bench<float> : &run_bench<double>);
+    });
+
+    auto* chart = dist->add_subcommand(
+        "chart", "strong-scaling chart (SVG) and table: the model against the measured points "
+                 "of dist bench records (one process, no MPI; the records' matrices are loaded)");
+    chart->add_option("RECORDS", o->records, "JSON files written by dist bench --json-out")
+        ->required();
+    chart->add_option("--svg", o->svg_out, "write the chart here");
+    chart->add_option("--json-out", o->json_out, "write the table as JSON");
+    chart->add_option("--link", o->chart_link,
+                      "the model's link: auto (from each record's exchange path) or a profile")
+        ->capture_default_str();
+    chart->add_option("--device", o->chart_device,
+                      "GPU profile of the model: a name (H100, H200, ...) or auto (the one each "
+                      "record's device name denotes, else H100)")
+        ->capture_default_str();
+    chart->add_option("--scaling", o->chart_scaling, "rank counts of the model's curves")
+        ->capture_default_str();
+    chart->callback([o] { run_chart(*o); });
+
+    auto* solve = dist->add_subcommand("solve", "distributed CG / Jacobi-CG / MPIR-CG "
+                                                "(b = ones, x0 = 0)");
+    add_common(solve, *o, true);
+    solve->add_option("--method", o->method, "cg | jacobi-cg | mpir-cg (double outer, float inner)")->capture_default_str();
+    solve->add_flag("--jacobi", o->jacobi, "Jacobi preconditioner");
+    solve->add_option("--inner-sums", o->inner_sums,
+                      "mpir-cg --outer richardson on GPU ranks: the inner float SpMV adds in "
+                      "double or float (--outer pcg: always float)")
+        ->check(CLI::IsMember({"double", "float"}))->capture_default_str();
+    solve->add_option("--outer", o->outer,
+                      "mpir-cg's outer loop: richardson = the project's refinement (default); "
+                      "pcg = Cevahir 2.2 as written, flexible PCG around --inner-maxit float CG "
+                      "iterations (float dot products on host ranks; GPU ranks keep double ones)")
+        ->check(CLI::IsMember({"richardson", "pcg"}))->capture_default_str();
+    solve->add_option("--inner-maxit", o->inner_maxit,
+                      "mpir-cg: inner iterations per step (richardson: at most, default 1000; "
+                      "pcg: exactly, default 100)")
+        ->check(CLI::NonNegativeNumber);
+    solve->add_option("--tol", o->tol, "relative residual to reach")->capture_default_str();
+    solve->add_option("--maxit", o->maxit, "iteration limit")->capture_default_str();
+    solve->callback([o] { with_mpi(*o, &run_solve); });
+}
+
+}  // namespace spmvlab
+

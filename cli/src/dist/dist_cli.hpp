@@ -1,0 +1,155 @@
+#pragma once
+/// spmvlab dist: what its subcommands share. One file per subcommand (plan.cpp, chart.cpp:
+/// one process, no MPI; verify.cpp, bench.cpp, solve.cpp: under mpiexec), registered with
+/// their options in cmd_dist.cpp; the helpers here live in dist_cli.cpp.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <spmv/dist/comm.hpp>
+#include <spmv/dist/dist_matrix.hpp>
+#include <spmv/dist/mode.hpp>
+#include <spmv/dist/model.hpp>
+#include <spmv/dist/timeline.hpp>
+#include <spmv/viz/timeline_svg.hpp>
+
+#include "common.hpp"
+
+namespace spmvlab::dist_cli {
+
+/// Every option of every dist subcommand (one object: CLI11 fills what the chosen one names).
+struct DistCli {
+    std::string input;
+    /// --mode, converted when the option is read (parse_mode_option): the one mode named, or
+    /// every mode (all_modes, their order) for "all", the default.
+    std::vector<spmv::dist::Mode> modes{spmv::dist::all_modes.begin(),
+                                        spmv::dist::all_modes.end()};
+    std::string partition = "nnz";
+    std::string format = "csr";
+    bool format_given = false;  ///< --format on the command line (not its default)
+    std::string variant;
+    nlohmann::json auto_choice;  ///< --format / --variant auto: what the advisor picked (resolve_auto)
+    std::string precision = "double";
+    bool gpu = false;
+    bool split_blocks = false;
+    int task_poll_us = -1;
+    std::string exchange = "auto";
+    std::string json_out;
+    std::string timeline;
+    int repeat = 200;
+    int ranks = 2;
+    std::string link = "ib-hdr";
+    std::string bench_link = "auto";  ///< dist bench: the model's link (link_for_path)
+    std::string device = "H100";
+    /// dist bench / dist chart: the model's GPU profile; auto: the one the (recorded) device
+    /// name denotes (spmv::model::profile_for_device), H100 where none does
+    std::string bench_device = "auto";
+    std::string chart_device = "auto";
+    std::string scaling = "1,2,4,8,16,32,64,128,256,512,1024";
+    std::string bench_scaling = "1,2,4,8";  ///< dist bench: the model's curve in the record
+    std::string alpha = "1";                ///< the model's x reuse: (0, 1] or "min"
+    // chart
+    std::vector<std::string> records;
+    std::string svg_out;
+    std::string chart_link = "auto";
+    std::string chart_scaling = "1,2,4,8";
+    int weak_k = 0;  ///< dist plan --weak K: weak scaling of pde with K^3 rows per rank
+    // solve
+    std::string method = "cg";
+    bool jacobi = false;
+    std::string inner_sums = "double";
+    std::string outer = "richardson";  ///< mpir-cg's outer loop (MpirOuter)
+    int inner_maxit = 0;               ///< 0: 1000 for richardson, 100 for pcg (as `solve`)
+    double tol = 1e-10;
+    int maxit = 10000;
+    ParamOptions params;
+};
+
+// ---- the subcommands --------------------------------------------------------------------------
+
+int run_plan(const DistCli& o);   ///< plan.cpp: partition statistics and the model (no MPI)
+int run_chart(const DistCli& o);  ///< chart.cpp: dist bench records against the model (no MPI)
+/// verify.cpp: every mode against the single-process product (ExitCode 3 on a mismatch)
+template <typename V>
+int run_verify(const spmv::dist::Comm& comm, const DistCli& options);
+/// bench.cpp: the distributed SpMV timed in each mode
+template <typename V>
+int run_bench(const spmv::dist::Comm& comm, const DistCli& options);
+/// solve.cpp: distributed CG / Jacobi-CG / MPIR-CG (ExitCode 2 when it does not converge)
+int run_solve(const spmv::dist::Comm& comm, const DistCli& options);
+
+// ---- options ----------------------------------------------------------------------------------
+
+/// --mode's value: "all" -> every mode (all_modes), else the one spmv::dist::parse_mode names
+/// (throws InvalidArgument "unknown mode ..." for any other).
+std::vector<spmv::dist::Mode> parse_mode_option(const std::string& s);
+/// True for the modes of --mode all.
+bool is_all_modes(const std::vector<spmv::dist::Mode>& modes);
+/// The --mode value that gives `modes` ("all" or the mode's name).
+std::string mode_option_text(const std::vector<spmv::dist::Mode>& modes);
+
+/// "1,2,4" -> {1, 2, 4}; throws InvalidArgument for an item that is not a whole number.
+std::vector<int> int_list(const std::string& s);
+
+/// --alpha: a number in (0, 1], or "min": the best case, 1/N_nzr of each block (the model
+/// clamps alpha to [1/N_nzr, 1] per block, so a tiny value means perfect reuse of x).
+double parse_alpha(const std::string& s);
+
+/// The model's link for an exchange path ("auto"): GPU ranks that copy GPU to GPU (CUDA IPC,
+/// CUDA-aware MPI) over NVLink 4 without host staging; host-staged ones through the host's
+/// shared memory with the two PCIe copies; host ranks through shared memory. Second: whether
+/// the model stages through the host (ModelOptions::stage_through_host).
+std::pair<spmv::dist::LinkProfile, bool> link_for_path(const std::string& link,
+                                                       const std::string& path);
+
+// ---- records ----------------------------------------------------------------------------------
+
+/// Result records carry where, what and when (SPEC: every number states device, precision,
+/// matrix, date and commit).
+nlohmann::json record_head(const DistCli& o, const spmv::dist::Comm& comm, const char* command);
+void write_json(const std::string& path, const nlohmann::json& j);
+/// The model's strong scaling as JSON records (dist plan's "scaling", dist bench's
+/// "predicted_scaling"): one object per rank count.
+nlohmann::json scaling_json(const spmv::dist::ScalingResult& sc);
+/// The distinct device names of all ranks, sorted, joined with ", ". Collective.
+std::string rank_devices(const spmv::dist::Comm& comm, const std::string& mine);
+/// Every rank's events of `t` in one timeline, on every rank (rank after rank). Collective.
+spmv::dist::Timeline merged_timeline(const spmv::dist::Comm& comm, const spmv::dist::Timeline& t);
+/// The root writes merged timelines (merged_timeline) as PREFIX.json and PREFIX.svg.
+/// Collective.
+void write_timelines(const spmv::dist::Comm& comm, const std::vector<spmv::dist::Timeline>& tls,
+                     const std::string& prefix,
+                     int svg_iteration = spmv::viz::timeline_last_iteration);
+
+// ---- the MPI commands' set-up -----------------------------------------------------------------
+
+/// The root loads the input; a failure there ends every rank with its message. Collective.
+spmv::Csr<double, std::int32_t> load_on_root(const spmv::dist::Comm& comm,
+                                             const std::string& input);
+/// The global matrix `a` (held by the root) split over the ranks as the options say.
+/// Collective. Instantiated for float and double.
+template <typename V>
+spmv::dist::DistMatrix<V> distribute_input(const spmv::dist::Comm& comm, const DistCli& o,
+                                           const spmv::Csr<double, std::int32_t>& a);
+/// Refuses --variant auto without --gpu and auto mixed with a named format or variant (the same
+/// options on every rank: every rank throws the same message, before the matrix is loaded).
+void check_auto(const DistCli& o);
+/// --format auto / --variant auto: the format advisor's first choice (auto_format.hpp) for the
+/// global matrix `a`, which only the root holds (load_on_root): made once on the root for
+/// `precision` ("sp"/"dp") and `iterations` SpMVs, broadcast, so every rank builds the same
+/// layout with the same parameters; the root prints what was picked and why. Returns `o` with
+/// format, variant and parameters resolved and auto_choice set; `o` itself without auto.
+/// Collective.
+DistCli resolve_auto(const spmv::dist::Comm& comm, const DistCli& o,
+                     const spmv::Csr<double, std::int32_t>& a, const std::string& precision,
+                     std::int64_t iterations);
+/// "sp" / "dp" for the advisor from --precision float / double.
+std::string advisor_precision(const DistCli& o);
+
+/// The upper median (the middle element of the sorted values); 0 for none.
+double median(std::vector<double> v);
+
+}  // namespace spmvlab::dist_cli
