@@ -1,8 +1,8 @@
 // spmvlab plot BENCH.json... -o DIR: figures (PNG and SVG) of `spmvlab bench --json-out`
 // records, without a display (docs/plot.md). The figures are built in cli/src/plot/: records.cpp
 // reads the records (its adapt_record is the only code that knows their field names),
-// figures.cpp turns them into charts, charts.cpp lays the charts out, scene.cpp writes SVG and
-// render_cairo.cpp PNG.
+// figures.cpp turns them into charts, charts.cpp lays the charts out on spmv::core's scene
+// (spmv/viz/scene.hpp: svg() writes SVG) and render_cairo.cpp writes PNG.
 #include <cstdio>
 #include <filesystem>
 #include <set>

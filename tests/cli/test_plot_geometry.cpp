@@ -11,7 +11,6 @@
 #include "plot/charts.hpp"
 #include "plot/figures.hpp"
 #include "plot/records.hpp"
-#include "plot/scene.hpp"
 
 using namespace spmvlab::plot;
 
@@ -151,8 +150,9 @@ TEST_CASE("plot SVG escapes text and names every element's role", "[plot]")
     Scene s;
     s.width = 100;
     s.height = 50;
-    s.add(Text{1, 2, "a<b & \"c\"", 12, Anchor::start, false, false, {}, "title"});
-    s.add(Marker{5, 5, 3, Shape::diamond, {}, false, 1, "point", "x"});
+    s.add(Text{.x = 1, .y = 2, .text = "a<b & \"c\"", .role = "title"});
+    s.add(Symbol{.x = 5, .y = 5, .radius = 3, .shape = Shape::diamond, .tip = "x",
+                 .role = "point"});
 
     const auto out = svg(s);
 

@@ -406,7 +406,7 @@ TEST_CASE("The timeline SVG legend names the phases drawn", "[timeline]")
                     Phase::exchange}) {
         CHECK(svg.find(">" + viz::phase_label(p) + "</text>") != std::string::npos);
     }
-    CHECK(count(svg, "<rect class=\"legend\"") == 6);
+    CHECK(count(svg, "<rect class=\"legend-key\"") == 6);  // chart.hpp's legend
     CHECK(svg.find(">idle</text>") == std::string::npos);  // idle is only in iteration 0
 }
 

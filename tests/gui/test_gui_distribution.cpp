@@ -267,7 +267,7 @@ TEST_CASE("The timeline legend sits where the SVG writer puts it", "[gui][distri
     const auto lay = spmv::viz::timeline_layout(t, o);
     const QString svg = QString::fromStdString(spmv::viz::timeline_svg(t, o));
     const QRegularExpression rect(
-        QStringLiteral("class=\"legend\" x=\"([0-9.]+)\" y=\"([0-9.]+)\""));
+        QStringLiteral("class=\"legend-key\" x=\"([0-9.]+)\" y=\"([0-9.]+)\""));
 
     const auto items = timelineLegend(lay);
 

@@ -19,54 +19,60 @@ constexpr double small = 12.5;
 constexpr double tick_size = 12;
 constexpr double label_size = 14;
 
-Marker key_marker(const Series& s, double x, double y, double r, std::string role,
-                  std::string tip = {})
+Symbol series_symbol(const Series& s, double x, double y, double r, std::string tip)
 {
-    return Marker{x, y, r, s.shape, s.colour, s.hollow, 1.0, std::move(role), std::move(tip)};
+    return Symbol{.x = x, .y = y, .radius = r, .shape = s.shape, .colour = s.colour,
+                  .hollow = s.hollow, .tip = std::move(tip), .role = "point"};
 }
+
+Dash dash_of(bool dashed) { return dashed ? Dash::dashed : Dash::solid; }
 
 /// Title, provenance and legend; returns the y where the plot may start.
 double draw_header(Scene& s, const Header& h, const std::vector<ValueLine>& lines, double width)
 {
     double y = 30;
-    s.add(Text{20, y, h.title, title_size, Anchor::start, false, true, ink, "title"});
+    s.add(Text{.x = 20, .y = y, .text = h.title, .size = title_size, .bold = true, .colour = ink,
+               .role = "title"});
     y += 8;
     for (const auto& p : h.provenance) {
         y += 17;
-        s.add(Text{20, y, p, small, Anchor::start, false, false, grey_text, "provenance"});
+        s.add(Text{.x = 20, .y = y, .text = p, .size = small, .colour = grey_text,
+                   .role = "provenance"});
     }
     // legend: series markers, then the reference lines, wrapped to the width
-    double x = 20;
-    y += 26;
-    auto room = [&](double w) {
-        if (x + w > width - 20 && x > 20) {
-            x = 20;
-            y += 20;
-        }
-    };
+    std::vector<spmv::viz::LegendEntry> keys;
     for (const auto& se : h.series) {
-        const double w = 18 + text_width(se.label, label_size - 1) + 22;
-        room(w);
-        s.add(key_marker(se, x + 6, y - 5, 5, "legend-key"));
-        s.add(Text{x + 18, y, se.label, label_size - 1, Anchor::start, false, false, ink, "legend"});
-        x += w;
+        keys.push_back({.label = se.label,
+                        .key = spmv::viz::LegendEntry::Key::symbol,
+                        .colour = se.colour,
+                        .shape = se.shape,
+                        .hollow = se.hollow});
     }
     for (const auto& l : lines) {
         if (l.label.empty()) continue;
-        const double w = 30 + text_width(l.label, label_size - 1) + 22;
-        room(w);
-        s.add(Line{x, y - 5, x + 24, y - 5, l.colour, 1.5, l.dashed, "legend-key", {}});
-        s.add(Text{x + 30, y, l.label, label_size - 1, Anchor::start, false, false, ink, "legend"});
-        x += w;
+        keys.push_back({.label = l.label,
+                        .key = spmv::viz::LegendEntry::Key::line,
+                        .colour = l.colour,
+                        .dash = dash_of(l.dashed)});
     }
-    return y + 14;
+    spmv::viz::LegendStyle st;
+    st.left = 20;
+    st.right = width - 20;
+    st.size = label_size - 1;
+    st.key = 10;   // a symbol of radius 5, a line sample 22 px long
+    st.rise = 5;
+    st.gap = 8;
+    st.spacing = 22;
+    st.colour = ink;
+    return spmv::viz::draw_legend(s, keys, st, y + 26) + 14;
 }
 
 double draw_footer(Scene& s, const std::vector<std::string>& footer, double y)
 {
     for (const auto& f : footer) {
         y += 17;
-        s.add(Text{20, y, f, small, Anchor::start, false, false, grey_text, "footer"});
+        s.add(Text{.x = 20, .y = y, .text = f, .size = small, .colour = grey_text,
+                   .role = "footer"});
     }
     return y;
 }
@@ -100,18 +106,6 @@ double jitter(std::size_t k)
 }
 
 }  // namespace
-
-std::string fit_text(const std::string& text, double size, double max_px)
-{
-    if (text_width(text, size) <= max_px) return text;
-    std::string t = text;
-    while (!t.empty() && text_width(t + "...", size) > max_px) {
-        t.pop_back();
-        while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xc0) == 0x80) t.pop_back();
-        if (!t.empty() && static_cast<unsigned char>(t.back()) >= 0xc0) t.pop_back();
-    }
-    return t + "...";
-}
 
 Quartiles quartiles(std::vector<double> v)
 {
@@ -162,8 +156,7 @@ Scene draw(const RowsChart& c)
     const double top = draw_header(s, c.header, c.lines, s.width) + 30;  // + top tick labels
     const double bottom = top + static_cast<double>(per_column) * rh;
     s.height = std::ceil(draw_footer(s, c.header.footer, bottom + 62) + 14);  // whole pixels
-    s.items.insert(s.items.begin(), Rect{0, 0, s.width, s.height, {255, 255, 255}, 1, false,
-                                         {}, "background", {}});
+    s.items.insert(s.items.begin(), Rect{.w = s.width, .h = s.height, .role = "background"});
 
     for (std::size_t col = 0; col < columns; ++col) {
         const double x0 = static_cast<double>(col) * c.column_width;
@@ -174,59 +167,62 @@ Scene draw(const RowsChart& c)
         const auto first = col * per_column;
         const auto last = std::min(n, first + per_column);
         for (auto k = first; k < last; k += 2) {  // every other row shaded, for the eye
-            s.add(Rect{x0 + 10, top + static_cast<double>(k - first) * rh, pr - x0 - 10, rh, shade,
-                       1, false, {}, "shade", {}});
+            s.add(Rect{.x = x0 + 10, .y = top + static_cast<double>(k - first) * rh,
+                       .w = pr - x0 - 10, .h = rh, .fill = shade, .role = "shade"});
         }
-        for (const double t : ax.ticks) {
-            const double x = ax.px(t);
-            s.add(Line{x, top, x, bottom, grid, 1, false, "grid", {}});
-            s.add(Text{x, bottom + 16, tick_label(t), tick_size, Anchor::middle, false, false, ink,
-                       "tick-label"});
-            s.add(Text{x, top - 7, tick_label(t), tick_size, Anchor::middle, false, false, ink,
-                       "tick-label"});
-        }
-        s.add(Rect{pl, top, pr - pl, bottom - top, {255, 255, 255}, 0, true, frame, "frame", {}});
-        s.add(Text{(pl + pr) / 2, bottom + 38, c.value_label, label_size, Anchor::middle, false,
-                   false, ink, "axis-label"});
+        const spmv::viz::TickStyle ticks{tick_size, ink, tick_label};
+        spmv::viz::x_grid(s, ax, top, bottom, grid);
+        spmv::viz::x_tick_labels(s, ax, bottom + 16, ticks);
+        spmv::viz::x_tick_labels(s, ax, top - 7, ticks);
+        s.add(Rect{.x = pl, .y = top, .w = pr - pl, .h = bottom - top, .opacity = 0,
+                   .stroke = true, .stroke_colour = frame, .role = "frame"});
+        s.add(Text{.x = (pl + pr) / 2, .y = bottom + 38, .text = c.value_label,
+                   .size = label_size, .anchor = Anchor::middle, .colour = ink,
+                   .role = "axis-label"});
         if (!c.row_label_title.empty()) {
-            s.add(Text{x0 + 16, top - 7, c.row_label_title, tick_size, Anchor::start, false, true,
-                       ink, "axis-label"});
+            s.add(Text{.x = x0 + 16, .y = top - 7, .text = c.row_label_title, .size = tick_size,
+                       .bold = true, .colour = ink, .role = "axis-label"});
         }
         for (const auto& l : c.lines) {
             const double x = ax.px(l.value);
-            s.add(Line{x, top, x, bottom, l.colour, 1.5, l.dashed, "reference", {}});
+            s.add(Line{.x1 = x, .y1 = top, .x2 = x, .y2 = bottom, .colour = l.colour,
+                       .width = 1.5, .dash = dash_of(l.dashed), .role = "reference"});
         }
         for (auto k = first; k < last; ++k) {
             const auto& row = c.rows[k];
             const double yc = top + (static_cast<double>(k - first) + 0.5) * rh;
-            s.add(Text{label_right, yc + 4, fit_text(row.label, tick_size, 300), tick_size,
-                       Anchor::end, false, false, ink, "row-label"});
+            s.add(Text{.x = label_right, .y = yc + 4, .text = fit_text(row.label, tick_size, 300),
+                       .size = tick_size, .anchor = Anchor::end, .colour = ink,
+                       .role = "row-label"});
             if (!row.note.empty()) {
-                s.add(Text{pr + 8, yc + 4, fit_text(row.note, tick_size - 1, 200), tick_size - 1,
-                           Anchor::start, false, false, grey_text, "row-note"});
+                s.add(Text{.x = pr + 8, .y = yc + 4, .text = fit_text(row.note, tick_size - 1, 200),
+                           .size = tick_size - 1, .colour = grey_text, .role = "row-note"});
             }
             if (std::isfinite(row.range_lo) && std::isfinite(row.range_hi)) {
-                s.add(Line{ax.px(row.range_lo), yc, ax.px(row.range_hi), yc, {150, 150, 150}, 2,
-                           false, "range", {}});
+                s.add(Line{.x1 = ax.px(row.range_lo), .y1 = yc, .x2 = ax.px(row.range_hi),
+                           .y2 = yc, .colour = {150, 150, 150}, .width = 2, .role = "range"});
             }
             for (std::size_t d = 0; d < row.strip.size(); ++d) {
-                s.add(Marker{ax.px(row.strip[d]), yc + jitter(d + 7 * k) * rh * 0.28, 2.2,
-                             Shape::circle, row.box_colour, false, 0.35, "strip", {}});
+                s.add(Symbol{.x = ax.px(row.strip[d]), .y = yc + jitter(d + 7 * k) * rh * 0.28,
+                             .radius = 2.2, .colour = row.box_colour, .opacity = 0.35,
+                             .role = "strip"});
             }
             if (std::isfinite(row.median)) {
                 const double h = rh * 0.62;
-                s.add(Rect{ax.px(row.q1), yc - h / 2, ax.px(row.q3) - ax.px(row.q1), h,
-                           row.box_colour, 0.22, true, row.box_colour, "box", {}});
-                s.add(Line{ax.px(row.median), yc - h / 2, ax.px(row.median), yc + h / 2,
-                           row.box_colour, 3, false, "median", {}});
+                s.add(Rect{.x = ax.px(row.q1), .y = yc - h / 2, .w = ax.px(row.q3) - ax.px(row.q1),
+                           .h = h, .fill = row.box_colour, .opacity = 0.22, .stroke = true,
+                           .stroke_colour = row.box_colour, .role = "box"});
+                s.add(Line{.x1 = ax.px(row.median), .y1 = yc - h / 2, .x2 = ax.px(row.median),
+                           .y2 = yc + h / 2, .colour = row.box_colour, .width = 3,
+                           .role = "median"});
             }
             for (const auto& m : row.marks) {
                 SPMV_EXPECTS(m.series >= 0 &&
                                  static_cast<std::size_t>(m.series) < c.header.series.size(),
                              "plot: a mark of an unknown series");
                 if (!std::isfinite(m.value)) continue;
-                s.add(key_marker(c.header.series[static_cast<std::size_t>(m.series)],
-                                 ax.px(m.value), yc, 4.5, "point", m.tip));
+                s.add(series_symbol(c.header.series[static_cast<std::size_t>(m.series)],
+                                    ax.px(m.value), yc, 4.5, m.tip));
             }
         }
     }
@@ -254,7 +250,7 @@ Scene draw(const ScatterChart& c)
     Scene s;
     s.width = c.width;
     s.height = c.height;
-    s.add(Rect{0, 0, s.width, s.height, {255, 255, 255}, 1, false, {}, "background", {}});
+    s.add(Rect{.w = s.width, .h = s.height, .role = "background"});
     std::vector<ValueLine> keys;
     for (const auto& l : c.lines) keys.push_back({l.value, l.label, l.colour, l.dashed});
     const double top = draw_header(s, c.header, keys, s.width) + 12;
@@ -268,45 +264,47 @@ Scene draw(const ScatterChart& c)
     const Axis ax = make_axis(rx, c.x_log, left, right, 14);
     Axis ay = make_axis(ry, c.y_log, bottom, top, 12);
     if (c.square) ay = Axis::logarithmic(ax.lo, ax.hi, bottom, top, 14);
-    for (const double t : ax.ticks) {
-        s.add(Line{ax.px(t), top, ax.px(t), bottom, grid, 1, false, "grid", {}});
-        s.add(Text{ax.px(t), bottom + 17, tick_label(t), tick_size, Anchor::middle, false, false,
-                   ink, "tick-label"});
-    }
-    for (const double t : ay.ticks) {
-        s.add(Line{left, ay.px(t), right, ay.px(t), grid, 1, false, "grid", {}});
-        s.add(Text{left - 6, ay.px(t) + 4, tick_label(t), tick_size, Anchor::end, false, false, ink,
-                   "tick-label"});
-    }
-    s.add(Rect{left, top, right - left, bottom - top, {255, 255, 255}, 0, true, frame, "frame", {}});
-    s.add(Text{(left + right) / 2, bottom + 42, c.x_label, label_size, Anchor::middle, false,
-               false, ink, "axis-label"});
-    s.add(Text{26, (top + bottom) / 2, c.y_label, label_size, Anchor::middle, true, false, ink,
-               "axis-label"});
+    const spmv::viz::TickStyle ticks{tick_size, ink, tick_label};
+    spmv::viz::x_grid(s, ax, top, bottom, grid);
+    spmv::viz::x_tick_labels(s, ax, bottom + 17, ticks);
+    spmv::viz::y_grid(s, ay, left, right, grid);
+    spmv::viz::y_tick_labels(s, ay, left - 6, ticks);
+    s.add(Rect{.x = left, .y = top, .w = right - left, .h = bottom - top, .opacity = 0,
+               .stroke = true, .stroke_colour = frame, .role = "frame"});
+    s.add(Text{.x = (left + right) / 2, .y = bottom + 42, .text = c.x_label, .size = label_size,
+               .anchor = Anchor::middle, .colour = ink, .role = "axis-label"});
+    s.add(Text{.x = 26, .y = (top + bottom) / 2, .text = c.y_label, .size = label_size,
+               .anchor = Anchor::middle, .vertical = true, .colour = ink, .role = "axis-label"});
     for (const auto& l : c.lines) {
+        Line line{.colour = l.colour, .width = 1.5, .dash = dash_of(l.dashed), .tip = l.label,
+                  .role = "reference"};
         if (l.kind == RefLine::horizontal) {
-            s.add(Line{left, ay.px(l.value), right, ay.px(l.value), l.colour, 1.5, l.dashed,
-                       "reference", l.label});
+            line.x1 = left;
+            line.x2 = right;
+            line.y1 = line.y2 = ay.px(l.value);
         } else if (l.kind == RefLine::vertical) {
-            s.add(Line{ax.px(l.value), top, ax.px(l.value), bottom, l.colour, 1.5, l.dashed,
-                       "reference", l.label});
+            line.x1 = line.x2 = ax.px(l.value);
+            line.y1 = top;
+            line.y2 = bottom;
         } else {  // y = k x, clipped to the plot
             const double x1 = std::max(ax.lo, ay.lo / l.value);
             const double x2 = std::min(ax.hi, ay.hi / l.value);
-            if (x2 > x1) {
-                s.add(Line{ax.px(x1), ay.px(l.value * x1), ax.px(x2), ay.px(l.value * x2),
-                           l.colour, 1.5, l.dashed, "reference", l.label});
-            }
+            if (x2 <= x1) continue;
+            line.x1 = ax.px(x1);
+            line.y1 = ay.px(l.value * x1);
+            line.x2 = ax.px(x2);
+            line.y2 = ay.px(l.value * x2);
         }
+        s.add(std::move(line));
     }
     for (const auto& p : c.points) {
         SPMV_EXPECTS(p.series >= 0 && static_cast<std::size_t>(p.series) < c.header.series.size(),
                      "plot: a point of an unknown series");
         if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
-        auto m = key_marker(c.header.series[static_cast<std::size_t>(p.series)], ax.px(p.x),
-                            ay.px(p.y), 4, "point", p.tip);
+        auto m = series_symbol(c.header.series[static_cast<std::size_t>(p.series)], ax.px(p.x),
+                               ay.px(p.y), 4, p.tip);
         m.opacity = 0.8;
-        s.add(m);
+        s.add(std::move(m));
     }
     // names over every marker: right of it, else left, else a line lower or higher; a name
     // that would overlap one already placed (or leave the plot) is not drawn
@@ -328,9 +326,9 @@ Scene draw(const ScatterChart& c)
             });
             if (!inside || !clear) continue;
             placed.push_back(b);
-            s.add(Text{dx > 0 ? b.x0 : b.x1, y + dy, p.label, tick_size - 1,
-                       dx > 0 ? Anchor::start : Anchor::end, false, false, grey_text,
-                       "point-label"});
+            s.add(Text{.x = dx > 0 ? b.x0 : b.x1, .y = y + dy, .text = p.label,
+                       .size = tick_size - 1, .anchor = dx > 0 ? Anchor::start : Anchor::end,
+                       .colour = grey_text, .role = "point-label"});
             break;
         }
     }

@@ -14,15 +14,34 @@
 ///
 /// Both put the title, the provenance lines (device, precision, commit, date) and the legend
 /// above the plot, the axis titles with their units beside the axes, and footer lines (notes,
-/// summary numbers) below.
+/// summary numbers) below. The primitives, the SVG text, the axes, tick labels, legend and
+/// text metrics are the ones every SpMV Lab chart uses (spmv/viz/scene.hpp, spmv/viz/chart.hpp);
+/// PNG goes through render.hpp (cairo, which spmv::core does not depend on).
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "plot/scene.hpp"
+#include <spmv/viz/chart.hpp>
+#include <spmv/viz/scene.hpp>
 
 namespace spmvlab::plot {
+
+using spmv::viz::Anchor;
+using spmv::viz::Axis;
+using spmv::viz::Dash;
+using spmv::viz::fit_text;
+using spmv::viz::Line;
+using spmv::viz::num3;
+using spmv::viz::Rect;
+using spmv::viz::Rgb;
+using spmv::viz::Scene;
+using spmv::viz::Shape;
+using spmv::viz::svg;
+using spmv::viz::Symbol;
+using spmv::viz::Text;
+using spmv::viz::text_width;
+using spmv::viz::tick_label;
 
 struct Series {
     std::string label;  ///< legend text
@@ -107,9 +126,6 @@ struct ScatterChart {
 /// gets a value <= 0.
 Scene draw(const RowsChart& chart);
 Scene draw(const ScatterChart& chart);
-
-/// The label cut to `max_px` pixels at `size`, with "..." at the end when cut.
-std::string fit_text(const std::string& text, double size, double max_px);
 
 /// Quartiles by linear interpolation (numpy's default): {q1, median, q3}; sorts `v`.
 struct Quartiles {

@@ -1,12 +1,14 @@
 #pragma once
-/// PNG output of a Scene (scene.hpp) through cairo's image surface. cairo is optional in the
-/// build (cli/CMakeLists.txt): without it render_png throws spmv::NotCompiled and
-/// have_png() is false. SVG needs no library: scene.hpp's svg() writes it.
+/// PNG output of a Scene (spmv/viz/scene.hpp) through cairo's image surface. cairo is optional
+/// in the build (cli/CMakeLists.txt): without it render_png throws spmv::NotCompiled and
+/// have_png() is false. SVG needs no library: spmv::viz::svg() writes it.
 #include <string>
 
-#include "plot/scene.hpp"
+#include <spmv/viz/scene.hpp>
 
 namespace spmvlab::plot {
+
+using spmv::viz::Scene;
 
 /// True when this build can write PNG (cairo was found).
 bool have_png() noexcept;

@@ -15,9 +15,23 @@
 namespace spmvlab::plot {
 namespace {
 
+using namespace spmv::viz;
+
 void set(cairo_t* cr, Rgb c, double alpha = 1.0)
 {
     cairo_set_source_rgba(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0, alpha);
+}
+
+/// The dash patterns of svg() (scene.hpp): dashed 6 on 4 off, dotted 1 on 3 off.
+void set_dash(cairo_t* cr, Dash d)
+{
+    static const double dashed[] = {6, 4};
+    static const double dotted[] = {1, 3};
+    switch (d) {
+    case Dash::solid: cairo_set_dash(cr, nullptr, 0, 0); break;
+    case Dash::dashed: cairo_set_dash(cr, dashed, 2, 0); break;
+    case Dash::dotted: cairo_set_dash(cr, dotted, 2, 0); break;
+    }
 }
 
 struct Painter {
@@ -25,7 +39,8 @@ struct Painter {
 
     void operator()(const Text& t) const
     {
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+        cairo_select_font_face(cr, "DejaVu Sans",
+                               t.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
                                t.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
         cairo_set_font_size(cr, t.size);
         cairo_text_extents_t e;
@@ -57,16 +72,35 @@ struct Painter {
     }
     void operator()(const Line& l) const
     {
-        const double dash[] = {6, 4};
-        cairo_set_dash(cr, dash, l.dashed ? 2 : 0, 0);
+        set_dash(cr, l.dash);
         cairo_set_line_width(cr, l.width);
         set(cr, l.colour);
         cairo_move_to(cr, l.x1, l.y1);
         cairo_line_to(cr, l.x2, l.y2);
         cairo_stroke(cr);
-        cairo_set_dash(cr, dash, 0, 0);
+        set_dash(cr, Dash::solid);
     }
-    void operator()(const Marker& m) const
+    void operator()(const Path& p) const
+    {
+        if (p.points.empty()) return;
+        cairo_move_to(cr, p.points.front().first, p.points.front().second);
+        for (std::size_t k = 1; k < p.points.size(); ++k) {
+            cairo_line_to(cr, p.points[k].first, p.points[k].second);
+        }
+        if (p.closed) cairo_close_path(cr);
+        if (p.fill_opacity > 0) {
+            set(cr, p.fill, p.fill_opacity);
+            cairo_fill_preserve(cr);
+        }
+        set_dash(cr, p.dash);
+        cairo_set_line_width(cr, p.width);
+        set(cr, p.colour, p.stroke_opacity);
+        cairo_stroke(cr);
+        set_dash(cr, Dash::solid);
+    }
+    void operator()(const GroupBegin&) const {}
+    void operator()(const GroupEnd&) const {}
+    void operator()(const Symbol& m) const
     {
         const double r = m.radius, d = r * 1.3;
         switch (m.shape) {

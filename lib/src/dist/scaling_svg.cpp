@@ -1,73 +1,50 @@
-// Strong-scaling charts as SVG text (spmv/viz/scaling_svg.hpp).
+// Strong-scaling charts as a Scene and its SVG text (spmv/viz/scaling_svg.hpp).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <spmv/error.hpp>
 #include <spmv/viz/scaling_svg.hpp>
-#include <spmv/viz/timeline_svg.hpp>
 
 namespace spmv::viz {
 
 namespace {
-
-std::string num(double v) { return compact_number(v); }
-
-std::string text(double x, double y, const std::string& body, const std::string& extra = {})
-{
-    return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\"" + (extra.empty() ? "" : " " + extra) +
-           ">" + xml_escape(body) + "</text>\n";
-}
-
-std::string tick_label(double v)
-{
-    char buf[32];
-    if (v >= 1e4) {
-        std::snprintf(buf, sizeof buf, "%.0fk", v / 1e3);
-    } else if (v >= 1) {
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-    } else {
-        std::snprintf(buf, sizeof buf, "%g", v);
-    }
-    return buf;
-}
 
 constexpr double left = 58.0;    // room for the y tick labels and title
 constexpr double right = 14.0;
 constexpr double top = 58.0;     // title and two subtitle lines
 constexpr double bottom = 40.0;  // x ticks and title
 constexpr double legend_height = 22.0;
+constexpr double inset = 12.0;   // the first and last rank count sit this far inside the frame
+
+constexpr Rgb ink{20, 20, 20};
+constexpr Rgb grid{225, 225, 225};
+constexpr Rgb note{68, 68, 68};
+
+Text text(double x, double y, std::string body, double size, std::string role)
+{
+    return Text{.x = x, .y = y, .text = std::move(body), .size = size, .colour = ink,
+                .role = std::move(role)};
+}
+
+/// The measured marker of a mode: a filled diamond for the single-process T1, a hollow square
+/// for vector mode, a hollow triangle for overlap, a filled circle for task mode.
+Symbol mode_symbol(const std::string& mode)
+{
+    if (mode == "single") return Symbol{.radius = 6.0 / 1.3, .shape = Shape::diamond};
+    if (mode == "vector") return Symbol{.radius = 4.0, .shape = Shape::square, .hollow = true};
+    if (mode == "overlap") {
+        return Symbol{.radius = 5.0 / 1.3, .shape = Shape::triangle, .hollow = true};
+    }
+    return Symbol{.radius = 4.5, .shape = Shape::circle};
+}
 
 }  // namespace
 
-std::vector<double> log_ticks_125(double lo, double hi)
-{
-    SPMV_EXPECTS(lo > 0.0 && hi >= lo && std::isfinite(hi), "log ticks need 0 < lo <= hi");
-    std::vector<double> t;
-    double decade = std::pow(10.0, std::floor(std::log10(lo)));
-    const double steps[] = {1.0, 2.0, 5.0};
-    // the largest tick <= lo
-    double start = decade;
-    for (double s : steps) {
-        if (s * decade <= lo * (1 + 1e-12)) {
-            start = s * decade;
-        }
-    }
-    for (;; decade *= 10.0) {
-        for (double s : steps) {
-            const double v = s * decade;
-            if (v < start * (1 - 1e-12)) {
-                continue;
-            }
-            t.push_back(v);
-            if (v >= hi * (1 - 1e-12)) {
-                return t;
-            }
-        }
-    }
-}
-
-std::string scaling_svg(const std::vector<ScalingPanel>& panels, const ScalingSvgOptions& o)
+Scene scaling_scene(const std::vector<ScalingPanel>& panels, const ScalingSvgOptions& o)
 {
     SPMV_EXPECTS(o.columns >= 1 && o.panel_width_px > left + right + 50 &&
                      o.panel_height_px > top + bottom + legend_height + 50,
@@ -75,20 +52,21 @@ std::string scaling_svg(const std::vector<ScalingPanel>& panels, const ScalingSv
     const int cols = std::max(1, std::min<int>(o.columns, static_cast<int>(panels.size())));
     const int rows = static_cast<int>((panels.size() + static_cast<std::size_t>(cols) - 1) /
                                       static_cast<std::size_t>(cols));
-    const double W = cols * o.panel_width_px;
-    const double H = std::max(1, rows) * o.panel_height_px + 40.0;
-    std::string s;
-    s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(W) +
-         "\" height=\"" + num(H) + "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-    s += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-    s += text(10, H - 24,
-              "Time per SpMV (log) against ranks (log). Bands: the model's task mode between "
-              "alpha = 1/N_nzr (x reused perfectly) and alpha = 1 (Kreutzer's default);",
-              "fill=\"#444444\"");
-    s += text(10, H - 10, "dashed: the model's vector mode at alpha = 1; dotted: ideal scaling T1/P "
-                          "of the measured one-GPU time. Markers: measured medians.",
-              "fill=\"#444444\"");
-    const Rgb grid{225, 225, 225};
+    Scene s;
+    s.width = cols * o.panel_width_px;
+    s.height = std::max(1, rows) * o.panel_height_px + 40.0;
+    s.add(Rect{.w = s.width, .h = s.height, .role = "background"});
+    for (const auto& [y, line] :
+         {std::pair{s.height - 24,
+                    "Time per SpMV (log) against ranks (log). Bands: the model's task mode between "
+                    "alpha = 1/N_nzr (x reused perfectly) and alpha = 1 (Kreutzer's default);"},
+          std::pair{s.height - 10,
+                    "dashed: the model's vector mode at alpha = 1; dotted: ideal scaling T1/P of "
+                    "the measured one-GPU time. Markers: measured medians."}}) {
+        auto t = text(10, y, line, 11, "footer");
+        t.colour = note;
+        s.add(std::move(t));
+    }
     for (std::size_t p = 0; p < panels.size(); ++p) {
         const auto& pn = panels[p];
         SPMV_EXPECTS(!pn.ranks.empty(), "scaling chart: panel '" + pn.title + "' has no ranks");
@@ -125,115 +103,119 @@ std::string scaling_svg(const std::vector<ScalingPanel>& panels, const ScalingSv
             lo = 1.0;
             hi = 10.0;
         }
-        const auto yt = log_ticks_125(lo, hi);
         const double x0 = static_cast<double>(p % static_cast<std::size_t>(cols)) * o.panel_width_px;
         const double y0 = static_cast<double>(p / static_cast<std::size_t>(cols)) * o.panel_height_px;
         const double pl = x0 + left;
         const double pr = x0 + o.panel_width_px - right;
         const double pt = y0 + top;
         const double pb = y0 + o.panel_height_px - bottom - legend_height;
-        const double rmin = std::log2(static_cast<double>(pn.ranks.front()));
-        const double rmax = std::log2(static_cast<double>(pn.ranks.back()));
-        auto X = [&](double r) {
-            const double span = std::max(rmax - rmin, 1.0);
-            return pl + 12.0 + (std::log2(r) - rmin) / span * (pr - pl - 24.0);
-        };
-        const double ylo = std::log10(yt.front());
-        const double yhi = std::log10(yt.back());
-        auto Y = [&](double us) {
-            return pb - (std::log10(us) - ylo) / std::max(yhi - ylo, 1e-9) * (pb - pt);
-        };
-        s += text(x0 + 10, y0 + 16, pn.title, "font-size=\"12\" font-weight=\"bold\"");
+        // y: every 1-2-5 tick from the one at or below the smallest time to the one at or above
+        // the largest; x: the rank counts, spanning at least one doubling
+        const Axis ay = Axis::logarithmic(lo, hi, pb, pt, std::numeric_limits<int>::max());
+        Axis ax;
+        ax.log = true;
+        ax.lo = pn.ranks.front();
+        ax.hi = std::max<double>(pn.ranks.back(), 2.0 * pn.ranks.front());
+        ax.px_lo = pl + inset;
+        ax.px_hi = pr - inset;
+        ax.ticks.assign(pn.ranks.begin(), pn.ranks.end());
+
+        s.begin_group("panel");
+        auto title = text(x0 + 10, y0 + 16, pn.title, 12, "title");
+        title.bold = true;
+        s.add(std::move(title));
         // the subtitle in two lines, split at its first "; "
         const auto cut = pn.subtitle.find("; ");
-        s += text(x0 + 10, y0 + 31, pn.subtitle.substr(0, cut), "fill=\"#555555\" font-size=\"10\"");
-        if (cut != std::string::npos) {
-            s += text(x0 + 10, y0 + 44, pn.subtitle.substr(cut + 2), "fill=\"#555555\" font-size=\"10\"");
+        std::vector<std::string> sub{pn.subtitle.substr(0, cut)};
+        if (cut != std::string::npos) sub.push_back(pn.subtitle.substr(cut + 2));
+        for (std::size_t k = 0; k < sub.size(); ++k) {
+            auto t = text(x0 + 10, y0 + 31 + 13.0 * static_cast<double>(k), sub[k], 10,
+                          "provenance");
+            t.colour = Rgb{85, 85, 85};
+            s.add(std::move(t));
         }
-        // grid and ticks
-        for (double v : yt) {
-            s += "<line x1=\"" + num(pl) + "\" y1=\"" + num(Y(v)) + "\" x2=\"" + num(pr) +
-                 "\" y2=\"" + num(Y(v)) + "\" stroke=\"" + hex(grid) + "\"/>\n";
-            s += text(pl - 4, Y(v) + 4, tick_label(v), "text-anchor=\"end\"");
-        }
-        for (int r : pn.ranks) {
-            s += "<line x1=\"" + num(X(r)) + "\" y1=\"" + num(pt) + "\" x2=\"" + num(X(r)) +
-                 "\" y2=\"" + num(pb) + "\" stroke=\"" + hex(grid) + "\"/>\n";
-            s += text(X(r), pb + 14, std::to_string(r), "text-anchor=\"middle\"");
-        }
-        s += "<rect x=\"" + num(pl) + "\" y=\"" + num(pt) + "\" width=\"" + num(pr - pl) +
-             "\" height=\"" + num(pb - pt) + "\" fill=\"none\" stroke=\"#888888\"/>\n";
-        s += text((pl + pr) / 2, pb + 28, "GPUs (ranks)", "text-anchor=\"middle\"");
-        s += text(x0 + 14, (pt + pb) / 2, "us per SpMV",
-                  "text-anchor=\"middle\" transform=\"rotate(-90 " + num(x0 + 14) + " " +
-                      num((pt + pb) / 2) + ")\"");
+        y_grid(s, ay, pl, pr, grid);
+        y_tick_labels(s, ay, pl - 4, {11, ink, tick_label});
+        x_grid(s, ax, pt, pb, grid);
+        x_tick_labels(s, ax, pb + 14, {11, ink, tick_label});
+        s.add(Rect{.x = pl, .y = pt, .w = pr - pl, .h = pb - pt, .opacity = 0, .stroke = true,
+                   .stroke_colour = Rgb{136, 136, 136}, .role = "frame"});
+        auto xlabel = text((pl + pr) / 2, pb + 28, "GPUs (ranks)", 11, "axis-label");
+        xlabel.anchor = Anchor::middle;
+        s.add(std::move(xlabel));
+        auto ylabel = text(x0 + 14, (pt + pb) / 2, "us per SpMV", 11, "axis-label");
+        ylabel.anchor = Anchor::middle;
+        ylabel.vertical = true;
+        s.add(std::move(ylabel));
         // model bands and lines
         for (const auto& m : pn.model) {
-            std::string poly;
+            Path band{.closed = true, .colour = m.colour, .stroke_opacity = 0.6, .fill = m.colour,
+                      .fill_opacity = 0.18, .tip = m.label + ", task mode", .role = "band"};
             for (std::size_t i = 0; i < n; ++i) {
-                poly += num(X(pn.ranks[i])) + "," + num(Y(m.task_best_us[i])) + " ";
+                band.points.emplace_back(ax.px(pn.ranks[i]), ay.px(m.task_best_us[i]));
             }
             for (std::size_t i = n; i-- > 0;) {
-                poly += num(X(pn.ranks[i])) + "," + num(Y(m.task_worst_us[i])) + " ";
+                band.points.emplace_back(ax.px(pn.ranks[i]), ay.px(m.task_worst_us[i]));
             }
-            s += "<polygon points=\"" + poly + "\" fill=\"" + hex(m.colour) +
-                 "\" fill-opacity=\"0.18\" stroke=\"" + hex(m.colour) +
-                 "\" stroke-opacity=\"0.6\"><title>" + xml_escape(m.label) + ", task mode" +
-                 "</title></polygon>\n";
-            std::string line;
+            s.add(std::move(band));
+            Path vector{.colour = m.colour, .dash = Dash::dashed,
+                        .tip = m.label + ", vector mode, alpha = 1", .role = "reference"};
             for (std::size_t i = 0; i < n; ++i) {
-                line += num(X(pn.ranks[i])) + "," + num(Y(m.vector_worst_us[i])) + " ";
+                vector.points.emplace_back(ax.px(pn.ranks[i]), ay.px(m.vector_worst_us[i]));
             }
-            s += "<polyline points=\"" + line + "\" fill=\"none\" stroke=\"" + hex(m.colour) +
-                 "\" stroke-dasharray=\"5,3\"><title>" + xml_escape(m.label) +
-                 ", vector mode, alpha = 1</title></polyline>\n";
+            s.add(std::move(vector));
         }
         if (t1 > 0.0) {
-            s += "<line x1=\"" + num(X(pn.ranks.front())) + "\" y1=\"" +
-                 num(Y(t1 / pn.ranks.front())) + "\" x2=\"" + num(X(pn.ranks.back())) +
-                 "\" y2=\"" + num(Y(t1 / pn.ranks.back())) +
-                 "\" stroke=\"#333333\" stroke-dasharray=\"1,3\"><title>ideal T1/P</title></line>\n";
+            s.add(Line{.x1 = ax.px(pn.ranks.front()), .y1 = ay.px(t1 / pn.ranks.front()),
+                       .x2 = ax.px(pn.ranks.back()), .y2 = ay.px(t1 / pn.ranks.back()),
+                       .colour = Rgb{51, 51, 51}, .dash = Dash::dotted, .tip = "ideal T1/P",
+                       .role = "reference"});
         }
         // measured markers (small horizontal offsets keep the modes apart)
         for (const auto& m : pn.measured) {
             const double off = m.mode == "vector" ? -5.0 : m.mode == "overlap" ? 5.0 : 0.0;
-            const double x = X(m.ranks) + off;
-            const double y = Y(m.us);
-            const std::string tip = "<title>" + xml_escape(m.mode + ", " + std::to_string(m.ranks) +
-                                                           " rank(s): " + num(m.us) + " us") +
-                                    "</title>";
-            const std::string c = hex(m.colour);
-            if (m.mode == "single") {
-                s += "<polygon points=\"" + num(x) + "," + num(y - 6) + " " + num(x + 6) + "," +
-                     num(y) + " " + num(x) + "," + num(y + 6) + " " + num(x - 6) + "," + num(y) +
-                     "\" fill=\"" + c + "\">" + tip + "</polygon>\n";
-            } else if (m.mode == "vector") {
-                s += "<rect x=\"" + num(x - 4) + "\" y=\"" + num(y - 4) +
-                     "\" width=\"8\" height=\"8\" fill=\"none\" stroke=\"" + c +
-                     "\" stroke-width=\"1.6\">" + tip + "</rect>\n";
-            } else if (m.mode == "overlap") {
-                s += "<polygon points=\"" + num(x) + "," + num(y - 5) + " " + num(x + 5) + "," +
-                     num(y + 4) + " " + num(x - 5) + "," + num(y + 4) + "\" fill=\"none\" stroke=\"" +
-                     c + "\" stroke-width=\"1.6\">" + tip + "</polygon>\n";
-            } else {
-                s += "<circle cx=\"" + num(x) + "\" cy=\"" + num(y) + "\" r=\"4.5\" fill=\"" + c +
-                     "\">" + tip + "</circle>\n";
-            }
+            Symbol mark = mode_symbol(m.mode);
+            mark.x = ax.px(m.ranks) + off;
+            mark.y = ay.px(m.us);
+            mark.colour = m.colour;
+            mark.tip = m.mode + ", " + std::to_string(m.ranks) + " rank(s): " +
+                       compact_number(m.us) + " us";
+            mark.role = "point";
+            s.add(std::move(mark));
         }
-        // legend: measured series, then the marker shapes
-        double lx = x0 + 10;
-        const double ly = y0 + o.panel_height_px - 12;
+        // legend: measured series, then the marker shapes, in one line under the plot
+        std::vector<LegendEntry> keys;
         for (const auto& [label, colour] : pn.legend) {
-            s += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly - 9) + "\" width=\"10\" height=\"10\" fill=\"" +
-                 hex(colour) + "\"/>\n";
-            s += text(lx + 14, ly, label);
-            lx += 24.0 + 6.2 * static_cast<double>(label.size());
+            keys.push_back({.label = label, .colour = colour});
         }
-        s += text(lx, ly, "\u25cf task  \u25a1 vector  \u25b3 overlap  \u25c6 1 GPU",
-                  "fill=\"#444444\"");
+        for (const auto* mode : {"task", "vector", "overlap", "single"}) {
+            const Symbol sym = mode_symbol(mode);
+            keys.push_back({.label = std::string(mode) == "single" ? "1 GPU" : mode,
+                            .key = LegendEntry::Key::symbol,
+                            .colour = note,
+                            .shape = sym.shape,
+                            .hollow = sym.hollow});
+        }
+        LegendStyle st;
+        st.left = x0 + 10;
+        st.size = 11;
+        st.key = 10;
+        st.rise = 4;  // a swatch's top 9 px above the baseline
+        st.gap = 4;
+        st.spacing = 10;
+        st.char_width = 6.2;
+        st.colour = ink;
+        s.begin_group("legend");
+        draw_legend(s, keys, st, y0 + o.panel_height_px - 12);
+        s.end_group();
+        s.end_group();
     }
-    s += "</svg>\n";
     return s;
+}
+
+std::string scaling_svg(const std::vector<ScalingPanel>& panels, const ScalingSvgOptions& o)
+{
+    return svg(scaling_scene(panels, o));
 }
 
 }  // namespace spmv::viz

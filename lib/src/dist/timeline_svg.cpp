@@ -1,13 +1,13 @@
-// Kreutzer Fig. 4-style timeline pictures as SVG text: layout (plain numbers) first, then a
-// writer that only turns the layout into elements.
+// Kreutzer Fig. 4-style timeline pictures: layout (plain numbers) first, then a Scene
+// (spmv/viz/scene.hpp) that only turns the layout into primitives, and its SVG text.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <set>
 #include <utility>
 
 #include <spmv/error.hpp>
+#include <spmv/viz/chart.hpp>
 #include <spmv/viz/timeline_svg.hpp>
 #include <spmv/viz/units.hpp>
 
@@ -28,25 +28,39 @@ constexpr double row_gap = 3.0;
 constexpr double rank_gap = 6.0;  ///< extra space between the rows of two ranks
 constexpr double axis_height = 34.0;  ///< tick marks, tick labels and the axis title
 constexpr double panel_gap = 14.0;
-constexpr double legend_line_height = 20.0;
-constexpr double legend_swatch = 12.0;
-constexpr double text_char_width = 6.4;  ///< rough width of one 11 px character (legend wrap)
 
-}  // namespace
-
-std::string compact_number(double v)
+/// The legend: 12 px swatches, 11 px labels measured at a fixed 6.4 px per character (the
+/// explorer's distribution view paints its legend by the same rule, where timeline_layout
+/// reserved room for it), wrapped at the right margin.
+LegendStyle legend_style(double width)
 {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3f", v);
-    std::string s = buf;
-    if (s.find('.') != std::string::npos) {
-        while (s.back() == '0') s.pop_back();
-        if (s.back() == '.') s.pop_back();
-    }
-    return s == "-0" ? "0" : s;
+    LegendStyle st;
+    st.left = margin;
+    st.right = width - margin;
+    st.size = 11.0;
+    st.key = 12.0;
+    st.rise = 4.0;  // swatch top 10 px above the baseline
+    st.gap = 5.0;
+    st.spacing = 16.0;
+    st.line_height = 20.0;
+    st.char_width = 6.4;
+    st.colour = palette().text;
+    return st;
 }
 
-namespace {
+std::vector<LegendEntry> legend_entries(const std::vector<Phase>& phases)
+{
+    std::vector<LegendEntry> entries;
+    for (Phase ph : phases) {
+        LegendEntry e;
+        e.label = phase_label(ph);
+        e.colour = phase_colour(ph);
+        entries.push_back(std::move(e));
+    }
+    return entries;
+}
+
+constexpr double legend_baseline = 10.0;  ///< below TimelineLayout::legend_y
 
 /// Short name for the many coordinates below.
 std::string number(double v) { return compact_number(v); }
@@ -207,34 +221,6 @@ std::string lane_label(Lane l)
     return "unknown";
 }
 
-std::string xml_escape(std::string_view text)
-{
-    std::string s;
-    s.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                s += "&amp;";
-                break;
-            case '<':
-                s += "&lt;";
-                break;
-            case '>':
-                s += "&gt;";
-                break;
-            case '"':
-                s += "&quot;";
-                break;
-            case '\'':
-                s += "&apos;";
-                break;
-            default:
-                s += c;
-        }
-    }
-    return s;
-}
-
 TimelineLayout timeline_layout(const std::vector<Timeline>& timelines,
                                const TimelineSvgOptions& options)
 {
@@ -340,132 +326,115 @@ TimelineLayout timeline_layout(const std::vector<Timeline>& timelines,
 
     lay.legend.assign(phases.begin(), phases.end());  // std::set of an enum: enumeration order
     lay.legend_y = y;
-    double x = margin;
-    int legend_lines = lay.legend.empty() ? 0 : 1;
-    for (Phase ph : lay.legend) {
-        const double w = legend_swatch + 5.0 +
-                         text_char_width * static_cast<double>(phase_label(ph).size()) + 16.0;
-        if (x > margin && x + w > lay.width - margin) {
-            x = margin;
-            ++legend_lines;
-        }
-        x += w;
-    }
-    lay.height = y + legend_line_height * legend_lines + margin;
+    const LegendStyle st = legend_style(lay.width);
+    const auto spots = legend_layout(legend_entries(lay.legend), st, 0.0);
+    const double legend_lines =
+        spots.empty() ? 0.0 : 1.0 + std::round(spots.back().baseline / st.line_height);
+    lay.height = y + st.line_height * legend_lines + margin;
     return lay;
 }
 
-std::string timeline_svg(const std::vector<Timeline>& timelines, const TimelineSvgOptions& options)
+Scene timeline_scene(const std::vector<Timeline>& timelines, const TimelineSvgOptions& options)
 {
     const TimelineLayout lay = timeline_layout(timelines, options);
     const Palette& pal = palette();
-    const std::string text_fill = hex(pal.text);
-    std::string s;
-    s += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
-    s += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + number(lay.width) +
-         "\" height=\"" + number(lay.height) + "\" viewBox=\"0 0 " + number(lay.width) + " " +
-         number(lay.height) + "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-    s += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" + number(lay.width) +
-         "\" height=\"" + number(lay.height) + "\" fill=\"" + hex(pal.background) + "\"/>\n";
+    Scene s;
+    s.width = lay.width;
+    s.height = lay.height;
+    s.add(Rect{.w = lay.width, .h = lay.height, .fill = pal.background, .role = "background"});
 
-    const auto coloured_text = [&](double x, double y, const std::string& body,
-                                   const std::string& extra, const std::string& fill) {
-        s += "<text x=\"" + number(x) + "\" y=\"" + number(y) + "\" fill=\"" + fill + "\"" +
-             extra + ">" + xml_escape(body) + "</text>\n";
-    };
-    const auto text = [&](double x, double y, const std::string& body, const std::string& extra) {
-        coloured_text(x, y, body, extra, text_fill);
-    };
-    const auto line = [&](double x1, double y1, double x2, double y2, Rgb c) {
-        s += "<line x1=\"" + number(x1) + "\" y1=\"" + number(y1) + "\" x2=\"" + number(x2) +
-             "\" y2=\"" + number(y2) + "\" stroke=\"" + hex(c) + "\" stroke-width=\"1\"/>\n";
-    };
+    Axis axis;  // the shared time scale, as chart.hpp's axis
+    axis.lo = 0.0;
+    axis.hi = lay.axis.max_us;
+    axis.px_lo = lay.plot_left;
+    axis.px_hi = lay.plot_left + lay.plot_width;
     const int num_ticks = static_cast<int>(std::lround(lay.axis.max_us / lay.axis.step_us));
+    for (int i = 0; i <= num_ticks; ++i) axis.ticks.push_back(i * lay.axis.step_us);
+    const TickStyle ticks{11.0, pal.text, compact_number};
+    const auto text = [&](double x, double y, std::string body, std::string role) {
+        return Text{.x = x, .y = y, .text = std::move(body), .size = 11.0, .colour = pal.text,
+                    .role = std::move(role)};
+    };
 
     for (const TimelinePanel& panel : lay.panels) {
         const Timeline& t = timelines[panel.timeline];
-        s += "<g class=\"panel\">\n";
-        text(margin, panel.y + 14.0, panel.title, " font-size=\"14\" font-weight=\"bold\"");
+        s.begin_group("panel");
+        auto title = text(margin, panel.y + 14.0, panel.title, "title");
+        title.size = 14.0;
+        title.bold = true;
+        s.add(std::move(title));
         double info_y = panel.y + title_height + 10.0;
         for (std::size_t i = 0; i < panel.info.size(); ++i) {
             // panel_info puts the PREDICTED line last; it is drawn bold in the model's colour.
+            auto line = text(margin, info_y, panel.info[i], "provenance");
             if (t.predicted && i + 1 == panel.info.size()) {
-                coloured_text(margin, info_y, panel.info[i],
-                              " class=\"predicted\" font-weight=\"bold\"", hex(pal.predicted));
-            } else {
-                text(margin, info_y, panel.info[i], "");
+                line.role = "predicted";
+                line.bold = true;
+                line.colour = pal.predicted;
             }
+            s.add(std::move(line));
             info_y += info_height;
         }
         // Vertical grid lines at the ticks, behind the bars.
-        for (int i = 0; i <= num_ticks; ++i) {
-            const double x = lay.x_of(i * lay.axis.step_us);
-            line(x, panel.rows_y - 2.0, x, panel.axis_y, mix(pal.grid, pal.background, 0.6));
-        }
+        x_grid(s, axis, panel.rows_y - 2.0, panel.axis_y, mix(pal.grid, pal.background, 0.6));
         bool any_row = false;
         for (const TimelineRow& row : lay.rows) {
             if (row.panel != panel.timeline) continue;
             any_row = true;
-            text(lay.plot_left - 6.0, row.y + row.height * 0.72, row.label,
-                 " text-anchor=\"end\"");
+            auto label = text(lay.plot_left - 6.0, row.y + row.height * 0.72, row.label,
+                              "row-label");
+            label.anchor = Anchor::end;
+            s.add(std::move(label));
         }
         if (!any_row || std::none_of(lay.bars.begin(), lay.bars.end(), [&](const TimelineBar& b) {
                 return b.panel == panel.timeline;
             })) {
-            const std::string what = panel.iteration >= 0
-                                         ? "no events in iteration " +
-                                               std::to_string(panel.iteration)
-                                         : "no events";
-            text(lay.plot_left + 6.0, panel.rows_y + options.row_height_px * 0.72, what,
-                 " font-style=\"italic\"");
+            auto note = text(lay.plot_left + 6.0, panel.rows_y + options.row_height_px * 0.72,
+                             panel.iteration >= 0
+                                 ? "no events in iteration " + std::to_string(panel.iteration)
+                                 : "no events",
+                             "note");
+            note.italic = true;
+            s.add(std::move(note));
         }
         for (const TimelineBar& b : lay.bars) {
             if (b.panel != panel.timeline) continue;
             const auto& e = t.events[b.event];
-            s += "<rect class=\"event\" x=\"" + number(b.x) + "\" y=\"" + number(b.y) +
-                 "\" width=\"" + number(b.width) + "\" height=\"" + number(b.height) +
-                 "\" fill=\"" + hex(phase_colour(b.phase)) + "\"><title>" +
-                 xml_escape(phase_label(e.phase) + ", " + lay.rows[b.row].label + ", iteration " +
-                            std::to_string(e.iteration) + ": " + number(e.begin_us) + " to " +
-                            number(e.end_us) + " us (" + number(e.end_us - e.begin_us) +
-                            " us)") +
-                 "</title></rect>\n";
+            s.add(Rect{.x = b.x, .y = b.y, .w = b.width, .h = b.height,
+                       .fill = phase_colour(b.phase),
+                       .tip = phase_label(e.phase) + ", " + lay.rows[b.row].label +
+                              ", iteration " + std::to_string(e.iteration) + ": " +
+                              compact_number(e.begin_us) + " to " + compact_number(e.end_us) +
+                              " us (" + compact_number(e.end_us - e.begin_us) + " us)",
+                       .role = "event"});
         }
         // Time axis: line, ticks, labels, unit.
-        line(lay.plot_left, panel.axis_y, lay.plot_left + lay.plot_width, panel.axis_y, pal.text);
-        for (int i = 0; i <= num_ticks; ++i) {
-            const double x = lay.x_of(i * lay.axis.step_us);
-            line(x, panel.axis_y, x, panel.axis_y + 4.0, pal.text);
-            text(x, panel.axis_y + 15.0, number(i * lay.axis.step_us), " text-anchor=\"middle\"");
+        s.add(Line{.x1 = axis.px_lo, .y1 = panel.axis_y, .x2 = axis.px_hi, .y2 = panel.axis_y,
+                   .colour = pal.text, .role = "axis"});
+        for (const double tick : axis.ticks) {
+            s.add(Line{.x1 = axis.px(tick), .y1 = panel.axis_y, .x2 = axis.px(tick),
+                       .y2 = panel.axis_y + 4.0, .colour = pal.text, .role = "tick"});
         }
-        text(lay.plot_left + lay.plot_width, panel.axis_y + 29.0, "time (\u00b5s)",
-             " text-anchor=\"end\"");
-        s += "</g>\n";
+        x_tick_labels(s, axis, panel.axis_y + 15.0, ticks);
+        auto unit = text(axis.px_hi, panel.axis_y + 29.0, "time (\u00b5s)", "axis-label");
+        unit.anchor = Anchor::end;
+        s.add(std::move(unit));
+        s.end_group();
     }
 
-    // Legend: the phases drawn, wrapped like timeline_layout counted its lines.
+    // Legend: the phases drawn, where timeline_layout reserved room for it.
     if (!lay.legend.empty()) {
-        s += "<g class=\"legend\">\n";
-        double x = margin;
-        double y = lay.legend_y;
-        for (Phase ph : lay.legend) {
-            const std::string label = phase_label(ph);
-            const double w = legend_swatch + 5.0 +
-                             text_char_width * static_cast<double>(label.size()) + 16.0;
-            if (x > margin && x + w > lay.width - margin) {
-                x = margin;
-                y += legend_line_height;
-            }
-            s += "<rect class=\"legend\" x=\"" + number(x) + "\" y=\"" + number(y) +
-                 "\" width=\"" + number(legend_swatch) + "\" height=\"" + number(legend_swatch) +
-                 "\" fill=\"" + hex(phase_colour(ph)) + "\"/>\n";
-            text(x + legend_swatch + 5.0, y + 10.0, label, "");
-            x += w;
-        }
-        s += "</g>\n";
+        s.begin_group("legend");
+        draw_legend(s, legend_entries(lay.legend), legend_style(lay.width),
+                    lay.legend_y + legend_baseline);
+        s.end_group();
     }
-    s += "</svg>\n";
     return s;
+}
+
+std::string timeline_svg(const std::vector<Timeline>& timelines, const TimelineSvgOptions& options)
+{
+    return svg(timeline_scene(timelines, options));
 }
 
 }  // namespace spmv::viz

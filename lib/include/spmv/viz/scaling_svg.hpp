@@ -14,11 +14,14 @@
 /// T1), coloured like the model series of the same exchange path.
 ///
 /// Example: a panel whose values span 120 .. 5,500 us gets y ticks 100, 200, 500, 1000, 2000,
-/// 5000, 10000 (1-2-5 steps), x ticks at the given rank counts.
+/// 5000, 10000 (1-2-5 steps: log_ticks_125, chart.hpp), x ticks at the given rank counts;
+/// with ranks 1, 2, 4 the tick of 2 sits halfway between those of 1 and 4.
 #include <string>
 #include <vector>
 
+#include <spmv/viz/chart.hpp>  // log_ticks_125, the axes
 #include <spmv/viz/colour.hpp>
+#include <spmv/viz/scene.hpp>
 
 namespace spmv::viz {
 
@@ -53,11 +56,17 @@ struct ScalingSvgOptions {
     int columns = 2;
 };
 
-/// The whole picture. Throws InvalidArgument for a panel without ranks, a series whose length
-/// differs from the ranks', or a non-positive time.
-std::string scaling_svg(const std::vector<ScalingPanel>& panels, const ScalingSvgOptions& options = {});
+/// The whole picture as a Scene (scene.hpp): per panel a group "panel" with the title, the
+/// provenance lines, the axes (chart.hpp: Axis::logarithmic for the time, the rank counts as
+/// the ticks of a log x axis whose ends sit 12 px inside the frame and which spans at least
+/// one doubling), one closed Path "band" and one dashed Path "reference" per model series, the
+/// dotted ideal line ("reference"), one Symbol "point" per measured median (with its tooltip)
+/// and the legend (measured series as swatches, then the four marker shapes). Throws
+/// InvalidArgument for a panel without ranks, a series whose length differs from the ranks',
+/// or a non-positive time.
+Scene scaling_scene(const std::vector<ScalingPanel>& panels, const ScalingSvgOptions& options = {});
 
-/// 1-2-5 ticks covering [lo, hi] (lo > 0), from the largest tick <= lo to the smallest >= hi.
-std::vector<double> log_ticks_125(double lo, double hi);
+/// svg(scaling_scene(panels, options)).
+std::string scaling_svg(const std::vector<ScalingPanel>& panels, const ScalingSvgOptions& options = {});
 
 }  // namespace spmv::viz

@@ -30,6 +30,7 @@
 
 #include <spmv/dist/timeline.hpp>
 #include <spmv/viz/colour.hpp>
+#include <spmv/viz/scene.hpp>  // compact_number, xml_escape
 
 namespace spmv::viz {
 
@@ -47,10 +48,6 @@ struct TimelineSvgOptions {
     double row_height_px = 18.0;   ///< height of one (rank, lane) row
     int max_ticks = 10;            ///< at most this many tick intervals on the time axis
 };
-
-/// "12.5", "3", "0.125": at most three decimals, no trailing zeros (axis ticks and SVG
-/// coordinates; the GUI's timeline labels use it too).
-std::string compact_number(double v);
 
 /// "Vector mode (no overlap)", "Vector mode, naive overlap", "Explicit overlap (GPU era, not
 /// the paper's)", "Task mode (comm thread)".
@@ -151,13 +148,18 @@ struct TimelineLayout {
 TimelineLayout timeline_layout(const std::vector<dist::Timeline>& timelines,
                                const TimelineSvgOptions& options = {});
 
-/// The picture as an SVG 1.1 document ("<?xml ...?>" then one <svg> element): every event
-/// is one `<rect class="event" ...>` with a <title> tooltip (phase, rank, lane, times); the
-/// legend swatches and the background are rects of other classes. All text is XML-escaped.
+/// The picture as a Scene (scene.hpp), drawn from timeline_layout: per panel a group
+/// "panel" with the title, the provenance lines ("predicted" for the PREDICTED line), grid
+/// lines, the row labels ("row-label"), one Rect "event" per bar with a tooltip (phase, rank,
+/// lane, iteration, times), and the time axis ("axis", "tick", "tick-label", "axis-label");
+/// then a group "legend" (chart.hpp's draw_legend: swatches "legend-key", labels "legend").
+Scene timeline_scene(const std::vector<dist::Timeline>& timelines,
+                     const TimelineSvgOptions& options = {});
+
+/// svg(timeline_scene(timelines, options)): an SVG 1.1 document ("<?xml ...?>" then one
+/// <svg> element) in which every event is one `<rect class="event" ...>` with a <title>
+/// tooltip. All text is XML-escaped.
 std::string timeline_svg(const std::vector<dist::Timeline>& timelines,
                          const TimelineSvgOptions& options = {});
-
-/// `text` with &, <, >, " and ' replaced by XML entities.
-std::string xml_escape(std::string_view text);
 
 }  // namespace spmv::viz
