@@ -2,10 +2,9 @@
 // ELLPACK pads every row to the longest row of the whole matrix. pJDS sorts the rows by length
 // first, then pads each block of b_r rows only to the longest row of that block. SELL-C-sigma
 // sorts only inside windows of sigma rows and pads slices of C rows: it contains ELLPACK and pJDS.
-// (exercise.cpp is this file with the two counting functions below left as TODOs.)
-#include <algorithm>
+// The exercise is the two counting functions this program checks, pjds_stored_entries and
+// sell_stored_entries (exercise.hpp): solution.cpp holds them, exercise.cpp has them as TODOs.
 #include <cstdio>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,42 +14,10 @@
 #include <spmv/formats/pjds.hpp>
 #include <spmv/formats/sell.hpp>
 
+#include "exercise.hpp"
 #include "lesson.hpp"
 
 namespace {
-
-using Lengths = std::vector<std::int32_t>;
-
-// [section: count-pjds]
-// pJDS: sort the lengths (longest first), cut them into blocks of b_r rows and pad every block
-// to its first, longest, row. The last block may hold fewer than b_r rows.
-std::int64_t pjds_stored_entries(Lengths lengths, std::size_t block_rows)
-{
-    std::stable_sort(lengths.begin(), lengths.end(), std::greater<>());
-    std::int64_t stored = 0;
-    for (std::size_t first = 0; first < lengths.size(); first += block_rows) {
-        const auto rows = std::min(block_rows, lengths.size() - first);
-        stored += static_cast<std::int64_t>(rows) * lengths[first];
-    }
-    return stored;
-}
-// [section: count-sell]
-// SELL-C-sigma: sort only inside each window of sigma rows, cut into slices of C rows, pad every
-// slice to its longest row. The last slice is completed to C rows.
-std::int64_t sell_stored_entries(Lengths lengths, std::size_t c, std::size_t sigma)
-{
-    for (std::size_t first = 0; first < lengths.size(); first += sigma) {
-        const auto last = lengths.begin() + std::min(lengths.size(), first + sigma);
-        std::stable_sort(lengths.begin() + first, last, std::greater<>());
-    }
-    std::int64_t stored = 0;
-    for (std::size_t first = 0; first < lengths.size(); first += c) {
-        const auto last = lengths.begin() + std::min(lengths.size(), first + c);
-        stored += static_cast<std::int64_t>(c) * *std::max_element(lengths.begin() + first, last);
-    }
-    return stored;
-}
-// [section: end]
 
 long long stored(const auto& format) { return spmv::footprint(format).stored_entries; }
 

@@ -6,7 +6,8 @@
 // of the exchange, then the whole SpMV), overlap (non-blocking exchange around the local part)
 // and task (a communication thread drives the exchange while the local part runs).
 // Run it under mpiexec with 2 ranks; only rank 0 prints.
-// (exercise.cpp is this file with pack_send_buffer below left as a TODO.)
+// The exercise is the send side of the exchange, pack_send_buffer (exercise.hpp), which this
+// program calls: solution.cpp holds it, exercise.cpp has it as a TODO.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -26,6 +27,7 @@
 #include <spmv/model/gpu_profile.hpp>
 #include <spmv/viz/timeline_svg.hpp>
 
+#include "exercise.hpp"
 #include "lesson.hpp"
 
 namespace {
@@ -36,21 +38,6 @@ using spmv::dist::Mode;
 using spmv::dist::PartitionKind;
 
 constexpr Mode modes[] = {Mode::vector, Mode::overlap, Mode::task};
-
-// [section: pack]
-// The send side of the exchange: the own x entries that the neighbours asked for, neighbour
-// after neighbour (plan.send), in the order they want them. DistMatrix packs exactly this
-// buffer before its MPI_Isend calls: Kreutzer's "local gather" (Fig. 4).
-std::vector<double> pack_send_buffer(const spmv::dist::ExchangePlan& plan,
-                                     std::span<const double> x_own)
-{
-    std::vector<double> send(plan.send_idx.size());
-    for (std::size_t i = 0; i < send.size(); ++i) {
-        send[i] = x_own[static_cast<std::size_t>(plan.send_idx[i])];
-    }
-    return send;
-}
-// [section: end]
 
 /// y = A x over the ranks of `d`, all in this process: pack every rank's send buffer, copy each
 /// neighbour's part into the receiver's halo (what MPI does), then y_r = local x_r +

@@ -1,8 +1,10 @@
 // Keeps a lesson's README honest (registered as the CTest test tutorial_NN_topic_readme):
 //  1. the sections of STYLE.md §5.8 are there, in order;
-//  2. every ```cpp block is quoted verbatim from main.cpp and starts at a `// [section: ...]` line;
+//  2. every ```cpp block is quoted verbatim from main.cpp (or from another of the lesson's
+//     sources given after output_if, e.g. the solution.cpp of a lesson with an exercise) and
+//     starts at a `// [section: ...]` line;
 //  3. the first fenced block under "## Expected output" is exactly what the lesson prints.
-// Usage: tutorial_check_readme README.md main.cpp <lesson executable> [output_if]
+// Usage: tutorial_check_readme README.md main.cpp <lesson executable> [output_if [source.cpp...]]
 // With a non-empty output_if, step 3 runs only when the output contains that text (lesson 07:
 // timings measured on a GPU differ from run to run, the model-only output does not).
 #include <cstdio>
@@ -62,11 +64,19 @@ void expect(bool ok, const std::string& what)
 int main(int argc, char** argv)
 {
     if (argc < 4) {
-        std::printf("usage: %s README.md main.cpp lesson-exe [output_if]: FAIL\n", argv[0]);
+        std::printf("usage: %s README.md main.cpp lesson-exe [output_if [source.cpp...]]: FAIL\n",
+                    argv[0]);
         return 2;
     }
     const std::string readme = read_file(argv[1]);
-    const std::string source = read_file(argv[2]);
+    // main.cpp, then the lesson's other quoted sources; "main.cpp or solution.cpp" in messages
+    const auto file_name = [](const std::string& path) { return path.substr(path.rfind('/') + 1); };
+    std::vector<std::string> sources = {read_file(argv[2])};
+    std::string source_names = file_name(argv[2]);
+    for (int k = 5; k < argc; ++k) {
+        sources.push_back(read_file(argv[k]));
+        source_names += " or " + file_name(argv[k]);
+    }
     const std::string output_if = argc > 4 ? argv[4] : "";
 
     std::size_t last = 0;
@@ -78,13 +88,16 @@ int main(int argc, char** argv)
     }
 
     const auto quotes = fenced_blocks(readme, "cpp");
-    expect(!quotes.empty(), "README quotes main.cpp");
+    expect(!quotes.empty(), "README quotes " + source_names);
     for (const auto& q : quotes) {
         const auto indent = q.find_first_not_of(' ');
         const auto first_line = q.substr(indent, q.find('\n') - indent);
-        expect(first_line.find("// [section: ") != std::string::npos &&
-                   source.find(q) != std::string::npos,
-               "quote " + first_line + " is verbatim in main.cpp");
+        bool found = false;
+        for (const auto& source : sources) {
+            found = found || source.find(q) != std::string::npos;
+        }
+        expect(first_line.find("// [section: ") != std::string::npos && found,
+               "quote " + first_line + " is verbatim in " + source_names);
     }
 
     const auto expected_at = readme.find("\n## Expected output");
