@@ -22,7 +22,7 @@
 #include <spmv/viz/construction.hpp>
 
 #include "mainwindow.hpp"
-#include "outputfile.hpp"
+#include "session/outputfile.hpp"
 #include "textaudit.hpp"
 #include "widgets/advisorview.hpp"
 #include "widgets/constructionpanel.hpp"

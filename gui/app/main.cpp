@@ -8,7 +8,7 @@
 #include <spmv/version.hpp>
 
 #include "commandline.hpp"
-#include "memoryguard.hpp"
+#include "session/memoryguard.hpp"
 
 namespace {
 

@@ -1,5 +1,4 @@
 #include "mainwindow.hpp"
-#include "outputfile.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -37,6 +36,7 @@
 
 #include "generatedialog.hpp"
 #include "models/matrixstatsmodel.hpp"
+#include "session/outputfile.hpp"
 #include "widgets/advisorview.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/coalescingview.hpp"
@@ -49,8 +49,8 @@
 #include "widgets/reorderview.hpp"
 #include "widgets/rowhistogramview.hpp"
 #include "widgets/solverpanel.hpp"
-#include "widgets/sweepview.hpp"
 #include "widgets/sparsityview.hpp"
+#include "widgets/sweepview.hpp"
 #include "widgets/timingpanel.hpp"
 #include "widgets/warpwastepanel.hpp"
 #include "widgets/warpwasteview.hpp"

@@ -6,8 +6,8 @@
 #include <QMainWindow>
 #include <QStringList>
 
-#include "analysiscontroller.hpp"
 #include "lessons.hpp"
+#include "session/analysiscontroller.hpp"
 
 class QCheckBox;
 class QDockWidget;

@@ -16,18 +16,6 @@
 
 namespace {
 
-QStringList& elisions()
-{
-    static QStringList list;
-    return list;
-}
-
-QString shortText(QString t)
-{
-    t.replace(QLatin1Char('\n'), QLatin1Char(' '));
-    return t.size() > 60 ? t.left(57) + QStringLiteral("...") : t;
-}
-
 bool shown(const QWidget* w, const QWidget* root)
 {
     return w->isVisibleTo(root) && w->width() > 0;
@@ -50,7 +38,7 @@ void auditTable(QTableView* table, QStringList& out)
         if (table->horizontalHeader()->isVisible() && !head.contains(QLatin1Char('\n')) &&
             headNeed > w) {
             out << QStringLiteral("table header '%1': needs %2 px, has %3")
-                       .arg(shortText(head))
+                       .arg(auditQuote(head))
                        .arg(headNeed)
                        .arg(w);
         }
@@ -61,7 +49,7 @@ void auditTable(QTableView* table, QStringList& out)
                 out << QStringLiteral("table cell (%1, %2) '%3': needs %4 px, has %5")
                            .arg(r)
                            .arg(c)
-                           .arg(shortText(text))
+                           .arg(auditQuote(text))
                            .arg(need)
                            .arg(w);
             }
@@ -78,29 +66,12 @@ void auditChart(QChartView* view, QStringList& out)
         if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
         if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = t->text();
         if (text.contains(QChar(0x2026)) || text.endsWith(QLatin1String("..."))) {
-            out << QStringLiteral("chart text '%1': elided by Qt Charts").arg(shortText(text));
+            out << QStringLiteral("chart text '%1': elided by Qt Charts").arg(auditQuote(text));
         }
     }
 }
 
 }  // namespace
-
-QString elideText(const QFontMetrics& fm, const QString& text, Qt::TextElideMode mode, int width)
-{
-    const QString e = fm.elidedText(text, mode, width);
-    if (e != text) {
-        elisions() << QStringLiteral("painted text '%1': needs %2 px, has %3")
-                          .arg(shortText(text))
-                          .arg(fm.horizontalAdvance(text))
-                          .arg(width);
-    }
-    return e;
-}
-
-void resetElisions()
-{
-    elisions().clear();
-}
 
 QStringList auditText(QWidget* root)
 {
@@ -119,7 +90,7 @@ QStringList auditText(QWidget* root)
         const int has = label->contentsRect().width() - 2 * label->margin() - label->indent() * 0;
         if (need > has + 1) {
             out << QStringLiteral("label '%1': needs %2 px, has %3")
-                       .arg(shortText(label->text()))
+                       .arg(auditQuote(label->text()))
                        .arg(need)
                        .arg(has);
         }
@@ -128,7 +99,7 @@ QStringList auditText(QWidget* root)
         if (!shown(button, root) || button->text().isEmpty()) continue;
         if (button->sizeHint().width() > button->width() + 1) {
             out << QStringLiteral("button '%1': needs %2 px, has %3")
-                       .arg(shortText(button->text()))
+                       .arg(auditQuote(button->text()))
                        .arg(button->sizeHint().width())
                        .arg(button->width());
         }
@@ -146,7 +117,7 @@ QStringList auditText(QWidget* root)
         const int need = fm.horizontalAdvance(combo->currentText()) + overhead;
         if (need > combo->width() + 1) {
             out << QStringLiteral("combo box '%1': needs %2 px, has %3")
-                       .arg(shortText(combo->currentText()))
+                       .arg(auditQuote(combo->currentText()))
                        .arg(need)
                        .arg(combo->width());
         }
@@ -175,7 +146,7 @@ QStringList auditText(QWidget* root)
         const int need = fm.horizontalAdvance(dock->windowTitle()) + 60;  // plus float / close
         if (need > dock->width()) {
             out << QStringLiteral("dock title '%1': needs %2 px, has %3")
-                       .arg(shortText(dock->windowTitle()))
+                       .arg(auditQuote(dock->windowTitle()))
                        .arg(need)
                        .arg(dock->width());
         }
@@ -183,6 +154,6 @@ QStringList auditText(QWidget* root)
     for (auto* view : root->findChildren<QChartView*>()) {
         if (shown(view, root)) auditChart(view, out);
     }
-    out << elisions();
+    out << paintedElisions();
     return out;
 }

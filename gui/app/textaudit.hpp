@@ -7,19 +7,14 @@
 //  - tab bars: a tab narrower than its size hint (Qt elides its title);
 //  - dock widgets: a title wider than the title bar;
 //  - Qt Charts: every text item of the chart's scene that Qt Charts elided ("..." or "…");
-//  - custom-painted views: every string they elided through elideText() below since the last
-//    resetElisions().
+//  - custom-painted views: every string they elided through elideText() since the last
+//    resetElisions() (widgets/elidedtext.hpp, below the views that call it).
 // Hidden widgets (another tab) are skipped; call it per view with that view shown.
-#include <QFontMetrics>
-#include <QString>
 #include <QStringList>
+
+#include "widgets/elidedtext.hpp"
 
 class QWidget;
 
 /// One line per text that does not fit: "<widget kind> '<text>': needs N px, has M".
 QStringList auditText(QWidget* root);
-
-/// fm.elidedText(text, mode, width), recording the elision (for auditText) when it cut.
-QString elideText(const QFontMetrics& fm, const QString& text, Qt::TextElideMode mode, int width);
-/// Forgets the recorded elisions (before rendering a view anew).
-void resetElisions();

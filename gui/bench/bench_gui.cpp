@@ -25,7 +25,7 @@
 #include <spmv/viz/histogram.hpp>
 
 #include "app/mainwindow.hpp"
-#include "app/memoryguard.hpp"
+#include "session/memoryguard.hpp"
 #include "widgets/rowhistogramview.hpp"
 #include "widgets/sparsityview.hpp"
 

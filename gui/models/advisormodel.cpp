@@ -6,6 +6,8 @@
 
 #include <spmv/registry.hpp>
 
+#include "session/formattext.hpp"
+
 namespace {
 
 QString fromStd(const std::string& s)
@@ -39,15 +41,8 @@ void AdvisorModel::resetAdvice(const spmv::model::Advice& advice)
 
 QString AdvisorModel::layoutText(const spmv::model::Recommendation& r)
 {
-    if (r.format == "sell") {
-        return QStringLiteral("SELL-%1-%2").arg(r.params.slice_height).arg(r.params.sort_window);
-    }
-    for (const auto& f : spmv::formats()) {
-        if (f.name == r.format) {
-            return QString::fromUtf8(f.title.data(), static_cast<qsizetype>(f.title.size()));
-        }
-    }
-    return fromStd(r.format);
+    // the registry's title, its parameters' symbols replaced by their values: SELL-32-1
+    return layoutTitle(r.format, r.params);
 }
 
 QString AdvisorModel::micro(double seconds)

@@ -4,9 +4,26 @@
 #include <QLocale>
 
 #include <spmv/analysis/summary.hpp>
+#include <spmv/viz/colour.hpp>
 
-#include "widgets/appearance.hpp"
-#include "widgets/distribution_geometry.hpp"
+namespace {
+
+/// The colour of a heat-map cell of the Distribution view (commColour in
+/// widgets/distribution_geometry.hpp, above this layer, makes the same call): the density scale
+/// of the pattern views.
+QColor cellColour(std::int64_t count, std::int64_t maxCount)
+{
+    const auto c = spmv::viz::density_colour(count, maxCount);
+    return QColor(c.r, c.g, c.b);
+}
+
+QColor textColourOn(std::int64_t count, std::int64_t maxCount)
+{
+    const auto c = spmv::viz::text_colour_on(spmv::viz::density_colour(count, maxCount));
+    return QColor(c.r, c.g, c.b);
+}
+
+}  // namespace
 
 CommMatrixModel::CommMatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -49,9 +66,9 @@ QVariant CommMatrixModel::data(const QModelIndex& index, int role) const
         case Qt::TextAlignmentRole:
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         case Qt::BackgroundRole:
-            return toQColor(commColour(n, m_max));
+            return cellColour(n, m_max);
         case Qt::ForegroundRole:
-            return toQColor(spmv::viz::text_colour_on(commColour(n, m_max)));
+            return textColourOn(n, m_max);
         case Qt::ToolTipRole:
             return tr("rank %1 sends %2 entries of x to rank %3 per SpMV (%4)")
                 .arg(index.row())

@@ -2,7 +2,7 @@
 
 #include <QColor>
 #include <QLocale>
-#include "widgets/glossary_tip.hpp"
+#include "session/glossary_tip.hpp"
 
 FormatSummaryModel::FormatSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
 

@@ -3,7 +3,7 @@
 // one row per format.
 #include <QAbstractTableModel>
 
-#include "app/analysiscontroller.hpp"
+#include "session/analysiscontroller.hpp"
 
 class FormatSummaryModel : public QAbstractTableModel {
     Q_OBJECT

@@ -2,8 +2,8 @@
 // Matrix statistics of SPEC §2 (N, nnz, ave, sigma, max - min, ...) as a two-column table.
 #include <QString>
 
-#include "app/matrixdocument.hpp"
 #include "rowtablemodel.hpp"
+#include "session/matrixdocument.hpp"
 
 struct MatrixStatsRow {
     QString quantity;

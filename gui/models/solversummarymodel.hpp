@@ -1,8 +1,8 @@
 #pragma once
 // One row per solve of the solver view: method, status, iterations (inner / outer for
 // MPIR-CG), final relative residual (recomputed in double), time per phase.
-#include "app/solver_job.hpp"
 #include "rowtablemodel.hpp"
+#include "session/solver_job.hpp"
 
 class SolverSummaryModel : public RowTableModel<SolverRun> {
     Q_OBJECT

@@ -4,8 +4,8 @@
 // format-agnostic GFLOP/s bound.
 #include <QString>
 
-#include "app/timing_table.hpp"
 #include "rowtablemodel.hpp"
+#include "session/timing_table.hpp"
 
 class TimingModel : public RowTableModel<TimingRow> {
     Q_OBJECT

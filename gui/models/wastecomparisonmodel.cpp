@@ -2,7 +2,7 @@
 
 #include <QLocale>
 
-#include "widgets/glossary_tip.hpp"
+#include "session/glossary_tip.hpp"
 
 namespace {
 enum Row {

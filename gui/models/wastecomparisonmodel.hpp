@@ -4,7 +4,7 @@
 
 #include <QAbstractTableModel>
 
-#include "app/analysiscontroller.hpp"
+#include "session/analysiscontroller.hpp"
 
 class WasteComparisonModel : public QAbstractTableModel {
     Q_OBJECT

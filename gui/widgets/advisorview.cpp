@@ -21,6 +21,7 @@
 
 #include "appearance.hpp"
 #include "models/advisormodel.hpp"
+#include "session/formattext.hpp"
 
 namespace {
 
@@ -305,7 +306,7 @@ void AdvisorView::updateNote()
     QString sigma = tr("\u03c3 chosen per matrix");
     if (m_advice) {
         for (const auto& r : m_advice->ranked) {
-            if (r.format == "sell") {
+            if (readsParam(r.format, spmv::Param::sort_window)) {
                 sigma = tr("\u03c3 = %1 (chosen for this matrix)").arg(r.params.sort_window);
             }
         }
@@ -390,7 +391,7 @@ void AdvisorView::showDetails()
              .arg(r.equivalent.empty() ? tr("none named") : html(r.equivalent));
     h += tr("<p><b>Setup</b> (estimated, not measured: conversion from CSR%1 and the upload "
             "over PCIe): %2")
-             .arg(r.breakeven_iterations != 0 || (r.format == "sell" && r.params.sort_window > 1)
+             .arg(r.breakeven_iterations != 0 || sortsWithinSigma(r.format, r.params)
                       ? tr(", a row sort")
                       : QString(),
                   us(r.setup_s));

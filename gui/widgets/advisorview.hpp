@@ -22,7 +22,7 @@
 #include <spmv/model/advisor.hpp>
 #include <spmv/model/gpu_profile.hpp>
 
-#include "app/matrixdocument.hpp"
+#include "session/matrixdocument.hpp"
 
 class AdvisorModel;
 class QComboBox;

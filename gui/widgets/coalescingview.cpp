@@ -23,8 +23,9 @@
 
 #include <spmv/viz/colour.hpp>
 
-#include "app/memoryguard.hpp"
 #include "appearance.hpp"
+#include "coalescing_geometry.hpp"
+#include "session/memoryguard.hpp"
 
 using spmv::viz::AccessedArray;
 using spmv::viz::AccessKernel;
@@ -78,28 +79,15 @@ QString describeError(const std::exception& e)
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-// The strips of one warp and trip. Geometry is computed in relayout() (on data, width or font
-// changes) so that tests can ask where a byte is drawn without painting.
+// The strips of one warp and trip. relayout() (on data, width or font changes) measures the
+// texts and asks coalescingGeometry() (Qt-free, widgets/coalescing_geometry.hpp) where
+// everything goes, so that tests can ask where a byte is drawn without painting.
 class CoalescingCanvas : public QWidget {
 public:
-    struct Sector {
-        std::int64_t sector = 0;
-        QRectF rect;
-        bool touched = false;
-        bool labelled = false;  ///< its number is drawn under it (where there is room)
-    };
-    struct Break {
-        QRectF rect;
-        std::int64_t skipped = 0;
-    };
-    struct Load {
+    /// The texts of a load; where they and its sectors go is in m_geometry.loads.
+    struct LoadText {
         QString caption;  ///< the load, e.g. "values[t * stride + row] (8 B each)"
         QString count;    ///< "N sectors (ideal M)"
-        QRectF captionRect;
-        QRectF countRect;
-        int cellsPerSector = 4;
-        std::vector<Sector> sectors;
-        std::vector<Break> breaks;
     };
 
     explicit CoalescingCanvas(QWidget* parent = nullptr) : QWidget(parent)
@@ -117,22 +105,13 @@ public:
         relayout();
     }
 
-    const std::vector<Load>& loads() const { return m_loads; }
+    const std::vector<LoadText>& loads() const { return m_loads; }
 
     QRectF byteRect(int load, std::int64_t offset) const
     {
-        if (!m_trip || load < 0 || static_cast<std::size_t>(load) >= m_loads.size()) return {};
-        const Load& l = m_loads[static_cast<std::size_t>(load)];
-        const int bytes = m_trip->arrays[static_cast<std::size_t>(load)].element_bytes;
-        for (const auto& s : l.sectors) {
-            if (s.sector == offset / spmv::viz::sector_bytes) {
-                const double cw = s.rect.width() / l.cellsPerSector;
-                const auto cell = (offset % spmv::viz::sector_bytes) / bytes;
-                return QRectF(s.rect.left() + static_cast<double>(cell) * cw, s.rect.top(), cw,
-                              s.rect.height());
-            }
-        }
-        return {};
+        if (!m_trip) return {};
+        const auto r = m_geometry.byteRect(load, offset);
+        return r ? toRect(*r) : QRectF();
     }
 
     QSize sizeHint() const override { return {900, static_cast<int>(std::ceil(m_height))}; }
@@ -143,27 +122,18 @@ protected:
     void paintEvent(QPaintEvent*) override;
 
 private:
+    static QRectF toRect(const LayoutRect& r) { return QRectF(r.x, r.y, r.w, r.h); }
     void relayout();
-    double stripHeight() const
-    {
-        return std::round(QFontMetricsF(Appearance::instance().font()).height() * 1.5);
-    }
     QString laneTip(int lane) const;
 
     std::optional<WarpTrip> m_trip;
     QString m_title;
     QString m_message;
-    // geometry
     QString m_header;
-    QRectF m_titleRect;
-    QRectF m_headerRect;
-    QRectF m_lanesCaptionRect;
     QString m_lanesCaption;
-    bool m_showRows = false;  ///< row numbers drawn under the lanes
-    std::vector<QRectF> m_laneRects;
-    std::vector<Load> m_loads;
+    std::vector<LoadText> m_loads;
     QString m_legend;
-    QRectF m_legendRect;
+    CoalescingGeometry m_geometry;
     double m_height = 200;
 };
 
@@ -171,27 +141,25 @@ void CoalescingCanvas::relayout()
 {
     const auto& app = Appearance::instance();
     const QFont font = app.font();
-    const QFont bold = app.font(1.1, true);
     const QFont small = app.font(0.85);
     const QFontMetricsF fm(font);
     const QFontMetricsF sm(small);
-    const double pad = std::round(8 * app.scale());
-    const double left = pad;
-    const double avail = std::max(200.0, static_cast<double>(width()) - 2 * pad);
+    CoalescingMetrics m;
+    m.width = width();
+    m.scale = app.scale();
+    m.lineHeight = fm.height();
+    m.smallLineHeight = sm.height();
+    const double avail = m.available();
     m_loads.clear();
-    m_laneRects.clear();
-    double y = pad;
+    m_geometry = {};
     if (!m_trip) {
-        m_height = pad * 2 + wrappedHeight(font, m_message, avail) + fm.height();
+        m_height = coalescingMessageHeight(m, wrappedHeight(font, m_message, avail));
         setMinimumHeight(static_cast<int>(std::ceil(m_height)));
         updateGeometry();
         update();
         return;
     }
     const WarpTrip& t = *m_trip;
-    m_titleRect = QRectF(left, y, avail, wrappedHeight(bold, m_title, avail));
-    y = m_titleRect.bottom() + pad / 2;
-
     qint64 total = 0;
     qint64 ideal = 0;
     for (const auto& a : t.arrays) {
@@ -217,45 +185,35 @@ void CoalescingCanvas::relayout()
     if (t.threads_per_row > 1) {
         m_header += QObject::tr(" %1 lanes share each row.").arg(t.threads_per_row);
     }
-    m_headerRect = QRectF(left, y, avail, wrappedHeight(font, m_header, avail));
-    y = m_headerRect.bottom() + pad;
+    const QString withRows =
+        QObject::tr(
+            "Lanes 0 to %1, with the row each works on under it (hover for the addresses it "
+            "reads)")
+            .arg(t.warp_size - 1);
+    const QString withoutRows =
+        QObject::tr("Lanes 0 to %1 (hover for the row each works on)").arg(t.warp_size - 1);
+    m_legend = QObject::tr(
+        "Each box is one 32-byte sector, cut into its elements; an element read by a lane has "
+        "that lane's colour (lane 0 red through the spectrum to the last lane), a hatched element "
+        "holds padding, a shaded sector is fetched, an unshaded one lies between fetched ones. "
+        "\u22ef n \u22ef skips n sectors that are not read. #k is the sector number: byte "
+        "offset / 32 in the array.");
 
-    // the lanes: one box each, in lane colour when the lane loads on this trip
-    {
-        const double lw = std::clamp(avail / t.warp_size, 4.0, 34.0 * app.scale());
-        const double lh = std::round(sm.height() * 1.4);
-        // each lane's row number under its box, when every one of them fits there
-        m_showRows = true;
-        for (const auto row : t.lane_rows) {
-            if (row >= 0 && sm.horizontalAdvance(QString::number(row)) + 2 > lw) m_showRows = false;
-        }
-        m_lanesCaption = m_showRows
-                             ? QObject::tr(
-                                   "Lanes 0 to %1, with the row each works on under it (hover "
-                                   "for the addresses it reads)")
-                                   .arg(t.warp_size - 1)
-                             : QObject::tr("Lanes 0 to %1 (hover for the row each works on)")
-                                   .arg(t.warp_size - 1);
-        m_lanesCaptionRect = QRectF(left, y, avail, wrappedHeight(small, m_lanesCaption, avail));
-        y = m_lanesCaptionRect.bottom() + 2;
-        const double line = lh + (m_showRows ? sm.height() : 0.0);
-        double x = left;
-        for (int lane = 0; lane < t.warp_size; ++lane) {
-            if (x + lw > left + avail + 0.5) {
-                x = left;
-                y += line + 2;
-            }
-            m_laneRects.emplace_back(x, y, lw, lh);
-            x += lw;
-        }
-        y += line + pad;
-    }
-
-    const double sh = stripHeight();
-    // a break between runs of sectors: narrow, so that a scattered warp's 32 sectors fit a line
-    const double gap = std::round(fm.height() * 1.2);
+    CoalescingTexts texts;
+    texts.titleHeight = wrappedHeight(app.font(1.1, true), m_title, avail);
+    texts.headerHeight = wrappedHeight(font, m_header, avail);
+    texts.lanesCaptionHeight = wrappedHeight(small, withoutRows, avail);
+    texts.lanesCaptionWithRowsHeight = wrappedHeight(small, withRows, avail);
+    texts.legendHeight = wrappedHeight(small, m_legend, avail);
+    texts.rowNumberWidth = [&sm](std::int64_t row) {
+        return sm.horizontalAdvance(QString::number(row));
+    };
+    texts.sectorLabelWidth = [&sm](std::int64_t sector) {
+        return sm.horizontalAdvance(QStringLiteral("#%1").arg(sector));
+    };
+    const QFontMetricsF bm(app.font(1.0, true));
     for (const auto& a : t.arrays) {
-        Load l;
+        LoadText l;
         const QString before = t.trip == 0 && a.role == AccessedArray::row_info
                                    ? QObject::tr("before the loop: ")
                                    : QString();
@@ -263,83 +221,13 @@ void CoalescingCanvas::relayout()
                         .arg(before, QString::fromStdString(a.label))
                         .arg(a.element_bytes);
         l.count = sectorCount(static_cast<qint64>(a.sectors.size()), a.ideal_sectors);
-        const QFontMetricsF bm(app.font(1.0, true));
-        const double cw = fm.horizontalAdvance(l.caption);
-        const double nw = bm.horizontalAdvance(l.count);
-        if (cw + pad * 2 + nw <= avail) {
-            l.captionRect = QRectF(left, y, cw + 1, fm.height());
-            l.countRect = QRectF(left + avail - nw - 1, y, nw + 1, fm.height());
-            y += fm.height() + 3;
-        } else {  // narrow (or presentation mode): the count goes under the caption, wrapped
-            l.captionRect = QRectF(left, y, avail, wrappedHeight(font, l.caption, avail));
-            y = l.captionRect.bottom() + 1;
-            l.countRect = QRectF(left, y, avail, fm.height());
-            y += fm.height() + 3;
-        }
-        l.cellsPerSector = spmv::viz::sector_bytes / a.element_bytes;
-        const auto runs = spmv::viz::strip_runs(a.sectors, 2);
-        std::int64_t shown = 0;
-        for (const auto& r : runs) shown += r.sectors;
-        // sector width: fill the line, within legible bounds; wrap to more lines beyond
-        const double gaps = static_cast<double>(runs.empty() ? 0 : runs.size() - 1) * gap;
-        const double minCell = 5.0 * app.scale();
-        const double sw =
-            shown == 0 ? 0.0
-                       : std::clamp((avail - gaps) / static_cast<double>(shown),
-                                    minCell * l.cellsPerSector,
-                                    std::max(minCell * l.cellsPerSector, 90.0 * app.scale()));
-        double x = left;
-        double lineTop = y;
-        const double labelH = sm.height();
-        double lastLabelEnd = -1e9;
-        for (std::size_t k = 0; k < runs.size(); ++k) {
-            if (k > 0) {
-                const std::int64_t skipped =
-                    runs[k].first_sector - (runs[k - 1].first_sector + runs[k - 1].sectors);
-                if (x + gap + sw > left + avail + 0.5) {  // the break ends the line
-                    x = left;
-                    lineTop += sh + labelH + 6;
-                    lastLabelEnd = -1e9;
-                    l.breaks.push_back({QRectF(x, lineTop, gap, sh), skipped});
-                } else {
-                    l.breaks.push_back({QRectF(x, lineTop, gap, sh), skipped});
-                }
-                x += gap;
-            }
-            for (std::int64_t s = 0; s < runs[k].sectors; ++s) {
-                if (x + sw > left + avail + 0.5) {
-                    x = left;
-                    lineTop += sh + labelH + 6;
-                    lastLabelEnd = -1e9;
-                }
-                Sector sec;
-                sec.sector = runs[k].first_sector + s;
-                sec.rect = QRectF(x, lineTop, sw, sh);
-                sec.touched = std::binary_search(a.sectors.begin(), a.sectors.end(), sec.sector);
-                // a sector's number under it where it does not run into the previous one
-                const QString text = QStringLiteral("#%1").arg(sec.sector);
-                const double tw = sm.horizontalAdvance(text);
-                if ((s == 0 || sec.touched) && x >= lastLabelEnd + 4 &&
-                    x + tw <= left + avail + pad) {
-                    sec.labelled = true;
-                    lastLabelEnd = x + tw;
-                }
-                l.sectors.push_back(sec);
-                x += sw;
-            }
-        }
-        y = (runs.empty() ? y + fm.height() : lineTop + sh + labelH) + pad;
+        texts.loads.push_back({fm.horizontalAdvance(l.caption), wrappedHeight(font, l.caption, avail),
+                               bm.horizontalAdvance(l.count)});
         m_loads.push_back(std::move(l));
     }
-
-    m_legend = QObject::tr(
-        "Each box is one 32-byte sector, cut into its elements; an element read by a lane has "
-        "that lane's colour (lane 0 red through the spectrum to the last lane), a hatched element "
-        "holds padding, a shaded sector is fetched, an unshaded one lies between fetched ones. "
-        "\u22ef n \u22ef skips n sectors that are not read. #k is the sector number: byte "
-        "offset / 32 in the array.");
-    m_legendRect = QRectF(left, y, avail, wrappedHeight(small, m_legend, avail));
-    m_height = m_legendRect.bottom() + pad;
+    m_geometry = coalescingGeometry(t, m, texts);
+    m_lanesCaption = m_geometry.showRows ? withRows : withoutRows;
+    m_height = m_geometry.height;
     setMinimumHeight(static_cast<int>(std::ceil(m_height)));
     updateGeometry();
     update();
@@ -367,30 +255,26 @@ bool CoalescingCanvas::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip && m_trip) {
         const auto* help = static_cast<QHelpEvent*>(e);
-        for (std::size_t k = 0; k < m_laneRects.size(); ++k) {
-            if (m_laneRects[k].contains(help->pos())) {
-                QToolTip::showText(help->globalPos(), laneTip(static_cast<int>(k)), this);
-                return true;
-            }
+        const double x = help->pos().x();
+        const double y = help->pos().y();
+        if (const auto lane = m_geometry.laneAt(x, y)) {
+            QToolTip::showText(help->globalPos(), laneTip(*lane), this);
+            return true;
         }
-        for (std::size_t i = 0; i < m_loads.size(); ++i) {
-            for (const auto& s : m_loads[i].sectors) {
-                if (!s.rect.contains(help->pos())) continue;
-                const auto& a = m_trip->arrays[i];
-                const auto cell =
-                    static_cast<std::int64_t>((help->pos().x() - s.rect.left()) /
-                                              (s.rect.width() / m_loads[i].cellsPerSector));
-                const std::int64_t offset =
-                    s.sector * spmv::viz::sector_bytes + cell * a.element_bytes;
-                QString tip = QObject::tr("%1, sector %2, bytes %3 to %4")
-                                  .arg(QString::fromStdString(a.array), groupDigits(s.sector),
-                                       groupDigits(offset), groupDigits(offset + a.element_bytes - 1));
-                for (const auto& r : a.reads) {
-                    if (r.offset == offset) tip += QObject::tr("\nread by lane %1").arg(r.lane);
-                }
-                QToolTip::showText(help->globalPos(), tip, this);
-                return true;
+        for (std::size_t i = 0; i < m_geometry.loads.size(); ++i) {
+            const auto hit = m_geometry.loads[i].byteAt(x, y);
+            if (!hit) continue;
+            const auto& a = m_trip->arrays[i];
+            const auto& s = m_geometry.loads[i].sectors[hit->first];
+            const std::int64_t offset = hit->second;
+            QString tip = QObject::tr("%1, sector %2, bytes %3 to %4")
+                              .arg(QString::fromStdString(a.array), groupDigits(s.sector),
+                                   groupDigits(offset), groupDigits(offset + a.element_bytes - 1));
+            for (const auto& r : a.reads) {
+                if (r.offset == offset) tip += QObject::tr("\nread by lane %1").arg(r.lane);
             }
+            QToolTip::showText(help->globalPos(), tip, this);
+            return true;
         }
         QToolTip::hideText();
         e->ignore();
@@ -417,20 +301,21 @@ void CoalescingCanvas::paintEvent(QPaintEvent*)
     }
     const WarpTrip& t = *m_trip;
     p.setFont(app.font(1.1, true));
-    p.drawText(m_titleRect, Qt::TextWordWrap, m_title);
+    p.drawText(toRect(m_geometry.title), Qt::TextWordWrap, m_title);
     p.setFont(font);
-    p.drawText(m_headerRect, Qt::TextWordWrap, m_header);
+    p.drawText(toRect(m_geometry.header), Qt::TextWordWrap, m_header);
 
     // lanes
     p.setFont(small);
-    p.drawText(m_lanesCaptionRect, Qt::TextWordWrap, m_lanesCaption);
+    p.drawText(toRect(m_geometry.lanesCaption), Qt::TextWordWrap, m_lanesCaption);
     std::vector<bool> loads(static_cast<std::size_t>(t.warp_size), false);
     for (const auto& a : t.arrays) {
         for (const auto& r : a.reads) loads[static_cast<std::size_t>(r.lane)] = true;
     }
     const QFontMetricsF sm(small);
-    for (std::size_t k = 0; k < m_laneRects.size(); ++k) {
-        const QRectF r = m_laneRects[k].adjusted(1, 1, -1, -1);
+    for (std::size_t k = 0; k < m_geometry.lanes.size(); ++k) {
+        const QRectF box = toRect(m_geometry.lanes[k]);
+        const QRectF r = box.adjusted(1, 1, -1, -1);
         const bool hasRow = t.lane_rows[k] >= 0;
         const QColor lane = CoalescingView::laneColour(static_cast<int>(k), t.warp_size);
         if (loads[k]) {
@@ -448,9 +333,8 @@ void CoalescingCanvas::paintEvent(QPaintEvent*)
         if (sm.horizontalAdvance(n) + 2 <= r.width()) {
             p.drawText(r, Qt::AlignCenter, n);
         }
-        if (m_showRows && hasRow) {
-            p.drawText(QRectF(m_laneRects[k].left(), m_laneRects[k].bottom(),
-                              m_laneRects[k].width(), sm.height()),
+        if (m_geometry.showRows && hasRow) {
+            p.drawText(QRectF(box.left(), box.bottom(), box.width(), sm.height()),
                        Qt::AlignHCenter | Qt::AlignTop, QString::number(t.lane_rows[k]));
         }
     }
@@ -459,19 +343,20 @@ void CoalescingCanvas::paintEvent(QPaintEvent*)
     const QPen sectorPen(toQColor(pal.block_line), app.lineWidth(1.2));
     const QPen cellPen(toQColor(pal.grid), 1.0);
     for (std::size_t i = 0; i < m_loads.size(); ++i) {
-        const Load& l = m_loads[i];
+        const auto& text = m_loads[i];
+        const auto& l = m_geometry.loads[i];
         const ArrayReads& a = t.arrays[i];
         p.setPen(toQColor(pal.text));
         p.setFont(font);
-        p.drawText(l.captionRect, Qt::TextWordWrap, l.caption);
+        p.drawText(toRect(l.caption), Qt::TextWordWrap, text.caption);
         p.setFont(app.font(1.0, true));
-        p.drawText(l.countRect, Qt::AlignRight | Qt::AlignVCenter, l.count);
+        p.drawText(toRect(l.count), Qt::AlignRight | Qt::AlignVCenter, text.count);
         if (l.sectors.empty()) {
             p.setFont(font);
             continue;
         }
         for (const auto& s : l.sectors) {
-            p.fillRect(s.rect, s.touched ? touchedFill() : toQColor(pal.empty));
+            p.fillRect(toRect(s.rect), s.touched ? touchedFill() : toQColor(pal.empty));
         }
         // the bytes each lane reads, in its colour; an element several lanes read (x of a
         // shared column, CSR vector's row pointer) in horizontal bands, one per lane; padding
@@ -498,28 +383,30 @@ void CoalescingCanvas::paintEvent(QPaintEvent*)
         p.setFont(small);
         for (const auto& s : l.sectors) {
             p.setPen(cellPen);
-            const double cw = s.rect.width() / l.cellsPerSector;
+            const QRectF sr = toRect(s.rect);
+            const double cw = sr.width() / l.cellsPerSector;
             if (cw >= 4) {
                 for (int c = 1; c < l.cellsPerSector; ++c) {
-                    const double x = s.rect.left() + c * cw;
-                    p.drawLine(QPointF(x, s.rect.top()), QPointF(x, s.rect.bottom()));
+                    const double x = sr.left() + c * cw;
+                    p.drawLine(QPointF(x, sr.top()), QPointF(x, sr.bottom()));
                 }
             }
             p.setPen(sectorPen);
-            p.drawRect(s.rect);
+            p.drawRect(sr);
             if (s.labelled) {
                 p.setPen(toQColor(pal.text));
-                p.drawText(QPointF(s.rect.left(), s.rect.bottom() + sm.ascent() + 1),
+                p.drawText(QPointF(sr.left(), sr.bottom() + sm.ascent() + 1),
                            QStringLiteral("#%1").arg(s.sector));
             }
         }
         p.setPen(toQColor(pal.text));
         for (const auto& b : l.breaks) {
-            p.drawText(b.rect, Qt::AlignCenter, QStringLiteral("\u22ef"));
+            const QRectF br = toRect(b.rect);
+            p.drawText(br, Qt::AlignCenter, QStringLiteral("\u22ef"));
             if (b.skipped > 0) {
                 const QString n = groupDigits(b.skipped);
-                if (sm.horizontalAdvance(n) <= b.rect.width()) {
-                    p.drawText(QRectF(b.rect.left(), b.rect.bottom(), b.rect.width(), sm.height()),
+                if (sm.horizontalAdvance(n) <= br.width()) {
+                    p.drawText(QRectF(br.left(), br.bottom(), br.width(), sm.height()),
                                Qt::AlignHCenter | Qt::AlignTop, n);
                 }
             }
@@ -527,7 +414,7 @@ void CoalescingCanvas::paintEvent(QPaintEvent*)
     }
     p.setFont(small);
     p.setPen(toQColor(pal.text));
-    p.drawText(m_legendRect, Qt::TextWordWrap, m_legend);
+    p.drawText(toRect(m_geometry.legend), Qt::TextWordWrap, m_legend);
 }
 
 // ---------------------------------------------------------------------------------------------

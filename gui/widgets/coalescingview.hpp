@@ -3,7 +3,8 @@
 // array (values, col_idxs, x, row pointers / lengths) drawn on strips of memory cut into
 // 32-byte sectors, with "N sectors (ideal M)" per load; below, the sectors per nonzero of the
 // whole SpMV for every modelled kernel. The numbers come from spmv::viz::AccessModel
-// (lib/include/spmv/viz/coalescing.hpp); this view only draws them.
+// (lib/include/spmv/viz/coalescing.hpp); where the strips go is Qt-free geometry
+// (coalescing_geometry.hpp); this view only measures its texts and draws.
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -16,7 +17,7 @@
 #include <spmv/registry.hpp>
 #include <spmv/viz/coalescing.hpp>
 
-#include "app/matrixdocument.hpp"
+#include "session/matrixdocument.hpp"
 
 class QComboBox;
 class QLabel;

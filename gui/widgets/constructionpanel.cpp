@@ -14,9 +14,9 @@
 
 #include <spmv/registry.hpp>
 
-#include "glossary_tip.hpp"
 #include "layoutoverview.hpp"
 #include "layoutview.hpp"
+#include "session/glossary_tip.hpp"
 
 ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller)

@@ -19,8 +19,8 @@
 
 #include <spmv/dist/model.hpp>
 
-#include "app/matrixdocument.hpp"
 #include "distributionviews.hpp"
+#include "session/matrixdocument.hpp"
 
 class QChartView;
 class QComboBox;

@@ -16,7 +16,7 @@
 #include <spmv/viz/timeline_svg.hpp>
 
 #include "appearance.hpp"
-#include "app/textaudit.hpp"
+#include "elidedtext.hpp"
 
 namespace {
 

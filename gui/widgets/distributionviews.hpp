@@ -16,8 +16,8 @@
 #include <spmv/dist/timeline.hpp>
 #include <spmv/viz/geometry.hpp>
 
-#include "app/matrixdocument.hpp"
 #include "distribution_geometry.hpp"
+#include "session/matrixdocument.hpp"
 
 using PartitionPtr = std::shared_ptr<const spmv::dist::Partition>;
 using PartitionStatsPtr = std::shared_ptr<const spmv::dist::PartitionStats>;

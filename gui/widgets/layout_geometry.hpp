@@ -1,7 +1,7 @@
 #pragma once
 // Qt-free geometry of the construction view (LayoutView): where the cells of a step's grid and
 // the entries of its storage arrays go, and which cell or entry lies under a point. Tested with
-// Catch2 in tests/gui/test_layout_geometry.cpp.
+// Catch2 in tests/gui/test_gui_geometry.cpp.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -9,7 +9,7 @@
 #include <spmv/viz/colour.hpp>
 
 #include "appearance.hpp"
-#include "app/textaudit.hpp"
+#include "elidedtext.hpp"
 
 LayoutOverview::LayoutOverview(QWidget* parent) : QWidget(parent)
 {

@@ -8,7 +8,7 @@
 
 #include <spmv/viz/layout_raster.hpp>
 
-#include "app/analysiscontroller.hpp"
+#include "session/analysiscontroller.hpp"
 
 class LayoutOverview : public QWidget {
     Q_OBJECT

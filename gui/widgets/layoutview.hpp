@@ -8,8 +8,8 @@
 // as the CSR nonzero index, so it follows the nonzero from step to step.
 #include <QWidget>
 
-#include "app/analysiscontroller.hpp"
 #include "layout_geometry.hpp"
+#include "session/analysiscontroller.hpp"
 
 class LayoutView : public QWidget {
     Q_OBJECT

@@ -3,7 +3,7 @@
 // over the table of every format's footprint and warp work.
 #include <QWidget>
 
-#include "app/analysiscontroller.hpp"
+#include "session/analysiscontroller.hpp"
 
 class QChartView;
 class QTableView;

@@ -4,7 +4,7 @@
 // of N_nzr with the thresholds of eq. 3 (50 %) and eq. 4 / exact 10 % drawn as vertical lines.
 #include <QWidget>
 
-#include "app/matrixdocument.hpp"
+#include "session/matrixdocument.hpp"
 
 class QChartView;
 class QComboBox;

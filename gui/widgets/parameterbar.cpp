@@ -5,8 +5,8 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 
-#include "app/analysiscontroller.hpp"
-#include "glossary_tip.hpp"
+#include "session/analysiscontroller.hpp"
+#include "session/glossary_tip.hpp"
 
 namespace {
 

@@ -22,8 +22,8 @@
 #include <spmv/analysis/reorder.hpp>
 #include <spmv/registry.hpp>
 
-#include "app/matrixdocument.hpp"
 #include "models/reordermodel.hpp"
+#include "session/matrixdocument.hpp"
 
 class QLabel;
 class QTableView;

@@ -5,7 +5,7 @@
 // markers at the ELLPACK width and the HYB split K. All positions come from spmv::viz.
 #include <QtCharts/QChartView>
 
-#include "app/analysiscontroller.hpp"
+#include "session/analysiscontroller.hpp"
 
 class QChart;
 

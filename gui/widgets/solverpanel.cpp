@@ -25,11 +25,11 @@
 #include <spmv/registry.hpp>
 #include <spmv/viz/solver_chart.hpp>
 
-#include "app/analysiscontroller.hpp"
-#include "app/usabledevice.hpp"
 #include "appearance.hpp"
 #include "chart_support.hpp"
 #include "models/solversummarymodel.hpp"
+#include "session/analysiscontroller.hpp"
+#include "session/usabledevice.hpp"
 
 namespace {
 

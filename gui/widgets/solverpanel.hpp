@@ -16,10 +16,10 @@
 
 #include <spmv/viz/units.hpp>
 
-#include "app/backgroundjob.hpp"
-#include "app/matrixdocument.hpp"
-#include "app/solverworker.hpp"
 #include "runcontrols.hpp"
+#include "session/backgroundjob.hpp"
+#include "session/matrixdocument.hpp"
+#include "session/solverworker.hpp"
 
 class AnalysisController;
 class QChart;

@@ -17,7 +17,7 @@
 #include <spmv/viz/units.hpp>
 
 #include "appearance.hpp"
-#include "app/textaudit.hpp"
+#include "elidedtext.hpp"
 
 namespace {
 

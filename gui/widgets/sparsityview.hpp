@@ -12,7 +12,7 @@
 #include <spmv/viz/density.hpp>
 #include <spmv/viz/geometry.hpp>
 
-#include "app/analysiscontroller.hpp"
+#include "session/analysiscontroller.hpp"
 
 class SparsityView : public QWidget {
     Q_OBJECT

@@ -30,6 +30,7 @@
 
 #include "appearance.hpp"
 #include "chart_support.hpp"
+#include "session/formattext.hpp"
 
 using spmv::Param;
 using spmv::analysis::SweepPoint;
@@ -56,19 +57,17 @@ struct SweepOutcome {
     bool stale = false;
 };
 
+/// The parameters a sweep can vary, in the box's order, each named by sweepParamLabel().
 struct ParamChoice {
     Param param;
-    const char* label;   // combo box
-    const char* symbol;  // axis and table
-    const char* axis;    // x axis title
+    const char* axis;  // x axis title
 };
 
 const ParamChoice paramChoices[] = {
-    {Param::sort_window, "\u03c3 of SELL-C-\u03c3", "\u03c3",
-     "\u03c3 (rows sorted by length together)"},
-    {Param::slice_height, "C of SELL-C-\u03c3", "C", "C (rows per slice)"},
-    {Param::block_rows, "b_r of pJDS", "b_r", "b_r (rows padded together)"},
-    {Param::hyb_width, "K of HYB", "K", "K (ELL width; the rest goes to COO)"},
+    {Param::sort_window, "\u03c3 (rows sorted by length together)"},
+    {Param::slice_height, "C (rows per slice)"},
+    {Param::block_rows, "b_r (rows padded together)"},
+    {Param::hyb_width, "K (ELL width; the rest goes to COO)"},
 };
 
 const ParamChoice& choice(Param p)
@@ -88,17 +87,11 @@ bool sameParams(const spmv::FormatParams& a, const spmv::FormatParams& b)
     return true;
 }
 
-QString formatTitle(const SweepResult& r)
+/// The swept parameter is HYB's K, the ELL width: the points differ in what goes to COO
+/// (SweepPoint::coo_entries), shown as a column of their own.
+bool showsCooEntries(const SweepResult& r)
 {
-    if (r.format == "sell") {
-        return r.param == Param::sort_window
-                   ? QObject::tr("SELL-C-\u03c3, C = %1").arg(r.base.slice_height)
-               : r.base.sort_window > 0
-                   ? QObject::tr("SELL-C-\u03c3, \u03c3 = %1").arg(r.base.sort_window)
-                   : QObject::tr("SELL-C-\u03c3, \u03c3 automatic per C");
-    }
-    if (r.format == "pjds") return QObject::tr("pJDS");
-    return QObject::tr("HYB");
+    return r.param == Param::hyb_width;
 }
 
 /// The seconds per unit that make the largest time read between 1 and 1000.
@@ -146,7 +139,7 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent)
 {
     m_param = new QComboBox;
     for (const auto& c : paramChoices) {
-        m_param->addItem(tr(c.label), static_cast<int>(c.param));
+        m_param->addItem(sweepParamLabel(c.param), static_cast<int>(c.param));
     }
     m_param->setToolTip(tr("The parameter to sweep; the other parameters stay as set"));
     m_quantity = new QComboBox;
@@ -399,9 +392,9 @@ void SweepView::showResult()
            "<tt>spmvlab recommend</tt>): <b>a prediction, not a measurement</b>. Traffic bound = "
            "its DRAM bytes / B<sub>GPU</sub> (%8 GB/s), a lower bound the prediction never "
            "crosses.")
-            .arg(formatTitle(r).toHtmlEscaped())
+            .arg(sweepTitle(r).toHtmlEscaped())
             .arg(r.base.warp_size)
-            .arg(count(r.rows), count(r.nnz), QString::fromUtf8(c.symbol))
+            .arg(count(r.rows), count(r.nnz), paramSymbol(c.param))
             .arg(r.current_value)
             .arg(QString::fromStdString(r.gpu.name).toHtmlEscaped())
             .arg(r.gpu.memory_bandwidth_gbs, 0, 'g', 4)
@@ -431,7 +424,7 @@ void SweepView::buildChart(QChartView* view, Quantity q, bool compact)
     const auto& app = Appearance::instance();
     const auto& pal = Appearance::palette();
     const auto& c = choice(r.param);
-    const QString symbol = QString::fromUtf8(c.symbol);
+    const QString symbol = paramSymbol(c.param);
 
     const auto& model = *m_modelPoints;
     auto y = [&](std::size_t i) {
@@ -452,7 +445,7 @@ void SweepView::buildChart(QChartView* view, Quantity q, bool compact)
     switch (q) {
     case Quantity::PaddingShare:
         title = compact ? tr("Padding share")
-                        : tr("Padding share vs %1 (%2)").arg(symbol, formatTitle(r));
+                        : tr("Padding share vs %1 (%2)").arg(symbol, sweepTitle(r));
         yTitle = tr("padding / stored slots");
         yFormat = QStringLiteral("%.3g %%");
         colour = pal.padding;
@@ -595,14 +588,14 @@ QString SweepView::pointText(int index) const
     const auto& r = *m_result;
     const auto& p = r.points[static_cast<std::size_t>(index)];
     QString text = tr("%1 = %2%3\nstored slots %4, padding %5 (%6 %)")
-                       .arg(QString::fromUtf8(choice(r.param).symbol))
+                       .arg(paramSymbol(r.param))
                        .arg(p.value)
                        .arg(p.effective_value != p.value
                                 ? tr(" (the builder uses %1)").arg(p.effective_value)
                                 : QString())
                        .arg(count(p.stored_slots), count(p.padding_slots))
                        .arg(100.0 * p.padding_share, 0, 'f', 1);
-    if (r.format == "hyb") text += tr("\nCOO entries %1").arg(count(p.coo_entries));
+    if (showsCooEntries(r)) text += tr("\nCOO entries %1").arg(count(p.coo_entries));
     const auto& m = (*m_modelPoints)[static_cast<std::size_t>(index)].model.prediction;
     text += tr("\nN_iter %1, warp efficiency %2 %\nDRAM bytes %3, traffic bound %4\n"
                "predicted %5 (per-format fitted model, %6)")
@@ -616,8 +609,8 @@ QString SweepView::pointText(int index) const
 void SweepView::fillTable()
 {
     const auto& r = *m_result;
-    const bool hyb = r.format == "hyb";
-    QStringList headers{QString::fromUtf8(choice(r.param).symbol), tr("stored slots"),
+    const bool hyb = showsCooEntries(r);
+    QStringList headers{paramSymbol(r.param), tr("stored slots"),
                         tr("padding")};
     if (hyb) headers << tr("COO entries");
     headers << tr("N_iter") << tr("warp efficiency") << tr("DRAM bytes") << tr("traffic bound")

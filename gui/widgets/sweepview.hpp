@@ -20,7 +20,7 @@
 #include <spmv/model/performance.hpp>
 #include <spmv/registry.hpp>
 
-#include "app/matrixdocument.hpp"
+#include "session/matrixdocument.hpp"
 
 class QChartView;
 class QComboBox;

@@ -32,11 +32,11 @@
 #include <spmv/model/gpu_profile.hpp>
 #include <spmv/viz/units.hpp>
 
-#include "app/analysiscontroller.hpp"
-#include "app/usabledevice.hpp"
 #include "appearance.hpp"
 #include "chart_support.hpp"
 #include "models/timingmodel.hpp"
+#include "session/analysiscontroller.hpp"
+#include "session/usabledevice.hpp"
 
 TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller)

@@ -6,10 +6,10 @@
 // stops after the running variant; a new matrix drops the running run's results.
 #include <QWidget>
 
-#include "app/backgroundjob.hpp"
-#include "app/matrixdocument.hpp"
-#include "app/timingworker.hpp"
 #include "runcontrols.hpp"
+#include "session/backgroundjob.hpp"
+#include "session/matrixdocument.hpp"
+#include "session/timingworker.hpp"
 
 class AnalysisController;
 class QChartView;

@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "app/analysiscontroller.hpp"
+#include "session/analysiscontroller.hpp"
 
 class QComboBox;
 class QLabel;

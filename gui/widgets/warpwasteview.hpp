@@ -4,8 +4,8 @@
 // idle on stored padding (hatched: both at once), plus the totals N_iter, N_p, idle %, padding.
 #include <QWidget>
 
-#include "app/analysiscontroller.hpp"
 #include "layout_geometry.hpp"
+#include "session/analysiscontroller.hpp"
 
 class WarpWasteView : public QWidget {
     Q_OBJECT

@@ -29,14 +29,14 @@
 #include <spmv/model/gpu_profile.hpp>
 #include <spmv/registry.hpp>
 
-#include "app/analysiscontroller.hpp"
 #include "app/mainwindow.hpp"
-#include "app/matrixdocument.hpp"
 #include "app/textaudit.hpp"
-#include "app/timing_table.hpp"
 #include "gui_test_support.hpp"
 #include "models/advisormodel.hpp"
 #include "models/timingmodel.hpp"
+#include "session/analysiscontroller.hpp"
+#include "session/matrixdocument.hpp"
+#include "session/timing_table.hpp"
 #include "test_matrices.hpp"
 #include "widgets/advisorview.hpp"
 #include "widgets/appearance.hpp"

@@ -10,8 +10,8 @@
 
 #include <spmv/viz/coalescing.hpp>
 
-#include "app/matrixdocument.hpp"
 #include "gui_test_support.hpp"
+#include "session/matrixdocument.hpp"
 #include "test_matrices.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/coalescingview.hpp"

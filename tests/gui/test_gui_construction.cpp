@@ -12,9 +12,9 @@
 
 #include <spmv/viz/construction.hpp>
 
-#include "app/analysiscontroller.hpp"
 #include "gui_test_support.hpp"
 #include "models/formatsummarymodel.hpp"
+#include "session/analysiscontroller.hpp"
 #include "test_matrices.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/constructionpanel.hpp"

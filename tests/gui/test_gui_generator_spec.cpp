@@ -1,13 +1,14 @@
-// The explorer's generator specs (--generate, --matrix gen:..., lessons, app/matrixdocument.hpp):
-// the CLI's syntax gen:NAME[:key=value,...] with the random stream as key seed, parsed by the
-// core's spmv::gen::parse_spec, so that a spec names the same matrix in both programs; the
-// older NAME[:key=value,...]@SEED is still taken as an alias; bad specs say what is wrong.
+// The explorer's generator specs (--generate, --matrix gen:..., lessons,
+// session/matrixdocument.hpp): the CLI's syntax gen:NAME[:key=value,...] with the random stream
+// as key seed, parsed by the core's spmv::gen::parse_spec, so that a spec names the same matrix
+// in both programs; the older NAME[:key=value,...]@SEED is still taken as an alias; bad specs
+// say what is wrong.
 #include <QString>
 #include <catch2/catch.hpp>
 
 #include <spmv/generators.hpp>
 
-#include "app/matrixdocument.hpp"
+#include "session/matrixdocument.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Qt-free parts of gui/: the construction view's layout, the warp layout, the timing rows.
 #include <catch2/catch.hpp>
 
-#include "app/timing_table.hpp"
+#include "session/timing_table.hpp"
 #include "widgets/layout_geometry.hpp"
 
 TEST_CASE("The construction grid gets the preferred cell size when it fits", "[gui][geometry]")

@@ -6,12 +6,12 @@
 #include <spmv/registry.hpp>
 #include <spmv/viz/warp_grid.hpp>
 
-#include "app/matrixdocument.hpp"
 #include "gui_test_support.hpp"
 #include "models/formatsummarymodel.hpp"
 #include "models/matrixstatsmodel.hpp"
 #include "models/timingmodel.hpp"
 #include "models/wastecomparisonmodel.hpp"
+#include "session/matrixdocument.hpp"
 #include "test_matrices.hpp"
 
 using Tester = QAbstractItemModelTester;

@@ -26,11 +26,11 @@
 #include <spmv/model/gpu_profile.hpp>
 #include <spmv/model/performance.hpp>
 
-#include "app/analysiscontroller.hpp"
-#include "app/matrixdocument.hpp"
-#include "app/timing_table.hpp"
 #include "gui_test_support.hpp"
 #include "models/timingmodel.hpp"
+#include "session/analysiscontroller.hpp"
+#include "session/matrixdocument.hpp"
+#include "session/timing_table.hpp"
 #include "test_matrices.hpp"
 #include "widgets/sweepview.hpp"
 #include "widgets/timingpanel.hpp"

@@ -16,9 +16,9 @@
 #include <spmv/analysis/reorder.hpp>
 #include <spmv/generators.hpp>
 
-#include "app/matrixdocument.hpp"
 #include "gui_test_support.hpp"
 #include "models/reordermodel.hpp"
+#include "session/matrixdocument.hpp"
 #include "test_matrices.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/reorderview.hpp"

@@ -19,11 +19,11 @@
 #include <spmv/generators.hpp>
 #include <spmv/viz/solver_chart.hpp>
 
-#include "app/analysiscontroller.hpp"
 #include "app/mainwindow.hpp"
-#include "app/solver_job.hpp"
 #include "gui_test_support.hpp"
 #include "models/solversummarymodel.hpp"
+#include "session/analysiscontroller.hpp"
+#include "session/solver_job.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/solverpanel.hpp"
 

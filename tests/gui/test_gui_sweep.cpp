@@ -12,8 +12,8 @@
 #include <spmv/model/format_model.hpp>
 #include <spmv/model/gpu_profile.hpp>
 
-#include "app/matrixdocument.hpp"
 #include "gui_test_support.hpp"
+#include "session/matrixdocument.hpp"
 #include "test_matrices.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/sweepview.hpp"

@@ -14,12 +14,12 @@
 #include <spmv/gpu/variants.hpp>
 #include <spmv/model/format_model.hpp>
 
-#include "app/analysiscontroller.hpp"
 #include "app/textaudit.hpp"
-#include "widgets/appearance.hpp"
 #include "gui_test_support.hpp"
 #include "models/timingmodel.hpp"
+#include "session/analysiscontroller.hpp"
 #include "test_matrices.hpp"
+#include "widgets/appearance.hpp"
 #include "widgets/timingpanel.hpp"
 
 TEST_CASE("A matrix changed during a timing run leaves the timing view idle and ready",

@@ -7,8 +7,8 @@
 #include <spmv/viz/construction.hpp>
 #include <spmv/viz/warp_grid.hpp>
 
-#include "app/matrixdocument.hpp"
 #include "gui_test_support.hpp"
+#include "session/matrixdocument.hpp"
 #include "test_matrices.hpp"
 #include "widgets/appearance.hpp"
 #include "widgets/layoutview.hpp"
