@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Session 18 device batch (issue 33: behaviour unchanged after the architecture work), run from
 # the repository root on a 2-GPU device machine with .deps and out/s18/old carried (out/s18/old:
-# `git archive` of the commit before, 8a4433f: CMakeLists.txt cmake lib kernels dist cli schemas):
-#   scripts/experiments/s18.sh build|tests|verify|modes
+# `git archive` of the commit before, 8a4433f: CMakeLists.txt cmake lib kernels dist cli schemas
+# tests):
+#   scripts/experiments/s18.sh build|tests|verify|naive|modes
 # Outputs under $OUT/s18/<part>/. SPMV_COMMIT must be set (the copy has no .git).
 set -uo pipefail
-part=${1:?usage: s18.sh build|tests|verify|modes}
+part=${1:?usage: s18.sh build|tests|verify|naive|modes}
 out=${OUT:?}/s18/$part
 mkdir -p "$out"
 export SPMV_COMMIT=${SPMV_COMMIT:?}
@@ -19,12 +20,12 @@ case $part in
 build)
     source scripts/device_build.sh
     device_build "$out" spmvlab test_gpu test_mpi || exit 1
-    # the commit before, for the side-by-side timings (spmvlab only)
+    # the commit before, for the side-by-side runs (spmvlab and the MPI tests)
     prefix="$PWD/.deps/catch2/usr;$PWD/.deps/cli11/usr;$PWD/.deps/json/usr"
     (SPMV_COMMIT=8a4433f cmake -S out/s18/old -B build-old -G Ninja -DCMAKE_BUILD_TYPE=Release \
-        -DSPMV_BUILD_GUI=OFF -DSPMV_BUILD_TUTORIALS=OFF -DSPMV_BUILD_TESTS=OFF \
+        -DSPMV_BUILD_GUI=OFF -DSPMV_BUILD_TUTORIALS=OFF -DSPMV_BUILD_TESTS=ON \
         -DSPMV_BUILD_PYTHON=OFF -DCMAKE_CUDA_ARCHITECTURES=90 "-DCMAKE_PREFIX_PATH=$prefix" \
-        > "$out/old_configure.log" 2>&1 && cmake --build build-old -j"$(nproc)" --target spmvlab \
+        > "$out/old_configure.log" 2>&1 && cmake --build build-old -j"$(nproc)" --target spmvlab test_mpi \
         > "$out/old_build.log" 2>&1) || { tail -30 "$out"/old_*.log; echo "old build failed"; }
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv > "$out/gpu.txt"
     cat "$out/gpu.txt"; echo "build total $((SECONDS - t0)) s"
@@ -48,6 +49,18 @@ verify)
         echo "verify powerlaw_2k $ex --split-blocks rc=$?"; tail -2 "$out/verify_${ex}_powerlaw_split.log"
     done
     echo "verify total $((SECONDS - t0)) s"
+    ;;
+naive)
+    # naive mode's GPU timeline check (overlapped fraction < 5 %) on the commit before and this
+    # one, several runs each: is a failure the schedule or the clocks?
+    for b in new old; do
+        t=build-device/tests/test_mpi; [ $b = old ] && t=build-old/tests/test_mpi
+        for i in 1 2 3; do
+            timeout 60 $MPI $t "[gpu]" > "$out/${b}_$i.txt" 2>&1
+            echo "$b run $i rc=$? $(grep -ho 'with expansion:' -A1 "$out/${b}_$i.txt" | grep '<' | tr -d ' ' | sed 's/\x1b\[[0-9;]*m//g' | tr '\n' ' ')"
+        done
+    done
+    echo "naive total $((SECONDS - t0)) s"
     ;;
 modes)
     # the four modes, the commit before against this one, on the same machine, one after the other

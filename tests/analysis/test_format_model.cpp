@@ -170,6 +170,19 @@ TEST_CASE("format model: properties on generated matrices", "[model][format_mode
     REQUIRE(ws.size() == 1);
     CHECK_FALSE(ws[0].feasible);
     CHECK(ws[0].why_not.find("slice 0") != std::string::npos);
+    // the kernel's boundary (kernels/src/sell_i16_columns.cpp): columns lo..hi are hi - lo + 1
+    // wide, and 65,535 wide still fits, 65,536 does not
+    for (const int hi : {65534, 65535}) {
+        Csr<double, std::int32_t> two;  // one row: columns 0 and hi
+        two.num_rows = 1;
+        two.num_cols = 70000;
+        two.row_ptrs = {0, 2};
+        two.col_idxs = {0, hi};
+        two.values = {1.0, 2.0};
+        const auto s = kernel_shapes(two, FormatParams{}, i16);
+        INFO("columns 0.." << hi);
+        CHECK(s[0].feasible == (hi == 65534));
+    }
     // in float a sector holds twice the x values: never more sectors than in double
     const auto pl = gen::power_law(5000, 1, 2.0, 300, 3);
     for (const auto& s : kernel_shapes(pl, FormatParams{})) {

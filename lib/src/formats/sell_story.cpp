@@ -117,9 +117,10 @@ void shape(ShapeContext& ctx, KernelShape& s)
                 }
             }
         }
-        if (hi - lo > 65535 && hi - lo > worst_span) {
+        // the kernel's rule (kernels/src/sell_i16_columns.cpp): columns lo..hi, hi - lo + 1 wide
+        if (hi >= lo && hi - lo + 1 > 65535 && hi - lo + 1 > worst_span) {
             span_ok = false;
-            worst_span = hi - lo;
+            worst_span = hi - lo + 1;
             worst_slice = slices;
         }
         slots += c * w;
@@ -146,7 +147,7 @@ void shape(ShapeContext& ctx, KernelShape& s)
             s.feasible = false;
             s.why_not = "slice " + std::to_string(worst_slice) + " spans " +
                         std::to_string(worst_span) +
-                        " columns, more than 16-bit offsets reach (65,535)";
+                        " columns, more than 16-bit offsets reach (65,535 wide)";
         }
     }
 }
