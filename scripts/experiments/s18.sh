@@ -67,8 +67,8 @@ modes)
     for b in new old; do
         bin=$S; [ $b = old ] && bin=$OLD
         [ -x "$bin" ] || { echo "no $bin"; continue; }
-        PDE=${PDE:-gen:pde:size=300} PL=${PL:-gen:powerlaw:rows=300000,min-len=4,max-len=1000} \
-            REPEAT=${REPEAT:-100} BUDGET_S=${BUDGET_S:-200} \
+        PDE=${PDE:-gen:pde:size=250} PL=${PL:-gen:powerlaw:rows=200000,min-len=4,max-len=1000} \
+            REPEAT=${REPEAT:-100} BUDGET_S=${BUDGET_S:-150} \
             docs/benchmarks/modes_2026-11-28/run.sh "$PWD/$bin" "$out/$b" 2 | tail -14
     done
     echo "modes total $((SECONDS - t0)) s"

@@ -414,8 +414,13 @@ TEST_CASE("GPU ranks: every mode and exchange path gives the single-process prod
         REQUIRE(local_end >= 0.0);
         CHECK(idle_end <= wait_begin);
         CHECK(local_end <= wait_begin + 50.0);  // CUDA events against the host clock: ~us apart
-        // nothing hidden, but for the few us by which the GPU lane's clock may lag the host's
-        CHECK(overlapped_fraction(t) < 0.05);
+        // nothing hidden, but for the few us by which the GPU lane's clock may lag the host's:
+        // 5 % of the exchange or 10 us, whichever is more (on pde24 the whole exchange takes
+        // tens of us, and a 2-3 us skew once read 5.6 % and 6.7 % on 2 x H200, session 18,
+        // where three reruns of this and of the commit before read < 5 %)
+        const auto o = overlap_times(t);
+        INFO("exchange " << o.exchange_us << " us, hidden " << o.hidden_us << " us");
+        CHECK(o.hidden_us <= std::max(0.05 * o.exchange_us, 10.0));
     }
 }
 
