@@ -3,10 +3,10 @@
 # the repository root on a 2-GPU device machine with .deps and out/s18/old carried (out/s18/old:
 # `git archive` of the commit before, 8a4433f: CMakeLists.txt cmake lib kernels dist cli schemas
 # tests):
-#   scripts/experiments/s18.sh build|tests|verify|naive|modes
+#   scripts/experiments/s18.sh build|tests|verify|naive|modes|ab
 # Outputs under $OUT/s18/<part>/. SPMV_COMMIT must be set (the copy has no .git).
 set -uo pipefail
-part=${1:?usage: s18.sh build|tests|verify|naive|modes}
+part=${1:?usage: s18.sh build|tests|verify|naive|modes|ab}
 out=${OUT:?}/s18/$part
 mkdir -p "$out"
 export SPMV_COMMIT=${SPMV_COMMIT:?}
@@ -72,5 +72,22 @@ modes)
             docs/benchmarks/modes_2026-11-28/run.sh "$PWD/$bin" "$out/$b" 2 | tail -14
     done
     echo "modes total $((SECONDS - t0)) s"
+    ;;
+ab)
+    # the commit before and this one alternately (old, new, old, new, ...), the inputs where the
+    # modes run differed most: per mode the median of 200 products, slowest rank
+    for i in 1 2 3; do
+        for b in old new; do
+            bin=$S; [ $b = old ] && bin=$OLD
+            for spec in "powerlaw-hs gen:powerlaw:rows=200000,min-len=4,max-len=1000 host-staged" \
+                        "pde250-ipc gen:pde:size=250 cuda-ipc"; do
+                set -- $spec
+                timeout 90 $MPI $bin dist bench "$2" --gpu --mode all --precision double \
+                    --exchange "$3" --repeat 200 --scaling none > "$out/${b}_$1_$i.log" 2>&1
+                echo "$i $b $1 rc=$? $(awk '$2 == "median" {printf "%s %s  ", $1, $3}' "$out/${b}_$1_$i.log")"
+            done
+        done
+    done
+    echo "ab total $((SECONDS - t0)) s"
     ;;
 esac
