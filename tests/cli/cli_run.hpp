@@ -68,4 +68,14 @@ inline Measured measured(const std::string& args)
     return m;
 }
 
+/// How often `what` occurs in `text` (non-overlapping).
+inline std::size_t occurrences(const std::string& text, const std::string& what)
+{
+    std::size_t n = 0;
+    for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) {
+        ++n;
+    }
+    return n;
+}
+
 }  // namespace spmv::test

@@ -144,19 +144,6 @@ TEST_CASE("spmvlab reorder refuses a missing file, a rectangular matrix and a ba
     CHECK(bad.out.find("amd") != std::string::npos);
 }
 
-namespace {
-
-std::size_t occurrences(const std::string& text, const std::string& what)
-{
-    std::size_t n = 0;
-    for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) {
-        ++n;
-    }
-    return n;
-}
-
-}  // namespace
-
 TEST_CASE("bench --formats auto times only the advisor's choice per matrix and precision, "
           "says what it picked and records it",
           "[cli][auto]")
@@ -168,7 +155,7 @@ TEST_CASE("bench --formats auto times only the advisor's choice per matrix and p
                            " --formats auto --precision both --min-time 1 --json-out " + out);
     INFO(t.out);
     REQUIRE(t.status == 0);
-    CHECK(occurrences(t.out, "# format auto: ") == 4);  // 2 matrices x 2 precisions
+    CHECK(spmv::test::occurrences(t.out, "# format auto: ") == 4);  // 2 matrices x 2 precisions
     CHECK(t.out.find("the choice is made for a GPU") != std::string::npos);
     std::ifstream f(out);
     const auto j = nlohmann::json::parse(f);

@@ -17,6 +17,8 @@
 
 #include "skip.hpp"
 
+#include "cli_run.hpp"
+
 namespace {
 
 struct Run {
@@ -378,19 +380,6 @@ TEST_CASE("dist chart puts a bench record next to the model's strong scaling", "
     CHECK(bad.out.find("not a record of spmvlab dist bench") != std::string::npos);
 }
 
-namespace {
-
-std::size_t occurrences(const std::string& text, const std::string& what)
-{
-    std::size_t n = 0;
-    for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) {
-        ++n;
-    }
-    return n;
-}
-
-}  // namespace
-
 TEST_CASE("dist verify, bench and solve --format auto run the advisor's choice as one rank",
           "[cli_dist][auto]")
 {
@@ -398,7 +387,7 @@ TEST_CASE("dist verify, bench and solve --format auto run the advisor's choice a
     const auto v = spmvlab("dist verify gen:pde:size=10 --format auto --json-out " + vj);
     INFO(v.out);
     REQUIRE(v.status == 0);
-    CHECK(occurrences(v.out, "format auto: ") == 1);
+    CHECK(spmv::test::occurrences(v.out, "format auto: ") == 1);
     CHECK(v.out.find("for the global matrix") != std::string::npos);
     CHECK(v.out.find("MISMATCH") == std::string::npos);
     const auto j = read_json(vj);
@@ -418,7 +407,7 @@ TEST_CASE("dist verify, bench and solve --format auto run the advisor's choice a
                            "--mode vector --json-out " + bj);
     INFO(b.out);
     CHECK(b.status == 0);
-    CHECK(occurrences(b.out, "format auto: ") == 1);
+    CHECK(spmv::test::occurrences(b.out, "format auto: ") == 1);
     const auto jb = read_json(bj);
     CHECK(jb["format"] == jb["auto_choice"]["format"]);
     CHECK(jb["auto_choice"]["precision"] == "single");
@@ -449,7 +438,7 @@ TEST_CASE("dist verify --format auto under mpiexec: the root's one choice, print
 
     INFO(r.out);
     CHECK(r.status == 0);
-    CHECK(occurrences(r.out, "format auto: ") == 1);  // the root prints it, once
+    CHECK(spmv::test::occurrences(r.out, "format auto: ") == 1);  // the root prints it, once
     const auto j = read_json(out);
     CHECK(j["ranks"] == 2);
     CHECK(j["format"] == j["auto_choice"]["format"]);
