@@ -24,6 +24,10 @@ struct Construction;
 namespace model {
 struct VariantRule;
 }  // namespace model
+namespace analysis {
+class SweepRows;
+struct SweepWarps;
+}  // namespace analysis
 
 /// Tunable parameters of the formats. Each format reads only the ones its FormatInfo lists.
 struct FormatParams {
@@ -88,6 +92,13 @@ struct FormatInfo {
     /// The format model's rule for each GPU kernel of this format (model/kernel_shape.hpp), in
     /// the kernels' order. nullptr: no kernel modelled.
     std::span<const model::VariantRule> (*model_variants)() = nullptr;
+    /// The parameter sweeps (analysis/sweep.hpp) this format offers: the parameters, its
+    /// kernel's warps at one setting from the row lengths alone (kit: sweep_kit.hpp), and the
+    /// value its layout really uses for a swept parameter (nullptr: the value as resolved).
+    std::vector<Param> sweep_params = {};
+    analysis::SweepWarps (*sweep_warps)(analysis::SweepRows& rows, const FormatParams& p) = nullptr;
+    int (*sweep_effective)(Param param, std::span<const std::int32_t> lengths,
+                           const FormatParams& p) = nullptr;
 };
 
 /// All formats, in a stable teaching order.

@@ -111,6 +111,31 @@ const VariantRule rules[] = {
      shape},
 };
 
+
+// HYB's thread_work for the sweep: the ELL kernel (one thread per row, K trips, only when
+// K > 0), then the COO kernel (one thread per entry beyond K).
+SweepWarps sweep_warps(SweepRows& rows, const FormatParams& p)
+{
+    const auto k = ell_width(rows.lengths(), p);
+    WarpStream stream(p.warp_size);
+    SweepWarps r;
+    for (const auto l : rows.lengths()) {
+        if (k > 0) stream.add(k, std::min<std::int64_t>(l, k), k);
+        r.coo_entries += std::max<std::int64_t>(0, l - k);
+    }
+    stream.add_unit_threads(r.coo_entries);
+    r.slots_read = stream.slots_read();
+    r.warps = stream.finish();
+    return r;
+}
+
+// The K the layout really has: -1 is the one-third rule, a K past the longest row stores nothing
+// more.
+int sweep_effective(Param param, std::span<const std::int32_t> lengths, const FormatParams& p)
+{
+    return param == Param::hyb_width ? static_cast<int>(ell_width(lengths, p)) : get(p, param);
+}
+
 }  // namespace
 }  // namespace spmv::story
 
@@ -128,7 +153,10 @@ FormatInfo hyb_entry()
             .estimate = story::estimate,
             .construction_prepare = viz::detail::prepare_ellpack_compress,
             .construction_steps = story::steps,
-            .model_variants = [] { return std::span<const model::VariantRule>(story::rules); }};
+            .model_variants = [] { return std::span<const model::VariantRule>(story::rules); },
+            .sweep_params = {Param::hyb_width},
+            .sweep_warps = story::sweep_warps,
+            .sweep_effective = story::sweep_effective};
 }
 
 }  // namespace spmv::detail

@@ -76,6 +76,29 @@ const VariantRule rules[] = {
      sorted_groups_split_shape},
 };
 
+
+// pJDS's thread_work for the sweep: one thread per sorted row, running its own length; stored =
+// the longest row of its block of b_r rows (the first, as the rows are sorted). With pjds_pad
+// (Kreutzer footnote 2) the layout's rows are rounded up to a multiple of b_r: the extra threads
+// run 0 trips in the last block.
+SweepWarps sweep_warps(SweepRows& rows, const FormatParams& p)
+{
+    const auto& sorted = rows.sorted(std::max<std::int64_t>(rows.num_rows(), 1));
+    WarpStream stream(p.warp_size);
+    const auto n = sorted.size();
+    const auto b = static_cast<std::size_t>(p.block_rows);
+    const std::size_t padded_rows = p.pjds_pad != 0 ? (n + b - 1) / b * b : n;
+    for (std::size_t k = 0; k < padded_rows; ++k) {
+        const auto block_first = k / b * b;
+        const std::int64_t len = k < n ? sorted[k] : 0;
+        stream.add(len, len, sorted[block_first]);
+    }
+    SweepWarps r;
+    r.slots_read = stream.slots_read();
+    r.warps = stream.finish();
+    return r;
+}
+
 }  // namespace
 }  // namespace spmv::story
 
@@ -93,7 +116,9 @@ FormatInfo pjds_entry()
             .estimate = story::estimate,
             .construction_prepare = viz::detail::prepare_ellpack_compress,
             .construction_steps = story::steps,
-            .model_variants = [] { return std::span<const model::VariantRule>(story::rules); }};
+            .model_variants = [] { return std::span<const model::VariantRule>(story::rules); },
+            .sweep_params = {Param::block_rows},
+            .sweep_warps = story::sweep_warps};
 }
 
 }  // namespace spmv::detail

@@ -167,6 +167,28 @@ const VariantRule rules[] = {
      shape<Kernel::i16>},
 };
 
+
+// SELL-C-sigma's thread_work for the sweep: one thread per stored row, padding rows of the last
+// slice included, each running its slice's width.
+SweepWarps sweep_warps(SweepRows& rows, const FormatParams& p)
+{
+    const auto& sorted = rows.sorted(p.sort_window);
+    const std::int64_t c = p.slice_height;
+    WarpStream stream(p.warp_size);
+    const auto n = static_cast<std::int64_t>(sorted.size());
+    for (std::int64_t first = 0; first < n; first += c) {
+        const auto last = std::min(n, first + c);
+        const std::int64_t width = *std::max_element(sorted.begin() + first, sorted.begin() + last);
+        for (std::int64_t k = first; k < first + c; ++k) {
+            stream.add(width, k < n ? sorted[static_cast<std::size_t>(k)] : 0, width);
+        }
+    }
+    SweepWarps r;
+    r.slots_read = stream.slots_read();
+    r.warps = stream.finish();
+    return r;
+}
+
 }  // namespace
 }  // namespace spmv::story
 
@@ -185,7 +207,9 @@ FormatInfo sell_entry()
             .estimate = story::estimate,
             .construction_prepare = viz::detail::prepare_ellpack_compress,
             .construction_steps = story::steps,
-            .model_variants = [] { return std::span<const model::VariantRule>(story::rules); }};
+            .model_variants = [] { return std::span<const model::VariantRule>(story::rules); },
+            .sweep_params = {Param::sort_window, Param::slice_height},
+            .sweep_warps = story::sweep_warps};
 }
 
 }  // namespace spmv::detail

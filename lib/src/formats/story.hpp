@@ -6,7 +6,8 @@
 //   - the footprint estimate from row lengths alone (estimate; kit: estimate_kit.hpp),
 //   - the construction steps the explorer plays (construction_prepare / construction_steps;
 //     kit: construction_kit.hpp, vocabulary: spmv/viz/construction_grid.hpp),
-//   - the format model's rule for each of its GPU kernels (model_variants; kit: shape_kit.hpp).
+//   - the format model's rule for each of its GPU kernels (model_variants; kit: shape_kit.hpp),
+//   - the parameter sweeps it offers (sweep_params, sweep_warps; kit: sweep_kit.hpp).
 // docs/adding_a_format.md is the recipe.
 #include <cstdint>
 #include <span>
@@ -17,6 +18,7 @@
 #include <spmv/registry.hpp>
 
 #include "../analysis/estimate_kit.hpp"
+#include "../analysis/sweep_kit.hpp"
 #include "../model/shape_kit.hpp"
 #include "../viz/construction_kit.hpp"
 
@@ -37,6 +39,10 @@
 namespace spmv::story {
 using namespace spmv::viz::detail;
 using namespace spmv::analysis::detail;
+using analysis::SweepRows;
+using analysis::SweepWarps;
+using analysis::WarpAnalysis;
+using analysis::detail::WarpStream;
 using viz::ArrayKey;
 using viz::ArrayRole;
 using viz::Cell;

@@ -103,12 +103,13 @@ struct SweepResult {
     std::vector<SweepPoint> points;  ///< one per value, in increasing order of value
 };
 
-/// The sweeps supported: ("sell", slice_height), ("sell", sort_window), ("pjds", block_rows),
-/// ("hyb", hyb_width).
+/// The sweeps supported: those the registry's entries offer (FormatInfo::sweep_params, each
+/// with the format's sweep_warps in its story file): today SELL-C-sigma's sort_window and
+/// slice_height, pJDS's block_rows and HYB's hyb_width.
 bool is_sweepable(std::string_view format, Param param);
 
-/// The format a sweep of `param` belongs to ("sell", "pjds", "hyb"). Throws InvalidArgument
-/// for a parameter no sweep supports.
+/// The first format (registry order) whose sweep takes `param`. Throws InvalidArgument for a
+/// parameter no sweep supports.
 std::string_view sweep_format(Param param);
 
 /// Valid values of a swept parameter: the registry's schema range without the "automatic"
