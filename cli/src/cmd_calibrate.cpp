@@ -1,6 +1,7 @@
 // spmvlab calibrate: fits the format model's constants (spmv/model/calibration.hpp) on measured
 // `spmvlab bench --gpu` records and validates them on records it was not fitted on.
 #include <cmath>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -202,16 +203,38 @@ void run(const CalibrateOptions& o)
                             {"l2_gbs", fitted.l2_gbs},
                             {"issue_ps", fitted.issue_ps},
                             {"source", version_string() + " calibrate, " + utc_now()}};
-        std::string cxx = "constexpr double fitted_l2_gbs = " + std::to_string(fitted.l2_gbs) +
-                          ";\nconstexpr double fitted_issue_ps = " + std::to_string(fitted.issue_ps) +
-                          ";\nstruct Row {\n    const char* variant;\n    double floor_us;\n    double trip_ns;\n};\nconstexpr Row fitted_kernels[] = {\n";
+        // one card's block of lib/src/model/format_constants.cpp (its Fitted table)
+        std::string id;
+        for (char ch : gpu.name) {
+            id += std::isalnum(static_cast<unsigned char>(ch))
+                      ? static_cast<char>(std::tolower(static_cast<unsigned char>(ch)))
+                      : '_';
+        }
+        std::string records;
+        for (const auto& f : o.fit_records) records += (records.empty() ? "" : ", ") + f;
+        std::string held_out;
+        for (const auto& f : o.validate_records) held_out += (held_out.empty() ? "" : ", ") + f;
+        std::string cxx = "// [fitted constants for " + gpu.name + "]\nconstexpr Row " + id +
+                          "_kernels[] = {\n";
         for (const auto& k : fitted.kernels) {
             j["kernels"].push_back({{"variant", k.variant}, {"floor_us", k.floor_us}, {"trip_ns", k.trip_ns}});
             char buf[160];
             std::snprintf(buf, sizeof buf, "    {\"%s\", %.4f, %.4f},\n", k.variant.c_str(), k.floor_us, k.trip_ns);
             cxx += buf;
         }
-        cxx += "};\n";
+        char head[320];
+        std::snprintf(head, sizeof head, "};\nconstexpr Fitted %s_fitted = {\"%s\", %.1f, %.6f, %.6f, %s_kernels,\n",
+                      id.c_str(), gpu.name.c_str(), gpu.memory_bandwidth_gbs, fitted.l2_gbs,
+                      fitted.issue_ps, id.c_str());
+        cxx += head;
+        // the source as string literals of at most 88 characters (the style's 100 columns)
+        const std::string source = "fitted by " + version_string() + " calibrate on " +
+                                   utc_now().substr(0, 10) + " from " + records +
+                                   "; validated on " + held_out;
+        for (std::size_t at = 0; at < source.size(); at += 88) {
+            cxx += "    \"" + source.substr(at, 88) + "\"" + (at + 88 < source.size() ? "\n" : "");
+        }
+        cxx += "};\n// [end of fitted constants for " + gpu.name + "]\n";
         if (!o.constants_out.empty()) write_file(o.constants_out, j.dump(2) + "\n");
         if (!o.cxx_out.empty()) write_file(o.cxx_out, cxx);
     }

@@ -193,7 +193,7 @@ TEST_CASE("format model: properties on generated matrices", "[model][format_mode
     }
 }
 
-TEST_CASE("format model: the built-in H100 constants cover every variant, other GPUs scale", "[model][format_model]")
+TEST_CASE("format model: the built-in H100 and H200 constants cover every variant, other GPUs scale", "[model][format_model]")
 {
     const auto h100 = builtin_constants(find_profile("H100"));
     for (const auto& v : modelled_variants()) {
@@ -203,9 +203,22 @@ TEST_CASE("format model: the built-in H100 constants cover every variant, other 
         CHECK(k->floor_us < 50);
     }
     CHECK(h100.source.find("h100_2026-11-26") != std::string::npos);
+    // the H200 has its own fit (docs/benchmarks/h200_calib_2026-11-28), not the H100's scaled
     const auto h200 = builtin_constants(find_profile("H200"));
-    CHECK(h200.l2_gbs / h100.l2_gbs == Approx(h200.bandwidth_gbs / h100.bandwidth_gbs));
-    CHECK(h200.source.find("assumed") != std::string::npos);
+    for (const auto& v : modelled_variants()) {
+        const auto* k = h200.find(v.name);
+        REQUIRE(k != nullptr);
+        CHECK(k->floor_us > 0.5);
+        CHECK(k->floor_us < 50);
+    }
+    CHECK(h200.source.find("h200_calib_2026-11-28") != std::string::npos);
+    CHECK(h200.source.find("assumed") == std::string::npos);
+    CHECK(h200.find("csr")->floor_us != h100.find("csr")->floor_us);
+    // a card without a fit takes the H100's, B_L2 scaled by the bandwidth ratio, and says so
+    const auto a100 = builtin_constants(find_profile("A100"));
+    CHECK(a100.l2_gbs / h100.l2_gbs == Approx(a100.bandwidth_gbs / h100.bandwidth_gbs));
+    CHECK(a100.find("csr")->floor_us == h100.find("csr")->floor_us);
+    CHECK(a100.source.find("assumed") != std::string::npos);
 }
 
 TEST_CASE("calibration: the fit recovers constants that generated the times", "[model][calibration]")

@@ -44,9 +44,10 @@ const std::vector<GpuProfile>& table()
          "measured ~3.0 TB/s on its H100); nominal 3.35 TB/s. "
          "B_PCI = 55 GB/s: ASSUMED attained PCIe Gen5 x16 (~63 GB/s per direction in theory). "
          "Peak 34 TF/s FP64 (67 with tensor cores) / 67 TF/s FP32: NVIDIA datasheet."},
-        {"H200", 4300.0, 55.0, 34000.0, 67000.0,
-         "H200 141GB HBM3e SXM. B_GPU = 4300 GB/s: ASSUMED, 90 % of the nominal 4.8 TB/s (the "
-         "attained/nominal ratio 3.0/3.35 seen on H100); not measured. B_PCI = 55 GB/s: ASSUMED "
+        {"H200", 4250.0, 55.0, 34000.0, 67000.0,
+         "H200 141GB HBM3e SXM. B_GPU = 4250 GB/s: MEASURED, the copy bandwidth `spmvlab bench "
+         "--gpu` measured on four H200 (4252 GB/s, ECC on, driver 580, 2026-11-28, "
+         "docs/benchmarks/h200_calib_2026-11-28); nominal 4.8 TB/s. B_PCI = 55 GB/s: ASSUMED "
          "attained PCIe Gen5 x16. Peak 34 TF/s FP64 / 67 TF/s FP32: NVIDIA datasheet."},
         {"A100", 1800.0, 25.0, 9700.0, 19500.0,
          "A100 80GB SXM4 (HBM2e). B_GPU = 1800 GB/s: ASSUMED, 88 % of the nominal 2039 GB/s (a "

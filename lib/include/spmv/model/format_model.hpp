@@ -82,8 +82,9 @@ struct FormatModelConstants {
     const KernelConstants* find(std::string_view variant) const noexcept;
 };
 
-/// The built-in constants for a profile: H100's are fitted on the committed H100 records
-/// (docs/benchmarks/h100_2026-11-26); any other profile takes them with its own B_GPU and B_L2
+/// The built-in constants for a profile: a card the model was fitted on has its own (H100: the
+/// records of docs/benchmarks/h100_2026-11-26, H200: docs/benchmarks/h200_calib_2026-11-28),
+/// chosen by the profile's name; any other profile takes the H100's with its own B_GPU and B_L2
 /// scaled by the bandwidth ratio (an assumption, said in `source`).
 FormatModelConstants builtin_constants(const GpuProfile& gpu);
 

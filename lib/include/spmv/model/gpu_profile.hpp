@@ -11,7 +11,7 @@
 ///   C2050-ECC    91     6      515      1030      Kreutzer §I.B: 91 GB/s streaming, ECC on
 ///   C2070-ECC    91     6      515      1030
 ///   H100       3000    55    34000     67000      H100 80GB HBM3 SXM: ~3.0 TB/s measured copy
-///   H200       4300    55    34000     67000      H200 141GB HBM3e SXM: 4.8 TB/s nominal x 0.9
+///   H200       4250    55    34000     67000      H200 141GB HBM3e SXM: 4.25 TB/s measured copy
 ///   A100       1800    25     9700     19500      A100 80GB SXM4 HBM2e: 2.04 TB/s nominal x 0.88
 /// See each note for the details (nominal numbers, what is measured and what is assumed).
 #include <span>
