@@ -1,3 +1,7 @@
+#include <algorithm>
+#include <numeric>
+#include <random>
+
 #include <catch2/catch.hpp>
 
 #include <spmv/error.hpp>
@@ -65,4 +69,26 @@ TEST_CASE("CSR validate and permutations", "[formats][csr]")
     CHECK(sort_by_length_desc(std::span<const int>(len)) == std::vector<int>{0, 2, 3, 1});
     const std::vector<int> notperm{0, 0, 1, 2};
     CHECK_THROWS_AS(permute_rows(a, std::span<const int>(notperm)), InvalidLayout);
+}
+
+TEST_CASE("sort_by_length_desc counts long length arrays into the stable sort's order",
+          "[csr]")
+{
+    // 5000 rows with lengths 0..40 (many ties): the counting path (>= 1024 rows) must give
+    // exactly std::stable_sort's order, ties in row order
+    std::mt19937 rng(34);
+    std::uniform_int_distribution<int> length(0, 40);
+    std::vector<int> len(5000);
+    for (auto& l : len) l = length(rng);
+    std::vector<int> expected(len.size());
+    std::iota(expected.begin(), expected.end(), 0);
+    std::stable_sort(expected.begin(), expected.end(),
+                     [&](int l, int r) { return len[static_cast<std::size_t>(l)] >
+                                                len[static_cast<std::size_t>(r)]; });
+
+    const auto perm = sort_by_length_desc(std::span<const int>(len));
+
+    CHECK(perm == expected);
+    CHECK(len[static_cast<std::size_t>(perm.front())] == 40);
+    CHECK(len[static_cast<std::size_t>(perm.back())] == 0);
 }

