@@ -100,6 +100,7 @@ int run_bench(const Comm& comm, const DistCli& options)
     // The model's prediction for this very partition, printed next to each measured mode (the
     // root holds the matrix; labelled MODEL with the profiles it assumed).
     std::optional<DistPrediction> pred;
+    std::optional<DistPrediction> kreutzer;  // the paper's eq. 2, format-agnostic
     collective(comm, [&] {
         if (comm.rank() == 0 && o.bench_link != "none") {
             bool assumed = false;
@@ -117,10 +118,23 @@ int run_bench(const Comm& comm, const DistCli& options)
             mo.alpha = parse_alpha(o.alpha);
             const auto [link, staged] = link_for_path(o.bench_link, m.exchange_path());
             mo.stage_through_host = staged;
-            const auto stats = partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V)));
+            // the kernels priced by the per-format model of the variant the ranks run (the
+            // advisor's), Kreutzer's eq. 2 beside it
+            mo.variant = model_variant(o);
+            mo.params = apply_format_params(o.params);
+            mo.merged_block = !o.split_blocks;
+            auto stats = partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V)));
+            if (!mo.variant.empty()) {
+                add_kernel_shapes(stats, a, m.row_partition(), mo.variant, mo.params,
+                                  mo.merged_block);
+            }
             pred = predict_distributed(stats, dev, link, mo);
+            auto paper = mo;
+            paper.variant.clear();
+            kreutzer = predict_distributed(stats, dev, link, paper);
             j["model"] = {{"device_profile", pred->device}, {"link", pred->link},
-                          {"alpha", o.alpha},           {"stage_through_host", staged}};
+                          {"alpha", o.alpha},           {"stage_through_host", staged},
+                          {"variant", mo.variant},      {"kernel_model", pred->kernel_model}};
             j["partition_stats"] = {{"total_halo", stats.total_halo},
                                     {"max_neighbours", stats.max_neighbours},
                                     {"row_imbalance", stats.row_imbalance},
@@ -195,6 +209,9 @@ int run_bench(const Comm& comm, const DistCli& options)
             }
             if (pred) {
                 std::printf("  model %.2f us", pred->time_s[mode] * 1e6);
+                if (!pred->options.variant.empty()) {
+                    std::printf(" (Kreutzer eq. 2 %.2f us)", kreutzer->time_s[mode] * 1e6);
+                }
             }
             std::printf("\n");
             nlohmann::json r = {{"mode", to_string(mode)},
@@ -204,6 +221,7 @@ int run_bench(const Comm& comm, const DistCli& options)
                                 {"overlapped_fraction", hidden}};
             if (pred) {
                 r["predicted_us"] = pred->time_s[mode] * 1e6;
+                r["predicted_kreutzer_us"] = kreutzer->time_s[mode] * 1e6;
             }
             if (base_us > 0.0) {
                 r["single_process_us"] = base_us;
@@ -214,9 +232,9 @@ int run_bench(const Comm& comm, const DistCli& options)
         }
     }
     if (comm.rank() == 0 && pred) {
-        std::printf("model: %s ranks over %s (MODEL, profiles assumed: spmvlab dist plan shows "
-                    "them; --link none drops it)\n",
-                    pred->device.c_str(), pred->link.c_str());
+        std::printf("model: %s ranks over %s, kernels by the %s (MODEL, profiles assumed: "
+                    "spmvlab dist plan shows them; --link none drops it)\n",
+                    pred->device.c_str(), pred->link.c_str(), pred->kernel_model.c_str());
     }
     if (!o.timeline.empty()) {
         write_timelines(comm, tls, o.timeline);

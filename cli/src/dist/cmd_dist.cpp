@@ -187,8 +187,11 @@ void add_dist_command(CLI::App& app)
     dist->require_subcommand(1);
     dist->footer(modes_help);
 
-    auto* plan = dist->add_subcommand("plan", "partition statistics and the model's prediction "
-                                              "(one process, no MPI)");
+    auto* plan = dist->add_subcommand(
+        "plan", "partition statistics and the model's prediction (one process, no MPI). With "
+                "--gpu each rank's kernels are priced by the per-format model (the advisor's) of "
+                "--format / --variant on the rank's blocks, Kreutzer's format-agnostic eq. 2 "
+                "printed beside; --exchange cuda-ipc or cuda-aware: no host staging");
     add_common(plan, *o, false);
     plan->add_option("--ranks", o->ranks, "number of ranks")->capture_default_str()
         ->check(CLI::Range(1, 1 << 20));
@@ -221,9 +224,11 @@ void add_dist_command(CLI::App& app)
     add_common(bench, *o, true);
     bench->add_option("--precision", o->precision, "double or float")->capture_default_str();
     bench->add_option("--link", o->bench_link,
-                      "link profile of the model's prediction printed next to each mode: auto "
-                      "(from the exchange path that ran: nvlink4 for cuda-ipc / cuda-aware, "
-                      "host-shm for host-staged and host ranks), a profile name, or none")
+                      "link profile of the model's prediction printed next to each mode (GPU "
+                      "ranks' kernels by the per-format model of the variant run, Kreutzer's "
+                      "eq. 2 in parentheses): auto (from the exchange path that ran: nvlink4 for "
+                      "cuda-ipc / cuda-aware, host-shm for host-staged and host ranks), a profile "
+                      "name, or none")
         ->capture_default_str();
     bench->add_option("--alpha", o->alpha,
                       "the model's x reuse: (0, 1] (1: none, Kreutzer's default) or min "

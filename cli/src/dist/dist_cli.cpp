@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include <spmv/error.hpp>
+#include <spmv/model/format_model.hpp>
 
 #include "auto_format.hpp"
 #include "meta.hpp"
@@ -89,6 +90,18 @@ std::pair<LinkProfile, bool> link_for_path(const std::string& link, const std::s
         return {find_link(link), !direct};
     }
     return {find_link(direct ? "nvlink4" : "host-shm"), !direct};
+}
+
+std::string model_variant(const DistCli& o)
+{
+    if (!o.gpu || o.variant == "auto") {
+        return {};
+    }
+    if (!o.variant.empty()) {
+        return o.variant;
+    }
+    const auto* v = spmv::model::format_variant(o.format);
+    return v != nullptr ? std::string(v->name) : std::string();
 }
 
 nlohmann::json record_head(const DistCli& o, const Comm& comm, const char* command)

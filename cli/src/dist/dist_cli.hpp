@@ -105,6 +105,12 @@ double parse_alpha(const std::string& s);
 std::pair<spmv::dist::LinkProfile, bool> link_for_path(const std::string& link,
                                                        const std::string& path);
 
+/// The GPU kernel variant the ranks of `dist --gpu --format F [--variant V]` run, which the
+/// distributed model's per-format pricing takes (ModelOptions::variant): V, else F's default
+/// kernel (spmv::model::format_variant); empty, i.e. Kreutzer's eq. 2, for host ranks, a
+/// format without a GPU kernel and an unresolved "auto".
+std::string model_variant(const DistCli& o);
+
 // ---- records ----------------------------------------------------------------------------------
 
 /// Result records carry where, what and when (SPEC: every number states device, precision,

@@ -9,6 +9,7 @@
 
 #include <spmv/dist/model.hpp>
 #include <spmv/dist/partition_stats.hpp>
+#include <spmv/model/format_model.hpp>
 #include <spmv/model/gpu_profile.hpp>
 #include <spmv/viz/timeline_svg.hpp>
 
@@ -22,12 +23,12 @@ using namespace spmv::dist;
 
 int run_plan(const DistCli& o)
 {
-    apply_format_params(o.params);  // the model needs no format, but bad values are refused
+    const auto params = apply_format_params(o.params);  // bad values are refused
     const auto a = load_matrix(o.input);
     const auto kind = parse_partition_kind(o.partition);
     const auto part = make_partition(a, kind, o.ranks);
     const int vb = o.precision == "float" ? 4 : 8;
-    const auto stats = partition_stats(a, part, vb);
+    auto stats = partition_stats(a, part, vb);
     const RankDevice dev = o.gpu ? RankDevice{spmv::model::find_profile(o.device)}
                                  : RankDevice{find_host(o.device == "H100" ? "cpu-core" : o.device)};
     const auto& link = find_link(o.link);
@@ -35,7 +36,19 @@ int run_plan(const DistCli& o)
     mo.precision = vb == 4 ? spmv::model::Precision::single_precision
                            : spmv::model::Precision::double_precision;
     mo.alpha = parse_alpha(o.alpha);
+    // GPU ranks that copy device to device (CUDA IPC, CUDA-aware MPI) stage nothing through
+    // the host; host-staged and auto keep the two PCIe copies
+    mo.stage_through_host = !(o.exchange == "cuda-ipc" || o.exchange == "cuda-aware");
+    mo.variant = model_variant(o);
+    mo.params = params;
+    mo.merged_block = !o.split_blocks;
+    if (!mo.variant.empty()) {
+        add_kernel_shapes(stats, a, part, mo.variant, mo.params, mo.merged_block);
+    }
     const auto pred = predict_distributed(stats, dev, link, mo);
+    ModelOptions paper = mo;  // Kreutzer's eq. 2 beside it, whatever the format
+    paper.variant.clear();
+    const auto kreutzer = predict_distributed(stats, dev, link, paper);
 
     std::printf("%s: %d x %d, %lld nonzeros; %s partition over %d ranks (MODEL, no run)\n",
                 input_name(o.input).c_str(), a.num_rows, a.num_cols,
@@ -56,16 +69,34 @@ int run_plan(const DistCli& o)
     std::printf("imbalance: rows %.3f, nnz %.3f; halo total %lld entries; max neighbours %d\n",
                 stats.row_imbalance, stats.nnz_imbalance,
                 static_cast<long long>(stats.total_halo), stats.max_neighbours);
-    std::printf("predicted SpMV on %s ranks over %s: vector %.2f us, naive %.2f us, overlap %.2f "
-                "us, task %.2f us\n",
-                pred.device.c_str(), pred.link.c_str(), pred.time_s.vector * 1e6,
-                pred.time_s.naive * 1e6, pred.time_s.overlap * 1e6, pred.time_s.task * 1e6);
+    std::printf("predicted SpMV on %s ranks over %s%s: vector %.2f us, naive %.2f us, overlap "
+                "%.2f us, task %.2f us\n  kernels: %s\n",
+                pred.device.c_str(), pred.link.c_str(),
+                mo.stage_through_host ? "" : " (no host staging)", pred.time_s.vector * 1e6,
+                pred.time_s.naive * 1e6, pred.time_s.overlap * 1e6, pred.time_s.task * 1e6,
+                pred.kernel_model.c_str());
+    if (!mo.variant.empty()) {
+        std::printf("Kreutzer eq. 2 (the paper's, format-agnostic): vector %.2f us, naive %.2f us, "
+                    "overlap %.2f us, task %.2f us\n",
+                    kreutzer.time_s.vector * 1e6, kreutzer.time_s.naive * 1e6,
+                    kreutzer.time_s.overlap * 1e6, kreutzer.time_s.task * 1e6);
+    }
 
     nlohmann::json j = {{"meta", make_meta("dist plan", {o.input})},
                         {"matrix", input_name(o.input)}, {"ranks", o.ranks},
                         {"partition", o.partition},      {"precision", precision_name(o.precision)},
                         {"model", true},                 {"device_profile", pred.device},
-                        {"link", pred.link}};
+                        {"link", pred.link},             {"format", o.format},
+                        {"variant", mo.variant},         {"kernel_model", pred.kernel_model},
+                        {"stage_through_host", mo.stage_through_host}};
+    j["predicted_us"] = {{"vector", pred.time_s.vector * 1e6},
+                         {"naive", pred.time_s.naive * 1e6},
+                         {"overlap", pred.time_s.overlap * 1e6},
+                         {"task", pred.time_s.task * 1e6}};
+    j["predicted_kreutzer_us"] = {{"vector", kreutzer.time_s.vector * 1e6},
+                                  {"naive", kreutzer.time_s.naive * 1e6},
+                                  {"overlap", kreutzer.time_s.overlap * 1e6},
+                                  {"task", kreutzer.time_s.task * 1e6}};
     j["imbalance"] = {{"rows", stats.row_imbalance}, {"nnz", stats.nnz_imbalance}};
     j["comm"] = stats.comm;
     for (std::size_t r = 0; r < stats.ranks.size(); ++r) {

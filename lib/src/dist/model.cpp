@@ -260,6 +260,11 @@ void check_ranks(const std::vector<int>& ranks)
     }
 }
 
+// The statistics of one point of a scaling study, with the kernel shapes the per-format model
+// needs when it prices the ranks.
+PartitionStats stats_for(const Csr<double, std::int32_t>& a, const Partition& rows, int vb,
+                         const RankDevice& device, const ModelOptions& options);
+
 ScalingResult empty_result(PartitionKind kind, const RankDevice& device, const LinkProfile& link,
                            const ModelOptions& options)
 {
@@ -359,8 +364,14 @@ double DistPrediction::gflops(Mode m) const
 // ---------------------------------------------------------------------------------------------
 // The model
 
+bool uses_format_model(const RankDevice& device, const ModelOptions& options) noexcept
+{
+    return is_gpu(device) && !options.variant.empty();
+}
+
 RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& device,
-                       const LinkProfile& link, const ModelOptions& options)
+                       const LinkProfile& link, const ModelOptions& options,
+                       const RankKernels* kernels, const model::FormatModelConstants* constants)
 {
     check_options(options, link);
     const Rates rates = rates_of(device);
@@ -373,9 +384,22 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
                      r.sent >= 0 && r.nonlocal_rows >= 0 && r.nonlocal_rows <= r.rows &&
                      r.boundary_local_nnz >= 0 && r.boundary_local_nnz <= r.local_nnz,
                  "rank " + std::to_string(r.rank) + " has negative or inconsistent counts");
+    SPMV_EXPECTS(kernels == nullptr || (rates.gpu && constants != nullptr),
+                 "the per-format model prices GPU ranks only, with a GPU's constants");
     const double launch_s = rates.gpu ? options.launch_latency_us * 1e-6 : 0.0;
     const double sent_bytes = static_cast<double>(r.sent) * sv;
     const double halo_bytes = static_cast<double>(r.halo) * sv;
+    // The per-format model's time of one kernel (0 for one that does not run).
+    auto kernel_s = [&](const model::KernelShape& k) {
+        if (k.rows == 0) {
+            return 0.0;
+        }
+        if (!k.feasible) {
+            SPMV_THROW(InvalidArgument, "rank " + std::to_string(r.rank) + ": " + k.variant +
+                                            " cannot run its block: " + k.why_not);
+        }
+        return model::predict(k, *constants, options.precision).time_s;
+    };
 
     RankTimes t;
     t.rank = r.rank;
@@ -387,27 +411,42 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
     // local block over every row, then the full-row non-local block adding into y (beta = 1).
     const bool row_split = r.halo > 0 && compressed_nonlocal(r.nonlocal_rows, r.rows);
     const std::int64_t first_nnz = row_split ? r.local_nnz - r.boundary_local_nnz : r.local_nnz;
-    t.local_s = operation_s(block_bytes(r.rows, first_nnz, options.alpha, options.precision),
-                            rates.memory_gbs, launch_s);
-    if (r.halo > 0) {
-        if (row_split) {
-            t.nonlocal_s =
-                operation_s(block_bytes(r.nonlocal_rows, r.boundary_local_nnz + r.nonlocal_nnz,
-                                        options.alpha, options.precision),
-                            rates.memory_gbs, launch_s) +
-                operation_s(static_cast<double>(r.nonlocal_rows) * (3.0 * sv + model::index_bytes),
-                            rates.memory_gbs, launch_s);
+    const double scatter_s =
+        row_split ? operation_s(static_cast<double>(r.nonlocal_rows) * (3.0 * sv + model::index_bytes),
+                                rates.memory_gbs, launch_s)
+                  : 0.0;
+    if (kernels != nullptr) {
+        // the per-format model on the blocks as built (add_kernel_shapes)
+        t.local_s = kernel_s(kernels->first);
+        if (r.halo > 0) {
+            t.nonlocal_s = kernel_s(kernels->second) + scatter_s;
+            t.merged_s = kernels->merged.rows > 0 ? kernel_s(kernels->merged)
+                                                  : t.local_s + t.nonlocal_s;
         } else {
-            t.nonlocal_s =
-                operation_s(block_bytes(r.rows, r.nonlocal_nnz, options.alpha, options.precision),
-                            rates.memory_gbs, launch_s);
+            t.merged_s = t.local_s;  // no halo: the local block is the whole SpMV
         }
-        // vector mode's single step: [local | non-local] in one pass over y
-        t.merged_s = operation_s(
-            block_bytes(r.rows, r.local_nnz + r.nonlocal_nnz, options.alpha, options.precision),
-            rates.memory_gbs, launch_s);
     } else {
-        t.merged_s = t.local_s;  // no halo: the local block is the whole SpMV
+        t.local_s = operation_s(block_bytes(r.rows, first_nnz, options.alpha, options.precision),
+                                rates.memory_gbs, launch_s);
+        if (r.halo > 0) {
+            if (row_split) {
+                t.nonlocal_s =
+                    operation_s(block_bytes(r.nonlocal_rows, r.boundary_local_nnz + r.nonlocal_nnz,
+                                            options.alpha, options.precision),
+                                rates.memory_gbs, launch_s) +
+                    scatter_s;
+            } else {
+                t.nonlocal_s = operation_s(
+                    block_bytes(r.rows, r.nonlocal_nnz, options.alpha, options.precision),
+                    rates.memory_gbs, launch_s);
+            }
+            // vector mode's single step: [local | non-local] in one pass over y
+            t.merged_s = operation_s(block_bytes(r.rows, r.local_nnz + r.nonlocal_nnz,
+                                                 options.alpha, options.precision),
+                                     rates.memory_gbs, launch_s);
+        } else {
+            t.merged_s = t.local_s;  // no halo: the local block is the whole SpMV
+        }
     }
     t.pack_s = operation_s(static_cast<double>(r.sent) * (model::index_bytes + 2.0 * sv),
                            rates.memory_gbs, launch_s);
@@ -440,8 +479,27 @@ DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice
     p.num_ranks = stats.num_ranks;
     p.nnz = stats.nnz;
     p.ranks.reserve(stats.ranks.size());
-    for (const auto& r : stats.ranks) {
-        p.ranks.push_back(predict_rank(r, stats.value_bytes, device, link, options));
+    const bool per_format = uses_format_model(device, options);
+    std::optional<model::FormatModelConstants> constants;
+    if (per_format) {
+        const auto& k = stats.kernels;
+        SPMV_EXPECTS(k.variant == options.variant && k.ranks.size() == stats.ranks.size() &&
+                         k.merged_block == options.merged_block,
+                     "the per-format model needs the statistics' kernel shapes of variant '" +
+                         options.variant + "' (merged block " +
+                         (options.merged_block ? "on" : "off") + "): call add_kernel_shapes" +
+                         (k.variant.empty() ? "" : " (they hold '" + k.variant + "')"));
+        constants = options.constants ? *options.constants
+                                      : model::builtin_constants(std::get<model::GpuProfile>(device));
+        p.kernel_model = "per-format model (" + options.variant + " on " + p.device +
+                         "; constants: " + constants->source + ")";
+    } else {
+        p.kernel_model = "Kreutzer eq. 2 (alpha = " + num(options.alpha) + ")";
+    }
+    for (std::size_t i = 0; i < stats.ranks.size(); ++i) {
+        p.ranks.push_back(predict_rank(stats.ranks[i], stats.value_bytes, device, link, options,
+                                       per_format ? &stats.kernels.ranks[i] : nullptr,
+                                       per_format ? &*constants : nullptr));
         for (auto m : all_modes) {
             p.time_s[m] = std::max(p.time_s[m], p.ranks.back().time_s[m]);
         }
@@ -589,6 +647,20 @@ template PartitionStats partition_stats<float>(const Csr<float, std::int32_t>&, 
 // ---------------------------------------------------------------------------------------------
 // Scaling studies
 
+namespace {
+
+PartitionStats stats_for(const Csr<double, std::int32_t>& a, const Partition& rows, int vb,
+                         const RankDevice& device, const ModelOptions& options)
+{
+    auto s = partition_stats(a, rows, vb);
+    if (uses_format_model(device, options)) {
+        add_kernel_shapes(s, a, rows, options.variant, options.params, options.merged_block);
+    }
+    return s;
+}
+
+}  // namespace
+
 ScalingResult predict_scaling(const Csr<double, std::int32_t>& a, PartitionKind kind,
                               const std::vector<int>& ranks, const RankDevice& device,
                               const LinkProfile& link, const ModelOptions& options)
@@ -597,11 +669,11 @@ ScalingResult predict_scaling(const Csr<double, std::int32_t>& a, PartitionKind 
     const int vb = model::value_bytes(options.precision);
     auto result = empty_result(kind, device, link, options);
     // P = 1 needs no partitioner (nor METIS): the whole matrix is rank 0's local block.
-    const auto one = partition_stats(a, partition_rows(a.num_rows, 1), vb);
+    const auto one = stats_for(a, partition_rows(a.num_rows, 1), vb, device, options);
     result.baseline = predict_distributed(one, device, link, options);
     result.baseline.kind = kind;
     for (int P : ranks) {
-        const auto s = P == 1 ? one : partition_stats(a, make_partition(a, kind, P), vb);
+        const auto s = P == 1 ? one : stats_for(a, make_partition(a, kind, P), vb, device, options);
         auto p = predict_distributed(s, device, link, options);
         p.kind = kind;
         result.points.push_back(make_point(s, std::move(p), result.baseline));
@@ -619,15 +691,17 @@ ScalingResult predict_weak_scaling(std::int32_t k, PartitionKind kind,
     const int vb = model::value_bytes(options.precision);
     auto result = empty_result(kind, device, link, options);
     const auto one = gen::pde(k);
-    result.baseline = predict_distributed(partition_stats(one, partition_rows(one.num_rows, 1), vb),
-                                          device, link, options);
+    result.baseline = predict_distributed(
+        stats_for(one, partition_rows(one.num_rows, 1), vb, device, options), device, link,
+        options);
     result.baseline.kind = kind;
     for (int P : ranks) {
         const auto K = static_cast<std::int32_t>(
             std::max(1L, std::lround(k * std::cbrt(static_cast<double>(P)))));
         const auto a = gen::pde(K);
-        const auto s = partition_stats(
-            a, P == 1 ? partition_rows(a.num_rows, 1) : make_partition(a, kind, P), vb);
+        const auto s = stats_for(
+            a, P == 1 ? partition_rows(a.num_rows, 1) : make_partition(a, kind, P), vb, device,
+            options);
         auto p = predict_distributed(s, device, link, options);
         p.kind = kind;
         result.points.push_back(make_point(s, std::move(p), result.baseline));

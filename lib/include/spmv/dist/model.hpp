@@ -1,10 +1,32 @@
 #pragma once
-/// The performance model of ONE distributed SpMV y = A x over P ranks: Kreutzer et al.'s
-/// single-GPU bandwidth model (§II.B, model/performance.hpp) applied to each rank's local and
-/// non-local block, plus the halo path of §III.A (Fig. 4), combined for the four modes of
-/// timeline.hpp (Kreutzer's vector, naive overlap and task mode, and the GPU-era explicit
-/// overlap). MPI-free: it needs only the PartitionStats of a partition, which
-/// partition_stats() computes straight from the CSR matrix.
+/// The performance model of ONE distributed SpMV y = A x over P ranks: each rank's kernels
+/// priced by a single-GPU model, plus the halo path of Kreutzer et al. §III.A (Fig. 4),
+/// combined for the four modes of timeline.hpp (Kreutzer's vector, naive overlap and task
+/// mode, and the GPU-era explicit overlap). MPI-free: it needs only the PartitionStats of a
+/// partition, which partition_stats() computes straight from the CSR matrix.
+///
+/// Which single-GPU model prices a rank's kernels (the first pass, the second pass and vector
+/// mode's merged block; DistPrediction::kernel_model says which was used):
+///   - THE PER-FORMAT MODEL (the project's, the advisor's; spmv/model/format_model.hpp) when
+///     ModelOptions::variant names the GPU kernel variant the ranks run and the ranks are GPUs:
+///     each block, built as DistMatrix builds it (add_kernel_shapes), counted by
+///     model::kernel_shapes and priced by model::predict with the profile's constants
+///     (model::builtin_constants(gpu), or ModelOptions::constants from `spmvlab calibrate`):
+///       T_block = F_v + max(c_v critical trips, DRAM bytes / B_GPU, L2 sectors 32 / B_L2,
+///                           tau warp trips)
+///     so the format's padding, index width, x gather and fixed cost count, and SELL-C-sigma
+///     and CSR get different times on the same block. The boundary rows' scatter, the gather
+///     of the send buffer and the copies keep the bandwidth terms below (no fitted constants
+///     exist for them). alpha does not apply: the per-format model counts the x gather.
+///   - KREUTZER'S eq. 2 (the paper's, format-agnostic; model/performance.hpp) otherwise: with
+///     an empty ModelOptions::variant (the default), on host ranks (HostProfile), and beside
+///     the per-format prediction in `spmvlab dist plan` / `dist bench` as the paper's number.
+///     Its terms are listed here; the per-format model replaces T_local, T_nonlocal and
+///     T_merged only (the scatter term stays).
+/// Why (docs/distributed.md, "The model against the measurements, per format", the table and
+/// its records): on 2 H200, pde400 in SELL was predicted 1,160 us by eq. 2 and measured 770 us:
+/// eq. 2 charges 20 bytes per nonzero whatever the format; the per-format model, 856 us,
+/// charges the 12 bytes SELL streams plus the L2 gather of x.
 ///
 /// Per rank (s_v = 8 (DP) or 4 (SP) value bytes, s_i = 4 index bytes, B the rank's memory
 /// bandwidth (GPU: B_GPU, host rank: HostProfile), B_PCI the GPU's PCIe bandwidth, B_L and
@@ -70,10 +92,16 @@
 ///   T_exchange = 2 + 6400/5e9 = 3.28 us   T_comm = 4.52 us
 ///   vector = 4.52 + 1.56 = 6.08 us   naive = 4.52 + 1.36 + 0.36 = 6.24 us
 ///   overlap (GPU) = task = max(1.36, 4.52) + 0.36 = 4.88 us
+/// The per-format model's worked example (tests/dist/test_dist_model_format.cpp): 64 rows of
+/// (-1, 2, -1) over 2 ranks, csr with F = 5 us and c = 50 ns per trip: every kernel is
+/// latency-bound at 3 trips, 5.15 us; with the halo path (2.0034 us) vector = 7.1534 us and
+/// task = 5.15 + 5.15028 = 10.30 us: the second kernel's fixed cost, which eq. 2 (T_local
+/// 23.5 ns) cannot see.
 ///
 /// Every built-in profile below is an ASSUMPTION with its source in `note`; measure the
 /// machine at hand and use custom_link / custom_host / model::custom where it matters.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,8 +112,10 @@
 #include <spmv/dist/partition_stats.hpp>
 #include <spmv/dist/timeline.hpp>
 #include <spmv/formats/csr.hpp>
+#include <spmv/model/format_model.hpp>
 #include <spmv/model/gpu_profile.hpp>
 #include <spmv/model/performance.hpp>
+#include <spmv/registry.hpp>
 
 namespace spmv::dist {
 
@@ -157,9 +187,28 @@ struct ModelOptions {
     bool stage_through_host = true;
     /// Fixed cost of every GPU operation that has work (the two kernels, the gather and the
     /// copies): launch plus synchronisation, ASSUMED a few us on current GPUs. 0 (default)
-    /// keeps Kreutzer's pure bandwidth model. Host ranks ignore it.
+    /// keeps Kreutzer's pure bandwidth model. Host ranks ignore it. The per-format model's
+    /// kernels carry their own fitted fixed cost (F_v) and do not add it.
     double launch_latency_us = 0.0;
+    /// The GPU kernel variant the ranks run (a name of model::modelled_variants(); the
+    /// format's default kernel is model::format_variant(format)->name, "csr", "sell", ...):
+    /// GPU ranks' kernels are then priced by the per-format model on their blocks, whose
+    /// shapes the statistics must carry for this variant (add_kernel_shapes; predict_scaling
+    /// and predict_weak_scaling add them themselves). Empty (default): Kreutzer's eq. 2.
+    std::string variant;
+    /// The variant's parameters (predict_scaling / predict_weak_scaling pass them to
+    /// add_kernel_shapes; sigma 0 = auto, resolved per block as spmv::build does).
+    FormatParams params;
+    /// Vector mode runs one merged block (DistOptions::merged_block; `dist --split-blocks`
+    /// turns it off): with the per-format model, false prices vector mode as the two passes.
+    bool merged_block = true;
+    /// The per-format model's constants; empty: model::builtin_constants(the GPU profile).
+    std::optional<model::FormatModelConstants> constants;
 };
+
+/// Whether the per-format model prices the kernels of `device` under `options`: a GPU rank
+/// and a variant named.
+bool uses_format_model(const RankDevice& device, const ModelOptions& options) noexcept;
 
 /// One number per mode (times in seconds, speedups, efficiencies).
 struct PerMode {
@@ -190,6 +239,9 @@ struct RankTimes {
 /// The model's prediction for one partition.
 struct DistPrediction {
     std::string device;  ///< profile name
+    /// What priced the kernels: "per-format model (sell on H200; constants: ...)" or
+    /// "Kreutzer eq. 2 (alpha = 1)".
+    std::string kernel_model;
     bool gpu = true;
     std::string link;
     PartitionKind kind = PartitionKind::rows;
@@ -203,13 +255,19 @@ struct DistPrediction {
     double gflops(Mode m) const;     ///< 2 nnz / time / 1e9 (0 for time 0)
 };
 
-/// The model for one rank. Throws InvalidArgument for alpha outside (0, 1], a non-positive
-/// bandwidth or a negative latency.
+/// The model for one rank, its kernels by Kreutzer's eq. 2, or by the per-format model with
+/// `constants` when `kernels` is given (a GPU device only). Throws InvalidArgument for alpha
+/// outside (0, 1], a non-positive bandwidth, a negative latency, or a block the variant
+/// cannot run (the shape's why_not).
 RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& device,
-                       const LinkProfile& link, const ModelOptions& options = {});
+                       const LinkProfile& link, const ModelOptions& options = {},
+                       const RankKernels* kernels = nullptr,
+                       const model::FormatModelConstants* constants = nullptr);
 
 /// The model for every rank and the four mode times. Throws InvalidArgument as predict_rank,
-/// and when stats.value_bytes does not match options.precision or the ranks are inconsistent.
+/// when stats.value_bytes does not match options.precision or the ranks are inconsistent, and
+/// when the per-format model is to be used (uses_format_model) but stats.kernels holds no
+/// shapes of options.variant (or of another merged_block).
 DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice& device,
                                    const LinkProfile& link, const ModelOptions& options = {});
 
@@ -227,8 +285,8 @@ DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice
 ///   task     comm: pack, copy_d2h, exchange, copy_h2d   from the start, beside local;
 ///            nonlocal at max(local, comm).
 /// Phases of zero duration are left out. device is the profile's name; matrix, format, date
-/// and commit are left empty for the caller (the model does not depend on the format; the link
-/// is not recorded). Throws InvalidArgument for iterations < 1.
+/// and commit are left empty for the caller (kernel_model says what priced the kernels; the
+/// link is not recorded). Throws InvalidArgument for iterations < 1.
 Timeline predicted_timeline(const DistPrediction& p, Mode mode, int iterations = 2);
 
 /// The statistics of splitting `a` by `rows`, computed straight from the CSR arrays in
@@ -266,7 +324,7 @@ struct ScalingResult {
 };
 
 /// Strong scaling of `a`: for each P in `ranks`, make_partition(a, kind, P), partition_stats
-/// and the model, compared with P = 1. 1M rows up to P = 1024 take seconds. Throws
+/// (and add_kernel_shapes when uses_format_model) and the model, compared with P = 1. 1M rows up to P = 1024 take seconds. Throws
 /// InvalidArgument for an empty list or P < 1 (NotCompiled for metis without METIS).
 ScalingResult predict_scaling(const Csr<double, std::int32_t>& a, PartitionKind kind,
                               const std::vector<int>& ranks, const RankDevice& device,

@@ -1,15 +1,20 @@
 #pragma once
 /// What a partition costs: per rank the rows, nonzeros (local / non-local), halo, neighbours and
 /// bytes sent and received per SpMV, the rank x rank communication matrix and the load
-/// imbalance. Computed in one process, without MPI (dist plan, the GUI's Distribution view,
-/// the distributed model).
+/// imbalance; and, when asked for (add_kernel_shapes), what the per-format model counts for
+/// the kernels each GPU rank runs on its blocks. Computed in one process, without MPI (dist
+/// plan, the GUI's Distribution view, the distributed model).
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <spmv/dist/exchange_plan.hpp>
 #include <spmv/dist/local_matrix.hpp>
 #include <spmv/dist/partition.hpp>
 #include <spmv/formats/csr.hpp>
+#include <spmv/model/kernel_shape.hpp>
+#include <spmv/registry.hpp>
 
 namespace spmv::dist {
 
@@ -30,6 +35,37 @@ struct RankStats {
     double bytes_sent = 0.0;
 };
 
+/// The per-format model's counts (model::KernelShape, spmv/model/format_model.hpp) of the
+/// kernels one GPU rank runs per product, each on its block exactly as DistMatrix builds it
+/// (distributed/src/blocks.hpp; the same rule as the model's compressed_nonlocal):
+///   split by rows (boundary rows, those with non-local entries, at most a third):
+///     first   the local block with the boundary rows left empty (every row's y written)
+///     second  the boundary rows whole, local and non-local entries, over [x_own | halo]
+///             (one product per boundary row; the scatter into y is priced apart)
+///   split by columns (more boundary rows):
+///     first   the local block over every row, over x_own
+///     second  the full-row non-local block over the halo; it adds into y (beta = 1), so
+///             its shape reads y once more than y = A x (temp_value_traffic = rows)
+///   merged    vector mode's single step, [local | non-local] over [x_own | halo], every row
+/// A kernel that does not run has rows = 0 (second without halo; merged without halo or with
+/// merged_block off, when vector mode runs the two passes). A block without nonzeros keeps its
+/// rows and the y it writes (loaded slots, trips and x sectors 0). Columns are numbered as in
+/// LocalMatrix (own columns in the column partition's order, the halo by owner, then column),
+/// so the x sectors the model counts are the ones the ranks' kernels gather.
+struct RankKernels {
+    model::KernelShape first;
+    model::KernelShape second;
+    model::KernelShape merged;
+};
+
+/// The kernel shapes of every rank for one GPU kernel variant (add_kernel_shapes).
+struct PartitionKernels {
+    std::string variant;       ///< the modelled variant ("csr", "sell", ...); empty: none
+    FormatParams params;       ///< as given (sigma 0 = auto, resolved per block as spmv::build)
+    bool merged_block = true;  ///< merged shapes counted (DistOptions::merged_block)
+    std::vector<RankKernels> ranks;  ///< one per rank
+};
+
 struct PartitionStats {
     PartitionKind kind = PartitionKind::rows;
     int num_ranks = 1;
@@ -45,7 +81,24 @@ struct PartitionStats {
     double nnz_imbalance = 1.0;        ///< max nnz / mean nnz (1 = perfect)
     double max_bytes_received = 0.0;
     int max_neighbours = 0;
+    /// What the per-format model counts for each rank's kernels; empty (variant "") unless
+    /// add_kernel_shapes filled it. The distributed model then prices GPU ranks' kernels with
+    /// the per-format model (spmv/dist/model.hpp).
+    PartitionKernels kernels;
 };
+
+/// Fills s.kernels for GPU kernel `variant` (a name of model::modelled_variants(), e.g. the
+/// format's default model::format_variant("sell")->name) with `params`: per rank the blocks of
+/// RankKernels, built as column patterns only (values are not needed by the model: 4 bytes per
+/// nonzero, one rank and one block at a time) and counted by model::kernel_shapes. Cost O(nnz
+/// + N log N) per rank count (the x sector passes and sigma sorts of the format model), memory
+/// about twice one rank's nonzeros in 32-bit indices beside `a`. Throws InvalidArgument for a
+/// variant the model does not know, a partition that does not match `a` or statistics of
+/// another partition.
+template <typename ValueType>
+void add_kernel_shapes(PartitionStats& s, const Csr<ValueType, std::int32_t>& a,
+                       const Partition& rows, std::string_view variant,
+                       const FormatParams& params, bool merged_block = true);
 
 /// Fills the totals of `s` (nnz, total_halo, max_bytes_received, max_neighbours and the
 /// imbalances) from its per-rank entries, summed in rank order: analyse() and the model's
