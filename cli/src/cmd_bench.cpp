@@ -9,6 +9,7 @@
 #include <sstream>
 #include <random>
 
+#include <spmv/analysis/warp_timeline.hpp>
 #include <spmv/error.hpp>
 #include <spmv/registry.hpp>
 
@@ -72,6 +73,7 @@ struct BenchOptions {
     double max_format_mib = 0;
     double min_time_ms = 200;
     int min_reps = 5;
+    std::string warp_timeline;  ///< GPU: trace one product's warps into this file, no timing
     ParamOptions params;
 };
 
@@ -264,8 +266,99 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
     }
 }
 
+/// --warp-timeline FILE: one traced product per variant (after warm-up) on one matrix, written
+/// as a warp timeline (schemas/warp-timeline.schema.json); a summary per variant on stdout.
+void run_warp_timeline(const BenchOptions& o)
+{
+    if (!o.gpu) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--warp-timeline records the GPU's own warps: add --gpu");
+    }
+    if (o.precision == "both") {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--warp-timeline traces one precision: --precision sp or dp");
+    }
+    if (o.formats == "auto") {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--warp-timeline: name the variants (e.g. --formats ellr,pjds), not auto");
+    }
+    const auto files = collect_inputs(o.inputs);
+    if (files.size() != 1) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "--warp-timeline traces one matrix; got " + std::to_string(files.size()) +
+                       " inputs");
+    }
+    const std::filesystem::path out(o.warp_timeline);
+    std::error_code ec;
+    const auto parent = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
+    if (std::filesystem::is_directory(out, ec) || !std::filesystem::is_directory(parent, ec)) {
+        SPMV_THROW(spmv::InvalidArgument, "cannot write " + o.warp_timeline +
+                                              ": it is a directory or its directory is missing");
+    }
+    const auto ctx = gpu_context();  // the clear error without CUDA or a GPU comes from here
+    const auto params = apply_format_params(o.params);
+    const auto name = input_name(files[0]);
+    const auto a = load_matrix(files[0]);
+    std::vector<std::string> notes;
+    auto t = trace_warp_timeline(ctx, name, a, params, o.formats, o.precision != "sp", 5, notes);
+    auto meta = make_meta("bench", input_strings(files));
+    add_gpu_meta(meta);
+    t.date = meta["date"].get<std::string>();
+    t.commit = meta["commit"].is_string() ? meta["commit"].get<std::string>() : git_commit();
+    const nlohmann::json run_params = {{"block_rows", params.block_rows},
+                                       {"slice_height", params.slice_height},
+                                       {"sort_window", params.sort_window},
+                                       {"warp_size", params.warp_size}};
+    // the file: meta, the parameters and the notes, then the timeline as to_json writes it
+    // (one warp a line)
+    const std::string body = spmv::analysis::to_json(t);
+    const std::string text = "{\n  \"meta\": " + meta.dump() + ",\n  \"params\": " +
+                             run_params.dump() + ",\n  \"notes\": " +
+                             nlohmann::json(notes).dump() + "," + body.substr(1);
+    // what is written must read back (the explorer's reader is the validator)
+    spmv::analysis::read_warp_timeline(text, o.warp_timeline);
+    write_file(o.warp_timeline, text);
+    std::printf("# %s, commit %s, %s\n# device: %s\n# %s: %d x %d, %lld entries, %s\n",
+                version_string().c_str(), t.commit.c_str(), t.date.c_str(), t.device.c_str(),
+                name.c_str(), a.num_rows, a.num_cols, static_cast<long long>(spmv::nnz(a)),
+                t.precision.c_str());
+    for (const auto& n : notes) std::printf("# %s\n", n.c_str());
+    for (const auto& v : t.variants) {
+        const auto pairing = spmv::analysis::best_pairing(v);
+        for (const auto& l : v.launches) {
+            if (l.warps.empty()) continue;
+            const auto s = spmv::analysis::summarize(l);
+            const auto& w = l.warps[s.longest];
+            std::printf("%s launch %d %s: %zu of %lld warps on %d SMs, span %.1f us; longest warp "
+                        "%.1f us (block %d warp %d, SM %d%s) = %.1f x the median %.2f us\n",
+                        v.variant.c_str(), l.index, l.kernel.c_str(), s.warps,
+                        static_cast<long long>(l.expected_warps), s.sms_used, s.span_ns / 1e3,
+                        s.max_duration_ns / 1e3, w.block, w.warp, w.sm,
+                        w.has_rows() ? (", rows " + std::to_string(w.row_begin) + ".." +
+                                        std::to_string(w.row_end - 1))
+                                           .c_str()
+                                     : "",
+                        s.longest_over_median, s.median_duration_ns / 1e3);
+        }
+        if (pairing) {
+            std::printf("%s: model paired with %zu warps of launch %zu (%zu with the same rows); "
+                        "duration vs N_iter of the warp: r = %.3f\n",
+                        v.variant.c_str(), pairing->paired, pairing->launch, pairing->exact,
+                        pairing->correlation);
+        }
+        if (v.launches.empty()) {
+            std::printf("%s: no instrumented launch was recorded\n", v.variant.c_str());
+        }
+    }
+    std::printf("wrote %s\n", o.warp_timeline.c_str());
+}
+
 void run(BenchOptions& o)
 {
+    if (!o.warp_timeline.empty()) {
+        run_warp_timeline(o);
+        return;
+    }
     if (o.precision != "sp" && o.precision != "dp" && o.precision != "both") {
         SPMV_THROW(spmv::InvalidArgument, "--precision must be sp, dp or both");
     }
@@ -492,6 +585,15 @@ void add_bench_command(CLI::App& app)
                     "in double) exceeds this many MiB; its row says so (default: the memory "
                     "limit, --max-memory)")
         ->check(non_negative_number());
+    cmd->add_option("--warp-timeline", o->warp_timeline,
+                    "GPU: instead of timing, run each variant of --formats (default: all of SpMV "
+                    "Lab's; the cuSPARSE baselines cannot be instrumented) 5 times, then once "
+                    "traced, recording every warp of every launch (SM, block, warp, start and "
+                    "end in ns, SM cycles, the stored rows it computed), and write them with the "
+                    "model's per-warp work (N_iter, idle lanes, padding) for the same format as "
+                    "one JSON file (schemas/warp-timeline.schema.json) that spmvlab-gui "
+                    "--warp-timeline FILE draws; one matrix, one precision")
+        ->type_name("FILE");
     add_format_param_options(cmd, o->params);
     cmd->callback([o] { run(*o); });
 }

@@ -5,15 +5,18 @@
 #include <optional>
 
 #include <cmath>
+#include <random>
 #include <sstream>
 
 #include <spmv/analysis/estimate.hpp>
+#include <spmv/analysis/warps.hpp>
 #include <spmv/error.hpp>
 #include <spmv/gpu/bench.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/error.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/verify.hpp>
+#include <spmv/gpu/warp_trace.hpp>
 
 namespace spmvlab {
 namespace {
@@ -208,6 +211,129 @@ std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& 
         }
     }
     return out;
+}
+
+namespace {
+
+/// One variant: warm-up products, then one traced product; the model of its host format beside.
+template <typename V>
+spmv::analysis::TimelineVariant trace_variant(const spmv::gpu::KernelVariant& v,
+                                              const spmv::Csr<V, std::int32_t>& a,
+                                              const spmv::FormatParams& params, int warmup,
+                                              double& sm_clock_khz)
+{
+    const auto host = spmv::build<V>(v.format, a, params);
+    const auto model = spmv::analysis::analyze_warps(host, 32);  // the hardware's warp
+    const auto m = spmv::gpu::assemble(v, host);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> d(-1.0, 1.0);
+    std::vector<V> xh(static_cast<std::size_t>(a.num_cols));
+    for (auto& e : xh) e = static_cast<V>(d(rng));
+    auto x = spmv::gpu::DeviceBuffer<V>::from_host(xh, "warp timeline x");
+    spmv::gpu::DeviceBuffer<V> y(static_cast<std::size_t>(a.num_rows), "warp timeline y");
+    const spmv::gpu::Stream s;
+    const auto product = [&] {
+        m.spmv(V(1), x.data(), V(0), y.data(), spmv::RowOrder::original, s);
+    };
+    for (int i = 0; i < warmup; ++i) product();
+    s.synchronize();
+    const auto hint = 2 * (static_cast<std::size_t>(a.num_rows) / 32 + 1) + 4096;
+    const auto trace = spmv::gpu::trace_warps(product, s, hint);
+    sm_clock_khz = trace.sm_clock_khz;
+
+    spmv::analysis::TimelineVariant out;
+    out.variant = std::string(v.name);
+    out.format = std::string(v.format);
+    const std::uint64_t origin =
+        trace.launches.empty() ? 0 : trace.launches.front().first_start_ns;
+    for (std::size_t i = 0; i < trace.launches.size(); ++i) {
+        const auto& l = trace.launches[i];
+        spmv::analysis::MeasuredLaunch ml;
+        ml.index = static_cast<int>(i);
+        ml.kernel = l.kernel;
+        ml.blocks = l.blocks;
+        ml.threads_per_block = l.threads_per_block;
+        ml.expected_warps = l.expected_warps;
+        ml.offset_ns = static_cast<double>(l.first_start_ns - origin);
+        for (const auto& w : l.warps) {
+            spmv::analysis::MeasuredWarp mw;
+            mw.block = w.block;
+            mw.warp = w.warp;
+            mw.sm = w.sm;
+            mw.start_ns = static_cast<double>(w.start_ns - l.first_start_ns);
+            // a warp whose end was never stamped (it cannot happen unless a thread trapped)
+            // keeps end = start, so the file stays valid; the launch's count shows it
+            mw.end_ns = w.end_ns >= w.start_ns ? static_cast<double>(w.end_ns - l.first_start_ns)
+                                               : mw.start_ns;
+            mw.cycles = w.end_cycle >= w.start_cycle
+                            ? static_cast<double>(w.end_cycle - w.start_cycle)
+                            : -1.0;
+            mw.row_begin = w.row_begin;
+            mw.row_end = w.row_end;
+            ml.warps.push_back(mw);
+        }
+        // the view and the reader want the warps of a launch in the order they started
+        std::stable_sort(ml.warps.begin(), ml.warps.end(),
+                         [](const auto& p, const auto& q) { return p.start_ns < q.start_ns; });
+        out.launches.push_back(std::move(ml));
+    }
+    out.model_warp_size = model.warp_size;
+    for (const auto& w : model.warps) {
+        out.model.push_back({w.first_thread, w.threads, w.max_iterations, w.useful, w.idle_slots,
+                             w.stored_padding});
+    }
+    return out;
+}
+
+}  // namespace
+
+spmv::analysis::WarpTimeline trace_warp_timeline(const GpuContext& ctx,
+                                                 const std::string& matrix_name,
+                                                 const spmv::Csr<double, std::int32_t>& a,
+                                                 const spmv::FormatParams& params,
+                                                 const std::string& formats, bool dp, int warmup,
+                                                 std::vector<std::string>& notes)
+{
+    require_gpu();
+    spmv::analysis::WarpTimeline t;
+    t.device = ctx.device;
+    t.precision = dp ? "double" : "single";
+    t.matrix = matrix_name;
+    t.rows = a.num_rows;
+    t.cols = a.num_cols;
+    t.nnz = spmv::nnz(a);
+    const auto info = spmv::gpu::device_info();
+    t.multiprocessors = info.multiprocessors;
+    std::vector<const spmv::gpu::KernelVariant*> chosen;
+    for (const auto* v : select_variants(formats)) {
+        if (v->baseline) {
+            if (formats.empty() || formats == "all") continue;
+            SPMV_THROW(spmv::InvalidArgument,
+                       "--warp-timeline: " + std::string(v->name) +
+                           " runs cuSPARSE's own kernels, which cannot be instrumented; name "
+                           "one of SpMV Lab's variants (spmvlab bench --help lists them)");
+        }
+        chosen.push_back(v);
+    }
+    const auto af = dp ? spmv::Csr<float, std::int32_t>{} : spmv::convert_values<float>(a);
+    for (const auto* v : chosen) {
+        const std::string skip = too_large(*v, a, params, 0);
+        if (!skip.empty()) {
+            notes.push_back(std::string(v->name) + ": not traced: " + skip);
+            continue;
+        }
+        try {
+            t.variants.push_back(dp ? trace_variant(*v, a, params, warmup, t.sm_clock_khz)
+                                    : trace_variant(*v, af, params, warmup, t.sm_clock_khz));
+        } catch (const std::exception& e) {
+            if (!is_refusal(e)) throw;
+            notes.push_back(std::string(v->name) + ": not traced: " + user_message(e.what()));
+        }
+    }
+    if (t.variants.empty()) {
+        SPMV_THROW(spmv::Error, "--warp-timeline: no variant could be traced on " + matrix_name);
+    }
+    return t;
 }
 
 }  // namespace spmvlab

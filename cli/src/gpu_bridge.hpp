@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <spmv/analysis/warp_timeline.hpp>
 #include <spmv/formats/csr.hpp>
 #include <spmv/registry.hpp>
 
@@ -98,5 +99,20 @@ std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& 
                                       const spmv::Csr<double, std::int32_t>& a,
                                       const spmv::FormatParams& params,
                                       const GpuBenchOptions& options);
+
+/// `spmvlab bench --gpu --warp-timeline FILE` (docs/gui.md, "Warps (measured)"): for each
+/// variant of `formats` (a comma list; empty: all of ours, the cuSPARSE baselines left out: their
+/// kernels cannot be instrumented, and naming one is an error), `warmup` untraced products,
+/// then one traced product y = A x (beta = 0, y in the original row order) recording every
+/// warp of every launch (spmv::gpu::trace_warps), beside the model's per-warp work of the same
+/// host format and parameters (spmv::analysis::analyze_warps, warps of 32). `notes` receives a
+/// line per variant that could not be traced (too large, refused), which is then left out.
+/// Throws when no variant could be traced.
+spmv::analysis::WarpTimeline trace_warp_timeline(const GpuContext& ctx,
+                                                 const std::string& matrix_name,
+                                                 const spmv::Csr<double, std::int32_t>& a,
+                                                 const spmv::FormatParams& params,
+                                                 const std::string& formats, bool dp, int warmup,
+                                                 std::vector<std::string>& notes);
 
 }  // namespace spmvlab

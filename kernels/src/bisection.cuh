@@ -80,6 +80,7 @@ __global__ void __launch_bounds__(bisection_block_size)
     bisection_spmv_kernel(BisectionView<V> a, V alpha, const V* __restrict__ x, V beta,
                           V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     constexpr int w = 1 << log_w;
     constexpr int groups = log_w + 1;
     const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -93,6 +94,9 @@ __global__ void __launch_bounds__(bisection_block_size)
     }
     const bool writes = active && t < static_cast<std::uint32_t>(a.num_rows);
     const std::uint32_t row = writes ? output_row(a.out_map, t) : 0;  // stored row k = t
+    if (writes) {
+        trace.row(t);
+    }
     V acc{0};
 #pragma unroll
     for (int g = 0; g < groups; ++g) {

@@ -36,6 +36,7 @@ template <typename V>
 __global__ void __launch_bounds__(block_size)
     coo_spmv_kernel(CooView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t chunk = (std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x) / warp_size;
     const int lane = static_cast<int>(threadIdx.x % warp_size);
     if (chunk >= a.num_chunks) {
@@ -44,6 +45,10 @@ __global__ void __launch_bounds__(block_size)
     const std::int64_t begin = chunk * coo_chunk;
     const std::int64_t end = begin + coo_chunk < a.nnz ? begin + coo_chunk : a.nnz;
     const std::int32_t first_row = detail::ldg(a.row_idxs + begin);
+    if (trace.active() && lane == 0) {  // the chunk's rows: its first and last entry's
+        trace.row(first_row);
+        trace.row(detail::ldg(a.row_idxs + end - 1));
+    }
     const bool head_continues = begin > 0 && detail::ldg(a.row_idxs + begin - 1) == first_row;
     const bool tail_continues =
         end < a.nnz && detail::ldg(a.row_idxs + end) == detail::ldg(a.row_idxs + end - 1);
@@ -134,6 +139,7 @@ __global__ void __launch_bounds__(256)
                           const std::int32_t* __restrict__ empty_rows, V alpha, V beta,
                           V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if (t < num_chunks) {
         const std::int32_t row = tail_rows[t];

@@ -34,10 +34,12 @@ __global__ void __launch_bounds__(block_size)
     csr_spmv_scalar_kernel(CsrView<V> a, V alpha, const V* __restrict__ x, V beta,
                            V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t row = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if (row >= a.num_rows) {
         return;
     }
+    trace.row(row);
     const std::int32_t end = detail::ldg(a.row_ptrs + row + 1);
     Acc sum{0};
     for (std::int32_t k = detail::ldg(a.row_ptrs + row); k < end; ++k) {
@@ -56,11 +58,13 @@ __global__ void __launch_bounds__(block_size)
     csr_spmv_vector_kernel(CsrView<V> a, V alpha, const V* __restrict__ x, V beta,
                            V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t tid = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     const std::int64_t row = tid / threads_per_row;
     const int lane = static_cast<int>(threadIdx.x % threads_per_row);
     Acc sum{0};
     if (row < a.num_rows) {
+        trace.row(row);
         const std::int32_t end = detail::ldg(a.row_ptrs + row + 1);
         for (std::int32_t k = detail::ldg(a.row_ptrs + row) + lane; k < end; k += threads_per_row) {
             sum += detail::product<Acc>(detail::ldg(a.values + k),

@@ -153,6 +153,7 @@ __global__ void __launch_bounds__(block)
     csr_adaptive_kernel(AdaptiveView<V> a, Table table, V alpha, const V* __restrict__ x, V beta,
                         V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);  // no rows reported: a block's rows depend on its group
     __shared__ Acc s_warp[warps];
     const int g = static_cast<int>(blockIdx.x);
     std::int32_t e0, e1, nz0, nz1;

@@ -150,6 +150,9 @@ template <int block, int ipt, typename V>
 __global__ void __launch_bounds__(block, min_threads_per_sm / block)
     csr_merge_kernel(MergeView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
+    // outlined: at 80 registers, inline tracing code made ptxas spill; no rows reported (a
+    // warp's rows follow from the merge path)
+    SPMV_WARP_TRACE_OUTLINED(trace);
     constexpr int tile = block * ipt;
     constexpr int warps = block / warp_size;
     static_assert(warps >= 2 && warps <= warp_size && ipt <= 32);

@@ -28,10 +28,12 @@ template <bool streaming, typename V>
 __global__ void __launch_bounds__(block_size)
     ell_spmv_kernel(EllView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t row = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if (row >= a.num_rows) {
         return;
     }
+    trace.row(row);
     const std::int32_t* col = a.col_idxs + row;
     const V* val = a.values + row;
     V sum{0};
@@ -57,10 +59,14 @@ __global__ void __launch_bounds__(xs_block_size)
     ell_xs_spmv_kernel(EllView<V> a, std::int32_t num_cols, V alpha, const V* __restrict__ x,
                        V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     extern __shared__ __align__(16) unsigned char xs_raw[];
     V* xs = reinterpret_cast<V*>(xs_raw);
     const std::int64_t row = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     const bool active = row < a.num_rows;
+    if (active) {
+        trace.row(row);
+    }
     detail::SlotPrefetch<detail::row_unroll, V> first;
     first.load(a.col_idxs + row, a.values + row, a.stride, active ? a.width : 0);
     detail::stage_x(x, xs, num_cols);
@@ -136,6 +142,9 @@ void spmv_xs(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef
     }
     const EllView<V> v{a.num_rows, a.width, a.stride, a.col_idxs.data(), a.values.data()};
     const auto smem = static_cast<std::size_t>(a.num_cols) * sizeof(V);
+    // x may take the whole default 48 KiB beside the warp recorder's static bytes
+    [[maybe_unused]] static const bool opted_in =
+        detail::allow_dynamic_shared(ell_xs_spmv_kernel<V>, 48 * 1024);
     ell_xs_spmv_kernel<<<detail::ceil_div(a.num_rows, xs_block_size), xs_block_size, smem,
                          detail::native(stream)>>>(v, a.num_cols, alpha, x, beta, y);
     SPMV_CUDA_CHECK(cudaGetLastError());

@@ -28,10 +28,12 @@ template <bool streaming, typename V>
 __global__ void __launch_bounds__(block_size)
     ellg_spmv_kernel(EllGView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if (i >= a.num_rows) {
         return;
     }
+    trace.row(i);
     const std::int32_t row_size = detail::ldg(a.row_lengths + i);
     const std::int32_t* rP = a.col_idxs + i;
     const V* cM = a.values + i;

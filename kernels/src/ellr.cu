@@ -28,8 +28,12 @@ template <bool streaming, typename V>
 __global__ void __launch_bounds__(block_size)
     ellr_spmv_kernel(EllRView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t row = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     const bool active = row < a.num_rows;  // no early return: the whole warp takes the max
+    if (active) {
+        trace.row(row);
+    }
     const std::int32_t len = active ? detail::ldg(a.row_lengths + row) : 0;
     const std::int32_t warp_len = __reduce_max_sync(0xffffffffu, len);
     const std::int32_t* col = a.col_idxs + row;

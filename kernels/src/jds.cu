@@ -24,10 +24,12 @@ __global__ void __launch_bounds__(block_size)
     jds_spmv_kernel(const std::int32_t* __restrict__ col_idxs, const V* __restrict__ values,
                     std::int32_t len, const V* __restrict__ x, V* __restrict__ y_temp)
 {
+    SPMV_WARP_TRACE(trace);
     const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= static_cast<std::uint32_t>(len)) {
         return;
     }
+    trace.row(r);
     const V p = detail::ldg(values + r) * detail::ldg(x + detail::ldg(col_idxs + r));
     y_temp[r] = first ? p : y_temp[r] + p;
 }
@@ -40,10 +42,12 @@ __global__ void __launch_bounds__(block_size)
                             std::int32_t num_rows, const std::int32_t* __restrict__ out_map,
                             V alpha, V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= static_cast<std::uint32_t>(num_rows)) {
         return;
     }
+    trace.row(r);
     const std::uint32_t row = detail::output_row(out_map, r);
     const V sum = r < static_cast<std::uint32_t>(filled) ? y_temp[r] : V{0};
     detail::store_row(y, row, alpha, sum, beta);

@@ -34,10 +34,12 @@ __global__ void __launch_bounds__(block_size)
                         const __grid_constant__ detail::OffsetTable<capacity> jd_ptrs, V alpha,
                         const V* __restrict__ x, V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= static_cast<std::uint32_t>(a.num_rows)) {
         return;
     }
+    trace.row(t);
     const std::uint32_t row = detail::output_row(a.out_map, t);
     const std::int32_t len = detail::ldg(a.nz_count + t);
     const V mult = detail::jagged_row_sum<streaming, detail::row_unroll>(

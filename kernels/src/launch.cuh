@@ -8,6 +8,7 @@
 #include <spmv/gpu/memory.hpp>
 
 #include "cuda_check.cuh"
+#include "warp_trace.cuh"  // SPMV_WARP_TRACE: every SpMV kernel's per-warp recorder
 
 namespace spmv::gpu::detail {
 

@@ -33,10 +33,12 @@ template <bool streaming, typename Acc, typename V>
 __global__ void __launch_bounds__(block_size)
     pellr_spmv_kernel(PellrView<V> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= static_cast<std::uint32_t>(a.num_rows)) {
         return;
     }
+    trace.row(k);
     const std::uint32_t row = detail::output_row(a.out_map, k);
     const std::int32_t len = detail::ldg(a.row_lengths + k);
     const Acc sum = detail::strided_row_sum<streaming, detail::row_unroll, V, Acc>(

@@ -16,8 +16,10 @@ __global__ void __launch_bounds__(block_size)
     unpermute_rows_kernel(const std::int32_t* __restrict__ perm, const V* __restrict__ src,
                           V* __restrict__ dst, std::int32_t n)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t k = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if (k < n) {
+        trace.row(k);
         dst[detail::ldg(perm + k)] = detail::ldg(src + k);
     }
 }
@@ -28,8 +30,10 @@ __global__ void __launch_bounds__(block_size)
     permute_rows_kernel(const std::int32_t* __restrict__ perm, const V* __restrict__ src,
                         V* __restrict__ dst, std::int32_t n)
 {
+    SPMV_WARP_TRACE(trace);
     const std::int64_t k = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if (k < n) {
+        trace.row(k);
         dst[k] = detail::ldg(src + detail::ldg(perm + k));
     }
 }

@@ -36,10 +36,12 @@ __global__ void __launch_bounds__(block_size)
     pjds_spmv_kernel(PjdsView<V> a, const __grid_constant__ detail::OffsetTable<capacity> table,
                      V alpha, const V* __restrict__ x, V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= static_cast<std::uint32_t>(a.num_rows)) {
         return;
     }
+    trace.row(i);
     const std::uint32_t row = detail::output_row(a.out_map, i);
     const std::int32_t len = detail::ldg(a.row_lengths + i);
     const V sum = detail::jagged_row_sum<streaming, detail::row_unroll>(

@@ -104,6 +104,7 @@ __global__ void __launch_bounds__(block_size)
     sell_spmv_kernel(SellView<V, I> a, V alpha, const V* __restrict__ x, V beta,
                      V* __restrict__ y, DotSink sink)
 {
+    SPMV_WARP_TRACE(trace);
     if constexpr (dot) {  // launched chained after the CG step that wrote x (launch.cuh)
         detail::chain_wait();
         detail::chain_release();
@@ -118,6 +119,7 @@ __global__ void __launch_bounds__(block_size)
         const std::uint32_t k = (dot ? tile : blockIdx.x) * blockDim.x + threadIdx.x;
         // k >= num_rows: padding rows of the last slice, nothing to compute or write
         if (k < static_cast<std::uint32_t>(a.num_rows)) {
+            trace.row(k);
             const std::uint32_t row = detail::output_row(a.out_map, k);
             const std::uint32_t c = fixed_height > 0 ? fixed_height : a.slice_height;
             const std::uint32_t slice = k / c;
@@ -193,10 +195,14 @@ __global__ void __launch_bounds__(xs_block_size)
     sell_xs_spmv_kernel(SellView<V> a, std::int32_t num_cols, V alpha, const V* __restrict__ x,
                         V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     extern __shared__ __align__(16) unsigned char xs_raw[];
     V* xs = reinterpret_cast<V*>(xs_raw);
     const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
     const bool active = k < static_cast<std::uint32_t>(a.num_rows);
+    if (active) {
+        trace.row(k);
+    }
     const auto c = static_cast<std::uint32_t>(a.slice_height);
     std::uint32_t row = 0;
     std::int32_t width = 0;
@@ -368,6 +374,9 @@ void spmv_xs(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder
     }
     const SellView<V> v = view(a, order);
     const auto smem = static_cast<std::size_t>(a.num_cols) * sizeof(V);
+    // x may take the whole default 48 KiB beside the warp recorder's static bytes
+    [[maybe_unused]] static const bool opted_in =
+        detail::allow_dynamic_shared(sell_xs_spmv_kernel<V>, 48 * 1024);
     sell_xs_spmv_kernel<<<static_cast<unsigned>(detail::ceil_div(a.num_rows, xs_block_size)),
                           xs_block_size, smem, detail::native(stream)>>>(v, a.num_cols, alpha, x,
                                                                          beta, y);

@@ -153,6 +153,7 @@ __global__ void __launch_bounds__(split_block_size)
                       const std::int32_t* __restrict__ out_map, V alpha, const V* __restrict__ x,
                       V beta, V* __restrict__ y)
 {
+    SPMV_WARP_TRACE(trace);
     __shared__ V partial[split_warps][32];
     const int warp = static_cast<int>(threadIdx.x >> 5);
     const int lane = static_cast<int>(threadIdx.x & 31);
@@ -171,6 +172,9 @@ __global__ void __launch_bounds__(split_block_size)
     const std::uint32_t k = static_cast<std::uint32_t>(g) * 32 + static_cast<std::uint32_t>(lane);
     const bool active = (warp >> log_t) < count && k < static_cast<std::uint32_t>(num_rows);
     const std::uint32_t row = active && t == 0 ? output_row(out_map, k) : 0;
+    if (active) {
+        trace.row(k);
+    }
     V sum{0};
     if (active) {
         sum = split_row_sum<streaming, unroll>(a, a.group(g, lane), t, num_t, x);
