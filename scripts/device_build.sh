@@ -4,7 +4,8 @@
 # configures build-device/ (Release, no GUI or tutorials, sm_90, Catch2/CLI11/json from the
 # Debian packages unpacked under .deps/, see scripts/device_check.sh; METIS too where
 # .deps/metis holds libmetis5 and libmetis-dev) and builds TARGETs; on a
-# failure prints the error and returns non-zero. Logs: LOGDIR/configure.log, LOGDIR/build.log.
+# failure prints the error and returns non-zero. SPMV_CMAKE_ARGS: more -D options (e.g.
+# -DSPMV_WARP_TRACE=ON). Logs: LOGDIR/configure.log, LOGDIR/build.log.
 device_build() {
     local logs=$1
     shift
@@ -15,7 +16,7 @@ device_build() {
     mkdir -p "$logs"
     cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPMV_BUILD_GUI=OFF \
         -DSPMV_BUILD_TUTORIALS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 "-DCMAKE_PREFIX_PATH=$prefix" \
-        >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; return 1; }
+        ${SPMV_CMAKE_ARGS:-} >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; return 1; }
     cmake --build build-device -j"$(nproc)" --target "$@" >"$logs/build.log" 2>&1 ||
         { grep -B5 -A20 "error" "$logs/build.log" | head -80; return 1; }
     echo "build $((SECONDS - t0)) s"

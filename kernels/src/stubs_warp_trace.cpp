@@ -4,6 +4,11 @@
 
 namespace spmv::gpu {
 
+bool warp_recorder_compiled() noexcept
+{
+    return false;
+}
+
 WarpTrace trace_warps(const std::function<void()>&, StreamRef, std::size_t)
 {
     detail::not_compiled("trace_warps (warp timelines)");

@@ -103,6 +103,15 @@ bool register_warp_trace_setter(WarpTraceSetter set)
 
 }  // namespace detail
 
+bool warp_recorder_compiled() noexcept
+{
+#ifdef SPMV_NO_WARP_TRACE
+    return false;
+#else
+    return true;
+#endif
+}
+
 WarpTrace trace_warps(const std::function<void()>& body, StreamRef stream,
                       std::size_t capacity_hint)
 {
@@ -110,7 +119,7 @@ WarpTrace trace_warps(const std::function<void()>& body, StreamRef stream,
 #ifdef SPMV_NO_WARP_TRACE
     (void)body, (void)stream, (void)capacity_hint;
     SPMV_THROW(NotCompiled, "trace_warps: this build's kernels have no warp recorder "
-                            "(configured with -DSPMV_WARP_TRACE=OFF)");
+                            "(the default); configure with -DSPMV_WARP_TRACE=ON");
 #endif
     std::lock_guard<std::mutex> lock(detail::trace_mutex());
     WarpTrace out;

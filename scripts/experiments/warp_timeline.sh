@@ -28,7 +28,8 @@ device)
     mkdir -p "$out"
     export SPMV_COMMIT=${SPMV_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
     source scripts/device_build.sh
-    device_build "$out" spmvlab test_gpu || exit 1
+    # the recorder is a build option, OFF by default (kernels/README.md, "Warp timelines")
+    SPMV_CMAKE_ARGS=-DSPMV_WARP_TRACE=ON device_build "$out" spmvlab test_gpu || exit 1
     S=build-device/cli/spmvlab
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv > "$out/gpu.txt"
     timeout 300 build-device/tests/test_gpu "[trace]" > "$out/test_gpu_trace.txt" 2>&1

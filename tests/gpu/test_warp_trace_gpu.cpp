@@ -16,9 +16,16 @@
 #include <spmv/registry.hpp>
 
 #include "gpu_test_matrices.hpp"
+#include "skip.hpp"
 
 using namespace spmv;
 using namespace spmv::gpu;
+
+#define SKIP_WITHOUT_RECORDER()                                                             \
+    do {                                                                                   \
+        if (!spmv::gpu::warp_recorder_compiled())                                          \
+            SPMV_SKIP("the kernels have no warp recorder: configure with -DSPMV_WARP_TRACE=ON"); \
+    } while (false)
 
 namespace {
 
@@ -77,6 +84,7 @@ void check_complete(const WarpTrace& t, int multiprocessors)
 
 TEST_CASE("A traced ELLPACK-R product records every warp and leaves y correct", "[gpu][trace]")
 {
+    SKIP_WITHOUT_RECORDER();
     const auto a = test::power_law(5000, 5000, 3);
     std::vector<double> x(static_cast<std::size_t>(a.num_cols));
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + static_cast<double>(i % 7);
@@ -105,6 +113,7 @@ TEST_CASE("A traced ELLPACK-R product records every warp and leaves y correct", 
 TEST_CASE("Every one of our variants can be traced, each launch complete, y still correct",
           "[gpu][trace]")
 {
+    SKIP_WITHOUT_RECORDER();
     const auto a = test::power_law(3000, 3000, 5);
     std::vector<double> x(static_cast<std::size_t>(a.num_cols));
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.5 + static_cast<double>(i % 5);
@@ -124,6 +133,7 @@ TEST_CASE("Every one of our variants can be traced, each launch complete, y stil
 
 TEST_CASE("HYB is traced launch by launch: the ELL kernel, then the COO kernels", "[gpu][trace]")
 {
+    SKIP_WITHOUT_RECORDER();
     const auto a = test::power_law(4000, 4000, 9);
     std::vector<double> x(static_cast<std::size_t>(a.num_cols), 1.0);
 
@@ -139,6 +149,7 @@ TEST_CASE("HYB is traced launch by launch: the ELL kernel, then the COO kernels"
 TEST_CASE("ELLPACK-R on a power law has a warp far longer than the median: the long row's",
           "[gpu][trace]")
 {
+    SKIP_WITHOUT_RECORDER();
     // 200,000 rows, lengths 1..5,000 (exponent 2): a few rows of thousands of entries, most of 1-3
     const auto a = spmv::gen::power_law(200000, 1, 2.0, 5000, 11);
     std::vector<double> x(static_cast<std::size_t>(a.num_cols), 1.0);
@@ -173,6 +184,7 @@ TEST_CASE("ELLPACK-R on a power law has a warp far longer than the median: the l
 TEST_CASE("A trace of nothing holds no launch, and the kernels run untraced afterwards",
           "[gpu][trace]")
 {
+    SKIP_WITHOUT_RECORDER();
     const Stream s;
 
     const auto t = trace_warps([] {}, s);

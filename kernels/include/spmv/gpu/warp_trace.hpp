@@ -61,6 +61,12 @@ struct WarpTrace {
     int runs = 1;  ///< 2 when the first buffer was too small and the body ran again
 };
 
+/// Whether this build's kernels carry the warp recorder: CMake option SPMV_WARP_TRACE, OFF by
+/// default because the recorder costs some kernels registers and speed even untraced (measured
+/// on an H200: csr_vector in single precision +26 % on pde100, SELL-C-sigma and its split kernel
+/// +18-23 % on a power law in double; docs/benchmarks/warps_2026-11-28). False without CUDA.
+bool warp_recorder_compiled() noexcept;
+
 /// Runs `body` (which queues kernel launches on `stream`, e.g. one SpMV) once with every
 /// instrumented kernel recording its warps, and returns the records. The device is synchronised
 /// before and after; nothing else may run on the device meanwhile. `capacity_hint`: warps to
