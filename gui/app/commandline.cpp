@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <spmv/build_info.hpp>
@@ -25,13 +26,16 @@
 #include "session/outputfile.hpp"
 #include "textaudit.hpp"
 #include "widgets/advisorview.hpp"
+#include "widgets/appearance.hpp"
 #include "widgets/constructionpanel.hpp"
 #include "widgets/distributionpanel.hpp"
 #include "widgets/layoutview.hpp"
 #include "widgets/modelpanel.hpp"
 #include "widgets/rowhistogramview.hpp"
 #include "widgets/solverpanel.hpp"
+#include "widgets/sparsityview.hpp"
 #include "widgets/timingpanel.hpp"
+#include "widgets/warptimelineview.hpp"  // issue 34: --warp-timeline
 #include "widgets/warpwastepanel.hpp"
 
 namespace {
@@ -117,7 +121,13 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         {QStringLiteral("size"), QStringLiteral("Window size WxH (default 1200x800)."),
          QStringLiteral("WxH")},
         {QStringLiteral("presentation"),
-         QStringLiteral("Presentation mode: large fonts, thick lines.")},
+         QStringLiteral("Presentation mode (F5): text sizes for a lecture hall, fractions of "
+                        "the window's height (body 20 px, nothing below 18 px at 720 px of "
+                        "height; 30 and 27 px at 1080), thick lines.")},
+        {QStringLiteral("view-only"),
+         QStringLiteral("With --screenshot: write only the view's page, without the menu, "
+                        "parameter bar, tab bar and status bar around it (default: the whole "
+                        "window, exactly --size).")},
         {QStringLiteral("colour"),
          QStringLiteral("Pattern: colour the nonzeros by density (default), sign or magnitude."),
          QStringLiteral("BY")},
@@ -141,9 +151,22 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
          QStringLiteral("Distribution: link profile (pcie4, pcie5, nvlink4, ib-hdr (default), "
                         "ib-ndr, host-shm)."),
          QStringLiteral("NAME")},
+        {QStringLiteral("panel"),
+         QStringLiteral("Distribution in presentation mode: show panel N (1 pattern, 2 "
+                        "communication, 3 balance, 4 timelines, 5 scaling; one a page there)."),
+         QStringLiteral("N")},
+        {QStringLiteral("modes"),
+         QStringLiteral("Distribution: the modes whose timelines are drawn, all (default), "
+                        "vector, naive, overlap or task."),
+         QStringLiteral("MODE")},
         {QStringLiteral("timeline"),
          QStringLiteral("Distribution: a recorded timeline (spmvlab dist bench --timeline) to "
                         "show instead of the model's prediction."),
+         QStringLiteral("FILE.json")},
+        {QStringLiteral("warp-timeline"),
+         QStringLiteral("Warps (measured): a warp timeline recorded on a GPU by spmvlab bench "
+                        "--gpu --warp-timeline FILE, shown beside the model's per-warp work "
+                        "(--view warps; exit 3 when it cannot be read)."),
          QStringLiteral("FILE.json")},
         {QStringLiteral("lesson"),
          QStringLiteral("Open a lesson of the guided tour (Lessons menu) by its number or "
@@ -151,9 +174,11 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
                         "window is written, the lesson's text beside its view."),
          QStringLiteral("ID")},
         {QStringLiteral("audit-text"),
-         QStringLiteral("With --screenshot: list every text the view shows cut short (labels, "
-                        "buttons, table cells, tabs, chart labels, painted text) on stderr and "
-                        "exit 5 if there is one.")},
+         QStringLiteral("With --screenshot: list every text the window shows cut short (labels, "
+                        "buttons, table cells, tabs, chart labels, painted text, text clipped "
+                        "by its parents) or smaller than the mode's minimum (18 px at 720 px of "
+                        "height in presentation mode, 8 px otherwise) on stderr and exit 5 if "
+                        "there is one.")},
         {QStringLiteral("quit-after"), QStringLiteral("Close the window after MS milliseconds."),
          QStringLiteral("MS")},
     };
@@ -314,9 +339,39 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     if (ranks > 0) distribution->ranksBox()->setValue(ranks);
     if (!partition.isEmpty()) distribution->selectPartition(partition);
     if (!link.isEmpty()) distribution->selectLink(link);
+    if (p.isSet(QStringLiteral("panel"))) {
+        int panel = 0;
+        if (!parseInt(p, QStringLiteral("panel"), 1, 5, &panel)) return 2;
+        if (!Appearance::instance().presentationMode()) {
+            fail(QStringLiteral("--panel picks a page of the Distribution view in presentation "
+                                "mode (--presentation); at a desk all five are shown"));
+            return 2;
+        }
+        distribution->panelPages()->setCurrentIndex(panel - 1);
+    }
+    if (p.isSet(QStringLiteral("modes"))) {
+        const QString m = p.value(QStringLiteral("modes")).toLower();
+        const QStringList known = {QStringLiteral("all"), QStringLiteral("vector"),
+                                   QStringLiteral("naive"), QStringLiteral("overlap"),
+                                   QStringLiteral("task")};
+        if (!known.contains(m)) {
+            fail(QStringLiteral("--modes wants %1, got '%2'")
+                     .arg(known.join(QStringLiteral(", ")), m));
+            return 2;
+        }
+        distribution->timelineModesBox()->setCurrentIndex(static_cast<int>(known.indexOf(m)));
+    }
     if (p.isSet(QStringLiteral("timeline"))) {
         QString error;
         if (!distribution->loadTimeline(p.value(QStringLiteral("timeline")), &error)) {
+            fail(error);
+            if (screenshot) return 3;
+        }
+    }
+    if (p.isSet(QStringLiteral("warp-timeline"))) {  // issue 34: the GPU's own warps
+        QString error;
+        if (!window.warpTimelineView()->loadTimeline(p.value(QStringLiteral("warp-timeline")),
+                                                     &error)) {
             fail(error);
             if (screenshot) return 3;
         }
@@ -365,6 +420,18 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
         fail(QStringLiteral("timed out waiting for the analyses"));
         return 3;
     }
+    // the picture is exactly --size: a window whose widgets need more room fails, naming them,
+    // rather than growing past the projector's edge unseen
+    auto checkSize = [&]() {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        const QStringList overflow = layoutOverflow(&window, size);
+        for (const QString& o : overflow) {
+            fail(QStringLiteral("does not fit %1x%2: %3").arg(size.width()).arg(size.height()).arg(o));
+        }
+        return overflow.isEmpty();
+    };
+    if (!checkSize()) return 6;
     if (!controller->document()) {
         fail(window.errors().isEmpty() ? QStringLiteral("no matrix loaded")
                                        : window.errors().last());
@@ -471,7 +538,11 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
             return 4;
         }
     }
-    QWidget* shown = lesson ? static_cast<QWidget*>(&window) : window.viewPage(view);
+    window.waitUntilIdle();
+    if (!checkSize()) return 6;  // the matrix's analyses may have asked for more room
+    QWidget* shown = p.isSet(QStringLiteral("view-only")) && !lesson
+                         ? window.viewPage(view)
+                         : static_cast<QWidget*>(&window);
     resetElisions();  // what the painted views cut while rendering the picture
     if (!MainWindow::exportWidget(shown, out, &error)) {
         fail(error);
@@ -479,15 +550,25 @@ int runSpmvLab(QApplication& app, const QStringList& arguments)
     }
     if (p.isSet(QStringLiteral("audit-text"))) {
         // the parameter bar and tab bar are part of what a lecture shows too
-        QStringList cut = auditText(lesson ? static_cast<QWidget*>(&window) : window.centralWidget());
+        // the whole window as a projector shows it: the menu, the parameter bar, the tabs, the
+        // view and the status bar, each text as large as the mode demands
+        QStringList cut = auditText(&window, Appearance::instance().minimumTextPixels());
         cut.removeDuplicates();
-        for (const QString& c : cut) fail(QStringLiteral("cut short: %1").arg(c));
+        for (const QString& c : cut) {
+            fail((c.startsWith(QLatin1String("undersized")) ? QStringLiteral("too small: %1")
+                                                            : QStringLiteral("cut short: %1"))
+                     .arg(c));
+        }
         if (!cut.isEmpty()) return 5;
     }
-    const QString where =
+    QString where =
         view == QLatin1String("construction")
             ? QStringLiteral(" (%1)").arg(window.constructionPanel()->windowLabel()->text())
             : QString();
+    if (view == QLatin1String("pattern") && !lesson) {  // how large the picture came out
+        const QRect plot = window.sparsityView()->plotRect();
+        where = QStringLiteral(" (plot %1 x %2 px)").arg(plot.width()).arg(plot.height());
+    }
     std::fprintf(stdout, "%s: view '%s' of %s%s\n", out.toLocal8Bit().constData(),
                  (lesson ? lesson->view : view).toLocal8Bit().constData(),
                  controller->document()->name.toLocal8Bit().constData(),

@@ -6,6 +6,8 @@
 //               [--warp W] [--br B] [--slice C] [--sigma S] [--step K] [--profile NAME]
 //               [--size WxH] [--presentation] [--generate gen:NAME[:param=value,...]]
 //               [--ranks N] [--partition rows|nnz|metis] [--link NAME] [--timeline FILE.json]
+//               [--warp-timeline FILE.json]  (view warps: a warp timeline measured on a GPU,
+//               spmvlab bench --gpu --warp-timeline; exit 3 when it cannot be read)
 //       --matrix and --generate take the CLI's generator spec gen:NAME[:param=value,...]
 //       (random stream: key seed); --generate also the older NAME[:param=value,...][@seed];
 //       --ranks, --partition, --link and --timeline (a recorded timeline shown instead of the

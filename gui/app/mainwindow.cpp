@@ -18,15 +18,23 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QStylePainter>
+#include <QTimer>
 #include <QSvgGenerator>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBlock>
+#include <QTextCharFormat>
+#include <QTextFragment>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <spmv/build_info.hpp>
@@ -42,6 +50,7 @@
 #include "widgets/coalescingview.hpp"
 #include "widgets/constructionpanel.hpp"
 #include "widgets/distributionpanel.hpp"
+#include "widgets/flowlayout.hpp"
 #include "widgets/layoutview.hpp"
 #include "widgets/memoryview.hpp"
 #include "widgets/modelpanel.hpp"
@@ -54,6 +63,7 @@
 #include "widgets/timingpanel.hpp"
 #include "widgets/warpwastepanel.hpp"
 #include "widgets/warpwasteview.hpp"
+#include "widgets/warptimelineview.hpp"  // issue 34: warps (measured)
 
 namespace {
 
@@ -61,6 +71,75 @@ QString fromView(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
 }
+
+/// The views' tab bar: along the top when every title fits there, else down the left side
+/// with its titles written horizontally (Qt turns them on their side), one title a line: at
+/// 1280 x 720 in presentation mode fourteen titles of 20 px text need 1,600 px across but
+/// only 14 x 32 px down, and a 16:9 view has width to spare beside a picture that is as tall
+/// as the window lets it be. No tab ever hides behind scroll arrows.
+class ViewTabBar : public QTabBar {
+public:
+    bool side() const { return shape() == QTabBar::RoundedWest || shape() == QTabBar::TriangularWest; }
+
+    /// Width the titles need side by side along the top in `font` (the bar's font follows
+    /// the application's a moment later).
+    int widthAlongTop(const QFont& font) const
+    {
+        int w = 0;
+        for (int i = 0; i < count(); ++i) w += topSize(i, font).width();
+        return w;
+    }
+
+    /// Along the top the bar never widens the window: MainWindow::placeTabs moves it to the
+    /// side when its titles do not fit.
+    QSize minimumSizeHint() const override
+    {
+        if (side() || count() == 0) return QTabBar::minimumSizeHint();
+        return {tabSizeHint(0).width(), QTabBar::minimumSizeHint().height()};
+    }
+
+protected:
+    QSize topSize(int i, const QFont& f) const
+    {
+        const QFontMetrics fm(f);
+        const int hspace = style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, this);
+        return {fm.horizontalAdvance(tabText(i)) + hspace + 2,
+                fm.height() + style()->pixelMetric(QStyle::PM_TabBarTabVSpace, nullptr, this)};
+    }
+
+    QSize tabSizeHint(int i) const override
+    {
+        if (!side()) return QTabBar::tabSizeHint(i);
+        // one line of text and a third of a line around it
+        const QFontMetrics fm(font());
+        return {topSize(i, font()).width() + fm.averageCharWidth(), fm.height() * 4 / 3};
+    }
+
+    QSize minimumTabSizeHint(int i) const override { return tabSizeHint(i); }
+
+    void paintEvent(QPaintEvent* event) override
+    {
+        if (!side()) {
+            QTabBar::paintEvent(event);
+            return;
+        }
+        QStylePainter painter(this);
+        for (int i = 0; i < count(); ++i) {
+            QStyleOptionTab opt;
+            initStyleOption(&opt, i);
+            painter.drawControl(QStyle::CE_TabBarTabShape, opt);
+            // the label as a top tab draws it, in the tab's rectangle: horizontal
+            opt.shape = QTabBar::RoundedNorth;
+            painter.drawControl(QStyle::CE_TabBarTabLabel, opt);
+        }
+    }
+};
+
+class ViewTabs : public QTabWidget {
+public:
+    ViewTabs() { setTabBar(new ViewTabBar); }
+    ViewTabBar* bar() const { return static_cast<ViewTabBar*>(tabBar()); }
+};
 
 QWidget* withToolbar(QWidget* view, QLayout* toolbar)
 {
@@ -78,8 +157,10 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     : QMainWindow(parent), m_interactive(interactive), m_controller(new AnalysisController(this))
 {
     setAcceptDrops(true);
-    m_tabs = new QTabWidget;
+    m_tabs = new ViewTabs;
     m_tabs->setDocumentMode(true);
+    m_tabs->setUsesScrollButtons(false);  // every view reachable: placeTabs() finds room
+    m_tabs->setElideMode(Qt::ElideNone);
 
     // matrix statistics
     m_statsModel = new MatrixStatsModel(this);
@@ -101,9 +182,10 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
             m_rowOrder->addItem(tr("row order of %1").arg(fromView(f.title)), fromView(f.name));
         }
     }
-    auto* patternBar = new QHBoxLayout;
-    patternBar->addWidget(new QLabel(tr("Rows in")));
-    patternBar->addWidget(m_rowOrder);
+    // the controls flow onto a second line in a narrow window (presentation mode)
+    auto* patternBar = new FlowLayout(nullptr);
+    patternBar->setSpacing(10);
+    patternBar->addWidget(flowPair(new QLabel(tr("Rows in")), m_rowOrder));
     m_patternColour = new QComboBox;
     m_patternColour->setObjectName(QStringLiteral("patternColour"));
     m_patternColour->addItem(tr("density"), static_cast<int>(spmv::viz::PatternColouring::density));
@@ -117,11 +199,10 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     m_patternMargins = new QCheckBox(tr("counts per row / column"));
     m_patternMargins->setChecked(true);
     connect(m_patternMargins, &QCheckBox::toggled, m_sparsity, &SparsityView::setMarginsShown);
-    patternBar->addWidget(new QLabel(tr("Colour by")));
-    patternBar->addWidget(m_patternColour);
+    patternBar->addWidget(flowPair(new QLabel(tr("Colour by")), m_patternColour));
     patternBar->addWidget(m_patternMargins);
-    patternBar->addWidget(new QLabel(tr("Wheel: zoom, drag: pan, double-click: whole matrix")), 1,
-                          Qt::AlignRight);
+    // how to move around, where it is needed (the pattern's tooltip), not on a line of its own
+    m_sparsity->setToolTip(tr("Wheel: zoom, drag: pan, double-click: whole matrix"));
     m_tabs->addTab(withToolbar(m_sparsity, patternBar), tr("Pattern"));
 
     // reorderings side by side (RCM, METIS nested dissection)
@@ -160,6 +241,11 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     m_tabs->addTab(m_solver, tr("Solver"));
     m_distribution = new DistributionPanel;
     m_tabs->addTab(m_distribution, tr("Distribution"));
+    // issue 34, the GPU's own warps: a timeline file of spmvlab bench --gpu --warp-timeline
+    m_warpTimeline = new WarpTimelineView;
+    m_tabs->addTab(m_warpTimeline, tr("Warps (measured)"));
+    connect(m_warpTimeline, &WarpTimelineView::statusMessage, statusBar(),
+            [this](const QString& m) { statusBar()->showMessage(m, 15000); });
     // one parameter bar above every view (the Histogram, Memory, Warp waste and Construction
     // views all read b_r, C, sigma, the warp size, ...): the panels' own boxes are hidden
     m_parameters = new ParameterBar(m_controller);
@@ -298,10 +384,12 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
                 m_coalescing->setParams(params);
                 m_sweep->setParams(params);
                 m_reorder->setParams(params);
+                m_advisor->setParams(params, m_controller->sortWindowAdvised());  // issue 34
             });
     m_coalescing->setParams(m_controller->params());
     m_sweep->setParams(m_controller->params());
     m_reorder->setParams(m_controller->params());
+    m_advisor->setParams(m_controller->params(), m_controller->sortWindowAdvised());
     // a view's hover text ("Row 5, column 3: ...") means nothing on the next view
     connect(m_tabs, &QTabWidget::currentChanged, statusBar(), &QStatusBar::clearMessage);
     for (auto* source : {static_cast<QObject*>(m_sparsity), static_cast<QObject*>(m_waste),
@@ -309,6 +397,13 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
                          static_cast<QObject*>(m_distribution)}) {
         connect(source, SIGNAL(statusMessage(QString)), statusBar(), SLOT(showMessage(QString)));
     }
+    m_tabs->installEventFilter(this);  // placeTabs() when the views' room changes
+    m_presentationResize = new QTimer(this);
+    m_presentationResize->setSingleShot(true);
+    m_presentationResize->setInterval(150);
+    connect(m_presentationResize, &QTimer::timeout, this, [this] {
+        if (Appearance::instance().presentationMode()) setPresentationMode(true);
+    });
     resize(1200, 800);
     setRunnable(false);
     updateTitle();
@@ -345,7 +440,8 @@ QStringList MainWindow::viewNames()
             QStringLiteral("memory"),     QStringLiteral("sweep"),
             QStringLiteral("timing"),     QStringLiteral("model"),
             QStringLiteral("advisor"),
-            QStringLiteral("solver"),     QStringLiteral("distribution")};
+            QStringLiteral("solver"),     QStringLiteral("distribution"),
+            QStringLiteral("warps")};
 }
 
 QWidget* MainWindow::viewPage(const QString& name) const
@@ -395,6 +491,10 @@ void MainWindow::buildMenus()
     }
     file->addAction(tr("&Generate ..."), QKeySequence(Qt::CTRL | Qt::Key_G), this,
                     &MainWindow::showGenerateDialog);
+    file->addAction(tr("Open warp &timeline (measured on a GPU) ..."), this, [this] {
+        m_warpTimeline->openTimeline();  // issue 34
+        setCurrentView(QStringLiteral("warps"));
+    });
     file->addSeparator();
     file->addAction(tr("Export view as &PNG ..."), this,
                     [this] { exportCurrentView(QStringLiteral("png")); });
@@ -406,6 +506,7 @@ void MainWindow::buildMenus()
     auto* view = menuBar()->addMenu(tr("&View"));
     auto* presentation = view->addAction(tr("&Presentation mode (large fonts, thick lines)"));
     presentation->setCheckable(true);
+    presentation->setObjectName(QStringLiteral("presentationAction"));
     presentation->setShortcut(QKeySequence(Qt::Key_F5));
     connect(presentation, &QAction::toggled, this, &MainWindow::setPresentationMode);
     view->addSeparator();
@@ -530,6 +631,29 @@ bool MainWindow::openLesson(const Lesson& lesson)
         text = QStringLiteral("> **In the explorer:** %1\n\n%2").arg(lesson.lookAt, text);
     }
     m_lessonText->setMarkdown(text);
+    // code lines wrap too (Markdown's code blocks do not): a line of code past the dock's edge
+    // is cut off on a projector, a scroll bar away
+    // and code is as large as the text around it (Markdown's code font keeps the system's
+    // fixed-pitch size, 12 px, in presentation mode too)
+    const double codePoints = Appearance::instance().font(0.95).pointSizeF();
+    for (QTextBlock b = m_lessonText->document()->begin(); b.isValid(); b = b.next()) {
+        QTextBlockFormat f = b.blockFormat();
+        if (f.nonBreakableLines()) {
+            f.setNonBreakableLines(false);
+            QTextCursor(b).setBlockFormat(f);
+        }
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.isValid() || !fragment.charFormat().fontFixedPitch()) continue;
+            QTextCursor c(m_lessonText->document());
+            c.setPosition(fragment.position());
+            c.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            QTextCharFormat size;
+            size.setFontPointSize(codePoints);
+            c.mergeCharFormat(size);
+        }
+    }
+    m_lessonText->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_lessonDock->show();
     // the view keeps most of the window, the lesson about a third
     if (lesson.textBelow) {
@@ -638,8 +762,42 @@ void MainWindow::exportCurrentView(const QString& format)
     }
 }
 
+void MainWindow::placeTabs()
+{
+    auto* bar = static_cast<ViewTabs*>(m_tabs)->bar();
+    // along the top while the titles fit beside each other, else down the side
+    // the tab widget's own width: a lesson's dock beside it takes a third of the window
+    const bool fits = bar->widthAlongTop(QApplication::font()) <= m_tabs->width() - 8;
+    const QTabWidget::TabPosition want = fits ? QTabWidget::North : QTabWidget::West;
+    if (m_tabs->tabPosition() != want) m_tabs->setTabPosition(want);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_tabs && event->type() == QEvent::Resize) placeTabs();
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // presentation mode's text sizes are fractions of the window's height (Appearance); a
+    // resize settles before the views are laid out for it anew
+    if (Appearance::instance().presentationMode() &&
+        Appearance::instance().presentationHeight() != height()) {
+        m_presentationResize->start();
+    }
+    placeTabs();
+}
+
 void MainWindow::setPresentationMode(bool on)
 {
+    m_presentationResize->stop();
+    if (auto* action = findChild<QAction*>(QStringLiteral("presentationAction"))) {
+        const QSignalBlocker block(action);  // --presentation ticks the menu's box too
+        action->setChecked(on);
+    }
+    Appearance::instance().setPresentationHeight(height());
     Appearance::instance().setPresentationMode(on);  // the charts rebuild on Appearance::changed
     // the tables too: larger fonts, then columns and rows sized again for them, so that F5
     // in the middle of a lecture leaves no "con..." in a header or cell
@@ -651,13 +809,26 @@ void MainWindow::setPresentationMode(bool on)
         table->resizeColumnsToContents();
         table->resizeRowsToContents();
     }
+    placeTabs();
 }
 
 void MainWindow::feedShownView()
 {
+    QWidget* shown = m_tabs->currentWidget();
+    {
+        // the controller's analyses this view draws (a large matrix computes the others when
+        // their view is shown: AnalysisController::lazyNonzeros)
+        unsigned wanted = 0;
+        if (shown == viewPage(QStringLiteral("pattern"))) wanted = AnalysisController::PatternFacts;
+        if (shown == viewPage(QStringLiteral("construction")))
+            wanted = AnalysisController::ConstructionSteps;
+        if (shown == viewPage(QStringLiteral("waste"))) wanted = AnalysisController::WarpWaste;
+        if (shown == viewPage(QStringLiteral("memory")))
+            wanted = AnalysisController::FormatSummaries;
+        m_controller->setShownAnalyses(wanted);
+    }
     const auto doc = m_controller->document();
     if (!doc) return;
-    QWidget* shown = m_tabs->currentWidget();
     if (shown == m_coalescing && m_coalescing->document() != doc) m_coalescing->setDocument(doc);
     if (shown == m_sweep && m_sweep->document() != doc) m_sweep->setDocument(doc);
     if (shown == m_reorder && m_reorder->document() != doc) m_reorder->setDocument(doc);
@@ -679,7 +850,11 @@ bool MainWindow::waitUntilIdle(int timeoutMs)
     QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     while (isBusy()) {
         if (timer.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+        // sleep until an event (a job's result) arrives or 20 ms pass: processEvents(flags, ms)
+        // ignores WaitForMoreEvents and would spin a core that the analyses need
+        QEventLoop wait;
+        QTimer::singleShot(20, &wait, &QEventLoop::quit);
+        wait.exec();
     }
     QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     return true;

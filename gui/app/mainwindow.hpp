@@ -16,6 +16,7 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QTabWidget;
+class QTimer;
 class QTableView;
 class AdvisorView;
 class CoalescingView;
@@ -30,6 +31,7 @@ class SparsityView;
 class SweepView;
 class TimingPanel;
 class WarpWastePanel;
+class WarpTimelineView;
 
 class ParameterBar;
 class ReorderView;
@@ -42,7 +44,7 @@ public:
     ~MainWindow() override;
 
     /// View names for --view, in tab order: matrix pattern reorder histogram construction waste
-    /// coalescing memory sweep timing model advisor solver distribution.
+    /// coalescing memory sweep timing model advisor solver distribution warps.
     static QStringList viewNames();
     /// Shows the named view; false for an unknown name.
     bool setCurrentView(const QString& name);
@@ -83,6 +85,7 @@ public:
     AdvisorView* advisorView() const { return m_advisor; }
     SolverPanel* solverPanel() const { return m_solver; }
     DistributionPanel* distributionPanel() const { return m_distribution; }
+    WarpTimelineView* warpTimelineView() const { return m_warpTimeline; }  ///< "warps" (issue 34)
     MatrixStatsModel* statsModel() const { return m_statsModel; }
     QComboBox* rowOrderBox() const { return m_rowOrder; }
     QComboBox* patternColourBox() const { return m_patternColour; }
@@ -108,11 +111,15 @@ public slots:
     void setPresentationMode(bool on);
 
 protected:
+    void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
     void buildMenus();
+    /// The tab bar along the top when every title fits, else down the left side.
+    void placeTabs();
     void reportError(const QString& message);
     void updateTitle();
     /// Enables the buttons that start work on the matrix (Play, Time, Run) or, without a
@@ -148,7 +155,9 @@ private:
     AdvisorView* m_advisor;
     SolverPanel* m_solver;
     DistributionPanel* m_distribution;
+    WarpTimelineView* m_warpTimeline;
     QLabel* m_busyLabel;
     QProgressBar* m_busyBar;
     QStringList m_errors;
+    QTimer* m_presentationResize = nullptr;  ///< F5's sizes follow a resized window
 };

@@ -8,8 +8,16 @@
 //      they do for a user;
 //   3. the same with the matrix generated instead of read (no text parsing).
 // Usage: bench_gui [--rows N] [--per-row K] [--file PATH] [--repeat R]
+//
+// bench_gui --views SPEC [--skip V,V,...]: one window, the matrix of the generator SPEC (e.g.
+// powerlaw:rows=1000000), then every view in turn: shown, its analyses waited for, its page
+// grabbed; prints per view the seconds its own analyses took after the switch, the process's
+// peak resident memory so far and whether the picture has content (more than a handful of
+// colours). Exit 1 if a view stays busy past 300 s or draws nothing: CTest's functional
+// "every view non-empty" run (no time limits asserted; scripts/bench_gui.sh asserts the bar).
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <string>
 #include <sys/resource.h>
 
@@ -99,6 +107,76 @@ double openAndDraw(const QString& path, std::int32_t rows, std::int32_t perRow, 
     return s;
 }
 
+/// Distinct colours in a grab of `w` (a view that draws nothing has 2 or 3: its background,
+/// a frame, a line of text at most).
+int colourCount(QWidget* w)
+{
+    const QImage img = w->grab().toImage();
+    std::set<QRgb> seen;
+    for (int y = 0; y < img.height(); y += 2) {
+        for (int x = 0; x < img.width(); x += 2) {
+            seen.insert(img.pixel(x, y));
+            if (seen.size() > 64) return static_cast<int>(seen.size());
+        }
+    }
+    return static_cast<int>(seen.size());
+}
+
+double peakGiB()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / (1024.0 * 1024.0);
+}
+
+/// --views: every view of one window in turn (see the usage above).
+int runViews(const QString& spec, const QStringList& skip)
+{
+    QString error;
+    const auto g = parseGeneratorSpec(spec, &error);
+    if (!g) {
+        std::fprintf(stderr, "bench_gui: %s\n", error.toLocal8Bit().constData());
+        return 2;
+    }
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QElapsedTimer total;
+    total.start();
+    w.controller()->generate(g->generator, g->params, g->seed);
+    if (!w.waitUntilIdle(300000) || !w.controller()->document()) {
+        std::fprintf(stderr, "bench_gui: the matrix did not load\n");
+        return 1;
+    }
+    const auto& doc = *w.controller()->document();
+    std::printf("%s: %lld x %lld, %lld nonzeros; loaded and first analyses after %.2f s, "
+                "peak %.2f GiB\n",
+                spec.toLocal8Bit().constData(), static_cast<long long>(doc.csr.num_rows),
+                static_cast<long long>(doc.csr.num_cols),
+                static_cast<long long>(spmv::nnz(doc.csr)), seconds(total), peakGiB());
+    std::printf("%-14s %10s %10s %8s  %s\n", "view", "seconds", "peak GiB", "colours",
+                "verdict");
+    int failures = 0;
+    for (const QString& view : MainWindow::viewNames()) {
+        if (skip.contains(view)) continue;
+        QElapsedTimer t;
+        t.start();
+        w.setCurrentView(view);
+        const bool idle = w.waitUntilIdle(300000);
+        const double s = seconds(t);
+        const int colours = colourCount(w.viewPage(view));
+        const bool ok = idle && colours > 8;
+        failures += ok ? 0 : 1;
+        std::printf("%-14s %10.2f %10.2f %8d  %s\n", view.toLocal8Bit().constData(), s,
+                    peakGiB(), colours,
+                    !idle ? "BUSY past 300 s" : ok ? "ok" : "EMPTY (no content drawn)");
+    }
+    std::printf("RESULT %d views, %d failed; %.2f s in all, peak %.2f GiB\n",
+                static_cast<int>(MainWindow::viewNames().size() - skip.size()), failures,
+                seconds(total), peakGiB());
+    return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -109,6 +187,17 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     installMemoryGuard();
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (!std::strcmp(argv[i], "--views")) {
+            QStringList skip;
+            for (int j = 1; j + 1 < argc; ++j) {
+                if (!std::strcmp(argv[j], "--skip")) {
+                    skip = QString::fromLocal8Bit(argv[j + 1]).split(QLatin1Char(','));
+                }
+            }
+            return runViews(QString::fromLocal8Bit(argv[i + 1]), skip);
+        }
+    }
     std::int32_t rows = 1000000;
     std::int32_t perRow = 10;
     int repeat = 3;

@@ -84,9 +84,9 @@ QVariant ReorderModel::data(const QModelIndex& index, int role) const
         // the pattern panel above says why in full; a long message here would widen the column
         if (role == Qt::ToolTipRole) return col.message;
         if (role == Qt::DisplayRole) {
-            return index.row() == 0 ? (col.message.isEmpty() ? QStringLiteral("\u2014")
-                                                             : tr("not available"))
-                                    : QStringLiteral("\u2014");
+            if (index.row() != 0) return QStringLiteral("\u2014");
+            if (!col.status.isEmpty()) return col.status;  // computing, on demand, cancelled
+            return col.message.isEmpty() ? QStringLiteral("\u2014") : tr("not available");
         }
         return {};
     }

@@ -18,6 +18,9 @@ struct ReorderColumn {
     QString title;             ///< "original", "RCM", "nested dissection (METIS)"
     OrderingReportPtr report;  ///< null while computing or when the ordering failed
     QString message;           ///< "computing ...", or why the ordering is not available
+    /// Short state for the table while there is no report: "computing … 1/3", "on demand",
+    /// "cancelled"; empty: "not available" when there is a message (why not in the tooltip).
+    QString status = {};
 };
 
 class ReorderModel : public QAbstractTableModel {

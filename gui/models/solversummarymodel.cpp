@@ -21,20 +21,22 @@ QVariant SolverSummaryModel::data(const QModelIndex& index, int role) const
         return {};
     }
     const QString none = QStringLiteral("\u2014");
-    auto ms = [&](double v) { return ok ? QString::number(v, 'f', 3) : none; };
+    // a refused run (matrix not SPD) has no numbers; a failed one none either
+    const bool ran = ok && !run.refused;
+    auto ms = [&](double v) { return ran ? QString::number(v, 'f', 3) : none; };
     const bool mpir = run.method == spmv::viz::SolverMethod::mpir_cg;
     switch (index.column()) {
         case Method:
             return QString::fromStdString(spmv::viz::solver_method_label(run.method));
         case Status:
-            if (!ok) return tr("error: %1").arg(QString::fromStdString(run.error));
-            return QString::fromStdString(std::string(spmv::solvers::to_string(r.status)));
+            return QString::fromStdString(outcomeLabel(run));
         case Iterations:
-            if (!ok) return none;
+            if (!ran) return none;
             return mpir ? QStringLiteral("%1 / %2").arg(r.inner_iterations).arg(r.outer_iterations)
                         : QString::number(r.iterations);
         case Residual:
-            return ok ? QString::number(r.final_relative_residual, 'e', 2) : none;
+            // the CLI's "final relative residual" and its format (%.2e)
+            return ran ? QString::number(r.final_relative_residual, 'e', 2) : none;
         case SpmvMs:
             return ms(r.times.spmv_ms);
         case VectorMs:
@@ -62,8 +64,15 @@ QVariant SolverSummaryModel::headerData(int section, Qt::Orientation orientation
                     "iterations.");
             case Residual:
                 return tr(
-                    "||b - A x|| / ||b|| of the returned x, recomputed in double from the "
-                    "CSR matrix.");
+                    "Final relative residual ||b - A x|| / ||b|| of the returned x, recomputed "
+                    "in double from the CSR matrix: the number `spmvlab solve` prints as "
+                    "\u201cfinal relative residual\u201d, the text above and the chart's "
+                    "\u25c6 marker. The chart's curve is the residual the iteration updates.");
+            case Status:
+                return tr(
+                    "converged: the final relative residual meets the tolerance. Anything "
+                    "else did not converge: diverged, breakdown (A not positive definite), "
+                    "the iteration cap, stagnated; not run: the matrix is not SPD.");
             case TotalMs:
                 return tr("The whole solve: b in, the iterations, x out (no matrix setup).");
             case SetupMs:
@@ -81,7 +90,7 @@ QVariant SolverSummaryModel::headerData(int section, Qt::Orientation orientation
         case Iterations:
             return tr("Iterations (inner / outer)");
         case Residual:
-            return tr("Final rel. residual");
+            return tr("Final \u2016b \u2212 A x\u2016 / \u2016b\u2016");
         case SpmvMs:
             return tr("SpMV ms");
         case VectorMs:

@@ -1,7 +1,11 @@
 #include "analysiscontroller.hpp"
 
+#include <cstdio>
 #include <new>
 #include <optional>
+#include <sys/resource.h>
+
+#include <QElapsedTimer>
 
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
@@ -30,6 +34,37 @@ QString describeException(const std::exception& e)
 }
 
 constexpr int histogramMaxBars = 160;
+
+/// SPMVLAB_JOB_TIMES=1: every analysis job prints its name, wall time and the process's peak
+/// resident memory so far to stderr when it ends (scripts/bench_gui.sh reads them).
+class JobClock {
+public:
+    explicit JobClock(const QString& what) : m_what(what)
+    {
+        if (enabled()) m_timer.start();
+    }
+    ~JobClock()
+    {
+        if (!m_timer.isValid()) return;
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        std::fprintf(stderr, "spmvlab job %s: %.3f s, peak RSS %.0f MiB\n",
+                     m_what.toLocal8Bit().constData(),
+                     static_cast<double>(m_timer.nsecsElapsed()) * 1e-9,
+                     static_cast<double>(u.ru_maxrss) / 1024.0);
+    }
+    JobClock(const JobClock&) = delete;
+    JobClock& operator=(const JobClock&) = delete;
+    static bool enabled()
+    {
+        static const bool on = qEnvironmentVariableIntValue("SPMVLAB_JOB_TIMES") != 0;
+        return on;
+    }
+
+private:
+    QString m_what;
+    QElapsedTimer m_timer;
+};
 
 /// spmv::build, refused with a message (before any allocation) when the format would take
 /// more than `limit` bytes: e.g. ELLPACK-R of a power-law matrix in the waste view.
@@ -64,7 +99,8 @@ spmv::FormatParams AnalysisController::suitedParams(std::int64_t rows)
         p.slice_height = 4;
         p.sort_window = 8;
     } else {
-        // the hardware: 32-thread warps, b_r = 32, SELL-32-1 (the CLI's defaults)
+        // the hardware: 32-thread warps, b_r = 32, SELL-32-1 (the CLI's defaults); setDocument
+        // replaces sigma = 1 by the advisor's sigma for the matrix (adviseSortWindow)
         p.block_rows = 32;
         p.warp_size = 32;
         p.slice_height = 32;
@@ -73,10 +109,42 @@ spmv::FormatParams AnalysisController::suitedParams(std::int64_t rows)
     return p;
 }
 
+int AnalysisController::advisedSortWindow(const spmv::Csr<double, std::int32_t>& a,
+                                          int sliceHeight)
+{
+    spmv::FormatParams p;
+    p.slice_height = sliceHeight;
+    p.sort_window = 0;  // "auto", resolved by the format that reads sigma (its story file)
+    return spmv::resolve_all_params(a.row_ptrs, p).sort_window;
+}
+
+bool AnalysisController::adviseSortWindow()
+{
+    // sigma = 1 (the CLI's default) makes SELL a padding tower on a power law (1.8 GiB on a
+    // 1M-row one): above the blackboard a matrix gets the advisor's sigma until the user sets one
+    m_sigmaAdvised = m_document && !m_userSet.contains(spmv::Param::sort_window) &&
+                     m_document->stats.rows > blackboardRows;
+    if (!m_sigmaAdvised) return false;
+    auto& a = m_advisedSigma;
+    if (a.document.lock() != m_document || a.sliceHeight != m_params.slice_height || a.sigma < 1) {
+        a = {m_document, m_params.slice_height,
+             advisedSortWindow(m_document->csr, m_params.slice_height)};
+    }
+    if (a.sigma == m_params.sort_window) return false;
+    m_params.sort_window = a.sigma;
+    return true;
+}
+
 AnalysisController::AnalysisController(QObject* parent) : QObject(parent)
 {
     m_params = suitedParams(0);
     m_formatLimit = ::formatMemoryLimit();
+}
+
+quint64 AnalysisController::formatMemoryLimit() const
+{
+    if (m_formatLimitSet || !m_document) return m_formatLimit;
+    return ::formatMemoryLimit(csrBytes(m_document->csr), m_formatLimit);
 }
 
 AnalysisController::~AnalysisController()
@@ -98,8 +166,9 @@ void AnalysisController::runJob(const QString& what, quint64& generation, std::f
     const quint64 gen = ++generation;
     quint64* counter = &generation;
     jobStarted();
-    QFuture<Outcome> running = QtConcurrent::run(analysisPool(), [work = std::move(work)]() {
+    QFuture<Outcome> running = QtConcurrent::run(analysisPool(), [what, work = std::move(work)]() {
         Outcome o;
+        const JobClock clock(what);
         try {
             o.value = work();
         } catch (const std::bad_alloc&) {
@@ -149,22 +218,47 @@ void AnalysisController::jobFinished()
     }
 }
 
+namespace {
+/// A loaded matrix with the advisor's sigma for it (0: not computed), worked out off the GUI
+/// thread: ~0.25 s for a 1M-row power law.
+using Loaded = std::pair<MatrixDocumentPtr, int>;
+}  // namespace
+
 void AnalysisController::openFile(const QString& path)
 {
     emit loadingStarted(tr("Reading %1 ...").arg(path));
-    runJob<MatrixDocumentPtr>(
-        QStringLiteral("load"), m_loadGeneration, [path] { return loadMatrixMarket(path); },
-        [this](MatrixDocumentPtr doc) { setDocument(std::move(doc)); });
+    const int c = m_userSet.contains(spmv::Param::slice_height)
+                      ? m_params.slice_height
+                      : suitedParams(blackboardRows + 1).slice_height;
+    runJob<Loaded>(
+        QStringLiteral("load"), m_loadGeneration,
+        [path, c] {
+            auto doc = loadMatrixMarket(path);
+            return Loaded{doc, doc->stats.rows > blackboardRows ? advisedSortWindow(doc->csr, c) : 0};
+        },
+        [this, c](Loaded loaded) {
+            m_advisedSigma = {loaded.first, c, loaded.second};
+            setDocument(std::move(loaded.first));
+        });
 }
 
 void AnalysisController::generate(const QString& generator,
                                   const spmv::gen::GeneratorParams& params, quint64 seed)
 {
     emit loadingStarted(tr("Generating %1 ...").arg(generator));
-    runJob<MatrixDocumentPtr>(
+    const int c = m_userSet.contains(spmv::Param::slice_height)
+                      ? m_params.slice_height
+                      : suitedParams(blackboardRows + 1).slice_height;
+    runJob<Loaded>(
         QStringLiteral("load"), m_loadGeneration,
-        [generator, params, seed] { return generateMatrix(generator, params, seed); },
-        [this](MatrixDocumentPtr doc) { setDocument(std::move(doc)); });
+        [generator, params, seed, c] {
+            auto doc = generateMatrix(generator, params, seed);
+            return Loaded{doc, doc->stats.rows > blackboardRows ? advisedSortWindow(doc->csr, c) : 0};
+        },
+        [this, c](Loaded loaded) {
+            m_advisedSigma = {loaded.first, c, loaded.second};
+            setDocument(std::move(loaded.first));
+        });
 }
 
 void AnalysisController::setDocument(MatrixDocumentPtr document)
@@ -174,8 +268,10 @@ void AnalysisController::setDocument(MatrixDocumentPtr document)
     }
     ++m_loadGeneration;  // a load still running would replace this document: drop it
     m_document = std::move(document);
-    m_window.first_row = 0;
-    m_window.first_col = 0;
+    const bool wasAdvised = m_sigmaAdvised;
+    // a real matrix rarely has its story in the top-left corner: the construction opens where
+    // the entries are (bayer10: rows 0-63 hold columns 13,317 on only)
+    m_window = spmv::viz::ConstructionWindow::following(m_window.rows, m_window.cols);
     {
         // parameters that suit the matrix, each until the user sets it
         const auto p = suitedParams(m_document->stats.rows);
@@ -187,7 +283,8 @@ void AnalysisController::setDocument(MatrixDocumentPtr document)
                 changed = true;
             }
         }
-        if (changed) emit paramsChanged(m_params);
+        changed = adviseSortWindow() || changed;  // the load job's, if it worked it out
+        if (changed || wasAdvised != m_sigmaAdvised) emit paramsChanged(m_params);
     }
     m_patternDue = true;
     ++m_patternGeneration;  // the facts of the previous matrix are stale
@@ -221,17 +318,47 @@ void AnalysisController::deferConstruction()
     m_constructionSource.reset();
 }
 
+bool AnalysisController::deferred(Analysis analysis) const
+{
+    return m_document && spmv::nnz(m_document->csr) > lazyNonzeros &&
+           (m_shownAnalyses & analysis) == 0;
+}
+
+void AnalysisController::setShownAnalyses(unsigned analyses)
+{
+    m_shownAnalyses = analyses;
+    if (!m_document || m_backgroundDue) return;  // stage 2 not reached: it starts them
+    if (m_constructionDue && !deferred(ConstructionSteps)) startConstruction();
+    if (m_patternDue && !deferred(PatternFacts)) startPatternInfo();
+    for (int side = 0; side < 2; ++side) {
+        if (m_wasteDue.at(static_cast<std::size_t>(side)) && !deferred(WarpWaste)) {
+            startWaste(side);
+        }
+    }
+    if (m_summariesDue && !deferred(FormatSummaries)) startSummaries();
+}
+
+void AnalysisController::startPatternInfo()
+{
+    if (!m_document) return;
+    if (deferred(PatternFacts)) {
+        m_patternDue = true;
+        return;
+    }
+    m_patternDue = false;
+    runJob<PatternInfoPtr>(
+        QStringLiteral("pattern"), m_patternGeneration,
+        [doc = m_document] { return makePatternInfo(doc); },
+        [this](PatternInfoPtr info) { emit patternInfoAvailable(std::move(info)); });
+}
+
 void AnalysisController::startBackgroundAnalyses()
 {
     if (m_constructionDue) {
         startConstruction();
     }
-    if (m_patternDue && m_document) {
-        m_patternDue = false;
-        runJob<PatternInfoPtr>(
-            QStringLiteral("pattern"), m_patternGeneration,
-            [doc = m_document] { return makePatternInfo(doc); },
-            [this](PatternInfoPtr info) { emit patternInfoAvailable(std::move(info)); });
+    if (m_patternDue) {
+        startPatternInfo();
     }
     if (!m_backgroundDue) {
         return;
@@ -248,6 +375,7 @@ void AnalysisController::setParams(const spmv::FormatParams& params)
         if (spmv::get(params, info.id) != spmv::get(m_params, info.id)) m_userSet.insert(info.id);
     }
     m_params = params;
+    adviseSortWindow();  // a new C, sigma still the advisor's: chosen again for it
     emit paramsChanged(m_params);
     startAllAnalyses();
 }
@@ -278,6 +406,7 @@ void AnalysisController::setSliceHeight(int sliceHeight)
     if (sliceHeight == m_params.slice_height) return;
     m_userSet.insert(spmv::Param::slice_height);
     m_params.slice_height = sliceHeight;
+    adviseSortWindow();
     emit paramsChanged(m_params);
     startAllAnalyses();
 }
@@ -287,6 +416,7 @@ void AnalysisController::setSortWindow(int sortWindow)
     if (sortWindow == m_params.sort_window) return;
     m_userSet.insert(spmv::Param::sort_window);
     m_params.sort_window = sortWindow;
+    m_sigmaAdvised = false;
     emit paramsChanged(m_params);
     startAllAnalyses();
 }
@@ -296,6 +426,7 @@ void AnalysisController::setParam(spmv::Param id, int value)
     if (spmv::get(m_params, id) == value) return;
     spmv::set(m_params, id, value);
     m_userSet.insert(id);
+    adviseSortWindow();  // sigma set: no longer the advisor's; C set: sigma chosen for it
     emit paramsChanged(m_params);
     startAllAnalyses();
 }
@@ -346,9 +477,15 @@ void AnalysisController::startHistogram()
 void AnalysisController::startSummaries()
 {
     if (!m_document) return;
+    if (deferred(FormatSummaries)) {  // a large matrix: when the memory view is shown
+        m_summariesDue = true;
+        ++m_summaryGeneration;  // one still running is for older parameters
+        return;
+    }
+    m_summariesDue = false;
     runJob<SummariesPtr>(
         QStringLiteral("summaries"), m_summaryGeneration,
-        [doc = m_document, params = m_params, limit = m_formatLimit] {
+        [doc = m_document, params = m_params, limit = formatMemoryLimit()] {
             return std::make_shared<const std::vector<spmv::analysis::FormatSummary>>(
                 spmv::analysis::summarize_all(doc->csr, params, static_cast<std::size_t>(limit)));
         },
@@ -358,6 +495,13 @@ void AnalysisController::startSummaries()
 void AnalysisController::startConstruction()
 {
     if (!m_document) return;
+    if (deferred(ConstructionSteps)) {  // a large matrix: when the construction is shown
+        m_constructionDue = true;
+        ++m_constructionGeneration;
+        ++m_windowGeneration;
+        m_constructionSource.reset();
+        return;
+    }
     m_constructionDue = false;  // started now (e.g. a new format before the histogram arrived)
     // build the format once for the whole matrix (the heavy part) ...
     ++m_windowGeneration;  // a window of the previous layout must not arrive after this one
@@ -366,7 +510,7 @@ void AnalysisController::startConstruction()
     runJob<Prepared>(
         QStringLiteral("construction"), m_constructionGeneration,
         [doc = m_document, params = m_params, format = m_constructionFormat.toStdString(),
-         limit = m_formatLimit] {
+         limit = formatMemoryLimit()] {
             const auto csr = std::shared_ptr<const spmv::Csr<double, std::int32_t>>(doc, &doc->csr);
             auto src = spmv::viz::prepare_construction(csr, format, params,
                                                        static_cast<std::size_t>(limit));
@@ -390,9 +534,25 @@ void AnalysisController::startConstruction()
 
 void AnalysisController::setConstructionWindow(qint64 firstRow, qint64 firstCol)
 {
-    if (firstRow == m_window.first_row && firstCol == m_window.first_col) return;
-    m_window.first_row = qMax<qint64>(0, firstRow);
-    m_window.first_col = qMax<qint64>(0, firstCol);
+    auto w = m_window;
+    w.first_row = qMax<qint64>(0, firstRow);
+    w.first_col = qMax<qint64>(0, firstCol);
+    w.follow_rows = w.follow_cols = false;
+    w.focus = -1;
+    setConstructionWindow(w);
+}
+
+void AnalysisController::setConstructionWindow(const spmv::viz::ConstructionWindow& window)
+{
+    const auto& o = m_window;
+    if (window.first_row == o.first_row && window.first_col == o.first_col &&
+        window.rows == o.rows && window.cols == o.cols && window.follow_rows == o.follow_rows &&
+        window.follow_cols == o.follow_cols && window.focus == o.focus) {
+        return;
+    }
+    m_window = window;
+    m_window.first_row = qMax<qint64>(0, m_window.first_row);
+    m_window.first_col = qMax<qint64>(0, m_window.first_col);
     startConstructionWindow();
 }
 
@@ -412,10 +572,16 @@ void AnalysisController::startConstructionWindow()
 void AnalysisController::startWaste(int side)
 {
     if (!m_document) return;
+    if (deferred(WarpWaste)) {  // a large matrix: when the waste view is shown
+        m_wasteDue.at(static_cast<std::size_t>(side)) = true;
+        ++m_wasteGeneration.at(static_cast<std::size_t>(side));
+        return;
+    }
+    m_wasteDue.at(static_cast<std::size_t>(side)) = false;
     runJob<WarpWastePtr>(
         QStringLiteral("waste%1").arg(side), m_wasteGeneration.at(static_cast<std::size_t>(side)),
         [doc = m_document, params = m_params, first = m_wasteFirstWarp,
-         format = wasteFormat(side).toStdString(), limit = m_formatLimit] {
+         format = wasteFormat(side).toStdString(), limit = formatMemoryLimit()] {
             const auto m = buildWithinLimit(format, doc->csr, params, limit);
             return std::make_shared<const spmv::viz::WarpWaste>(
                 spmv::viz::warp_waste(m, params.warp_size, first, maxWarpPictures));
@@ -434,7 +600,7 @@ void AnalysisController::startRowOrder()
     runJob<RowOrderPtr>(
         QStringLiteral("order"), m_orderGeneration,
         [doc = m_document, params = m_params, format = m_rowOrderFormat.toStdString(),
-         limit = m_formatLimit] {
+         limit = formatMemoryLimit()] {
             const auto m = buildWithinLimit(format, doc->csr, params, limit);
             const auto perm = spmv::row_permutation(m);
             if (perm.empty()) {

@@ -37,6 +37,21 @@ std::uint64_t formatMemoryLimit()
     return limit > 0 ? limit : std::uint64_t{4} << 30;
 }
 
+std::uint64_t formatMemoryLimit(std::uint64_t matrixBytes, std::uint64_t machineLimit)
+{
+    if (const char* env = std::getenv("SPMVLAB_FORMAT_LIMIT_MB"); env && *env) {
+        return machineLimit;
+    }
+    const std::uint64_t floor = std::uint64_t{3} << 29;  // 1.5 GiB
+    return std::min(machineLimit, std::max(floor, 4 * matrixBytes));
+}
+
+std::uint64_t csrBytes(const spmv::Csr<double, std::int32_t>& a)
+{
+    return a.values.size() * sizeof(double) + a.col_idxs.size() * sizeof(std::int32_t) +
+           a.row_ptrs.size() * sizeof(std::int32_t);
+}
+
 spmv::MemoryBudget explorerMemoryBudget()
 {
     spmv::MemoryBudget b;

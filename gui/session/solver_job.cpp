@@ -1,5 +1,7 @@
 #include "solver_job.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <new>
 #include <random>
@@ -10,6 +12,7 @@
 
 namespace {
 
+/// The CLI's format for residuals (cli/src/common.cpp sci): "9.92e-11".
 std::string sci(double v)
 {
     char buf[32];
@@ -17,7 +20,67 @@ std::string sci(double v)
     return buf;
 }
 
+/// The solver's reason, with its "relative residual" (the residual the iteration updates)
+/// named "iterated residual", so that it is never read as the final one.
+std::string solverReason(std::string message)
+{
+    const std::string from = "relative residual";
+    const std::string to = "iterated residual";
+    for (auto pos = message.find(from); pos != std::string::npos;
+         pos = message.find(from, pos + to.size())) {
+        message.replace(pos, from.size(), to);
+    }
+    return message;
+}
+
 }  // namespace
+
+RunOutcome runOutcome(const SolverRun& run)
+{
+    using spmv::solvers::Status;
+    if (run.refused) return RunOutcome::notRun;
+    if (!run.error.empty()) return RunOutcome::error;
+    switch (run.result.status) {
+        case Status::converged:
+            return RunOutcome::converged;
+        case Status::diverged:
+            return RunOutcome::diverged;
+        case Status::breakdown_indefinite:
+        case Status::breakdown_nan:
+            return RunOutcome::breakdown;
+        case Status::max_iterations:
+            return RunOutcome::iterationCap;
+        case Status::stagnated:
+            return RunOutcome::stagnated;
+    }
+    return RunOutcome::error;
+}
+
+std::string outcomeLabel(const SolverRun& run)
+{
+    switch (runOutcome(run)) {
+        case RunOutcome::converged:
+            return "converged";
+        case RunOutcome::notRun:
+            return "not run: matrix not SPD";
+        case RunOutcome::error:
+            return "error: " + run.error;
+        case RunOutcome::diverged:
+            return "diverged (did not converge)";
+        case RunOutcome::breakdown:
+            return run.result.status == spmv::solvers::Status::breakdown_nan
+                       ? "did not converge: breakdown (NaN)"
+                       : "did not converge: breakdown";
+        case RunOutcome::iterationCap:
+            // the iteration limit, or MPIR-CG's limit of outer steps
+            return run.maxIterations > 0 && run.result.iterations >= run.maxIterations
+                       ? "did not converge: iteration cap " + std::to_string(run.maxIterations)
+                       : "did not converge: iteration limit";
+        case RunOutcome::stagnated:
+            return "did not converge: stagnated";
+    }
+    return {};
+}
 
 std::vector<double> makeRhs(RhsKind kind, std::size_t n, std::uint32_t seed)
 {
@@ -29,15 +92,30 @@ std::vector<double> makeRhs(RhsKind kind, std::size_t n, std::uint32_t seed)
     return b;
 }
 
+std::string screenNotSpd(const spmv::Csr<double, std::int32_t>& a)
+{
+    if (a.num_rows != a.num_cols) return {};
+    return spmv::analysis::screen_spd(a).reason();
+}
+
 SolverRun runSolverJob(const spmv::Csr<double, std::int32_t>& a, const SolverJob& job)
+{
+    return runSolverJob(a, job, screenNotSpd(a));
+}
+
+SolverRun runSolverJob(const spmv::Csr<double, std::int32_t>& a, const SolverJob& job,
+                       const std::string& notSpd)
 {
     using spmv::viz::SolverMethod;
     SolverRun run;
     run.method = job.method;
     run.backend = job.gpu ? "GPU" : "host reference (1 thread)";
-    // CG's theory needs an SPD matrix: say so before the curves when it is certainly not one
-    if (a.num_rows == a.num_cols) {
-        run.not_spd = spmv::analysis::screen_spd(a).reason();
+    run.maxIterations = job.maxIterations;
+    // CG's theory needs an SPD matrix: certainly not one -> no solve unless asked for
+    run.not_spd = notSpd;
+    if (!run.not_spd.empty() && !job.runIfNotSpd) {
+        run.refused = true;
+        return run;
     }
     try {
         const auto method = job.method == SolverMethod::mpir_cg ? spmv::solvers::Method::mpir_cg
@@ -66,16 +144,29 @@ SolverRun runSolverJob(const spmv::Csr<double, std::int32_t>& a, const SolverJob
 std::string describeRun(const SolverRun& run)
 {
     const std::string name = spmv::viz::solver_method_label(run.method);
+    if (run.refused) return name + ": not run: the matrix is " + run.not_spd;
     if (!run.error.empty()) return name + " could not run: " + run.error;
     const auto& r = run.result;
     const bool mpir = run.method == spmv::viz::SolverMethod::mpir_cg;
     const std::string its = mpir ? std::to_string(r.inner_iterations) + " inner / " +
                                        std::to_string(r.outer_iterations) + " outer iterations"
                                  : std::to_string(r.iterations) + " iterations";
-    if (r.status == spmv::solvers::Status::converged) {
-        return name + ": converged in " + its + ", relative residual " +
-               sci(r.final_relative_residual);
+    // the table's number, named as the table names it
+    const std::string residual =
+        "final relative residual \u2016b \u2212 A x\u2016 / \u2016b\u2016 = " +
+        sci(r.final_relative_residual);
+    if (runOutcome(run) == RunOutcome::converged) {
+        return name + ": converged in " + its + "; " + residual;
     }
-    return name + ": " + std::string(spmv::solvers::to_string(r.status)) + " after " + its +
-           (r.message.empty() ? std::string() : ": " + r.message);
+    return name + ": " + outcomeLabel(run) + " after " + its + "; " + residual +
+           (r.message.empty() ? std::string() : ". Why: " + solverReason(r.message));
+}
+
+int cpuIterationCap(std::int64_t rows, std::int64_t nnz)
+{
+    const double perIteration =
+        static_cast<double>(std::max<std::int64_t>(nnz, 0)) + 8.0 * static_cast<double>(rows);
+    if (!(perIteration > 0)) return defaultSolverMaxIterations;
+    const double fit = std::floor(cpuSolveWorkBudget / perIteration);
+    return static_cast<int>(std::clamp(fit, 20.0, double(defaultSolverMaxIterations)));
 }

@@ -1,7 +1,10 @@
 #pragma once
-// The solver view's worker: runs the requested solves (e.g. CG, then MPIR-CG) one after the
-// other on a dedicated thread and streams each result back (runAvailable). cancel() lets the
-// running solve finish and skips the rest (a solve itself has no cancellation point).
+// The solver view's worker: screens the matrix for SPD once, then runs the requested solves
+// (e.g. CG, then MPIR-CG) one after the other on a dedicated thread and streams each result
+// back (runAvailable; a refused solve of a matrix that is not SPD comes back at once). cancel()
+// lets the running solve finish and skips the rest (a solve itself has no cancellation point:
+// the view caps the iterations on the CPU instead, cpuIterationCap, so that one solve takes
+// about a second).
 #include <vector>
 
 #include "backgroundjob.hpp"

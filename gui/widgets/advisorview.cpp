@@ -68,6 +68,7 @@ QString precisionWord(spmv::model::Precision p)
 
 AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent)
 {
+    m_params.sort_window = 0;  // alone (tests): sigma chosen per matrix, as spmvlab recommend
     m_profile = makeProfileBox(QStringLiteral("H100"));
     m_precision = new QComboBox;
     m_precision->addItem(tr("double"), 0);  // the items of the Timing's box, linked with it
@@ -201,6 +202,18 @@ void AdvisorView::setFormatMemoryLimit(quint64 bytes)
     recompute();
 }
 
+void AdvisorView::setParams(const spmv::FormatParams& params, bool sigmaAdvised)
+{
+    bool same = sigmaAdvised == m_sigmaAdvised;
+    for (const auto& info : spmv::parameters()) {
+        same = same && spmv::get(params, info.id) == spmv::get(m_params, info.id);
+    }
+    if (same) return;
+    m_params = params;
+    m_sigmaAdvised = sigmaAdvised;
+    recompute();
+}
+
 void AdvisorView::setConstants(std::optional<spmv::model::FormatModelConstants> constants)
 {
     m_constants = std::move(constants);
@@ -209,7 +222,9 @@ void AdvisorView::setConstants(std::optional<spmv::model::FormatModelConstants> 
 
 spmv::model::AdvisorOptions AdvisorView::options() const
 {
-    spmv::model::AdvisorOptions o;  // the GPU kernels' parameters, sigma chosen per matrix
+    spmv::model::AdvisorOptions o;
+    o.params = m_params;      // the shared parameters ...
+    o.params.warp_size = 32;  // ... on the GPU's warps (the bar's 4 is the blackboard's)
     o.precision = precision();
     o.iterations = m_iterations->value();
     o.max_format_bytes = static_cast<double>(m_formatLimit);
@@ -303,21 +318,22 @@ void AdvisorView::updateNote()
                         ? tr("ranked by estimated setup + N \u00d7 SpMV time (N = %1)")
                               .arg(groupDigits(m_iterations->value()))
                         : tr("ranked by the time of one SpMV");
-    QString sigma = tr("\u03c3 chosen per matrix");
-    if (m_advice) {
-        for (const auto& r : m_advice->ranked) {
-            if (readsParam(r.format, spmv::Param::sort_window)) {
-                sigma = tr("\u03c3 = %1 (chosen for this matrix)").arg(r.params.sort_window);
-            }
-        }
-    }
+    // the parameters the layouts were ranked with: the shared ones, as the bar shows them
+    const auto& p = m_params;
+    QString sigma = m_sigmaAdvised ? tr("\u03c3 = %1 (the advisor's choice for this matrix)")
+                                         .arg(p.sort_window)
+                                   : tr("\u03c3 = %1").arg(p.sort_window);
+    if (p.sort_window == 0) sigma = tr("\u03c3 chosen per matrix");
     m_note->setText(
         tr("<b>Model predictions, not measurements</b>, for the <b>%1</b> profile (%2 GB/s), "
-           "%3, with <b>L2 flushed before every SpMV</b>; %4. Layouts at the GPU kernels' "
-           "parameters: C = 32, b<sub>r</sub> = 32, %5, not the parameter bar's.")
+           "%3, with <b>L2 flushed before every SpMV</b>; %4. Layouts at the parameter bar's "
+           "b<sub>r</sub> = %5, C = %6, %7, on warps of 32 threads.")
             .arg(QString::fromStdString(gpu.name).toHtmlEscaped())
             .arg(gpu.memory_bandwidth_gbs, 0, 'g', 4)
-            .arg(precisionWord(precision()), order, sigma));
+            .arg(precisionWord(precision()), order)
+            .arg(p.block_rows)
+            .arg(p.slice_height)
+            .arg(sigma));
     m_note->setToolTip(m_advice ? tr("Model constants: %1").arg(fromStd(m_advice->constants_source))
                                 : QString());
 }

@@ -6,8 +6,10 @@
 // Variants that cannot serve the matrix (infeasible, or a layout over the memory limit) are
 // listed last, greyed, with why not. The times are PREDICTIONS for the GPU profile chosen (the
 // Timing's, Model's and Sweep's profile), with L2 flushed before every SpMV: the view says so
-// above the table. The layouts use the GPU kernels' parameters (C = 32, b_r = 32, σ chosen per
-// matrix), not the parameter bar's blackboard sizes.
+// above the table. The layouts use the shared parameters (the parameter bar's b_r, C, σ, K,
+// pitch, diagonal padding: setParams, kept up to date by MainWindow), and the note above the
+// table says which; only the warp is always the GPU's 32 (the bar's warp of 4 is the
+// blackboard's).
 //
 // Computed when the view is shown (MainWindow::feedShownView), on a dedicated worker thread
 // (QtConcurrent): counting every variant's shape is O(nnz + N log N) per sorted order, about a
@@ -21,6 +23,7 @@
 
 #include <spmv/model/advisor.hpp>
 #include <spmv/model/gpu_profile.hpp>
+#include <spmv/registry.hpp>
 
 #include "session/matrixdocument.hpp"
 
@@ -60,10 +63,16 @@ public:
     /// Layouts whose footprint exceeds this are not candidates (0: no limit). MainWindow sets
     /// the memory limit every view uses.
     void setFormatMemoryLimit(quint64 bytes);
+    /// The shared parameters the layouts are ranked with (the parameter bar's); sigmaAdvised:
+    /// σ is the advisor's choice for the matrix (AnalysisController::sortWindowAdvised), which
+    /// the note says. Ranks again if they changed.
+    void setParams(const spmv::FormatParams& params, bool sigmaAdvised = false);
+    const spmv::FormatParams& params() const { return m_params; }
     /// Model constants used instead of builtin_constants(profile), for every profile (tests);
     /// nullopt: the built-in ones.
     void setConstants(std::optional<spmv::model::FormatModelConstants> constants);
-    /// What the next advice is asked with (precision, N, memory limit; default parameters).
+    /// What the next advice is asked with (precision, N, memory limit, the shared parameters
+    /// with the GPU's warp of 32).
     spmv::model::AdvisorOptions options() const;
 
     /// A ranking was requested and is not shown yet.
@@ -96,6 +105,8 @@ private:
     AdvicePtr m_advice;
     std::optional<spmv::model::FormatModelConstants> m_constants;
     quint64 m_formatLimit = 0;
+    spmv::FormatParams m_params;  ///< the CLI's defaults until MainWindow sets the shared ones
+    bool m_sigmaAdvised = false;
     quint64 m_generation = 0;
     /// The latest generation, shared with the queued jobs so that a superseded one skips its
     /// work when the thread reaches it.

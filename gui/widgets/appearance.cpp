@@ -1,12 +1,11 @@
 #include "appearance.hpp"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QLocale>
+#include <QScreen>
 
 #include <spmv/model/gpu_profile.hpp>
-
-#include <QLocale>
-
-#include <QApplication>
 
 Appearance& Appearance::instance()
 {
@@ -14,14 +13,50 @@ Appearance& Appearance::instance()
     return a;
 }
 
+double Appearance::pixelsPerPoint()
+{
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    const double dpi = screen ? screen->logicalDotsPerInchY() : 96.0;
+    return (dpi > 0 ? dpi : 96.0) / 72.0;
+}
+
+double Appearance::normalPixels() const
+{
+    const double points = m_basePointSize > 0 ? m_basePointSize : QApplication::font().pointSizeF();
+    return points * pixelsPerPoint();
+}
+
+double Appearance::scale() const
+{
+    if (!m_presentation) return 1.0;
+    const double body = presentationBodyPixels * m_height / referenceHeight;
+    return body / qMax(1.0, normalPixels());
+}
+
+double Appearance::minimumTextPixels() const
+{
+    return m_presentation ? presentationMinimumPixels * m_height / referenceHeight
+                          : normalMinimumPixels;
+}
+
 QFont Appearance::font(double factor, bool bold) const
 {
     QFont f = QApplication::font();
     // the application font is already enlarged in presentation mode; start from the normal size
-    const double base = m_basePointSize > 0 ? m_basePointSize : f.pointSizeF();
-    f.setPointSizeF(qMax(4.0, base * scale() * factor));
+    const double pixels = qMax(minimumTextPixels(), normalPixels() * scale() * factor);
+    f.setPointSizeF(pixels / pixelsPerPoint());
     f.setBold(bold);
     return f;
+}
+
+void Appearance::applyApplicationFont()
+{
+    if (m_basePointSize <= 0) {
+        m_basePointSize = QApplication::font().pointSizeF();
+    }
+    QFont f = QApplication::font();
+    f.setPointSizeF(m_basePointSize * scale());
+    QApplication::setFont(f);
 }
 
 void Appearance::setPresentationMode(bool on)
@@ -33,10 +68,19 @@ void Appearance::setPresentationMode(bool on)
         m_basePointSize = QApplication::font().pointSizeF();
     }
     m_presentation = on;
-    QFont f = QApplication::font();
-    f.setPointSizeF(m_basePointSize * scale());
-    QApplication::setFont(f);
+    applyApplicationFont();
     emit changed();
+}
+
+void Appearance::setPresentationHeight(int height)
+{
+    height = qMax(360, height);  // below that nothing is a lecture any more
+    if (height == m_height) return;
+    m_height = height;
+    if (m_presentation) {
+        applyApplicationFont();
+        emit changed();
+    }
 }
 
 QString groupDigits(qint64 v)

@@ -1,6 +1,17 @@
 #pragma once
 // Colours (from spmv::viz::palette(), colour-blind safe) and the presentation mode (large fonts,
 // thick lines) shared by every view.
+//
+// Presentation mode is designed for the lecture hall, not scaled: its text sizes are fixed
+// fractions of the window's height, so that a view laid out at 1280 x 720 looks the same at
+// 1920 x 1080, only 1.5 times larger, and so that the smallest text is readable from the back
+// of a hall on a projector:
+//   body text  20 px at 720 px of height (1/36 of the height: 30 px at 1080),
+//   smallest   18 px at 720 px of height (1/40 of the height: 27 px at 1080; axis ticks,
+//              legends, table headers, the numbers in a heat map).
+// Outside presentation mode (a desktop at arm's length) the smallest text is 8 px (a
+// subscript of 12 px body text).
+// The text audit (app/textaudit.hpp) reports any text smaller than minimumTextPixels().
 #include <QColor>
 #include <QFont>
 #include <QObject>
@@ -28,24 +39,46 @@ class Appearance : public QObject {
 public:
     static Appearance& instance();
 
+    /// The window height presentation mode's sizes are stated for, and the text sizes there.
+    static constexpr int referenceHeight = 720;
+    static constexpr double presentationBodyPixels = 20.0;     ///< at referenceHeight
+    static constexpr double presentationMinimumPixels = 18.0;  ///< at referenceHeight
+    static constexpr double normalMinimumPixels = 8.0;
+
     bool presentationMode() const { return m_presentation; }
-    /// 1 normally, 1.6 in presentation mode: multiply font sizes and line widths by it.
-    double scale() const { return m_presentation ? 1.6 : 1.0; }
-    qreal lineWidth(qreal base = 1.0) const { return base * (m_presentation ? 2.5 : 1.0); }
-    /// The application font scaled for the current mode (pointSize * scale() * factor).
+    /// The window height presentation mode designs for (referenceHeight until told).
+    int presentationHeight() const { return m_height; }
+    /// 1 normally; in presentation mode the body text's size over the normal one (about 1.7
+    /// at 720 px of height, 2.5 at 1080): multiply sizes of painted things by it.
+    double scale() const;
+    qreal lineWidth(qreal base = 1.0) const { return base * (m_presentation ? 1.5 * scale() : 1.0); }
+    /// The application font scaled for the current mode (body size * factor), never below
+    /// minimumTextPixels().
     QFont font(double factor = 1.0, bool bold = false) const;
+    /// The smallest text the mode allows, in pixels (the font's em size): 18 px at 720 px of
+    /// height in presentation mode (27 px at 1080), 8 px otherwise.
+    double minimumTextPixels() const;
+    /// Font pixel size <-> point size on the screen (logical dpi, 96 offscreen).
+    static double pixelsPerPoint();
 
     static QColor colour(spmv::viz::Rgb c) { return toQColor(c); }
     static const spmv::viz::Palette& palette() { return spmv::viz::palette(); }
 
 public slots:
     void setPresentationMode(bool on);
+    /// The height of the window shown in presentation mode: the sizes above follow it (a
+    /// change emits changed() in presentation mode).
+    void setPresentationHeight(int height);
 
 signals:
     void changed();
 
 private:
     Appearance() = default;
+    void applyApplicationFont();
+    double normalPixels() const;
+
     bool m_presentation = false;
+    int m_height = referenceHeight;
     double m_basePointSize = 0.0;
 };

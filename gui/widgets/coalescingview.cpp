@@ -810,7 +810,7 @@ void CoalescingView::rebuildModel()
         QString error;
     };
     spmv::MemoryBudget budget;
-    budget.bytes = formatMemoryLimit();
+    budget.bytes = formatMemoryLimit(csrBytes(m_document->csr), formatMemoryLimit());
     budget.origin = QStringLiteral("the explorer's limit for one format").toStdString();
     budget.hint = QStringLiteral("set SPMVLAB_FORMAT_LIMIT_MB to change it").toStdString();
     auto job = [doc = m_document, k = info.kernel, params = m_params, budget] {
@@ -867,7 +867,7 @@ void CoalescingView::recomputeSummary()
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_summaryCancel = cancel;
     spmv::MemoryBudget budget;
-    budget.bytes = formatMemoryLimit();
+    budget.bytes = formatMemoryLimit(csrBytes(m_document->csr), formatMemoryLimit());
     budget.origin = QStringLiteral("the explorer's limit for one format").toStdString();
     budget.hint = QStringLiteral("set SPMVLAB_FORMAT_LIMIT_MB to change it").toStdString();
     auto job = [doc = m_document, params = m_params, bytes = valueBytes(), budget, cancel,

@@ -156,6 +156,13 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     connect(m_overview, &LayoutOverview::windowRequested, this, [this](qint64 row, qint64 col) {
         m_controller->setConstructionWindow(row, col);
     });
+    // the window follows the selected nonzero from step to step (each step centres on it
+    // where it would be out of view); moving the window by hand stops that
+    connect(m_view, &LayoutView::nonzeroSelected, this, [this](qint64 nz) {
+        auto w = m_controller->constructionWindow();
+        w.focus = nz;
+        m_controller->setConstructionWindow(w);
+    });
 
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
         m_controller->setConstructionFormat(m_format->currentData().toString());
@@ -174,11 +181,22 @@ ConstructionPanel::ConstructionPanel(AnalysisController* controller, QWidget* pa
     connect(m_play, &QPushButton::toggled, this, &ConstructionPanel::setPlaying);
     connect(m_view, &LayoutView::stepChanged, this, &ConstructionPanel::updateStepLabel);
     connect(m_view, &LayoutView::stepChanged, this, &ConstructionPanel::updateWindowControls);
-    auto moveWindow = [this] {
-        m_controller->setConstructionWindow(m_firstRow->value(), m_firstCol->value());
-    };
-    connect(m_firstRow, &QSpinBox::valueChanged, this, moveWindow);
-    connect(m_firstCol, &QSpinBox::valueChanged, this, moveWindow);
+    // a row set by hand: every step from that row, columns still following the entries of
+    // those rows; a column set by hand: from that column
+    connect(m_firstRow, &QSpinBox::valueChanged, this, [this](int row) {
+        auto w = m_controller->constructionWindow();
+        w.first_row = row;
+        w.follow_rows = false;
+        w.focus = -1;
+        m_controller->setConstructionWindow(w);
+    });
+    connect(m_firstCol, &QSpinBox::valueChanged, this, [this](int col) {
+        auto w = m_controller->constructionWindow();
+        w.first_col = col;
+        w.follow_cols = false;
+        w.focus = -1;
+        m_controller->setConstructionWindow(w);
+    });
     connect(m_view, &LayoutView::selectionDescribed, m_selection, &QLabel::setText);
     m_playTimer.setInterval(1400);
     connect(&m_playTimer, &QTimer::timeout, this, [this] {
@@ -271,9 +289,11 @@ void ConstructionPanel::updateWindowControls()
     };
     m_firstRow->setRange(0, c ? clampInt(std::max<std::int64_t>(0, c->max_total_rows - 1)) : 0);
     m_firstCol->setRange(0, c ? clampInt(std::max<std::int64_t>(0, c->max_total_cols - 1)) : 0);
-    if (c) {
-        m_firstRow->setValue(clampInt(c->window.first_row));
-        m_firstCol->setValue(clampInt(c->window.first_col));
+    if (s) {
+        // where this step's window is (steps that follow the entries or a nonzero each place
+        // their own)
+        m_firstRow->setValue(clampInt(s->row_offset));
+        m_firstCol->setValue(clampInt(s->col_offset));
     }
     // the overview matters where the window shows a part only: a small matrix is all there
     m_overview->setVisible(c && c->windowed);
@@ -285,6 +305,18 @@ void ConstructionPanel::updateWindowControls()
     const bool windowed = c && c->windowed;
     m_firstRow->setEnabled(windowed);
     m_firstCol->setEnabled(windowed);
+    // how the window was placed, in the tooltip (the line itself must fit 1280 px in F5)
+    QString follows;
+    if (windowed && c->window.focus >= 0 && s->find_nonzero(c->window.focus)) {
+        follows = tr("The window follows nonzero %1 through the steps: each step shows it. "
+                     "Set the first row or column to move it by hand.")
+                      .arg(c->window.focus);
+    } else if (windowed && (c->window.follow_rows || c->window.follow_cols)) {
+        follows = tr("The window is where the entries are: each step starts at its first rows "
+                     "holding a nonzero and the first column holding one in them. Click a "
+                     "nonzero to follow it through the steps.");
+    }
+    m_windowLabel->setToolTip(follows);
     m_windowLabel->setText(s ? (windowed ? tr("showing %1").arg(QString::fromStdString(s->window_label()))
                                          : tr("whole matrix: %1").arg(QString::fromStdString(s->window_label())))
                              : QString());

@@ -69,6 +69,29 @@ std::pair<int, int> HeatmapGeometry::cellAt(double x, double y) const
     return {s, r};
 }
 
+std::string abbreviatedCount(std::int64_t n)
+{
+    const double v = static_cast<double>(n < 0 ? -n : n);
+    const char* sign = n < 0 ? "-" : "";
+    if (v < 1000.0) return std::to_string(n);
+    static const char suffix[] = {'k', 'M', 'G', 'T', 'P'};
+    double scaled = v / 1000.0;
+    int i = 0;
+    // 999,500 rounds to 1000k: carry to the next suffix
+    while (i < 4 && std::round(scaled * (scaled < 10.0 ? 10.0 : 1.0)) /
+                            (scaled < 10.0 ? 10.0 : 1.0) >= 1000.0) {
+        scaled /= 1000.0;
+        ++i;
+    }
+    char buf[16];
+    if (scaled < 9.95) {
+        std::snprintf(buf, sizeof buf, "%s%.1f%c", sign, scaled, suffix[i]);
+    } else {
+        std::snprintf(buf, sizeof buf, "%s%.0f%c", sign, scaled, suffix[i]);
+    }
+    return buf;
+}
+
 HeatmapGeometry heatmapGeometry(int cells, double width, double height, double labelWidth,
                                 double lineHeight, double numberWidth, double margin)
 {
@@ -132,19 +155,22 @@ BalanceChart balanceChart(const spmv::dist::PartitionStats& stats, int maxBars)
 }
 
 BalanceGeometry balanceGeometry(const BalanceChart& chart, double width, double height,
-                                double lineHeight, double labelWidth, double margin)
+                                double lineHeight, double labelWidth, double margin,
+                                double titleHeight)
 {
     BalanceGeometry g;
     const double gap = 4.0;
     const double left = margin;
     const double plotW = std::max(0.0, width - 2.0 * margin);
-    // three title lines, the rank labels under the last strip, two gaps between strips
-    const double plotsH = std::max(0.0, height - 2.0 * margin - 4.0 * lineHeight - 2.0 * gap);
+    const double title = titleHeight < 0 ? lineHeight : titleHeight;
+    // three titles, the rank labels under the last strip, two gaps between strips
+    const double plotsH =
+        std::max(0.0, height - 2.0 * margin - 3.0 * title - lineHeight - 2.0 * gap);
     const double share[3] = {0.45, 0.25, 0.30};
     double y = margin;
     for (int s = 0; s < 3; ++s) {
         g.titleY[s] = y;
-        y += lineHeight;
+        y += title;
         g.strips[s] = {left, y, plotW, std::floor(plotsH * share[s])};
         y += g.strips[s].h + gap;
     }
@@ -224,10 +250,30 @@ std::vector<spmv::dist::Timeline> selectTimelineRanks(
     return out;
 }
 
+TimelineFit fitTimelinesLegibly(const std::vector<spmv::dist::Timeline>& timelines,
+                                double width, double height, double minTextPixels,
+                                double reserve)
+{
+    // the layout writes its text 11 px high (timeline_svg); rows of 10 px (plus the layout's
+    // gap between rows) keep their 11 px labels apart
+    const double legible = minTextPixels / 11.0;
+    TimelineFit fit;
+    for (std::size_t k = timelines.size(); k >= 1; --k) {
+        const std::vector<spmv::dist::Timeline> first(timelines.begin(),
+                                                      timelines.begin() + static_cast<long>(k));
+        const double room = k < timelines.size() ? height - reserve : height;
+        fit = fitTimelines(first, width, room, legible, 10.0, 18.0);
+        fit.shown = k;
+        if (fit.scale >= legible * 0.999) return fit;
+    }
+    return fit;  // one timeline, scaled down as it must (a view too small for any)
+}
+
 TimelineFit fitTimelines(const std::vector<spmv::dist::Timeline>& timelines, double width,
                          double height, double zoom, double minRow, double maxRow)
 {
     TimelineFit fit;
+    fit.shown = timelines.size();
     fit.scale = zoom > 0 ? zoom : 1.0;
     double w = width / fit.scale;
     double h = height / fit.scale;

@@ -63,6 +63,12 @@ struct HeatmapGeometry {
     std::pair<int, int> cellAt(double x, double y) const;
 };
 
+/// A count in at most four characters, the same way in every cell of a heat map: as it is
+/// below 1,000, else with k, M or G and two significant digits (1.2k, 35k, 350k, 1.2M); the
+/// numbers a heat map shows when the full ones do not fit its cells (the tooltip has them
+/// whole).
+std::string abbreviatedCount(std::int64_t n);
+
 /// `labelWidth`: room for the sender labels; `lineHeight`: one text line (the receiver labels
 /// and the axis title take two lines above the grid); the grid is centred horizontally.
 HeatmapGeometry heatmapGeometry(int cells, double width, double height, double labelWidth,
@@ -118,8 +124,11 @@ struct BalanceGeometry {
     std::vector<std::size_t> labelledBars;
 };
 
+/// `titleHeight`: room for each strip's title (< 0: one line, lineHeight; two lines where a
+/// title wraps in a narrow view).
 BalanceGeometry balanceGeometry(const BalanceChart& chart, double width, double height,
-                                double lineHeight, double labelWidth, double margin = 6);
+                                double lineHeight, double labelWidth, double margin = 6,
+                                double titleHeight = -1);
 
 // ---- timelines -----------------------------------------------------------------------------
 
@@ -146,7 +155,16 @@ struct TimelineFit {
     spmv::viz::TimelineLayout layout;
     spmv::viz::TimelineSvgOptions options;
     double scale = 1.0;
+    std::size_t shown = 0;  ///< the first `shown` timelines are laid out (all, unless legible)
 };
+
+/// Presentation mode's fit: the layout's text (11 px in layout units) drawn at least
+/// minTextPixels on the screen, never scaled down below that; the first timelines that fit
+/// so are laid out (at least one), the others left to a choice of mode. `reserve`: pixels
+/// kept free below the layout for a line saying what was left out.
+TimelineFit fitTimelinesLegibly(const std::vector<spmv::dist::Timeline>& timelines,
+                                double width, double height, double minTextPixels,
+                                double reserve);
 
 /// Throws InvalidArgument when the width leaves no room for a plot (see timeline_layout).
 TimelineFit fitTimelines(const std::vector<spmv::dist::Timeline>& timelines, double width,

@@ -35,6 +35,7 @@
 
 #include "appearance.hpp"
 #include "chart_support.hpp"
+#include "flowlayout.hpp"
 #include "models/commmatrixmodel.hpp"
 
 namespace {
@@ -71,6 +72,7 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* extra = nullptr
     layout->setSpacing(2);
     auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title));
     label->setObjectName(QStringLiteral("panelTitle"));
+    label->setWordWrap(true);  // a narrow column wraps its title rather than widening the window
     layout->addWidget(label);
     if (extra) layout->addWidget(extra);
     layout->addWidget(content, 1);
@@ -182,10 +184,20 @@ DistributionPanel::DistributionPanel(QWidget* parent) : QWidget(parent)
     m_clearButton = new QPushButton(tr("Use prediction"));
     m_clearButton->setEnabled(false);
 
-    auto* bar = new QHBoxLayout;
+    m_timelineModes = new QComboBox;
+    m_timelineModes->addItem(tr("all four"), -1);
+    for (auto m : spmv::dist::all_modes) {
+        m_timelineModes->addItem(modeName(m), static_cast<int>(m));
+    }
+    m_timelineModes->setToolTip(
+        tr("The modes whose timelines are drawn: all four, or one (presentation mode draws as "
+           "many as fit with legible text)"));
+
+    // the controls flow onto more lines in a narrow window (presentation mode at 1280 x 720)
+    auto* bar = new FlowLayout(nullptr);
+    bar->setSpacing(10);
     auto addPair = [&](const QString& label, QWidget* w) {
-        bar->addWidget(new QLabel(label));
-        bar->addWidget(w);
+        bar->addWidget(flowPair(new QLabel(label), w));
     };
     addPair(tr("Ranks"), m_ranks);
     addPair(tr("Partition"), m_partition);
@@ -193,9 +205,9 @@ DistributionPanel::DistributionPanel(QWidget* parent) : QWidget(parent)
     addPair(tr("Link"), m_link);
     addPair(tr("Precision"), m_precision);
     addPair(tr("Timeline ranks"), m_timelineRanks);
+    addPair(tr("Modes"), m_timelineModes);
     bar->addWidget(m_loadButton);
     bar->addWidget(m_clearButton);
-    bar->addStretch(1);
 
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
@@ -220,35 +232,36 @@ DistributionPanel::DistributionPanel(QWidget* parent) : QWidget(parent)
     m_timelineSource->setTextFormat(Qt::RichText);
     m_scalingView = new QChartView;
     m_scalingView->setRenderHint(QPainter::Antialiasing);
-    m_scalingView->setMinimumSize(260, 200);
+    m_scalingView->setMinimumSize(220, 170);
 
-    auto* lower = new QSplitter(Qt::Horizontal);
-    lower->addWidget(titled(tr("2  Communication: x entries sent per SpMV"), m_commTabs));
-    lower->addWidget(titled(tr("3  Balance per rank"), m_balance));
-    auto* left = new QSplitter(Qt::Vertical);
-    left->addWidget(titled(tr("1  Pattern by owning rank"), m_pattern));
-    left->addWidget(lower);
-    left->setStretchFactor(0, 3);
-    left->setStretchFactor(1, 2);
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(
-        titled(tr("4  Timelines of one SpMV (Kreutzer Fig. 4)"), m_timeline, m_timelineSource));
-    right->addWidget(titled(tr("5  Predicted strong scaling: time per SpMV (solid), parallel "
-                               "efficiency (dashed)"),
-                            m_scalingView));
-    right->setStretchFactor(0, 5);
-    right->setStretchFactor(1, 3);
-    auto* columns = new QSplitter(Qt::Horizontal);
-    columns->addWidget(left);
-    columns->addWidget(right);
-    columns->setStretchFactor(0, 9);
-    columns->setStretchFactor(1, 11);
+    m_panels = {titled(tr("1  Pattern by owning rank"), m_pattern),
+                titled(tr("2  Communication: x entries sent per SpMV"), m_commTabs),
+                titled(tr("3  Balance per rank"), m_balance),
+                titled(tr("4  Timelines of one SpMV (Kreutzer Fig. 4)"), m_timeline,
+                       m_timelineSource),
+                titled(tr("5  Predicted strong scaling: time per SpMV (solid), parallel "
+                          "efficiency (dashed)"),
+                       m_scalingView)};
+    m_lower = new QSplitter(Qt::Horizontal);
+    m_left = new QSplitter(Qt::Vertical);
+    m_left->addWidget(m_lower);
+    m_right = new QSplitter(Qt::Vertical);
+    m_columns = new QSplitter(Qt::Horizontal);
+    m_columns->addWidget(m_left);
+    m_columns->addWidget(m_right);
+    // presentation mode: one panel at a time, as large as the view, behind tabs of their own
+    m_pages = new QTabWidget;
+    m_pages->setObjectName(QStringLiteral("distributionPages"));
+    m_pages->setDocumentMode(true);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(m_summary);
-    layout->addWidget(columns, 1);
+    layout->addWidget(m_columns, 1);
+    layout->addWidget(m_pages, 1);
+    arrangePanels();
+    connect(&Appearance::instance(), &Appearance::changed, this, &DistributionPanel::arrangePanels);
 
     // ---- wiring: the plan depends on everything, the scaling study on all but the ranks
     m_startDelay.setSingleShot(true);
@@ -260,6 +273,8 @@ DistributionPanel::DistributionPanel(QWidget* parent) : QWidget(parent)
                 [this] { inputsChanged(planDue | scalingDue); });
     }
     connect(m_timelineRanks, &QComboBox::currentIndexChanged, this,
+            &DistributionPanel::updateTimelines);
+    connect(m_timelineModes, &QComboBox::currentIndexChanged, this,
             &DistributionPanel::updateTimelines);
     connect(m_loadButton, &QPushButton::clicked, this, &DistributionPanel::chooseTimelineFile);
     connect(m_clearButton, &QPushButton::clicked, this, &DistributionPanel::clearTimeline);
@@ -279,6 +294,51 @@ DistributionPanel::DistributionPanel(QWidget* parent) : QWidget(parent)
     m_dirty = nothing;  // nothing to compute before a matrix arrives
     updateTimelines();
     showScaling();
+}
+
+void DistributionPanel::arrangePanels()
+{
+    // the grid of five panels at a desk; one panel a page in presentation mode, where five
+    // side by side would leave each too small for text a lecture hall can read
+    const bool pages = Appearance::instance().presentationMode();
+    if (m_arranged && pages == m_paged) return;
+    m_arranged = true;
+    m_paged = pages;
+    const int current = m_pages->currentIndex();
+    // a page's tab names it: its title line above it goes (its words are the tab's tooltip),
+    // a lecture-size line more for the panel
+    for (auto* panel : m_panels) {
+        if (auto* title = panel->findChild<QLabel*>(QStringLiteral("panelTitle"))) {
+            title->setVisible(!pages);
+        }
+    }
+    if (pages) {
+        const QStringList names = {tr("1 Pattern"), tr("2 Communication"), tr("3 Balance"),
+                                   tr("4 Timelines"), tr("5 Scaling")};
+        for (int i = 0; i < 5; ++i) {
+            m_pages->addTab(m_panels[i], names[i]);
+            if (auto* title = m_panels[i]->findChild<QLabel*>(QStringLiteral("panelTitle"))) {
+                m_pages->setTabToolTip(i, title->text());
+            }
+        }
+    } else {
+        while (m_pages->count() > 0) m_pages->removeTab(0);
+        m_lower->addWidget(m_panels[1]);
+        m_lower->addWidget(m_panels[2]);
+        m_left->insertWidget(0, m_panels[0]);
+        m_right->addWidget(m_panels[3]);
+        m_right->addWidget(m_panels[4]);
+        for (auto* panel : m_panels) panel->show();
+        m_left->setStretchFactor(0, 3);
+        m_left->setStretchFactor(1, 2);
+        m_right->setStretchFactor(0, 5);
+        m_right->setStretchFactor(1, 3);
+        m_columns->setStretchFactor(0, 9);
+        m_columns->setStretchFactor(1, 11);
+    }
+    m_pages->setVisible(pages);
+    m_columns->setVisible(!pages);
+    if (pages && current >= 0) m_pages->setCurrentIndex(current);
 }
 
 DistributionPanel::~DistributionPanel()
@@ -503,8 +563,14 @@ void DistributionPanel::updateTimelines()
     for (const auto& t : source) maxRanks = std::max(maxRanks, t.num_ranks);
     const int choice = m_timelineRanks->currentIndex();
     const bool all = choice == 1 || (choice == 0 && maxRanks <= 2);
-    m_timeline->setTimelines(
-        selectTimelineRanks(source, all ? TimelineRanks::all : TimelineRanks::slowest));
+    auto shown = selectTimelineRanks(source, all ? TimelineRanks::all : TimelineRanks::slowest);
+    const int mode = m_timelineModes->currentData().toInt();
+    if (mode >= 0) {
+        std::erase_if(shown, [mode](const spmv::dist::Timeline& t) {
+            return static_cast<int>(t.mode) != mode;
+        });
+    }
+    m_timeline->setTimelines(std::move(shown));
     m_clearButton->setEnabled(loaded);
 
     const QString predictedColour = toQColor(Appearance::palette().predicted).name();
@@ -640,7 +706,10 @@ void DistributionPanel::showScaling()
                         .arg(deviceLabel(), fromStd(m_scaling->link),
                              fromStd(spmv::dist::to_string(m_scaling->kind))));
     chart->setTitleFont(app.font(1.0, true));
-    chart->legend()->setAlignment(Qt::AlignRight);  // the chart is wide and low
+    // the chart is wide and low at a desk: the legend on the right; a page of its own in
+    // presentation mode is as tall as wide: below, where its five entries are not cut
+    chart->legend()->setAlignment(app.presentationMode() ? Qt::AlignBottom : Qt::AlignRight);
+    chart->legend()->setFont(app.font(0.9));
     const int selected = m_plan ? m_plan->stats->num_ranks : 0;
     auto* x = new QLogValueAxis;
     x->setBase(2);

@@ -4,7 +4,9 @@
 // local / non-local entries and the rank boundaries, (2) the rank x rank communication matrix
 // (heat map and table), (3) the per-rank balance, (4) the timelines of the four modes, from
 // a recorded JSON file (spmvlab dist bench --timeline) or else the model's prediction,
-// labelled PREDICTED, and (5) the predicted strong-scaling curve.
+// labelled PREDICTED, and (5) the predicted strong-scaling curve. At a desk the five panels
+// sit side by side; in presentation mode each is a page of its own (tabs 1-5), large enough
+// for text a lecture hall reads, and the timelines draw as many modes as fit so (Modes picks).
 //
 // The partition, its statistics and the model (make_partition, partition_stats,
 // predict_distributed, predicted_timeline) run off the GUI thread, as does the scaling study
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include <QFuture>
+#include <QList>
 #include <QTimer>
 #include <QWidget>
 
@@ -78,6 +81,11 @@ public:
     QComboBox* deviceBox() const { return m_device; }
     QComboBox* precisionBox() const { return m_precision; }
     QComboBox* timelineRanksBox() const { return m_timelineRanks; }
+    /// The modes drawn in the timelines: all four (-1) or one (its spmv::dist::Mode as data).
+    QComboBox* timelineModesBox() const { return m_timelineModes; }
+    /// The five panels (pattern, communication, balance, timelines, scaling): side by side,
+    /// or in presentation mode one a page of this tab widget.
+    QTabWidget* panelPages() const { return m_pages; }
     QPushButton* loadTimelineButton() const { return m_loadButton; }
     /// The line above the timelines: "PREDICTED by the model ..." or the loaded file.
     QLabel* timelineSourceLabel() const { return m_timelineSource; }
@@ -113,6 +121,8 @@ private:
     spmv::dist::PartitionKind currentKind() const;
     QString deviceLabel() const;
     void chooseTimelineFile();
+    /// The five panels side by side, or one a page in presentation mode.
+    void arrangePanels();
 
     MatrixDocumentPtr m_document;
     DistributionPlanPtr m_plan;
@@ -135,6 +145,15 @@ private:
     QComboBox* m_device;
     QComboBox* m_precision;
     QComboBox* m_timelineRanks;
+    QComboBox* m_timelineModes;
+    QList<QWidget*> m_panels;  ///< the five titled panels
+    class QSplitter* m_lower = nullptr;
+    class QSplitter* m_left = nullptr;
+    class QSplitter* m_right = nullptr;
+    class QSplitter* m_columns = nullptr;
+    QTabWidget* m_pages = nullptr;
+    bool m_arranged = false;  ///< arrangePanels() placed the panels once
+    bool m_paged = false;     ///< ... as pages (presentation mode)
     QPushButton* m_loadButton;
     QPushButton* m_clearButton;
     QLabel* m_summary;

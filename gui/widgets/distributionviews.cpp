@@ -54,6 +54,22 @@ QRectF toRect(const LayoutRect& r)
     return {r.x, r.y, r.w, r.h};
 }
 
+/// A mode's short name, as the Modes box lists it.
+QString modeTitle(spmv::dist::Mode m)
+{
+    switch (m) {
+        case spmv::dist::Mode::vector:
+            return QObject::tr("vector");
+        case spmv::dist::Mode::naive:
+            return QObject::tr("naive overlap");
+        case spmv::dist::Mode::overlap:
+            return QObject::tr("explicit overlap");
+        case spmv::dist::Mode::task:
+            return QObject::tr("task mode");
+    }
+    return {};
+}
+
 /// A "first-last" label of a group of ranks, or the rank.
 QString rankRange(int first, int last)
 {
@@ -67,16 +83,76 @@ QString rankRange(int first, int last)
 
 RankPatternView::RankPatternView(QWidget* parent) : QWidget(parent)
 {
-    setMinimumSize(160, 160);
+    setMinimumSize(120, 120);  // small minima: a lesson's text docked below leaves little height
     m_renderDelay.setSingleShot(true);
     m_renderDelay.setInterval(30);
     connect(&m_renderDelay, &QTimer::timeout, this, &RankPatternView::startRender);
     connect(&Appearance::instance(), &Appearance::changed, this, &RankPatternView::scheduleRender);
 }
 
+namespace {
+
+/// The rank pattern's legend: the ranks' colours, then what local / non-local / the bands mean.
+struct LegendKey {
+    QColor fill;
+    QColor border;
+    QString label;
+    bool swatch = true;
+    bool newLine = false;  ///< starts the second group on a line of its own
+};
+
+std::vector<LegendKey> rankLegend(int P)
+{
+    std::vector<LegendKey> keys;
+    const int shown = std::min(P, 8);
+    for (int r = 0; r < shown; ++r) {
+        const QColor c = toQColor(spmv::viz::rank_colour(r));
+        keys.push_back({c, c, RankPatternView::tr("rank %1").arg(r)});
+    }
+    if (P > shown) {
+        keys.push_back({QColor(), QColor(),
+                        RankPatternView::tr("\u2026 (%1 ranks, 7 colours repeat)").arg(P), false});
+    }
+    const QColor local = toQColor(spmv::viz::rank_colour(0));
+    keys.push_back(
+        {local, local, RankPatternView::tr("local (the rank owns row and x)"), true, true});
+    keys.push_back({toQColor(spmv::viz::rank_nonlocal_colour(0)),
+                    toQColor(spmv::viz::rank_outline_colour),
+                    RankPatternView::tr("non-local (x from another rank)")});
+    const QColor band = toQColor(spmv::viz::rank_band_colour(0));
+    keys.push_back({band, band, RankPatternView::tr("the rank's rows")});
+    return keys;
+}
+
+/// Top-left corners of the keys, flowing onto a new line where the next would pass `width`;
+/// the number of lines in *lines.
+std::vector<QPoint> flowLegend(const std::vector<LegendKey>& keys, const QFontMetrics& fm,
+                               int width, int* lines)
+{
+    std::vector<QPoint> at;
+    const int sw = fm.height() - 4;
+    int x = 8, line = 0;
+    for (const auto& k : keys) {
+        const int w = (k.swatch ? sw + 4 : 0) + fm.horizontalAdvance(k.label);
+        if (x > 8 && (k.newLine || x + w > width - 4)) {
+            x = 8;
+            ++line;
+        }
+        at.emplace_back(x, line * (fm.height() + 2));
+        x += w + 12;
+    }
+    *lines = keys.empty() ? 0 : line + 1;
+    return at;
+}
+
+}  // namespace
+
 int RankPatternView::legendHeight() const
 {
-    return QFontMetrics(Appearance::instance().font(0.9)).height() * 2 + 10;
+    const QFontMetrics fm(Appearance::instance().font(0.9));
+    int lines = 0;
+    flowLegend(rankLegend(m_imageRanks), fm, width(), &lines);
+    return lines * (fm.height() + 2) + 8;
 }
 
 QRect RankPatternView::plotRect() const
@@ -216,46 +292,37 @@ void RankPatternView::paintEvent(QPaintEvent*)
     p.setBrush(Qt::NoBrush);
     p.drawRect(QRectF(left, top, right - left, bottom - top));
 
-    // legend: the ranks' colours, then what local / non-local / the lines mean
+    // legend: the ranks' colours, then what local / non-local / the lines mean, flowing onto
+    // as many lines as the width needs (legendHeight reserved them)
     const QFont small = app.font(0.9);
     p.setFont(small);
     const QFontMetrics fm(small);
     const int sw = fm.height() - 4;
-    int x = 8;
-    int y = area.bottom() + 6;
-    auto swatch = [&](QColor fill, QColor border, const QString& label) {
-        const QRect box(x, y + 2, sw, sw);
-        p.fillRect(box, fill);
-        p.setPen(border);
-        p.drawRect(box.adjusted(0, 0, -1, -1));
+    const auto keys = rankLegend(P);
+    int lines = 0;
+    const auto at = flowLegend(keys, fm, width(), &lines);
+    const int legendTop = area.bottom() + 6;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto& k = keys[i];
+        int x = at[i].x();
+        const int y = legendTop + at[i].y();
+        if (k.swatch) {
+            const QRect box(x, y + 2, sw, sw);
+            p.fillRect(box, k.fill);
+            p.setPen(k.border);
+            p.drawRect(box.adjusted(0, 0, -1, -1));
+            x += sw + 4;
+        }
         p.setPen(toQColor(pal.text));
-        p.drawText(x + sw + 4, y + fm.ascent() + 1, label);
-        x += sw + 4 + fm.horizontalAdvance(label) + 12;
-    };
-    const int shown = std::min(P, 8);
-    for (int r = 0; r < shown; ++r) {
-        const QColor c = toQColor(spmv::viz::rank_colour(r));
-        swatch(c, c, tr("rank %1").arg(r));
+        p.drawText(x, y + fm.ascent() + 1, k.label);
     }
-    if (P > shown) {
-        p.setPen(toQColor(pal.text));
-        p.drawText(x, y + fm.ascent() + 1, tr("\u2026 (%1 ranks, 7 colours repeat)").arg(P));
-    }
-    x = 8;
-    y += fm.height() + 2;
-    swatch(toQColor(spmv::viz::rank_colour(0)), toQColor(spmv::viz::rank_colour(0)),
-           tr("local (the rank owns row and x)"));
-    swatch(toQColor(spmv::viz::rank_nonlocal_colour(0)), toQColor(spmv::viz::rank_outline_colour),
-           tr("non-local (x from another rank)"));
-    swatch(toQColor(spmv::viz::rank_band_colour(0)), toQColor(spmv::viz::rank_band_colour(0)),
-           tr("the rank's rows"));
 }
 
 // ---- CommMatrixView ------------------------------------------------------------------------
 
 CommMatrixView::CommMatrixView(QWidget* parent) : QWidget(parent)
 {
-    setMinimumSize(160, 140);
+    setMinimumSize(120, 100);
     setMouseTracking(true);
     connect(&Appearance::instance(), &Appearance::changed, this, [this] {
         rebin();
@@ -291,17 +358,45 @@ double CommMatrixView::labelWidth() const
     return std::max(fm.horizontalAdvance(widest), fm.horizontalAdvance(tr("from \u2193"))) + 8;
 }
 
-double CommMatrixView::numberWidth() const
+double CommMatrixView::numberWidth(bool abbreviated) const
 {
     const QFontMetrics fm(Appearance::instance().font(0.85));
-    return fm.horizontalAdvance(QString::number(m_heatmap.maxCount));
+    if (!abbreviated) return fm.horizontalAdvance(QString::number(m_heatmap.maxCount));
+    // the widest abbreviation: four characters ("8.8k", "350k")
+    return std::max(fm.horizontalAdvance(QStringLiteral("8.8k")),
+                    fm.horizontalAdvance(QStringLiteral("888k")));
+}
+
+CommMatrixView::CellNumbers CommMatrixView::cellNumbers() const
+{
+    // whole numbers where they fit the cells, else every number abbreviated alike, else none
+    // and a colour scale below the grid says what the colours count
+    const QFontMetrics fm(Appearance::instance().font(0.9));
+    const int cells = m_heatmap.cells;
+    if (heatmapGeometry(cells, width(), height(), labelWidth(), fm.height(), numberWidth(false))
+            .numbers) {
+        return CellNumbers::whole;
+    }
+    if (heatmapGeometry(cells, width(), height() - scaleHeight(), labelWidth(), fm.height(),
+                        numberWidth(true))
+            .numbers) {
+        return CellNumbers::abbreviated;
+    }
+    return CellNumbers::scale;
+}
+
+int CommMatrixView::scaleHeight() const
+{
+    return QFontMetrics(Appearance::instance().font(0.9)).height() * 2 + 10;
 }
 
 HeatmapGeometry CommMatrixView::geometry() const
 {
     const QFontMetrics fm(Appearance::instance().font(0.9));
-    return heatmapGeometry(m_heatmap.cells, width(), height(), labelWidth(), fm.height(),
-                           numberWidth());
+    const CellNumbers numbers = cellNumbers();
+    const double h = numbers == CellNumbers::whole ? height() : height() - scaleHeight();
+    return heatmapGeometry(m_heatmap.cells, width(), h, labelWidth(), fm.height(),
+                           numberWidth(numbers == CellNumbers::abbreviated));
 }
 
 void CommMatrixView::paintEvent(QPaintEvent*)
@@ -328,6 +423,7 @@ void CommMatrixView::paintEvent(QPaintEvent*)
                Qt::AlignRight | Qt::AlignVCenter, tr("from \u2193"));
     // cells
     const QFont numberFont = app.font(0.85);
+    const CellNumbers numbers = cellNumbers();
     for (int s = 0; s < h.cells; ++s) {
         for (int d = 0; d < h.cells; ++d) {
             const QRectF r = toRect(g.cellRect(s, d));
@@ -338,7 +434,10 @@ void CommMatrixView::paintEvent(QPaintEvent*)
             if (g.numbers && !self) {
                 p.setFont(numberFont);
                 p.setPen(toQColor(spmv::viz::text_colour_on(fill)));
-                p.drawText(r, Qt::AlignCenter, QString::number(n));
+                p.drawText(r, Qt::AlignCenter,
+                           numbers == CellNumbers::abbreviated
+                               ? QString::fromStdString(abbreviatedCount(n))
+                               : QString::number(n));
             }
         }
     }
@@ -359,6 +458,35 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     p.setPen(frame);
     p.setBrush(Qt::NoBrush);
     p.drawRect(toRect(g.grid));
+    // below the grid where the cells cannot hold whole numbers: what the abbreviations mean,
+    // or the colour scale, 0 .. the largest count
+    if (numbers != CellNumbers::whole) {
+        p.setFont(labelFont);
+        p.setPen(toQColor(pal.text));
+        const double y0 = g.grid.bottom() + 6;
+        double x = 6;
+        if (numbers == CellNumbers::abbreviated) {
+            p.drawText(QPointF(x, y0 + fm.ascent()), tr("k: thousand, M: million"));
+            p.drawText(QPointF(x, y0 + fm.height() + fm.ascent()),
+                       tr("(hover a cell: exact count)"));
+        } else {
+            p.drawText(QPointF(x, y0 + fm.ascent()), tr("entries sent (hover: exact)"));
+            const double y1 = y0 + fm.height() + 2;
+            const QString lo = QStringLiteral("0");
+            const QString hi = groupDigits(h.maxCount);
+            p.drawText(QPointF(x, y1 + fm.ascent()), lo);
+            x += fm.horizontalAdvance(lo) + 4;
+            const double ramp = std::clamp(width() - x - fm.horizontalAdvance(hi) - 12.0, 30.0, 160.0);
+            for (int i = 0; i < static_cast<int>(ramp); ++i) {
+                const auto count = static_cast<std::int64_t>(
+                    std::llround(static_cast<double>(h.maxCount) * i / (ramp - 1)));
+                p.fillRect(QRectF(x + i, y1 + 2, 1, fm.height() - 4),
+                           toQColor(commColour(count, h.maxCount)));
+            }
+            x += ramp + 4;
+            p.drawText(QPointF(x, y1 + fm.ascent()), hi);
+        }
+    }
     // labels of the cells: all when they fit, else the first and the last
     p.setFont(labelFont);
     p.setPen(toQColor(pal.text));
@@ -407,7 +535,7 @@ void CommMatrixView::mouseMoveEvent(QMouseEvent* event)
 
 BalanceView::BalanceView(QWidget* parent) : QWidget(parent)
 {
-    setMinimumSize(160, 160);
+    setMinimumSize(120, 120);
     connect(&Appearance::instance(), &Appearance::changed, this, [this] {
         rebin();
         update();
@@ -433,13 +561,48 @@ void BalanceView::rebin()
     m_chart = m_stats ? balanceChart(*m_stats, maxBars) : BalanceChart{};
 }
 
+QStringList BalanceView::titleTails() const
+{
+    // the scale of each strip's count bars: the strip's top is its maximum, the dashed line
+    // its mean (issue 34: count bars without a scale; max/mean is in the summary line)
+    const auto& c = m_chart;
+    const QString group =
+        c.ranksPerBar > 1 ? tr(" (bars: largest of %1 ranks)").arg(c.ranksPerBar) : QString();
+    auto count = [](double v) { return groupDigits(static_cast<qint64>(v + 0.5)); };
+    return {tr("top %1, mean %2%3").arg(count(c.maxNnz), count(c.meanNnz), group),
+            tr("top %1, mean %2").arg(count(c.maxRows), count(c.meanRows)),
+            tr("top %1, mean %2").arg(count(c.maxHalo), count(c.meanHalo))};
+}
+
+QStringList BalanceView::titleHeads() const
+{
+    return {tr("nnz:") + QStringLiteral(" ") + tr("local") + QStringLiteral(" ") + tr("non-local"),
+            tr("rows"), tr("halo (x received)")};
+}
+
+bool BalanceView::titlesWrap() const
+{
+    // a title's values go on a line of their own where head and values do not fit one
+    const QFontMetrics fm(Appearance::instance().font(0.9));
+    const QStringList heads = titleHeads();
+    const QStringList tails = titleTails();
+    for (int s = 0; s < 3; ++s) {
+        // the swatches and gaps of the head: at most three of a line's height each
+        const int need = 6 + 3 * fm.height() + fm.horizontalAdvance(heads[s]) + 16 +
+                         fm.horizontalAdvance(tails[s]) + 6;
+        if (need > width()) return true;
+    }
+    return false;
+}
+
 BalanceGeometry BalanceView::geometry() const
 {
     const QFontMetrics fm(Appearance::instance().font(0.9));
     const int last = m_chart.bars.empty() ? 0 : m_chart.bars.back().lastRank;
     const QString widest = m_chart.ranksPerBar > 1 ? rankRange(last, last) : QString::number(last);
-    return balanceGeometry(m_chart, width(), height(), fm.height() + 2,
-                           fm.horizontalAdvance(widest) + 8);
+    const double line = fm.height() + 2;
+    return balanceGeometry(m_chart, width(), height(), line, fm.horizontalAdvance(widest) + 8, 6,
+                           titlesWrap() ? 2 * line : line);
 }
 
 void BalanceView::paintEvent(QPaintEvent*)
@@ -462,13 +625,14 @@ void BalanceView::paintEvent(QPaintEvent*)
     const QColor rows = toQColor(pal.indices);
     const QColor halo = toQColor(spmv::viz::okabe_ito::reddish_purple);
     const auto& c = m_chart;
-    const QString group =
-        c.ranksPerBar > 1 ? tr(" (bars: largest of %1 ranks)").arg(c.ranksPerBar) : QString();
+    const bool wrap = titlesWrap();
+    const QStringList tails = titleTails();
 
-    // titles, with a swatch for each colour used in the strip
+    // titles, with a swatch for each colour used in the strip; the values after them, or on
+    // the line below where they do not fit beside them
     auto title = [&](int strip, const QList<QPair<QColor, QString>>& parts, const QString& tail) {
         double x = g.strips[strip].x;
-        const double y = g.titleY[strip];
+        double y = g.titleY[strip];
         const int sw = fm.height() - 6;
         for (const auto& [colour, text] : parts) {
             if (colour.isValid()) {
@@ -479,18 +643,17 @@ void BalanceView::paintEvent(QPaintEvent*)
             p.drawText(QPointF(x, y + fm.ascent()), text);
             x += fm.horizontalAdvance(text) + 8;
         }
+        if (wrap) {
+            x = g.strips[strip].x;
+            y += fm.height() + 2;
+        }
         p.drawText(QPointF(x, y + fm.ascent()),
                    elideText(fm, tail, Qt::ElideRight, static_cast<int>(width() - x - 4)));
     };
     title(BalanceGeometry::nnz,
-          {{QColor(), tr("nnz:")}, {local, tr("local")}, {nonlocal, tr("non-local")}},
-          tr("max/mean %1%2").arg(c.nnzImbalance, 0, 'f', 3).arg(group));
-    title(BalanceGeometry::rows, {{rows, tr("rows")}},
-          tr("max/mean %1").arg(c.rowImbalance, 0, 'f', 3));
-    title(BalanceGeometry::halo, {{halo, tr("halo (x received)")}},
-          tr("max %1, mean %2")
-              .arg(groupDigits(static_cast<qint64>(c.maxHalo)),
-                   groupDigits(static_cast<qint64>(c.meanHalo + 0.5))));
+          {{QColor(), tr("nnz:")}, {local, tr("local")}, {nonlocal, tr("non-local")}}, tails[0]);
+    title(BalanceGeometry::rows, {{rows, tr("rows")}}, tails[1]);
+    title(BalanceGeometry::halo, {{halo, tr("halo (x received)")}}, tails[2]);
 
     for (const auto& b : g.bars) {
         p.fillRect(toRect(b.local), local);
@@ -531,7 +694,7 @@ void BalanceView::paintEvent(QPaintEvent*)
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
 {
-    setMinimumSize(240, 200);
+    setMinimumSize(240, 120);
     setMouseTracking(true);
     connect(&Appearance::instance(), &Appearance::changed, this, qOverload<>(&QWidget::update));
 }
@@ -542,9 +705,39 @@ void TimelineView::setTimelines(std::vector<spmv::dist::Timeline> timelines)
     update();
 }
 
+int TimelineView::noteHeight() const
+{
+    return QFontMetrics(Appearance::instance().font(0.9)).height() + 4;
+}
+
 TimelineFit TimelineView::fit() const
 {
-    return fitTimelines(m_timelines, width(), height(), Appearance::instance().scale(), 9.0, 18.0);
+    const auto& app = Appearance::instance();
+    if (!app.presentationMode()) {
+        // at a desk: all modes, scaled down to fit, but no text below the desk's minimum (8
+        // px); a view too small for that draws the first modes that fit (Modes: the others)
+        TimelineFit all = fitTimelines(m_timelines, width(), height(), app.scale(), 9.0, 18.0);
+        if (all.scale * 11.0 >= app.minimumTextPixels() - 0.01) return all;
+        return fitTimelinesLegibly(m_timelines, width(), height(), app.minimumTextPixels(),
+                                   noteHeight());
+    }
+    // presentation mode: the text never below the lecture hall's minimum; the modes that do
+    // not fit so are left to the Modes box (a line below says which). The panels' provenance
+    // lines (matrix, partition, device, precision, PREDICTED) go: the line above the view
+    // says them (PREDICTED in the model's colour), and each costs a lecture-size line of every
+    // panel.
+    std::vector<spmv::dist::Timeline> brief = m_timelines;
+    for (auto& t : brief) {
+        t.predicted = false;
+        t.matrix.clear();
+        t.format.clear();
+        t.partition.clear();
+        t.device.clear();
+        t.precision.clear();
+        t.date.clear();
+        t.commit.clear();
+    }
+    return fitTimelinesLegibly(brief, width(), height(), app.minimumTextPixels(), noteHeight());
 }
 
 void TimelineView::paintEvent(QPaintEvent*)
@@ -594,7 +787,9 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.drawText(QPointF(margin, panel.y + 14.0), fromStd(panel.title));
         double infoY = panel.y + 20.0 + 10.0;
         for (std::size_t i = 0; i < panel.info.size(); ++i) {
-            const bool predictedLine = t.predicted && i + 1 == panel.info.size();
+            // panel_info's last line when predicted (presentation mode leaves it out)
+            const bool predictedLine = t.predicted && i + 1 == panel.info.size() &&
+                                       panel.info[i].rfind("PREDICTED", 0) == 0;
             p.setFont(predictedLine ? bold : text);
             p.setPen(predictedLine ? toQColor(pal.predicted) : ink);
             p.drawText(QPointF(margin, infoY), fromStd(panel.info[i]));
@@ -646,6 +841,19 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.fillRect(toRect(item.swatch), toQColor(spmv::viz::phase_colour(item.phase)));
         p.setPen(ink);
         p.drawText(QPointF(item.textX, item.baselineY), fromStd(item.label));
+    }
+    if (f.shown < m_timelines.size()) {
+        // what presentation mode left out for legible text, and where to find it
+        p.resetTransform();
+        p.setFont(Appearance::instance().font(0.9));
+        p.setPen(toQColor(pal.predicted));
+        QStringList left;
+        for (std::size_t i = f.shown; i < m_timelines.size(); ++i) {
+            left << modeTitle(m_timelines[i].mode);
+        }
+        p.drawText(QRectF(4, height() - noteHeight(), width() - 8, noteHeight()),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("Also %1: choose in Modes").arg(left.join(QStringLiteral(", "))));
     }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <QImage>
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
@@ -89,10 +90,17 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
+    /// What the cells say: their counts whole where they fit, every count abbreviated alike
+    /// (abbreviatedCount: 1.2k, 35k) where only that fits, else nothing, and a colour scale
+    /// below the grid (the tooltip always has the exact count).
+    enum class CellNumbers { whole, abbreviated, scale };
+    CellNumbers cellNumbers() const;
+
 private:
     void rebin();
     double labelWidth() const;
-    double numberWidth() const;
+    double numberWidth(bool abbreviated) const;
+    int scaleHeight() const;
 
     PartitionStatsPtr m_stats;
     CommHeatmap m_heatmap;
@@ -115,6 +123,11 @@ protected:
 
 private:
     void rebin();
+    /// Each strip's title before and after its values ("rows" / "max/mean 1.056"); the values
+    /// go on a second line where both do not fit one.
+    QStringList titleHeads() const;
+    QStringList titleTails() const;
+    bool titlesWrap() const;
 
     PartitionStatsPtr m_stats;
     BalanceChart m_chart;
@@ -122,6 +135,9 @@ private:
 
 /// Event timelines of the modes (Kreutzer Fig. 4) on one time scale, painted from
 /// spmv::viz::timeline_layout fitted into the widget; hovering a bar names its phase and times.
+/// In presentation mode the text is never drawn below Appearance::minimumTextPixels(): the
+/// first modes that fit so are drawn, a line names the others (the panel's Modes box shows
+/// one mode at a time).
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -138,5 +154,8 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
+    /// The line below the timelines naming the modes presentation mode left out.
+    int noteHeight() const;
+
     std::vector<spmv::dist::Timeline> m_timelines;
 };

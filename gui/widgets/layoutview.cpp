@@ -2,9 +2,11 @@
 
 #include <cmath>
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QTextLayout>
+#include <QToolTip>
 
 #include "appearance.hpp"
 
@@ -12,21 +14,33 @@ using spmv::viz::CellKind;
 
 namespace {
 
-QString entryText(double v)
+/// Characters an entry of a values array gets ("-564.2…"); index arrays are integers, shown
+/// in full however long.
+constexpr int valueEntryChars = 7;
+
+int entryChars(const spmv::viz::StorageArray& a)
 {
-    if (v == std::floor(v) && std::abs(v) < 1e9) {
-        return QString::number(static_cast<qint64>(v));
-    }
-    return QString::number(v, 'g', 3);
+    return a.role == spmv::viz::ArrayRole::values ? valueEntryChars : 1 << 10;
+}
+
+QString entryText(const spmv::viz::StorageArray& a, std::size_t i)
+{
+    return LayoutView::valueText(a.entries[i], entryChars(a));
 }
 
 int digitsOf(const spmv::viz::StorageArray& a)
 {
     int d = 1;
-    for (double v : a.entries) {
-        d = qMax(d, static_cast<int>(entryText(v).size()));
+    for (std::size_t i = 0; i < a.entries.size(); ++i) {
+        const QString t = entryText(a, i);  // "…" as wide as two digits, to be safe
+        d = qMax(d, static_cast<int>(t.size() + t.count(QChar(0x2026))));
     }
     return d;
+}
+
+QString fullText(double v)
+{
+    return QString::fromStdString(spmv::viz::full_value_text(v));
 }
 
 constexpr std::size_t maxEntriesShown = 600;
@@ -112,6 +126,7 @@ void LayoutView::previousStep()
 void LayoutView::selectCell(int row, int col)
 {
     const auto* s = step();
+    const qint64 before = m_selectedNonzero;
     if (!s || row < 0 || col < 0 || row >= s->rows || col >= s->cols) {
         m_selected = {-1, -1};
         m_selectedNonzero = -1;
@@ -124,6 +139,60 @@ void LayoutView::selectCell(int row, int col)
     }
     describeSelection();
     update();
+    if (m_selectedNonzero != before) emit nonzeroSelected(m_selectedNonzero);
+}
+
+QString LayoutView::valueText(double value, int maxChars)
+{
+    return QString::fromStdString(spmv::viz::cell_value_text(value, maxChars));
+}
+
+int LayoutView::cellChars() const
+{
+    // one budget for every cell of the step: as many digits as its width holds; fewer than
+    // 3 ("-1…") say too little, and then no cell shows a value (the tooltip does)
+    const QFontMetricsF fm(Appearance::instance().font());
+    const int chars = static_cast<int>((m_geometry.cell - 2) / fm.horizontalAdvance(QLatin1Char('0')));
+    return chars >= 3 && m_geometry.cell >= fm.height() * 1.1 ? chars : 0;
+}
+
+QString LayoutView::toolTipAt(const QPointF& pos) const
+{
+    const auto* s = step();
+    if (!s) return {};
+    if (const auto cell = m_geometry.cellAt(pos.x(), pos.y())) {
+        const auto& x = s->at(cell->first, cell->second);
+        if (x.kind == CellKind::nonzero) {
+            return tr("A(%1, %2) = %3").arg(x.row).arg(x.col).arg(fullText(x.value));
+        }
+        if (x.kind == CellKind::padding) return tr("padding: value 0, index -1");
+        return {};
+    }
+    if (const auto hit = m_geometry.entryAt(pos.x(), pos.y())) {
+        const auto& a = s->arrays[hit->first];
+        if (hit->second >= a.entries.size()) return {};
+        return QStringLiteral("%1[%2] = %3")
+            .arg(QString::fromStdString(a.name))
+            .arg(hit->second < a.index.size() ? a.index[hit->second] : qint64(hit->second))
+            .arg(fullText(a.entries[hit->second]));
+    }
+    return {};
+}
+
+bool LayoutView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString tip = toolTipAt(help->pos());
+        if (tip.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), tip, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void LayoutView::describeSelection()
@@ -137,7 +206,7 @@ void LayoutView::describeSelection()
     QString text;
     switch (c.kind) {
         case CellKind::nonzero:
-            text = tr("Nonzero %1: A(%2, %3)").arg(c.nz).arg(c.row).arg(c.col);
+            text = tr("Nonzero %1: A(%2, %3) = %4").arg(c.nz).arg(c.row).arg(c.col).arg(fullText(c.value));
             break;
         case CellKind::padding:
             text = c.row >= 0 ? tr("Padding slot of row %1").arg(c.row)
@@ -174,7 +243,8 @@ LayoutMetrics LayoutView::metrics() const
         }
     }
     m.arrayLabelWidth = arrayName + 12;
-    m.preferredCell = std::round(fm.height() * 2.0);
+    // room for 5 characters of a value ("-564…", "4.74…", "0.01") where the grid fits
+    m.preferredCell = std::max(std::round(fm.height() * 2.0), std::ceil(5 * m.charWidth + 4));
     m.minCell = 3;
     m.groupGap = m.charWidth;
     return m;
@@ -367,20 +437,22 @@ void LayoutView::paintEvent(QPaintEvent*)
             p.drawRect(q);
         }
     }
-    // values in the cells (each cell carries its nonzero's value)
-    if (showText) {
+    // values in the cells (each cell carries its nonzero's value): every one in full or cut
+    // with "…" by one rule (cellChars, spmv::viz::cell_value_text), never some blank beside
+    // printed ones; the tooltip and the selection line give the full value
+    if (const int chars = cellChars(); chars > 0) {
         p.setPen(onNonzero);
         for (int r = 0; r < s->rows; ++r) {
             for (int c = 0; c < s->cols; ++c) {
                 const auto& x = s->at(r, c);
                 if (x.kind != CellKind::nonzero) continue;
                 const auto rc = g.cellRect(r, c);
-                // a value is printed only where it fits whole ("7e-" in a small cell misleads);
-                // the selection line below the view names every value
-                const QString t = entryText(x.value);
-                if (fm.horizontalAdvance(t) <= rc.w - 2) {
-                    p.drawText(QRectF(rc.x, rc.y, rc.w, rc.h), Qt::AlignCenter, t);
+                QString t = valueText(x.value, chars);
+                // "…" and "-" may be wider than a digit: the same rule, a character less
+                for (int n = chars - 1; n >= 1 && fm.horizontalAdvance(t) > rc.w - 2; --n) {
+                    t = valueText(x.value, n);
                 }
+                p.drawText(QRectF(rc.x, rc.y, rc.w, rc.h), Qt::AlignCenter, t);
             }
         }
     }
@@ -434,7 +506,7 @@ void LayoutView::paintEvent(QPaintEvent*)
             p.drawRect(q);
             p.setPen(related[i] ? toQColor(spmv::viz::text_colour_on(pal.selection))
                                 : toQColor(pal.text));
-            p.drawText(q, Qt::AlignCenter, entryText(arr.entries[i]));
+            p.drawText(q, Qt::AlignCenter, entryText(arr, i));
         }
         if ((row.truncated || !arr.complete()) && !row.entries.empty()) {
             const auto& e = row.entries.back();

@@ -28,6 +28,15 @@ public:
 
     /// Selected grid cell of the current step (-1, -1: none).
     QPair<int, int> selectedCell() const { return m_selected; }
+    /// CSR index of the nonzero the selection follows from step to step (-1: none).
+    qint64 selectedNonzero() const { return m_selectedNonzero; }
+    /// What a cell `maxChars` characters wide shows of `value` (spmv::viz::cell_value_text):
+    /// every cell and array entry by this one rule; the tooltip gives the full value.
+    static QString valueText(double value, int maxChars);
+    /// Characters of a value that fit in a cell of the current step (0: values not shown).
+    int cellChars() const;
+    /// The tooltip at widget position `pos`: the full value of the cell or array entry there.
+    QString toolTipAt(const QPointF& pos) const;
     void selectCell(int row, int col);
     /// Widget rectangle of grid cell (r, c) of the current step (for tests).
     QRectF cellRect(int row, int col) const;
@@ -47,8 +56,11 @@ public slots:
 signals:
     void stepChanged(int step, int count);
     void selectionDescribed(const QString& text);
+    /// The user selected a nonzero (nz >= 0) for the stepper to follow, or cleared it (-1).
+    void nonzeroSelected(qint64 nz);
 
 protected:
+    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;

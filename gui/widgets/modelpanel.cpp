@@ -43,6 +43,19 @@ QString seconds(double s)
 
 }  // namespace
 
+std::vector<ModelThresholdLine> modelThresholdLines(double half, double tenth, double eq4)
+{
+    namespace oi = spmv::viz::okabe_ito;
+    return {
+        {half, ModelPanel::tr("50 % (eq. 3): %1").arg(half, 0, 'f', 1), oi::vermillion,
+         Qt::DashLine},
+        {tenth, ModelPanel::tr("10 % exact: %1").arg(tenth, 0, 'f', 1),
+         oi::bluish_green, Qt::DashDotLine},
+        {eq4, ModelPanel::tr("10 % by eq. 4: %1").arg(eq4, 0, 'f', 1),
+         oi::reddish_purple, Qt::DotLine},
+    };
+}
+
 ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent)
 {
     m_profile = makeProfileBox();
@@ -237,12 +250,13 @@ void ModelPanel::recompute()
             l->attachAxis(x);
             l->attachAxis(y);
         };
-        vertical(c.n_nzr_half, tr("50 % (eq. 3): %1").arg(c.n_nzr_half, 0, 'f', 1), pal.padding,
-                 Qt::DashLine);
-        vertical(c.n_nzr_tenth, tr("10 %: %1").arg(c.n_nzr_tenth, 0, 'f', 1), pal.aux,
-                 Qt::DashLine);
-        vertical(c.n_nzr_paper_eq4, tr("eq. 4: %1").arg(c.n_nzr_paper_eq4, 0, 'f', 1), pal.aux,
-                 Qt::DotLine);
+        // three thresholds, told apart by colour (what the legend's swatches show) and by
+        // style (for print and colour-blind readers): 50 % vermillion dashed, the exact 10 %
+        // bluish green dash-dot, the paper's eq. 4 (its approximation of 10 %) reddish purple
+        // dotted; the two 10 % lines often lie close together
+        for (const auto& t : modelThresholdLines(c.n_nzr_half, c.n_nzr_tenth, c.n_nzr_paper_eq4)) {
+            vertical(t.at, t.name, t.colour, t.style);
+        }
         if (shareHere >= 0 && nnzr >= 1.0 && nnzr <= 1000.0) {
             auto* here = new QScatterSeries;
             here->setName(m_document ? tr("this matrix (N_nzr = %1)").arg(nnzr, 0, 'f', 2)

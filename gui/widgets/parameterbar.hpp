@@ -3,7 +3,8 @@
 // SELL-C-sigma's C and sigma, HYB's K, ELLG's pitch and JDS CSR-like's diagonal padding, with
 // the registry's ranges and the glossary's words as tooltips. Bound to the AnalysisController
 // both ways (a value set here starts the analyses; a value set elsewhere, or chosen to suit a
-// new matrix, shows here).
+// new matrix, shows here). The parameters flow onto a second line where one line does not fit
+// (presentation mode at 1280 x 720), each label beside its box.
 #include <vector>
 
 #include <QWidget>

@@ -1,6 +1,9 @@
 #include "reorderview.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <limits>
 #include <new>
 
 #include <QHBoxLayout>
@@ -8,9 +11,11 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QThreadPool>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -142,7 +147,42 @@ struct ReorderView::Outcome {
     OrderingReportPtr report;
     QImage image;
     QString error;
+    bool cancelled = false;
 };
+
+std::int64_t ReorderView::defaultAutomaticNonzeros(Ordering o)
+{
+    switch (o) {
+        case Ordering::original:
+            break;
+        case Ordering::rcm:
+            return 3'000'000;
+        case Ordering::nested_dissection:
+            return 1'000'000;
+    }
+    return std::numeric_limits<std::int64_t>::max();
+}
+
+double ReorderView::secondsPerMillionNonzeros(Ordering o)
+{
+    switch (o) {
+        case Ordering::original:
+            break;
+        case Ordering::rcm:
+            return 0.65;
+        case Ordering::nested_dissection:
+            return 3.2;
+    }
+    return 0.0;
+}
+
+std::size_t ReorderView::index(Ordering o)
+{
+    for (std::size_t k = 0; k < orderings.size(); ++k) {
+        if (orderings[k] == o) return k;
+    }
+    return 0;
+}
 
 ReorderView::ReorderView(QWidget* parent) : QWidget(parent)
 {
@@ -156,9 +196,28 @@ ReorderView::ReorderView(QWidget* parent) : QWidget(parent)
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(panelMargin);
     for (std::size_t k = 0; k < orderings.size(); ++k) {
+        m_automatic[k] = defaultAutomaticNonzeros(orderings[k]);
+        auto* column = new QVBoxLayout;
+        column->setContentsMargins(0, 0, 0, 0);
+        column->setSpacing(2);
         m_panels[k] = new ReorderPatternPanel(titleOf(orderings[k]));
-        row->addWidget(m_panels[k], 1);
+        column->addWidget(m_panels[k], 1);
+        m_buttons[k] = new QPushButton;
+        m_buttons[k]->setVisible(false);
+        m_buttons[k]->setObjectName(QStringLiteral("reorderButton%1").arg(k));
+        column->addWidget(m_buttons[k], 0, Qt::AlignHCenter);
+        row->addLayout(column, 1);
+        connect(m_buttons[k], &QPushButton::clicked, this, [this, k] {
+            if (m_slots[k].state == State::computing) {
+                cancel(orderings[k]);
+            } else {
+                compute(orderings[k]);
+            }
+        });
     }
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(250);
+    connect(m_progressTimer, &QTimer::timeout, this, &ReorderView::updateProgress);
 
     m_model = new ReorderModel(this);
     m_table = new QTableView;
@@ -189,21 +248,29 @@ ReorderView::ReorderView(QWidget* parent) : QWidget(parent)
     connect(&Appearance::instance(), &Appearance::changed, this, [this] {
         m_summary->setFont(Appearance::instance().font());
         m_table->setFont(Appearance::instance().font());
+        for (auto* b : m_buttons) b->setFont(Appearance::instance().font());
     });
     setDocument(nullptr);
 }
 
 ReorderView::~ReorderView()
 {
-    // the jobs only touch what they captured by value; wait so that none outlives the process
+    // the jobs only touch what they captured by value; cancelled ones skip their remaining
+    // steps, but a Boost or METIS call in progress runs to its end: wait for it, so that no
+    // job outlives the process (the library's statics)
+    for (auto& slot : m_slots) {
+        if (slot.control) slot.control->cancel.store(true);
+    }
     for (auto& f : m_futures) f.waitForFinished();
 }
 
 void ReorderView::setDocument(MatrixDocumentPtr document)
 {
     m_document = std::move(document);
-    m_perms = {};  // the permutations belong to the previous matrix
-    m_permSeconds = {};
+    for (auto& slot : m_slots) {  // the permutations belong to the previous matrix
+        slot.perm.reset();
+        slot.permSeconds = 0.0;
+    }
     start();
 }
 
@@ -220,121 +287,339 @@ void ReorderView::setParams(const spmv::FormatParams& params)
     if (m_document) start();
 }
 
+void ReorderView::setAutomaticNonzeros(Ordering o, std::int64_t nonzeros)
+{
+    m_automatic[index(o)] = nonzeros;
+}
+
+std::int64_t ReorderView::automaticNonzeros(Ordering o) const
+{
+    return m_automatic[index(o)];
+}
+
+bool ReorderView::isComputing() const
+{
+    return std::any_of(m_slots.begin(), m_slots.end(),
+                       [](const Slot& s) { return s.state == State::computing; });
+}
+
+int ReorderView::progress(Ordering o) const
+{
+    const auto& slot = m_slots[index(o)];
+    return slot.state == State::computing && slot.control ? slot.control->step.load() : 0;
+}
+
 OrderingReportPtr ReorderView::report(Ordering o) const
 {
-    for (std::size_t k = 0; k < orderings.size(); ++k) {
-        if (orderings[k] == o) return m_reports[k];
-    }
-    return nullptr;
+    return m_slots[index(o)].report;
 }
 
 ReorderPatternPanel* ReorderView::panel(Ordering o) const
 {
-    for (std::size_t k = 0; k < orderings.size(); ++k) {
-        if (orderings[k] == o) return m_panels[k];
+    return m_panels[index(o)];
+}
+
+QString ReorderView::onDemandMessage(std::size_t k) const
+{
+    const auto o = orderings[k];
+    const double nnz = m_document ? static_cast<double>(spmv::nnz(m_document->csr)) : 0.0;
+    const double seconds = secondsPerMillionNonzeros(o) * nnz * 1e-6;
+    QString text =
+        tr("Computed on demand above %1 nonzeros: the %2 order of these %3 nonzeros takes "
+           "about %4 s on 2 cores.")
+            .arg(groupDigits(m_automatic[k]), titleOf(o), groupDigits(static_cast<qint64>(nnz)))
+            .arg(seconds < 10 ? QString::number(seconds, 'f', 1) : QString::number(qRound(seconds)));
+    if (o == Ordering::nested_dissection) {
+        text += QLatin1Char(' ') + tr("METIS cannot be interrupted: Cancel drops its result.");
     }
-    return nullptr;
+    return text;
+}
+
+QString ReorderView::computingMessage(std::size_t k) const
+{
+    const auto o = orderings[k];
+    const auto& slot = m_slots[k];
+    const int step = slot.control ? slot.control->step.load() : 0;
+    QString what;
+    switch (step) {
+        case 0:
+            what = tr("queued (both workers busy)");
+            break;
+        case 1:
+            what = slot.perm ? tr("the permutation (kept)")
+                   : o == Ordering::nested_dissection
+                       ? tr("the ordering (METIS_NodeND, not interruptible)")
+                   : o == Ordering::rcm ? tr("the ordering (Boost.Graph, not interruptible)")
+                                        : tr("the metrics");
+            break;
+        case 2:
+            what = tr("P A P\u1d40 and its metrics");
+            break;
+        default:
+            what = tr("the picture");
+            break;
+    }
+    return tr("Computing the %1 order \u2026 step %2 of %3: %4")
+        .arg(titleOf(o))
+        .arg(qMax(step, 1))
+        .arg(jobSteps)
+        .arg(what);
 }
 
 void ReorderView::start()
 {
-    const quint64 generation = ++m_generation;  // whatever is in flight is stale now
-    m_reports = {};
-    m_pending = 0;
+    for (auto& slot : m_slots) {  // whatever is in flight is stale now
+        if (slot.control) slot.control->cancel.store(true);
+        slot.control.reset();
+        ++slot.generation;
+        slot.report.reset();
+        slot.message.clear();
+        slot.state = State::idle;
+    }
+    m_finishDue = true;
     if (!m_document) {
         for (std::size_t k = 0; k < orderings.size(); ++k) {
-            m_messages[k] = tr("No matrix loaded");
-            m_panels[k]->setMessage(m_messages[k]);
+            m_slots[k].message = tr("No matrix loaded");
+            m_panels[k]->setMessage(m_slots[k].message);
         }
+        updateButtons();
         updateSummary();
         updateTable();
-        emit finished();
+        finishIfIdle();
         return;
     }
-    // every job counts as pending before the first starts: then() runs the continuation at
-    // once, inside this loop, when a job (a tiny matrix) has already finished
-    m_pending = static_cast<int>(orderings.size());
+    const auto nnz = spmv::nnz(m_document->csr);
+    // every due job is marked computing before the first starts (their results arrive through
+    // the event loop, never inside this loop)
     for (std::size_t k = 0; k < orderings.size(); ++k) {
-        m_messages[k] = tr("Computing the %1 order \u2026").arg(titleOf(orderings[k]));
-        m_panels[k]->setMessage(m_messages[k]);
+        auto& slot = m_slots[k];
+        if (nnz <= m_automatic[k] || slot.perm) {
+            slot.state = State::computing;
+            slot.control = std::make_shared<JobControl>();
+            slot.message = computingMessage(k);
+        } else {
+            slot.state = State::onDemand;
+            slot.message = onDemandMessage(k);
+        }
+        m_panels[k]->setMessage(slot.message);
     }
+    updateButtons();
     updateSummary();
     updateTable();
-    const QRgb outside = palette().color(QPalette::Window).rgb();
     for (std::size_t k = 0; k < orderings.size(); ++k) {
-        const auto o = orderings[k];
-        auto job = [doc = m_document, params = m_params, o, perm = m_perms[k],
-                    seconds = m_permSeconds[k], outside]() {
-            Outcome out;
-            try {
-                const auto& a = doc->csr;
-                spmv::Csr<double, std::int32_t> permuted;
-                std::shared_ptr<spmv::analysis::OrderingReport> r;
-                if (o == Ordering::original) {
-                    r = std::make_shared<spmv::analysis::OrderingReport>(
-                        spmv::analysis::report_as_given(a, params));
-                } else if (perm) {  // same matrix, new parameters: only measure again
-                    r = std::make_shared<spmv::analysis::OrderingReport>(
-                        spmv::analysis::report_permutation(a, o, *perm, params, &permuted));
-                    r->seconds = seconds;
-                } else {
-                    r = std::make_shared<spmv::analysis::OrderingReport>(
-                        spmv::analysis::report_ordering(a, o, params, &permuted));
-                }
-                const auto& shown = o == Ordering::original ? a : permuted;
-                const auto view = spmv::viz::ViewTransform::fit(shown.num_rows, shown.num_cols,
-                                                                rasterSize, rasterSize, 0);
-                const auto raster = spmv::viz::rasterize(shown, view);
-                const auto px = spmv::viz::to_argb(raster, view, outside);
-                QImage img(raster.width, raster.height, QImage::Format_RGB32);
-                for (int y = 0; y < raster.height; ++y) {
-                    std::memcpy(img.scanLine(y),
-                                px.data() + static_cast<std::size_t>(y) *
-                                                static_cast<std::size_t>(raster.width),
-                                static_cast<std::size_t>(raster.width) * 4);
-                }
-                out.image = std::move(img);
-                out.report = std::move(r);
-            } catch (const std::bad_alloc&) {
-                out.error = tr("Out of memory: the matrix is too large for this ordering.");
-            } catch (const std::exception& e) {
-                out.error = QString::fromStdString(spmv::user_message(e.what()));
-            }
-            return out;
-        };
-        auto running = QtConcurrent::run(reorderPool(), std::move(job));
-        running.then(this, [this, generation, k](Outcome out) {
-            if (generation == m_generation) deliver(k, std::move(out));
-        });
-        // the job itself, not its continuation: that one needs this thread's event loop, so the
-        // destructor waiting for it would never return
-        std::erase_if(m_futures, [](const QFuture<void>& f) { return f.isFinished(); });
-        m_futures.push_back(QFuture<void>(running));
+        if (m_slots[k].state == State::computing) startJob(k);
     }
+    finishIfIdle();
+}
+
+void ReorderView::compute(Ordering o)
+{
+    const auto k = index(o);
+    auto& slot = m_slots[k];
+    if (!m_document || slot.state == State::computing || slot.state == State::done) return;
+    ++slot.generation;
+    slot.state = State::computing;
+    slot.control = std::make_shared<JobControl>();
+    slot.message = computingMessage(k);
+    m_panels[k]->setMessage(slot.message);
+    m_finishDue = true;
+    updateButtons();
+    updateTable();
+    startJob(k);
+}
+
+void ReorderView::cancel(Ordering o)
+{
+    const auto k = index(o);
+    auto& slot = m_slots[k];
+    if (slot.state != State::computing) return;
+    const bool inLibrary = slot.control && slot.control->step.load() == 1 && !slot.perm &&
+                           o != Ordering::original;
+    if (slot.control) slot.control->cancel.store(true);
+    slot.control.reset();
+    ++slot.generation;  // whatever it still delivers is dropped
+    slot.state = State::cancelled;
+    slot.message = tr("The %1 order was cancelled.").arg(titleOf(o));
+    if (inLibrary) {
+        slot.message += QLatin1Char(' ') +
+                        tr("The %1 call already running cannot be interrupted: it ends on its "
+                           "worker thread and its result is dropped.")
+                            .arg(o == Ordering::nested_dissection ? QStringLiteral("METIS")
+                                                                  : QStringLiteral("Boost"));
+    }
+    m_panels[k]->setMessage(slot.message);
+    updateButtons();
+    updateTable();
+    finishIfIdle();
+}
+
+void ReorderView::startJob(std::size_t k)
+{
+    auto& slot = m_slots[k];
+    const quint64 generation = slot.generation;
+    const auto o = orderings[k];
+    const QRgb outside = palette().color(QPalette::Window).rgb();
+    auto job = [doc = m_document, params = m_params, o, perm = slot.perm,
+                seconds = slot.permSeconds, outside, control = slot.control]() {
+        Outcome out;
+        try {
+            const auto& a = doc->csr;
+            spmv::Csr<double, std::int32_t> permuted;
+            std::shared_ptr<spmv::analysis::OrderingReport> r;
+            control->step.store(1);
+            if (o == Ordering::original) {
+                r = std::make_shared<spmv::analysis::OrderingReport>(
+                    spmv::analysis::report_as_given(a, params));
+            } else {
+                std::vector<std::int32_t> computed;
+                double took = seconds;
+                if (!perm) {  // the only step that cannot stop half-way (Boost / METIS)
+                    const auto t0 = std::chrono::steady_clock::now();
+                    computed = spmv::analysis::ordering_permutation(a, o);
+                    took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                               .count();
+                }
+                if (control->cancel.load()) {
+                    out.cancelled = true;
+                    return out;
+                }
+                control->step.store(2);
+                const std::span<const std::int32_t> p =
+                    perm ? std::span<const std::int32_t>(*perm)
+                         : std::span<const std::int32_t>(computed);
+                r = std::make_shared<spmv::analysis::OrderingReport>(
+                    spmv::analysis::report_permutation(a, o, p, params, &permuted));
+                r->seconds = took;
+            }
+            if (control->cancel.load()) {
+                out.cancelled = true;
+                return out;
+            }
+            control->step.store(3);
+            const auto& shown = o == Ordering::original ? a : permuted;
+            const auto view = spmv::viz::ViewTransform::fit(shown.num_rows, shown.num_cols,
+                                                            rasterSize, rasterSize, 0);
+            const auto raster = spmv::viz::rasterize(shown, view);
+            const auto px = spmv::viz::to_argb(raster, view, outside);
+            QImage img(raster.width, raster.height, QImage::Format_RGB32);
+            for (int y = 0; y < raster.height; ++y) {
+                std::memcpy(img.scanLine(y),
+                            px.data() + static_cast<std::size_t>(y) *
+                                            static_cast<std::size_t>(raster.width),
+                            static_cast<std::size_t>(raster.width) * 4);
+            }
+            out.image = std::move(img);
+            out.report = std::move(r);
+        } catch (const std::bad_alloc&) {
+            out.error = tr("Out of memory: the matrix is too large for this ordering.");
+        } catch (const std::exception& e) {
+            out.error = QString::fromStdString(spmv::user_message(e.what()));
+        }
+        return out;
+    };
+    auto running = QtConcurrent::run(reorderPool(), std::move(job));
+    running.then(this, [this, generation, k](Outcome out) {
+        // then() runs at once when the job is already done, i.e. possibly inside compute():
+        // hop through the event loop, so that a run is "computing" until the caller returned
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, k, out = std::move(out)]() mutable {
+                if (generation == m_slots[k].generation) deliver(k, std::move(out));
+            },
+            Qt::QueuedConnection);
+    });
+    // the job itself, not its continuation: that one needs this thread's event loop, so the
+    // destructor waiting for it would never return
+    std::erase_if(m_futures, [](const QFuture<void>& f) { return f.isFinished(); });
+    m_futures.push_back(QFuture<void>(running));
+    if (!m_progressTimer->isActive()) m_progressTimer->start();
 }
 
 void ReorderView::deliver(std::size_t k, Outcome out)
 {
-    --m_pending;
+    auto& slot = m_slots[k];
+    slot.control.reset();
     if (out.report) {
         const auto& r = *out.report;
-        m_reports[k] = out.report;
+        slot.state = State::done;
+        slot.report = out.report;
         // the permutation stays valid for new parameters: keep it (shares the report's memory)
-        m_perms[k] = std::shared_ptr<const std::vector<std::int32_t>>(out.report, &r.perm);
-        m_permSeconds[k] = r.seconds;
-        m_messages[k].clear();
+        slot.perm = std::shared_ptr<const std::vector<std::int32_t>>(out.report, &r.perm);
+        slot.permSeconds = r.seconds;
+        slot.message.clear();
         m_panels[k]->setImage(out.image,
                               tr("bandwidth %1 \u00b7 profile %2\nx: %3 sectors per warp trip "
                                  "(ideal %4)")
                                   .arg(groupDigits(r.bandwidth), groupDigits(r.profile),
                                        QString::number(r.x.sectors_per_trip, 'f', 2),
                                        QString::number(r.x.ideal_sectors_per_trip, 'f', 2)));
+    } else if (out.cancelled) {  // cancelled, and the cancel was not seen here (cannot happen)
+        slot.state = State::cancelled;
+        slot.message = tr("The %1 order was cancelled.").arg(titleOf(orderings[k]));
+        m_panels[k]->setMessage(slot.message);
     } else {
-        m_messages[k] = out.error;
+        slot.state = State::failed;
+        slot.message = out.error;
         m_panels[k]->setMessage(out.error);
     }
+    updateButtons();
     updateTable();
-    if (m_pending == 0) emit finished();
+    finishIfIdle();
+}
+
+void ReorderView::finishIfIdle()
+{
+    if (isComputing()) return;
+    m_progressTimer->stop();
+    if (m_finishDue) {
+        m_finishDue = false;
+        emit finished();
+    }
+}
+
+void ReorderView::updateProgress()
+{
+    bool changed = false;
+    for (std::size_t k = 0; k < orderings.size(); ++k) {
+        auto& slot = m_slots[k];
+        if (slot.state != State::computing) continue;
+        const QString text = computingMessage(k);
+        if (text != slot.message) {
+            slot.message = text;
+            m_panels[k]->setMessage(text);
+            changed = true;
+        }
+    }
+    if (changed) updateTable();
+}
+
+void ReorderView::updateButtons()
+{
+    for (std::size_t k = 0; k < orderings.size(); ++k) {
+        auto* b = m_buttons[k];
+        const auto& slot = m_slots[k];
+        const bool canOrder = orderings[k] != Ordering::original;
+        switch (slot.state) {
+            case State::computing:
+                b->setText(tr("Cancel"));
+                b->setToolTip(orderings[k] == Ordering::original
+                                  ? QString()
+                                  : tr("Drops this run: it stops before its next step; a Boost "
+                                       "or METIS call already running ends in the background "
+                                       "and its result is thrown away."));
+                b->setVisible(canOrder);
+                break;
+            case State::onDemand:
+            case State::cancelled:
+                b->setText(tr("Compute %1").arg(titleOf(orderings[k])));
+                b->setToolTip(onDemandMessage(k));
+                b->setVisible(canOrder);
+                break;
+            default:
+                b->setVisible(false);
+                break;
+        }
+    }
 }
 
 void ReorderView::updateSummary()
@@ -358,7 +643,24 @@ void ReorderView::updateTable()
 {
     std::array<ReorderColumn, ReorderModel::columnsShown> columns;
     for (std::size_t k = 0; k < orderings.size(); ++k) {
-        columns[k] = {titleOf(orderings[k]), m_reports[k], m_messages[k]};
+        const auto& slot = m_slots[k];
+        QString status;
+        switch (slot.state) {
+            case State::computing:
+                status = tr("computing \u2026 %1/%2")
+                             .arg(slot.control ? qMax(1, slot.control->step.load()) : 1)
+                             .arg(jobSteps);
+                break;
+            case State::onDemand:
+                status = tr("on demand");
+                break;
+            case State::cancelled:
+                status = tr("cancelled");
+                break;
+            default:
+                break;
+        }
+        columns[k] = {titleOf(orderings[k]), slot.report, slot.message, status};
     }
     m_model->resetData(columns);
 }

@@ -85,6 +85,12 @@ void RowHistogramView::rebuild()
     c->setTitle(unitBins ? tr("Row-length histogram (bin size 1)")
                          : tr("Row-length histogram (bins of %1 lengths)").arg(d.bins.width));
 
+    // Bins of one length: bar group L is centred on the tick L (spmv::viz::bar_outline's
+    // [L - 0.5, L + 0.5]). Wider bins: bin [a, a + w - 1] is drawn over [a, a + w), shifted by
+    // half a length from bar_outline's [a - 0.5, a + w - 0.5], so that the ticks, anchored at 0
+    // with a step that is a multiple of w (binAlignedStep), fall on bin edges and read the
+    // first length of the bin that starts there.
+    const double shift = unitBins || m_logLengths ? 0.0 : 0.5;
     const auto range = spmv::viz::x_range(d.bins);
     // a power-law tail needs logarithmic lengths: linear ones crowd every bar into the first
     // few percent of the axis
@@ -100,71 +106,56 @@ void RowHistogramView::rebuild()
         xAxis = log;
     } else {
         auto* lin = new QValueAxis;
-        lin->setRange(range.x, range.y);
-        lin->setTitleText(tr("nonzeros per row"));
+        lin->setRange(range.x + shift, range.y + shift);
+        lin->setTitleText(unitBins ? tr("nonzeros per row")
+                                   : tr("nonzeros per row (bins of %1; ticks at bin starts)")
+                                         .arg(d.bins.width));
         lin->setLabelFormat(QStringLiteral("%.0f"));
         lin->setTickType(QValueAxis::TicksDynamic);
         lin->setTickAnchor(0);
-        lin->setTickInterval(spmv::viz::nice_step(range.y - range.x, 12));
+        lin->setTickInterval(binAlignedStep(range.y - range.x, d.bins.width, 12));
         xAxis = lin;
     }
+    // ONE count axis for every series, so that bar heights compare: a bar of 30,000 b_r-blocks
+    // is lower than one of 940,000 rows (two axes, one per series, drew it higher)
+    const bool blocks = std::any_of(d.block_maxima.begin(), d.block_maxima.end(),
+                                    [](std::int64_t b) { return b > 0; });
     QAbstractAxis* yAxis = nullptr;
     const double floor = m_logScale ? 0.5 : 0.0;
+    const double top = m_logScale ? qMax<double>(10.0, static_cast<double>(d.max_count) * 2)
+                                  : countTicks(static_cast<double>(d.max_count), 8).top;
     if (m_logScale) {
         auto* log = new QLogValueAxis;
         log->setBase(10);
-        log->setRange(0.5, qMax<double>(10.0, static_cast<double>(d.max_count) * 2));
+        log->setRange(0.5, top);
         log->setLabelFormat(QStringLiteral("%g"));
         yAxis = log;
     } else {
+        // whole-number ticks (countTicks): a count axis never reads 0, 1, 1, 2
+        const auto ticks = countTicks(static_cast<double>(d.max_count), 8);
         auto* lin = new QValueAxis;
-        lin->setRange(0, qMax<double>(1.0, static_cast<double>(d.max_count) * 1.08));
+        lin->setRange(0, ticks.top);
         lin->setLabelFormat(QStringLiteral("%.0f"));
-        lin->applyNiceNumbers();
+        lin->setTickType(QValueAxis::TicksDynamic);
+        lin->setTickAnchor(0);
+        lin->setTickInterval(ticks.step);
         yAxis = lin;
     }
-    yAxis->setTitleText(tr("rows"));
+    yAxis->setTitleText(blocks ? tr("count (rows; purple: b_r-blocks)") : tr("rows"));
     for (auto* axis : {xAxis, yAxis}) {
         axis->setLabelsFont(app.font(0.9));
         axis->setTitleFont(app.font());
         c->addAxis(axis, axis == xAxis ? Qt::AlignBottom : Qt::AlignLeft);
-    }
-    // b_r-blocks are ~b_r times fewer than rows: their own axis on the right, their own bar
-    // in every bin (markers drawn over the row bars hid both)
-    const bool blocks = std::any_of(d.block_maxima.begin(), d.block_maxima.end(),
-                                    [](std::int64_t b) { return b > 0; });
-    QAbstractAxis* blockAxis = nullptr;
-    if (blocks) {
-        const auto most = *std::max_element(d.block_maxima.begin(), d.block_maxima.end());
-        if (m_logScale) {
-            auto* log = new QLogValueAxis;
-            log->setBase(10);
-            log->setRange(0.5, qMax<double>(10.0, static_cast<double>(most) * 2));
-            log->setLabelFormat(QStringLiteral("%g"));
-            blockAxis = log;
-        } else {
-            auto* lin = new QValueAxis;
-            lin->setRange(0, qMax<double>(1.0, static_cast<double>(most) * 1.08));
-            lin->setLabelFormat(QStringLiteral("%.0f"));
-            lin->applyNiceNumbers();
-            blockAxis = lin;
-        }
-        blockAxis->setTitleText(tr("b_r-blocks"));
-        blockAxis->setLabelsFont(app.font(0.9));
-        blockAxis->setTitleFont(app.font());
-        blockAxis->setLabelsColor(toQColor(pal.selection).darker(140));
-        blockAxis->setTitleBrush(toQColor(pal.selection).darker(140));
-        c->addAxis(blockAxis, Qt::AlignRight);
     }
 
     const bool padded = !d.padded_counts.empty();
     const int barsPerBin = 1 + (padded ? 1 : 0) + (blocks ? 1 : 0);
     const double share = 0.9 / barsPerBin;
     auto addBars = [&](const std::vector<std::int64_t>& counts, double offset,
-                       spmv::viz::Rgb colour, const QString& name,
-                       QAbstractAxis* valueAxis) {
-        auto* upper =
-            outlineSeries(spmv::viz::bar_outline(d.bins, counts, offset, share), floor, xFloor);
+                       spmv::viz::Rgb colour, const QString& name) {
+        auto pts = spmv::viz::bar_outline(d.bins, counts, offset, share);
+        for (auto& p : pts) p.x += shift;
+        auto* upper = outlineSeries(pts, floor, xFloor);
         auto* area = new QAreaSeries(upper);
         area->setName(name);
         area->setColor(toQColor(colour));
@@ -173,25 +164,25 @@ void RowHistogramView::rebuild()
         area->setPen(pen);
         c->addSeries(area);
         area->attachAxis(xAxis);
-        area->attachAxis(valueAxis);
+        area->attachAxis(yAxis);
     };
+    // the group of a bin is centred in it: [0.05, 0.95] of the bin, one share per series
     double offset = 0.05;
-    addBars(d.row_counts, offset, pal.nonzero, tr("rows with this many nonzeros"), yAxis);
+    addBars(d.row_counts, offset, pal.nonzero, tr("rows"));
     if (padded) {
         offset += share;
         addBars(d.padded_counts, offset, pal.padding,
-                tr("rows after pJDS padding (b_r = %1)").arg(m_blockRows), yAxis);
+                tr("padded by pJDS"));
     }
     if (blocks) {
         offset += share;
         addBars(d.block_maxima, offset, pal.selection,
-                tr("b_r-blocks with this longest row (right axis)"), blockAxis);
+                tr("b_r-blocks (b_r = %1)").arg(m_blockRows));
     }
-    const double top = m_logScale ? qMax<double>(10.0, static_cast<double>(d.max_count) * 2)
-                                  : static_cast<QValueAxis*>(yAxis)->max();
     for (const auto& m : d.markers) {
         auto* line = new QLineSeries;
-        const double x = qMax(xFloor, spmv::viz::bin_centre(d.bins, d.bins.bin_of(m.value)));
+        const double x =
+            qMax(xFloor, spmv::viz::bin_centre(d.bins, d.bins.bin_of(m.value)) + shift);
         line->append(x, floor > 0 ? floor : 0.0);
         line->append(x, top);
         const bool ell = m.label == "ELLPACK width";
@@ -204,5 +195,11 @@ void RowHistogramView::rebuild()
         line->attachAxis(xAxis);
         line->attachAxis(yAxis);
     }
+    // the legend is short (a projector's width); what each bar counts, in full, on hover
+    setToolTip(tr("Blue: rows with this many nonzeros. Vermillion: rows by the length pJDS pads "
+                  "them to (b_r = %1). Purple: b_r-blocks by the length of their longest row "
+                  "(a count of blocks, not rows: there are b_r times fewer). One count axis for "
+                  "all three, so that bar heights compare.")
+                   .arg(m_blockRows));
     replaceChart(this, c);
 }

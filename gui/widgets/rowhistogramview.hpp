@@ -1,8 +1,12 @@
 #pragma once
 // Row-length histogram (Kreutzer Fig. 3) with Qt Charts: bars of the row lengths (bin size 1
 // while the lengths fit), next to them the lengths the rows are padded to by pJDS with the
-// current b_r, the number of b_r-blocks per block maximum (dots, right axis), and vertical
-// markers at the ELLPACK width and the HYB split K. All positions come from spmv::viz.
+// current b_r, the number of b_r-blocks per block maximum, and vertical markers at the
+// ELLPACK width and the HYB split K. All positions come from spmv::viz; the ticks from
+// chart_support (countTicks: whole-number counts; binAlignedStep: ticks on bin edges).
+// Every series shares ONE count axis, so that bar heights compare (blocks are ~b_r times fewer
+// than rows, and look it); the grouped bars of a bin sit centred on its tick (bins of one
+// length) or between the ticks of its edges (wider bins).
 #include <QtCharts/QChartView>
 
 #include "session/analysiscontroller.hpp"

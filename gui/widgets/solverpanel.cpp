@@ -1,7 +1,9 @@
 #include "solverpanel.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QFontMetrics>
@@ -9,7 +11,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
+#include <QScrollBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -61,22 +65,23 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
     m_device = new QLabel;
     m_device->setWordWrap(true);
     if (m_gpu) {
-        m_device->setText(tr("Solving on the GPU: CUDA device %1. The vectors stay on the "
-                             "device for the whole solve; MPIR-CG's inner CG runs in single "
-                             "precision on the device.")
+        // one line (a projector's height is precious), the details on hover
+        m_device->setText(tr("Solving on the GPU: CUDA device %1.")
                               .arg(QString::fromStdString(device->name)));
+        m_device->setToolTip(tr("The vectors stay on the device for the whole solve; MPIR-CG's "
+                                "inner CG runs in single precision on the device."));
     } else {
         const QString why = spmv::gpu::is_compiled()
                                 ? tr("No CUDA device found")
                                 : tr("This build has no CUDA (built without CUDA)");
-        m_device->setText(tr("%1: solving on the CPU with the host reference backend (one "
-                             "thread; the format's reference SpMV, MPIR-CG's inner CG in float "
-                             "on the host).")
-                              .arg(why));
+        m_device->setText(
+            tr("%1: solving on the CPU with the host reference backend (one thread).").arg(why));
+        m_device->setToolTip(tr("The format's reference SpMV; MPIR-CG's inner CG in float on "
+                                "the host."));
     }
 
     m_method = new QComboBox;
-    m_method->addItem(tr("CG and MPIR-CG (overlay)"), CgAndMpir);
+    m_method->addItem(tr("CG + MPIR-CG"), CgAndMpir);
     m_method->addItem(tr("CG"), CgOnly);
     m_method->addItem(tr("Jacobi-CG"), JacobiCgOnly);
     m_method->addItem(tr("MPIR-CG"), MpirOnly);
@@ -94,15 +99,28 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
     m_tolExponent->setToolTip(tr("Stop when ||b - A x|| / ||b|| <= tolerance."));
     m_maxIterations = new QSpinBox;
     m_maxIterations->setRange(1, 10000000);
-    m_maxIterations->setValue(10000);
-    m_maxIterations->setToolTip(tr("CG iterations; for MPIR-CG the total of inner iterations."));
+    m_maxIterations->setValue(defaultSolverMaxIterations);
+    m_maxIterations->setToolTip(
+        tr("CG iterations; for MPIR-CG the total of inner iterations. On the CPU it starts at "
+           "what one thread does in about a second for the matrix (at most %1).")
+            .arg(defaultSolverMaxIterations));
+    connect(m_maxIterations, &QSpinBox::valueChanged, this, [this] {
+        m_iterationsEdited = true;  // the user's value is kept for the next matrix
+    });
     m_rhs = new QComboBox;
     m_rhs->addItem(tr("b = ones"), static_cast<int>(RhsKind::ones));
     m_rhs->addItem(tr("b = random"), static_cast<int>(RhsKind::random));
     m_run.startButton()->setText(tr("Run"));
     m_run.cancelButton()->setToolTip(
         tr("The running solve finishes; the remaining ones are skipped."));
-    m_run.progressBar()->setFormat(tr("%v of %m solves"));
+    m_run.setProgressFormat(tr("%v of %m solves"));
+    m_runAnyway = new QCheckBox(tr("Run CG anyway if A is not SPD"));
+    m_runAnyway->setToolTip(
+        tr("A matrix that is certainly not symmetric positive definite (not symmetric, or a "
+           "diagonal entry <= 0) is not solved: CG is defined for SPD matrices only, and its "
+           "curve on such a matrix is not a solve. Tick to run it anyway and watch it break "
+           "down or diverge."));
+    m_run.startButton()->installEventFilter(this);  // its enabled state changes the title
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Method")));
@@ -113,10 +131,11 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
     controls->addWidget(m_tolExponent);
     controls->addWidget(new QLabel(tr("Max iterations")));
     controls->addWidget(m_maxIterations);
-    controls->addWidget(m_rhs);
     controls->addStretch(1);
     auto* actions = new QHBoxLayout;
     m_run.addTo(actions);
+    actions->addWidget(m_rhs);  // here, not above: the row above fills a 1280-px projector
+    actions->addWidget(m_runAnyway);
 
     m_message = new QLabel;
     m_message->setWordWrap(true);
@@ -132,8 +151,8 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->resizeColumnsToContents();  // the headers' widths before any run has come back
-    // room for the header and three solves without scrolling
-    m_table->setMinimumHeight(4 * m_table->verticalHeader()->defaultSectionSize() + 6);
+    // room for the header and three solves without scrolling: rebuildChart sizes it for the
+    // fonts of the moment
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_chartView);
     split->addWidget(m_table);
@@ -162,6 +181,8 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
         m_run.reset();
         m_model->resetData();
         m_message->clear();
+        m_message->setStyleSheet(QString());
+        applyCpuCap();
         rebuildChart();
     });
     connect(&Appearance::instance(), &Appearance::changed, this, &SolverPanel::rebuildChart);
@@ -178,6 +199,52 @@ const QList<SolverRun>& SolverPanel::runs() const
 QChart* SolverPanel::chart() const
 {
     return m_chartView->chart();
+}
+
+void SolverPanel::applyCpuCap()
+{
+    // the GPU solves a 1M-row Laplacian in milliseconds; one CPU thread needs 20-40 s per
+    // solve for it: there the limit starts at what fits in about a second (said in the view)
+    const auto doc = m_controller->document();
+    if (m_gpu || m_iterationsEdited || !doc) return;
+    const QSignalBlocker block(m_maxIterations);  // not the user's edit
+    m_maxIterations->setValue(cpuIterationCap(doc->csr.num_rows, spmv::nnz(doc->csr)));
+    if (m_model->rows().isEmpty() && !m_job.isRunning()) {
+        m_message->setText(capNote());
+    }
+}
+
+bool SolverPanel::iterationsCappedForCpu() const
+{
+    return !m_gpu && !m_iterationsEdited && m_controller->document() &&
+           m_maxIterations->value() < defaultSolverMaxIterations;
+}
+
+QString SolverPanel::capNote() const
+{
+    if (!iterationsCappedForCpu()) return {};
+    return tr("Max iterations is %1 for this matrix on the CPU (one thread, about a second per "
+              "solve); a solve that needs more stops there and says \u201cdid not converge\u201d. "
+              "Raise it to run to convergence.")
+        .arg(m_maxIterations->value());
+}
+
+QString SolverPanel::idleTitle() const
+{
+    const auto doc = m_controller->document();
+    if (!doc) {
+        return tr("Open or generate a symmetric positive definite matrix, "
+                  "e.g. File \u2192 Generate \u2192 laplace2d");
+    }
+    const QString run = m_run.startButton()->text();
+    if (!m_run.startButton()->isEnabled()) {  // e.g. the last file could not be read
+        const QString why = m_run.startButton()->toolTip();
+        return why.isEmpty() ? tr("\u201c%1\u201d is not available now").arg(run)
+                             : tr("\u201c%1\u201d is not available: %2").arg(run, why);
+    }
+    return tr("Press \u201c%1\u201d to solve A x = b for %2 "
+              "(A must be symmetric positive definite)")
+        .arg(run, doc->name);
 }
 
 SolverRequest SolverPanel::request() const
@@ -212,6 +279,7 @@ SolverRequest SolverPanel::request() const
         job.maxIterations = m_maxIterations->value();
         job.rhs = static_cast<RhsKind>(m_rhs->currentData().toInt());
         job.gpu = m_gpu;
+        job.runIfNotSpd = m_runAnyway->isChecked();
         r.jobs.push_back(job);
     }
     return r;
@@ -264,12 +332,15 @@ void SolverPanel::onStarted(int total, quint64 generation)
     m_run.showStarted(total);
 }
 
-void SolverPanel::onProgress(int done, int, const QString& current, quint64 generation)
+void SolverPanel::onProgress(int done, int total, const QString& current, quint64 generation)
 {
     if (!m_job.isCurrent(generation)) return;
-    m_run.showProgress(done);
     if (!current.isEmpty()) {
+        m_run.showProgress(done,
+                           tr("solving with %1 (%2 of %3)").arg(current).arg(done + 1).arg(total));
         emit statusMessage(tr("Solving with %1 ...").arg(current));
+    } else {
+        m_run.showProgress(done);
     }
 }
 
@@ -287,6 +358,7 @@ void SolverPanel::onFinished(bool cancelled, quint64 generation)
     if (!m_job.finish(generation)) return;
     m_run.setIdle();
     updateMessage(cancelled);
+    rebuildChart();  // an empty chart's title said "Solving ..."
     emit statusMessage(cancelled ? tr("Solve cancelled.") : tr("Solve finished."));
     emit runFinished();
 }
@@ -295,24 +367,38 @@ void SolverPanel::updateMessage(bool cancelled)
 {
     QStringList lines;
     bool failed = false;
+    bool refused = false;
+    bool capped = false;
     for (const auto& run : m_model->rows()) {
-        lines << QString::fromStdString(describeRun(run));
-        failed =
-            failed || !run.error.empty() || run.result.status != spmv::solvers::Status::converged;
+        const RunOutcome outcome = runOutcome(run);
+        refused = refused || outcome == RunOutcome::notRun;
+        capped = capped || outcome == RunOutcome::iterationCap;
+        failed = failed || outcome != RunOutcome::converged;
+        if (outcome != RunOutcome::notRun) lines << QString::fromStdString(describeRun(run));
     }
     if (cancelled) lines << tr("Cancelled: the remaining solves were skipped.");
     if (!m_model->rows().isEmpty()) {
         const auto& first = m_model->rows().front();
-        if (!first.not_spd.empty()) {
-            // before the results: what they mean on such a matrix
-            lines.prepend(tr("The matrix is %1. CG and its variants assume a symmetric positive "
-                             "definite matrix, so breakdown or divergence below is what the "
-                             "theory allows, not a fault of the solver.")
-                              .arg(QString::fromStdString(first.not_spd)));
-            failed = true;
+        const QString notSpd = QString::fromStdString(first.not_spd);
+        if (refused) {
+            // the refusal: what was not done, why, and how to do it anyway
+            lines.prepend(tr("Not solved: the matrix is %1. CG, Jacobi-CG and MPIR-CG are "
+                             "defined for symmetric positive definite matrices only; on this one "
+                             "a residual curve would not be a solve. Tick \u201c%2\u201d to run "
+                             "them anyway and watch them break down or diverge.")
+                              .arg(notSpd, m_runAnyway->text()));
+        } else if (!notSpd.isEmpty()) {
+            // run anyway, as asked: what the results mean on such a matrix
+            lines.prepend(tr("Run anyway on a matrix that is %1: CG and its variants assume a "
+                             "symmetric positive definite matrix, so breakdown or divergence "
+                             "below is what the theory allows, and nothing below is a solution "
+                             "unless it says converged.")
+                              .arg(notSpd));
         }
-        lines.prepend(tr("On %1:").arg(QString::fromStdString(first.backend)));
+        // where they ran: the line above the controls says it; the exact backend on hover
+        m_message->setToolTip(tr("Solved on %1.").arg(QString::fromStdString(first.backend)));
     }
+    if (capped && iterationsCappedForCpu()) lines << capNote();
     m_message->setText(lines.join(QLatin1Char('\n')));
     // a failure is written in the colour of padding/waste (vermillion), success in plain text
     m_message->setStyleSheet(
@@ -325,6 +411,11 @@ void SolverPanel::updateMessage(bool cancelled)
 
 bool SolverPanel::eventFilter(QObject* watched, QEvent* event)
 {
+    // the title names the Run button's state: enabled, or why not
+    if (watched == m_run.startButton() && event->type() == QEvent::EnabledChange &&
+        m_model->rows().isEmpty()) {
+        QMetaObject::invokeMethod(this, &SolverPanel::rebuildChart, Qt::QueuedConnection);
+    }
     // Qt Charts lays the axis labels out for the base the axis was added with: a new base
     // (the view got much shorter or taller) means a new chart
     if (watched == m_chartView && event->type() == QEvent::Resize && m_logAxis &&
@@ -350,8 +441,27 @@ void SolverPanel::rebuildChart()
 {
     m_logAxis = nullptr;  // owned by the chart replaced below
     const auto& app = Appearance::instance();
+    // in presentation mode the table keeps what a lecture reads (status, iterations, final
+    // residual, total and setup time); the time per phase returns at the desk
+    for (int c : {SolverSummaryModel::SpmvMs, SolverSummaryModel::VectorMs,
+                  SolverSummaryModel::ReductionMs, SolverSummaryModel::TransferMs}) {
+        m_table->setColumnHidden(c, app.presentationMode());
+    }
     m_table->setFont(app.font());
     m_table->horizontalHeader()->setFont(app.font(0.9));
+    {
+        // the header and three solves (the most a request makes), and no more: rows left
+        // empty below would take the chart's height (on a 720-px projector its axis title)
+        const int row = qMax(m_table->verticalHeader()->defaultSectionSize(),
+                             QFontMetrics(app.font()).height() + 8);
+        const int header =
+            qMax(m_table->horizontalHeader()->sizeHint().height(),
+                 QFontMetrics(app.font(0.9)).height() + 8);
+        const int frame = 2 * m_table->frameWidth();
+        m_table->setMinimumHeight(header + 2 * row + frame);  // CG and MPIR-CG, the default
+        m_table->setMaximumHeight(header + 3 * row + frame +
+                                  m_table->horizontalScrollBar()->sizeHint().height());
+    }
     m_message->setFont(app.font());
     m_device->setFont(app.font());
     auto* chart = newStyledChart();
@@ -359,31 +469,52 @@ void SolverPanel::rebuildChart()
     struct Shown {
         SolverMethod method;
         spmv::viz::ResidualSeries series;
+        QString outcome;  ///< empty when converged
+        double final = 0;
     };
     std::vector<Shown> shown;
+    QStringList notConverged;
+    bool refused = false;
     for (const auto& run : m_model->rows()) {
-        if (!run.error.empty()) continue;
-        shown.push_back({run.method, spmv::viz::residual_series(
-                                         run.result, run.method == SolverMethod::mpir_cg)});
+        const RunOutcome outcome = runOutcome(run);
+        refused = refused || outcome == RunOutcome::notRun;
+        if (outcome == RunOutcome::notRun || outcome == RunOutcome::error) continue;
+        Shown s{run.method,
+                spmv::viz::residual_series(run.result, run.method == SolverMethod::mpir_cg),
+                outcome == RunOutcome::converged ? QString()
+                : outcome == RunOutcome::diverged ? tr("diverged")
+                                                  : tr("did not converge"),
+                run.result.final_relative_residual};
+        if (!s.outcome.isEmpty()) {
+            notConverged << QString::fromStdString(spmv::viz::solver_method_label(run.method));
+        }
+        shown.push_back(std::move(s));
     }
     const auto doc = m_controller->document();
     if (shown.empty()) {
-        QString title =
-            tr("Open or generate a symmetric positive definite matrix, "
-               "e.g. File \u2192 Generate \u2192 laplace2d");
-        if (m_job.isRunning()) {
-            title = tr("Solving ...");
-        } else if (doc) {
-            title = tr("Press \u201cRun\u201d to solve A x = b for %1 "
-                       "(A must be symmetric positive definite)")
+        QString title = idleTitle();
+        if (refused && doc) {
+            title = tr("Not solved: %1 is not symmetric positive definite (see above)")
                         .arg(doc->name);
+        } else if (m_job.isRunning()) {
+            title = tr("Solving ...");
         }
         chart->setTitle(title);
         replaceChart(m_chartView, chart);
         return;
     }
+    // the final residual of every run (the table's number) is a point of the chart too, at
+    // the run's last iteration (MPIR-CG: its last outer step)
+    auto plottable = [](double v) { return std::isfinite(v) && v > 0; };
+    auto lastX = [](const spmv::viz::ResidualSeries& s) {
+        return s.markers.empty() ? s.last_iteration
+                                 : std::max(s.last_iteration, s.markers.back().x);
+    };
     std::vector<spmv::viz::ResidualSeries> all;
-    for (const auto& s : shown) all.push_back(s.series);
+    for (const auto& s : shown) {
+        all.push_back(s.series);
+        if (plottable(s.final)) all.back().markers.push_back({lastX(s.series), s.final});
+    }
     const auto range = spmv::viz::residual_axis_range(all, m_shownTol);
     const auto xAxis = spmv::viz::iteration_axis(spmv::viz::iteration_axis_max(all), 10);
     const double xMax = xAxis.max;
@@ -394,8 +525,12 @@ void SolverPanel::rebuildChart()
     } catch (const std::exception&) {
         // keep the registry name
     }
-    chart->setTitle(
-        tr("Relative residual per iteration: %1 in %2").arg(doc ? doc->name : QString(), format));
+    QString title =
+        tr("Relative residual per iteration: %1 in %2").arg(doc ? doc->name : QString(), format);
+    if (!notConverged.isEmpty()) {
+        title += tr(" \u2014 %1 did not converge").arg(notConverged.join(QStringLiteral(", ")));
+    }
+    chart->setTitle(title);
     auto* x = new QValueAxis;
     x->setRange(0, xMax);
     x->setLabelFormat(QStringLiteral("%.0f"));
@@ -414,7 +549,18 @@ void SolverPanel::rebuildChart()
     y->setLabelFormat(QStringLiteral("%.0e"));
     y->setMinorTickCount(base == 10.0 && std::log10(range.hi / range.lo) <= 6 ? 8 : 0);
     m_logAxis = y;
-    y->setTitleText(tr("\u2016b \u2212 A x\u2016 / \u2016b\u2016"));
+    {
+        // the axis title only where it fits the plot's height (Qt Charts would cut it to
+        // "\u2016b \u2212 A x\u2016 ..."; the chart's title says what y is either way): the
+        // height left by the title, the legend, the x labels and title and the margins
+        const QString text = tr("\u2016b \u2212 A x\u2016 / \u2016b\u2016");
+        const QFontMetrics body(app.font());
+        const int taken = QFontMetrics(app.font(1.15, true)).height() + 2 * body.height() +
+                          QFontMetrics(app.font(0.9)).height() + 60;
+        if (body.horizontalAdvance(text) + 8 <= m_chartView->height() - taken) {
+            y->setTitleText(text);
+        }
+    }
     y->setTitleFont(app.font());
     y->setLabelsFont(app.font(0.9));
     chart->addAxis(y, Qt::AlignLeft);
@@ -426,12 +572,15 @@ void SolverPanel::rebuildChart()
         const QColor colour = toQColor(spmv::viz::solver_method_colour(s.method));
         const QString label = QString::fromStdString(spmv::viz::solver_method_label(s.method));
         auto* line = new QLineSeries;
-        line->setName(s.method == SolverMethod::mpir_cg
-                          ? tr("%1 (inner float CG, scaled)").arg(label)
-                          : label);
+        // the legend says when a curve is not a solve: "CG: diverged", "CG: did not converge"
+        QString name = label;
+        if (!s.outcome.isEmpty()) name += QStringLiteral(": ") + s.outcome;
+        if (s.method == SolverMethod::mpir_cg) name += tr(" (inner, scaled)");
+        line->setName(name);
         line->replace(toQPoints(s.series.line));
         QPen pen(colour);
         pen.setWidthF(app.lineWidth(2.0));
+        if (!s.outcome.isEmpty()) pen.setStyle(Qt::DashDotLine);  // not a solve
         line->setPen(pen);
         chart->addSeries(line);
         line->attachAxis(x);
@@ -442,7 +591,7 @@ void SolverPanel::rebuildChart()
         const QString label = QString::fromStdString(spmv::viz::solver_method_label(s.method));
         if (!s.series.markers.empty()) {
             auto* markers = new QScatterSeries;
-            markers->setName(tr("%1 outer refinement steps (true residual)").arg(label));
+            markers->setName(tr("%1 outer steps").arg(label));
             markers->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
             markers->setMarkerSize(9.0 * app.scale());
             markers->setColor(colour);
@@ -452,6 +601,23 @@ void SolverPanel::rebuildChart()
             markers->attachAxis(x);
             markers->attachAxis(y);
         }
+    }
+    // the final relative residual of every run, the number of the table and the text
+    auto* finals = new QScatterSeries;
+    finals->setName(tr("final \u2016b \u2212 A x\u2016/\u2016b\u2016"));
+    finals->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    finals->setMarkerSize(12.0 * app.scale());
+    finals->setColor(toQColor(spmv::viz::okabe_ito::black));
+    finals->setBorderColor(toQColor(spmv::viz::okabe_ito::black));
+    for (const auto& s : shown) {
+        if (plottable(s.final)) finals->append(lastX(s.series), s.final);
+    }
+    if (finals->count() > 0) {
+        chart->addSeries(finals);
+        finals->attachAxis(x);
+        finals->attachAxis(y);
+    } else {
+        delete finals;
     }
     if (m_shownTol > 0) {
         auto* tol = new QLineSeries;
@@ -466,5 +632,12 @@ void SolverPanel::rebuildChart()
         tol->attachAxis(x);
         tol->attachAxis(y);
     }
+    // the legend is short (a projector's width); what the lines are, in full, on hover
+    m_chartView->setToolTip(
+        tr("Lines: the relative residual of every iteration, as the iteration updates it "
+           "(MPIR-CG: its inner float CG's residual scaled by the outer residual), dash-dotted "
+           "for a run that did not converge. Squares: MPIR-CG's true double residual after each "
+           "outer step. Diamonds: each run's final relative residual \u2016b \u2212 A x\u2016 / "
+           "\u2016b\u2016, recomputed in double (the table's number)."));
     replaceChart(m_chartView, chart);
 }

@@ -3,8 +3,17 @@
 // mixed-precision iterative refinement CG (MPIR-CG) in a chosen storage format, on the CUDA
 // device when there is one and with the host reference backend otherwise (the view says
 // which), and plots the relative residual of every iteration on a log scale, with MPIR-CG's
-// outer refinement steps as markers and the tolerance as a dashed line. Below the chart: one
+// outer refinement steps as markers, the tolerance as a dashed line and every run's final
+// relative residual ||b - A x|| / ||b|| (the table's number) as a diamond. Below the chart: one
 // summary row per solve (status, iterations, final residual, time per phase).
+//
+// Honest about what a run is: a matrix that is certainly not SPD (not symmetric, or a diagonal
+// entry <= 0) is not solved unless "Run CG anyway" is ticked (the view then says why, in the
+// text, the chart's title and the table); a run that did not converge (diverged, broke down,
+// hit the iteration cap, stagnated) says so in the table, the legend and the chart's title.
+// On the CPU (host reference, one thread) the iteration limit starts at cpuIterationCap for
+// the matrix (about a second per solve; the view says so), never above 10000: a 1M-row
+// Laplacian would take 20-40 s per solve to converge there. The user's own value is kept.
 //
 // The solves run on one dedicated QThread (SolverWorker in a BackgroundJob); results of a
 // matrix that was replaced meanwhile are dropped (generation counter). Failures (a matrix that is
@@ -24,6 +33,7 @@
 class AnalysisController;
 class QChart;
 class QChartView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLogValueAxis;
@@ -53,6 +63,11 @@ public:
     QComboBox* rhsBox() const { return m_rhs; }
     QSpinBox* toleranceExponentBox() const { return m_tolExponent; }
     QSpinBox* maxIterationsBox() const { return m_maxIterations; }
+    /// "Run CG anyway": solve a matrix that the SPD screen rejects.
+    QCheckBox* runAnywayBox() const { return m_runAnyway; }
+    /// The CPU's iteration cap applies to the shown limit (no GPU, not changed by the user,
+    /// below the default 10000).
+    bool iterationsCappedForCpu() const;
     QChart* chart() const;
     SolverSummaryModel* model() const { return m_model; }
 
@@ -81,6 +96,9 @@ private:
     void beginRun();
     void updateMessage(bool cancelled);
     void rebuildChart();
+    void applyCpuCap();
+    QString capNote() const;
+    QString idleTitle() const;
 
     AnalysisController* m_controller;
     BackgroundJob<SolverWorker> m_job{QStringLiteral("solver")};
@@ -94,7 +112,9 @@ private:
     QComboBox* m_format;
     QSpinBox* m_tolExponent;
     QSpinBox* m_maxIterations;
+    bool m_iterationsEdited = false;  ///< the user set Max iterations: keep it
     QComboBox* m_rhs;
+    QCheckBox* m_runAnyway;
     RunControls m_run;
     QLabel* m_message;
     QChartView* m_chartView;

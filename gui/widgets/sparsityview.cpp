@@ -63,10 +63,27 @@ QRect SparsityView::plotRect() const
     const QFontMetrics fm(Appearance::instance().font(0.9));
     const qint64 rows = m_document ? m_document->csr.num_rows : 0;
     const int left = fm.horizontalAdvance(groupDigits(qMax<qint64>(rows, 100))) + 14;
-    const int top = QFontMetrics(Appearance::instance().font()).height() + fm.height() + 12;
+    // the title above the column numbers, or at the top of the legend's column beside the plot
+    const int title = legendColumnWidth() > 0 ? 0 : QFontMetrics(Appearance::instance().font()).height();
+    const int top = title + fm.height() + 12;
     const int margin = m_margins ? marginThickness() + 6 : 0;
-    return QRect(left, top, qMax(0, width() - left - 10 - margin),
+    return QRect(left, top, qMax(0, width() - left - 10 - margin - legendColumnWidth()),
                  qMax(0, height() - legendHeight() - top - margin));
+}
+
+int SparsityView::legendColumnWidth() const
+{
+    // a wide view (16:9, the tabs beside it) has its legend in a column right of the plot, so
+    // that the plot, as tall as the view, is as large as it can be; a narrow one below it
+    const int column = qBound(220, width() / 4, 480);
+    const int plotIfBeside = qMin(width() - column, height());
+    const int plotIfBelow = qMin(width(), height() - legendBelowHeight());
+    return plotIfBeside > plotIfBelow ? column : 0;
+}
+
+int SparsityView::legendBelowHeight() const
+{
+    return QFontMetrics(Appearance::instance().font()).height() * 3 + 14;
 }
 
 int SparsityView::marginThickness() const
@@ -128,7 +145,7 @@ spmv::viz::ViewTransform SparsityView::fittedView() const
 
 int SparsityView::legendHeight() const
 {
-    return QFontMetrics(Appearance::instance().font()).height() * 3 + 14;
+    return legendColumnWidth() > 0 ? 0 : legendBelowHeight();
 }
 
 void SparsityView::setPatternInfo(PatternInfoPtr info)
@@ -163,6 +180,7 @@ void SparsityView::resetView()
     m_fitted = true;
     scheduleRender();
     update();
+    dropPositionText();
 }
 
 void SparsityView::zoomAt(double factor, QPointF pos)
@@ -171,6 +189,14 @@ void SparsityView::zoomAt(double factor, QPointF pos)
     m_fitted = false;
     scheduleRender();
     update();
+    dropPositionText();
+}
+
+void SparsityView::dropPositionText()
+{
+    // the status bar's "Row r, column c (one pixel = k x k cells)" was for the old zoom: the
+    // point the mouse was last over is described anew (the mouse leaving cleared it)
+    if (m_positionShown) describePosition(m_lastPosition);
 }
 
 void SparsityView::scheduleRender()
@@ -350,8 +376,10 @@ void SparsityView::drawAxes(QPainter& p)
     QString title = tr("Sparsity pattern of %1").arg(m_document->name);
     if (m_order) title += tr(", rows in %1 order").arg(m_orderName);
     const QFontMetrics tfm(bold);
-    p.drawText(QPoint(area.left(), tfm.ascent() + 4),
-               elideText(tfm, title, Qt::ElideMiddle, qMax(40, width() - area.left() - 8)));
+    if (legendColumnWidth() == 0) {  // else the legend's column starts with it
+        p.drawText(QPoint(area.left(), tfm.ascent() + 4),
+                   elideText(tfm, title, Qt::ElideMiddle, qMax(40, width() - area.left() - 8)));
+    }
 
     const QFont font = Appearance::instance().font(0.9);
     p.setFont(font);
@@ -450,12 +478,42 @@ void SparsityView::drawLegend(QPainter& p)
                           percent(facts.numerical_symmetry()));
     }
     if (m_margins) line2 += tr("; beside the plot: nonzeros per row / column (grey: max, blue: mean)");
-    p.drawText(QPoint(plotRect().left(), strip.top() + fm.ascent() + 2), line1);
-    p.drawText(QPoint(plotRect().left(), strip.top() + fm.height() + fm.ascent() + 4), line2);
-
-    const int y = strip.top() + 2 * fm.height() + 8;
-    const int box = fm.height() - 2;
+    int y = strip.top() + 2 * fm.height() + 8;
     int x = plotRect().left();
+    const int column = legendColumnWidth();
+    // beside the plot: the lines wrapped in the column, the key below them, one item a line
+    // where the column is too narrow for the next one
+    const int left = column > 0 ? width() - column : x;
+    const int right = column > 0 ? width() - 4 : width();
+    if (column > 0) {
+        QRect r(left, 4, right - left, height() - 4);
+        QRect used;
+        QFont bold = font;
+        bold.setBold(true);
+        p.setFont(bold);
+        QString title = tr("Sparsity pattern of %1").arg(m_document->name);
+        if (m_order) title += tr(", rows in %1 order").arg(m_orderName);
+        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, title, &used);
+        p.setFont(font);
+        r.setTop(used.bottom() + 10);
+        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, line1, &used);
+        r.setTop(used.bottom() + 6);
+        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
+                   line2.replace(QStringLiteral("; "), QStringLiteral(";\n")), &used);
+        y = used.bottom() + 10;
+        x = left;
+    } else {
+        p.drawText(QPoint(plotRect().left(), strip.top() + fm.ascent() + 2), line1);
+        p.drawText(QPoint(plotRect().left(), strip.top() + fm.height() + fm.ascent() + 4), line2);
+    }
+    const int box = fm.height() - 2;
+    // the next key item of `w` px: on this line when it fits, else at the start of the next
+    auto room = [&](int w) {
+        if (column > 0 && x > left && x + w > right) {
+            x = left;
+            y += fm.height() + 4;
+        }
+    };
     if (m_colouring == spmv::viz::PatternColouring::sign) {
         const struct {
             spmv::viz::Rgb colour;
@@ -464,6 +522,7 @@ void SparsityView::drawLegend(QPainter& p)
                     {spmv::viz::sign_colour(1, 1, 1), tr("negative")},
                     {spmv::viz::sign_colour(2, 1, 2), tr("both in one pixel (lighter: fewer nonzeros)")}};
         for (const auto& k : keys) {
+            room(box + 4 + fm.horizontalAdvance(k.text));
             p.fillRect(QRect(x, y, box, box), toQColor(k.colour));
             x += box + 4;
             p.drawText(QPoint(x, y + fm.ascent()), k.text);
@@ -475,9 +534,11 @@ void SparsityView::drawLegend(QPainter& p)
         const QString lo = tr("largest |value| per pixel: %1%2")
                                .arg(clipped ? QStringLiteral("\u2264 ") : QString())
                                .arg(f.abs_low, 0, 'g', 3);
+        room(fm.horizontalAdvance(lo));
         p.drawText(QPoint(x, y + fm.ascent()), lo);
         x += fm.horizontalAdvance(lo) + 6;
         const int rampWidth = 160;
+        room(rampWidth);
         for (int i = 0; i < rampWidth; ++i) {
             const double t = i / (rampWidth - 1.0);
             const double v = f.abs_high > f.abs_low && f.abs_low > 0
@@ -496,12 +557,19 @@ void SparsityView::drawLegend(QPainter& p)
                                    .arg(f.abs_max, 0, 'g', 3)
                              : tr("%1 (log scale)").arg(f.abs_max, 0, 'g', 3);
         if (f.zeros > 0) hi += tr("; grey: stored zero");
-        p.drawText(QPoint(x, y + fm.ascent()), hi);
+        if (column > 0) {
+            x = left;
+            y += fm.height() + 4;
+            p.drawText(QRect(x, y, right - left, height() - y), Qt::TextWordWrap, hi);
+        } else {
+            p.drawText(QPoint(x, y + fm.ascent()), hi);
+        }
     } else if (m_imageMaxCount > 1) {
         const QString label = tr("nonzeros per pixel: 1");
         p.drawText(QPoint(x, y + fm.ascent()), label);
         x += fm.horizontalAdvance(label) + 6;
         const int rampWidth = 160;
+        room(rampWidth);
         const auto ramp = spmv::viz::density_ramp(m_imageMaxCount, rampWidth);
         for (int i = 0; i < rampWidth; ++i) {
             p.fillRect(QRect(x + i, y, 1, box), toQColor(ramp[static_cast<std::size_t>(i)]));
@@ -510,14 +578,20 @@ void SparsityView::drawLegend(QPainter& p)
         p.drawRect(QRect(x, y, rampWidth, box));
         p.setPen(toQColor(pal.text));
         x += rampWidth + 6;
-        p.drawText(QPoint(x, y + fm.ascent()),
-                   tr("%1 (log scale)").arg(groupDigits(m_imageMaxCount)));
+        const QString top = tr("%1 (log scale)").arg(groupDigits(m_imageMaxCount));
+        room(fm.horizontalAdvance(top));
+        p.drawText(QPoint(x, y + fm.ascent()), top);
     } else {
         p.fillRect(QRect(x, y, box, box), toQColor(pal.nonzero));
         x += box + 6;
-        p.drawText(QPoint(x, y + fm.ascent()),
-                   m_view.exact() ? tr("nonzero (one cell = %1 px)").arg(m_view.scale, 0, 'g', 3)
-                                  : tr("nonzero"));
+        const QString what = m_view.exact()
+                                 ? tr("nonzero (one cell = %1 px)").arg(m_view.scale, 0, 'g', 3)
+                                 : tr("nonzero");
+        if (column > 0) {
+            p.drawText(QRect(x, y, right - x, height() - y), Qt::TextWordWrap, what);
+        } else {
+            p.drawText(QPoint(x, y + fm.ascent()), what);
+        }
     }
 }
 
@@ -537,6 +611,7 @@ void SparsityView::wheelEvent(QWheelEvent* event)
     const double steps = event->angleDelta().y() / 120.0;
     if (steps != 0.0) {
         zoomAt(std::pow(1.25, steps), event->position());
+        describePosition(event->position());  // the status bar's "one pixel = ..." anew
     }
     event->accept();
 }
@@ -571,23 +646,27 @@ void SparsityView::mouseReleaseEvent(QMouseEvent* event)
     }
 }
 
-void SparsityView::mouseDoubleClickEvent(QMouseEvent*)
+void SparsityView::mouseDoubleClickEvent(QMouseEvent* event)
 {
     resetView();
+    describePosition(event->position());  // the zoom the status bar names changed
 }
 
 void SparsityView::leaveEvent(QEvent*)
 {
+    m_positionShown = false;
     emit statusMessage(QString());  // the position under the cursor no longer holds
 }
 
 void SparsityView::describePosition(QPointF pos)
 {
+    m_lastPosition = pos;
     if (!m_document) {
         return;
     }
     const auto cell = m_view.cell_at(pos.x(), pos.y());
     if (!cell) {
+        m_positionShown = false;
         emit statusMessage(QString());
         return;
     }
@@ -606,5 +685,6 @@ void SparsityView::describePosition(QPointF pos)
     } else {
         text += tr(" (one pixel = %1 \u00d7 %1 cells)").arg(1.0 / m_view.scale, 0, 'g', 3);
     }
+    m_positionShown = true;
     emit statusMessage(text);
 }

@@ -73,7 +73,13 @@ private:
     void scheduleRender();
     void startRender();
     void describePosition(QPointF pos);
+    /// Describes the last position anew after a zoom (the status bar named the old scale).
+    void dropPositionText();
+    /// The legend's strip below the plot (0 when it is beside it), the column right of the
+    /// plot it takes instead in a wide view (0 when below), and the strip's height below.
     int legendHeight() const;
+    int legendColumnWidth() const;
+    int legendBelowHeight() const;
     void drawLegend(QPainter& p);
     void drawGrid(QPainter& p);
     void drawAxes(QPainter& p);
@@ -104,4 +110,6 @@ private:
     bool m_dragging = false;
     QPointF m_dragStart;
     spmv::viz::ViewTransform m_dragView;
+    bool m_positionShown = false;  ///< the status bar shows describePosition's text
+    QPointF m_lastPosition;        ///< of that text
 };

@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QEvent>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -85,7 +86,8 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
            "from DRAM). Clamped to at least 1/N_nzr (x read once, what the per-format fitted "
            "model assumes), the default."));
     m_run.startButton()->setText(m_gpu ? tr("Time on the GPU") : tr("Time on the CPU"));
-    m_run.progressBar()->setFormat(tr("%v of %m"));
+    m_run.setProgressFormat(tr("%v of %m"));
+    m_run.startButton()->installEventFilter(this);  // its enabled state changes the title
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Precision")));
@@ -256,16 +258,47 @@ void TimingPanel::cancel()
     m_job.cancel();
 }
 
+QString TimingPanel::idleTitle() const
+{
+    // the words follow the button: never "press" a button that is disabled
+    const QPushButton* button = m_run.startButton();
+    if (!m_controller->document()) {
+        return tr("No matrix yet: open or generate one, then \u201c%1\u201d times every variant")
+            .arg(button->text());
+    }
+    if (!button->isEnabled()) {
+        const QString why = button->toolTip();
+        return why.isEmpty() ? tr("\u201c%1\u201d is not available now").arg(button->text())
+                             : tr("\u201c%1\u201d is not available: %2").arg(button->text(), why);
+    }
+    return tr("Press \u201c%1\u201d to time every variant").arg(button->text());
+}
+
+bool TimingPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // MainWindow enables and disables the button (no matrix, a file that failed to load): the
+    // title that names it follows
+    if (watched == m_run.startButton() && event->type() == QEvent::EnabledChange &&
+        m_model->rows().isEmpty()) {
+        QMetaObject::invokeMethod(this, &TimingPanel::rebuildChart, Qt::QueuedConnection);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void TimingPanel::rebuildChart()
 {
     const auto& app = Appearance::instance();
     const auto& pal = Appearance::palette();
+    // in presentation mode the table keeps what a lecture reads; the precision (the box above
+    // says it) and Kreutzer eq. 1's rate (one number for every row, a line of the chart) return
+    // at the desk: at a projector's font the eleven columns do not fit 1920 px
+    for (int c : {TimingModel::Precision, TimingModel::Predicted, TimingModel::OfPrediction}) {
+        m_table->setColumnHidden(c, app.presentationMode());
+    }
     auto* chart = newStyledChart();
     const auto& rows = m_model->rows();
     if (rows.isEmpty()) {
-        chart->setTitle(m_job.isRunning() ? tr("Timing ...")
-                                          : tr("Press \u201c%1\u201d to time every variant")
-                                                .arg(m_run.startButton()->text()));
+        chart->setTitle(m_job.isRunning() ? tr("Timing ...") : idleTitle());
     } else {
         const bool gpu = rows.front().gpu;
         chart->setTitle(gpu ? tr("GPU SpMV: measured vs model (%1)")

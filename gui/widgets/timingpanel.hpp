@@ -16,6 +16,7 @@ class QChartView;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QTableView;
 class TimingModel;
 
@@ -41,6 +42,10 @@ public:
     QComboBox* profileBox() const { return m_profile; }
     /// The precision box, "double" / "single" (MainWindow links the Advisor's with it).
     QComboBox* precisionBox() const { return m_precision; }
+    /// The chart's title while no row is shown (tests): what pressing the button would do,
+    /// or, when it is disabled, why.
+    QString idleTitle() const;
+    QPushButton* startButton() const { return m_run.startButton(); }
 
 public slots:
     void start();
@@ -50,6 +55,9 @@ signals:
     void runRequested(const TimingRequest& request, quint64 generation);
     void statusMessage(const QString& text);
     void runFinished();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuildChart();

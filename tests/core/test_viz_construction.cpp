@@ -1,6 +1,10 @@
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <random>
 
 #include <catch2/catch.hpp>
 
@@ -10,6 +14,9 @@
 #include <spmv/viz/construction.hpp>
 #include <spmv/viz/warp_grid.hpp>
 
+#include <spmv/io/matrix_market.hpp>
+
+#include "skip.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
@@ -620,6 +627,198 @@ TEST_CASE("Warp pictures add up to the analysis totals for every format", "[viz]
             CHECK(useful == w.analysis.useful);
             CHECK(idle == w.analysis.idle_slots);
             CHECK(phantom == w.analysis.phantom_slots);
+        }
+    }
+}
+
+// ------------------------------------------------ windows that follow the entries and a nonzero
+
+namespace {
+
+std::int64_t nonzero_cells(const ConstructionStep& s)
+{
+    return std::count_if(s.cells.begin(), s.cells.end(),
+                         [](const Cell& x) { return x.kind == CellKind::nonzero; });
+}
+
+/// rows 0..69 empty, row r >= 70 holds one entry in column 80 + r % 20 (value r)
+Csr<double, std::int32_t> bottom_right_corner()
+{
+    Csr<double, std::int32_t> a;
+    a.num_rows = a.num_cols = 100;
+    a.row_ptrs.assign(1, 0);
+    for (int r = 0; r < 100; ++r) {
+        if (r >= 70) {
+            a.col_idxs.push_back(80 + r % 20);
+            a.values.push_back(r);
+        }
+        a.row_ptrs.push_back(static_cast<std::int32_t>(a.col_idxs.size()));
+    }
+    return a;
+}
+
+}  // namespace
+
+TEST_CASE("A following window opens where the entries are, in every step", "[viz][construction]")
+{
+    const auto a = bottom_right_corner();
+
+    const auto plain = construction(a, "ell", FormatParams{});
+    const auto c = construction(a, "ell", FormatParams{}, ConstructionWindow::following());
+
+    // the top-left 64 x 64 corner holds nothing
+    CHECK(nonzero_cells(step(plain, "matrix")) == 0);
+    const auto& m = step(c, "matrix");
+    // rows from 70 and columns from 80 on, moved back to show 64 of the 100: 36..99
+    CHECK(m.row_offset == 36);
+    CHECK(m.col_offset == 36);
+    CHECK(m.rows == 64);
+    CHECK(m.cols == 64);
+    CHECK(nonzero_cells(m) == 30);  // all of them
+    // ELLPACK (width 1): rows follow the entries too, its single column stays column 0
+    const auto& e = step(c, "compress");
+    CHECK(e.row_offset == 36);
+    CHECK(e.col_offset == 0);
+    CHECK(nonzero_cells(e) == 30);
+    // a matrix that fits the window is shown whole, as before
+    const auto small = construction(test::canonical4(), "pjds", params_br(2),
+                                    ConstructionWindow::following());
+    for (const auto& s : small.steps) {
+        CHECK(s.row_offset == 0);
+        CHECK(s.col_offset == 0);
+    }
+}
+
+TEST_CASE("A focused nonzero is in view in every step of every format", "[viz][construction]")
+{
+    const auto a = test::random_csr(700, 500, 0, 14, 23);
+    const auto prm = params_all(4);
+    for (auto fmt : construction_formats()) {
+        const auto src = prepare_construction(
+            std::shared_ptr<const Csr<double, std::int32_t>>(
+                std::shared_ptr<const Csr<double, std::int32_t>>{}, &a),
+            fmt, prm);
+        for (std::int64_t nz : {std::int64_t{0}, nnz(a) / 2, nnz(a) - 1}) {
+            INFO(fmt << ", nonzero " << nz);
+            auto w = ConstructionWindow::following(32, 16);
+            w.focus = nz;
+
+            const auto c = construction(*src, w);
+
+            for (const auto& s : c.steps) {
+                INFO(s.name << ": " << s.window_label());
+                const auto pos = s.find_nonzero(nz);
+                REQUIRE(pos);
+                CHECK(s.at(pos->first, pos->second).value ==
+                      a.values[static_cast<std::size_t>(nz)]);
+            }
+        }
+    }
+}
+
+TEST_CASE("bayer10's SELL and pJDS constructions open on windows that show entries",
+          "[viz][construction]")
+{
+    const auto path = std::filesystem::path(SPMV_SHARED_MATRICES) / "bayer10.mtx";
+    if (!std::filesystem::exists(path)) {
+        SPMV_SKIP(path.string() << " not found (no shared matrices beside the clone)");
+    }
+    const auto a = io::read_matrix_market(path);
+    REQUIRE(a.num_rows == 13436);
+    // the columns of rows 0..63, found here without the engine: column 13,317 of the file's
+    // 1-based numbering, 13,316 here
+    std::int32_t first_col = a.num_cols;
+    for (std::int32_t r = 0; r < 64; ++r) {
+        if (a.row_ptrs[r] < a.row_ptrs[r + 1]) first_col = std::min(first_col, a.col_idxs[a.row_ptrs[r]]);
+    }
+    REQUIRE(first_col >= 13316);
+    FormatParams prm;  // the explorer's for a large matrix: warp 32, b_r 32, C 32
+    for (int sigma : {1, 0}) {  // sigma = 1 and sigma chosen for the matrix
+        prm.sort_window = sigma;
+        for (const char* fmt : {"sell", "pjds"}) {
+            INFO(fmt << " sigma " << sigma);
+
+            const auto before = construction(a, fmt, prm);  // the corner: what it opened on
+            const auto c = construction(a, fmt, prm, ConstructionWindow::following());
+
+            CHECK(nonzero_cells(before.steps.front()) == 0);
+            const auto& m = c.steps.front();
+            CHECK(m.row_offset == 0);
+            CHECK(m.col_offset == first_col);
+            for (const auto& s : c.steps) {
+                INFO(s.name << ": " << s.window_label());
+                CHECK(nonzero_cells(s) > 0);
+            }
+            // and a nonzero of row 5 stays in view while it moves through the arrays
+            auto w = ConstructionWindow::following();
+            w.focus = a.row_ptrs[5] + 1;
+            const auto f = construction(a, fmt, prm, w);
+            for (const auto& s : f.steps) {
+                INFO(s.name << ": " << s.window_label());
+                CHECK(s.find_nonzero(w.focus));
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------ values written in cells
+
+TEST_CASE("Values are written in full or cut with an ellipsis, by one rule", "[viz][construction]")
+{
+    const std::string e = "\u2026";
+    // in full where they fit
+    CHECK(cell_value_text(0, 4) == "0");
+    CHECK(cell_value_text(117, 4) == "117");
+    CHECK(cell_value_text(-1.4, 4) == "-1.4");
+    CHECK(cell_value_text(0.01, 4) == "0.01");
+    CHECK(cell_value_text(1.5e-7, 6) == "1.5e-7");
+    CHECK(cell_value_text(1e20, 4) == "1e20");
+    CHECK(cell_value_text(123456, 6) == "123456");
+    // cut, never rounded: bayer10's -564.2036607119013, 4.745108542571984, 1.221712296762661
+    CHECK(cell_value_text(-564.2036607119013, 7) == "-564.2" + e);
+    CHECK(cell_value_text(-564.2036607119013, 5) == "-564" + e);  // integer part complete
+    CHECK(cell_value_text(-564.2036607119013, 4) == e);  // "-5…e2" needs 5
+    CHECK(cell_value_text(4.745108542571984, 4) == "4.7" + e);
+    CHECK(cell_value_text(1.221712296762661, 5) == "1.22" + e);
+    CHECK(cell_value_text(2.999, 4) == "2.9" + e);  // rounded would read "3.0"
+    CHECK(cell_value_text(2.999, 3) == "2" + e);
+    CHECK(cell_value_text(-0.0123, 6) == "-0.01" + e);  // tie with "-1…e-2": fixed
+    // scientific where it keeps more digits
+    CHECK(cell_value_text(123456, 5) == "1" + e + "e5");
+    CHECK(cell_value_text(1234567, 6) == "1.2" + e + "e6");
+    CHECK(cell_value_text(1.2345e-7, 6) == "1" + e + "e-7");
+    CHECK(cell_value_text(1.2345e-7, 7) == "1.2" + e + "e-7");
+    // nothing fits
+    CHECK(cell_value_text(-2.5, 1) == e);
+    CHECK(cell_value_text(2.5, 0).empty());
+    // the full value for a tooltip, and characters as read
+    CHECK(full_value_text(-564.2036607119013) == "-564.2036607119013");
+    CHECK(full_value_text(0.1) == "0.1");
+    CHECK(full_value_text(1e-20) == "1e-20");
+    CHECK(text_chars("-564.2" + e) == 7);
+
+    // any value, any width: never wider than the cell; without "…" it reads back exactly;
+    // with it, what is left is the value's leading digits (same sign, at most the value, more
+    // than a tenth of it)
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> mant(-10.0, 10.0);
+    std::uniform_int_distribution<int> ex(-12, 12);
+    for (int i = 0; i < 2000; ++i) {
+        const double v = mant(rng) * std::pow(10.0, ex(rng));
+        for (int width = 3; width <= 12; ++width) {
+            const auto t = cell_value_text(v, width);
+            INFO(full_value_text(v) << " in " << width << ": " << t);
+            CHECK(text_chars(t) <= width);
+            const auto cut = t.find(e);
+            if (cut == std::string::npos) {
+                CHECK(std::strtod(t.c_str(), nullptr) == v);
+            } else if (t != e) {
+                const auto kept = t.substr(0, cut) + t.substr(cut + e.size());
+                const double p = std::strtod(kept.c_str(), nullptr);
+                CHECK(std::signbit(p) == std::signbit(v));
+                CHECK(std::abs(p) <= std::abs(v));
+                CHECK(std::abs(p) > std::abs(v) / 10);
+            }
         }
     }
 }

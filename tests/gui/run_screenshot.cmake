@@ -1,6 +1,7 @@
 # Runs spmvlab-gui --screenshot OUT ARGS...; checks the exit code (EXPECT), that OUT exists and
 # is not empty on success (and absent after a failure, unless KEEP_OUT: --audit-text writes the
-# picture, then fails), and that the output contains MESSAGE when given.
+# picture, then fails), that a PNG is exactly SIZE (WxH) pixels when given (--size is the
+# picture's size), and that the output contains MESSAGE when given.
 get_filename_component(out_dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${out_dir})
 file(REMOVE ${OUT})
@@ -17,6 +18,17 @@ if(EXPECT EQUAL 0)
   file(SIZE ${OUT} size)
   if(size LESS 1000)
     message(FATAL_ERROR "${OUT} is only ${size} bytes")
+  endif()
+  if(DEFINED SIZE AND OUT MATCHES "\\.png$")
+    # the PNG's IHDR: width and height as big-endian 32-bit numbers at bytes 16-23
+    file(READ ${OUT} ihdr OFFSET 16 LIMIT 8 HEX)
+    string(SUBSTRING "${ihdr}" 0 8 w_hex)
+    string(SUBSTRING "${ihdr}" 8 8 h_hex)
+    math(EXPR w "0x${w_hex}")
+    math(EXPR h "0x${h_hex}")
+    if(NOT "${w}x${h}" STREQUAL "${SIZE}")
+      message(FATAL_ERROR "${OUT} is ${w}x${h} px, not the ${SIZE} asked for")
+    endif()
   endif()
 elseif(EXISTS ${OUT} AND NOT KEEP_OUT)
   message(FATAL_ERROR "${OUT} was written although the run failed")

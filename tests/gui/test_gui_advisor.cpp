@@ -22,7 +22,9 @@
 #include <QtCharts/QScatterSeries>
 #include <catch2/catch.hpp>
 
+#include <spmv/analysis/estimate.hpp>
 #include <spmv/error.hpp>
+#include <spmv/formats/sell.hpp>
 #include <spmv/generators.hpp>
 #include <spmv/model/advisor.hpp>
 #include <spmv/model/format_model.hpp>
@@ -40,6 +42,7 @@
 #include "test_matrices.hpp"
 #include "widgets/advisorview.hpp"
 #include "widgets/appearance.hpp"
+#include "widgets/parameterbar.hpp"
 #include "widgets/timingpanel.hpp"
 
 using spmv::model::Precision;
@@ -454,4 +457,143 @@ TEST_CASE("The advisor tab follows the window's matrix, GPU profile and precisio
     REQUIRE(advisor->advice());
     CHECK(advisor->model()->rowCount() ==
           static_cast<int>(spmv::model::modelled_variants().size()));
+}
+
+TEST_CASE("The advisor ranks the layouts at the shared parameters and says which",
+          "[gui][advisor]")
+{
+    guitest::app();
+    AdvisorView view;
+    view.resize(1280, 720);
+    view.setConstants(completeConstants(spmv::model::find_profile("H100")));
+    view.setDocument(smallDocument());
+    waitForAdvice(view);
+    spmv::FormatParams p;  // as a parameter bar would set them
+    p.block_rows = 16;
+    p.slice_height = 8;
+    p.sort_window = 64;
+    p.warp_size = 4;  // the blackboard's: the GPU runs warps of 32 all the same
+
+    view.setParams(p, false);
+    waitForAdvice(view);
+
+    REQUIRE(view.advice());
+    CHECK(view.options().params.slice_height == 8);
+    CHECK(view.options().params.warp_size == 32);
+    int sell = 0, pjds = 0;
+    for (const auto& r : view.advice()->ranked) {
+        if (r.format == "sell") {
+            ++sell;
+            CHECK(r.params.slice_height == 8);
+            CHECK(r.params.sort_window == 64);
+        }
+        if (r.format == "pjds") {
+            ++pjds;
+            CHECK(r.params.block_rows == 16);
+        }
+    }
+    CHECK(sell > 0);
+    CHECK(pjds > 0);
+    // the same ranking as advise() with those parameters
+    const auto constants = completeConstants(view.profile());
+    const auto expected =
+        spmv::model::advise(view.document()->csr, view.profile(), view.options(), &constants);
+    REQUIRE(expected.ranked.size() == view.advice()->ranked.size());
+    for (std::size_t i = 0; i < expected.ranked.size(); ++i) {
+        CHECK(view.advice()->ranked[i].variant == expected.ranked[i].variant);
+    }
+    bool said = false;
+    for (auto* l : view.findChildren<QLabel*>()) {
+        const QString t = l->text();
+        said = said || (t.contains(QStringLiteral("b<sub>r</sub> = 16")) &&
+                        t.contains(QStringLiteral("C = 8")) && t.contains(QStringLiteral("\u03c3 = 64")));
+    }
+    CHECK(said);
+    // sigma chosen for the matrix is said as such
+    view.setParams(p, true);
+    waitForAdvice(view);
+    said = false;
+    for (auto* l : view.findChildren<QLabel*>()) {
+        said = said || l->text().contains(QStringLiteral("\u03c3 = 64 (the advisor's choice"));
+    }
+    CHECK(said);
+}
+
+TEST_CASE("The advisor tab follows the parameter bar", "[gui][advisor][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.resize(1280, 720);
+    auto* advisor = w.advisorView();
+    advisor->setConstants(completeConstants(spmv::model::find_profile("H100")));
+    w.controller()->setDocument(smallDocument());
+    REQUIRE(w.setCurrentView(QStringLiteral("advisor")));
+    w.show();
+    REQUIRE(w.waitUntilIdle(60000));
+    REQUIRE(advisor->advice());
+    CHECK(advisor->params().slice_height == w.controller()->params().slice_height);
+
+    w.controller()->setSliceHeight(16);
+    w.controller()->setBlockRows(8);
+    REQUIRE(w.waitUntilIdle(60000));
+
+    CHECK(advisor->params().slice_height == 16);
+    CHECK(advisor->params().block_rows == 8);
+    REQUIRE(advisor->advice());
+    for (const auto& r : advisor->advice()->ranked) {
+        if (r.format == "sell") CHECK(r.params.slice_height == 16);
+        if (r.format == "pjds") CHECK(r.params.block_rows == 8);
+    }
+}
+
+TEST_CASE("An irregular large matrix gets the advisor's sigma, said as such, until the user sets one",
+          "[gui][advisor][sigma]")
+{
+    guitest::app();
+    MainWindow w(false);
+    auto* c = w.controller();
+    auto* sigmaBox = w.parameterBar()->box(spmv::Param::sort_window);
+    REQUIRE(sigmaBox);
+    const auto doc = makeDocument(spmv::gen::generate("powerlaw", {{"rows", 5000}}, 3),
+                                  QStringLiteral("powerlaw 5000"), QStringLiteral("generated"));
+
+    c->setDocument(doc);
+    REQUIRE(w.waitUntilIdle(60000));
+
+    // SELL-C-sigma's own "sigma = auto" rule at C = 32, not sigma = 1
+    const int advised = spmv::choose_sort_window(doc->csr, 32);
+    CHECK(advised > 1);
+    CHECK(c->params().slice_height == 32);
+    CHECK(c->params().sort_window == advised);
+    CHECK(AnalysisController::advisedSortWindow(doc->csr, 32) == advised);
+    CHECK(c->sortWindowAdvised());
+    CHECK(sigmaBox->value() == advised);
+    CHECK(sigmaBox->suffix().contains(QStringLiteral("advisor")));
+    CHECK(sigmaBox->toolTip().contains(QStringLiteral("advisor's choice")));
+    CHECK(w.advisorView()->params().sort_window == advised);
+    // and it pays: SELL within 2 % of nnz of its least padding, far below sigma = 1's
+    spmv::FormatParams p = c->params();
+    const auto at = [&](int sigma) {
+        p.sort_window = sigma;
+        return spmv::analysis::estimate_footprint(doc->csr, "sell", p).stored_entries;
+    };
+    CHECK(at(advised) <= at(doc->csr.num_rows) + spmv::nnz(doc->csr) / 50);
+    CHECK(at(advised) < at(1));
+
+    // a new C: sigma chosen again for it
+    c->setSliceHeight(8);
+    CHECK(c->params().sort_window == spmv::choose_sort_window(doc->csr, 8));
+    CHECK(c->sortWindowAdvised());
+
+    // the user's sigma wins, also on the next matrix
+    sigmaBox->setValue(4);
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(c->params().sort_window == 4);
+    CHECK_FALSE(c->sortWindowAdvised());
+    CHECK(sigmaBox->suffix().isEmpty());
+    c->setDocument(makeDocument(spmv::gen::generate("powerlaw", {{"rows", 3000}}, 4),
+                                QStringLiteral("powerlaw 3000"), QStringLiteral("generated")));
+    REQUIRE(w.waitUntilIdle(60000));
+    CHECK(c->params().sort_window == 4);
+    CHECK_FALSE(c->sortWindowAdvised());
 }

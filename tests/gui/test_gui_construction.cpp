@@ -1,6 +1,9 @@
 // The construction view on every format and on matrices larger than its 64 x 64 window, and
 // the memory view with formats too large to build (estimated, hatched, "not built").
+#include <algorithm>
+
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
@@ -13,6 +16,7 @@
 #include <spmv/viz/construction.hpp>
 
 #include "gui_test_support.hpp"
+#include "skip.hpp"
 #include "models/formatsummarymodel.hpp"
 #include "session/analysiscontroller.hpp"
 #include "test_matrices.hpp"
@@ -244,4 +248,182 @@ TEST_CASE("The construction panel alone shows the parameter boxes its format rea
     panel.setParameterBoxesShown(false);
     CHECK_FALSE(pitch->isVisible());
     CHECK_FALSE(panel.blockRowsBox()->isVisible());
+}
+
+namespace {
+
+std::int64_t nonzeroCells(const spmv::viz::ConstructionStep& s)
+{
+    return std::count_if(s.cells.begin(), s.cells.end(), [](const spmv::viz::Cell& x) {
+        return x.kind == spmv::viz::CellKind::nonzero;
+    });
+}
+
+/// The next construction of `format` (earlier ones, of a format left, are passed over).
+ConstructionPtr constructionOf(QSignalSpy& spy, const std::string& format)
+{
+    for (int i = 0; i < 10; ++i) {
+        auto c = nextConstruction(spy);
+        if (!c || c->format == format) return c;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("bayer10's SELL and pJDS constructions open where its entries are",
+          "[gui][construction]")
+{
+    const QString path = QStringLiteral(SPMV_SHARED_MATRICES "/bayer10.mtx");
+    if (!QFile::exists(path)) {
+        SPMV_SKIP(path.toStdString() << " not found (no shared matrices beside the clone)");
+    }
+    guitest::app();
+    qRegisterMetaType<ConstructionPtr>("ConstructionPtr");
+    AnalysisController controller;
+    ConstructionPanel panel(&controller);
+    panel.resize(1280, 800);
+    QSignalSpy spy(&controller, &AnalysisController::constructionAvailable);
+    const auto doc = loadMatrixMarket(path);
+    // rows 0-63 hold columns 13,316 on only (13,317 in the file's 1-based numbering)
+    std::int32_t firstCol = doc->csr.num_cols;
+    for (int r = 0; r < 64; ++r) {
+        const auto b = doc->csr.row_ptrs[static_cast<std::size_t>(r)];
+        if (b < doc->csr.row_ptrs[static_cast<std::size_t>(r) + 1]) {
+            firstCol = std::min(firstCol, doc->csr.col_idxs[static_cast<std::size_t>(b)]);
+        }
+    }
+    REQUIRE(firstCol >= 13316);
+
+    controller.setDocument(doc);
+    for (const char* format : {"pjds", "sell"}) {
+        INFO(format);
+        panel.formatBox()->setCurrentIndex(panel.formatBox()->findData(QString::fromLatin1(format)));
+        const auto c = constructionOf(spy, format);
+        REQUIRE(c);
+        QCoreApplication::processEvents();
+
+        for (const auto& s : c->steps) {
+            INFO(s.name << ": " << s.window_label());
+            CHECK(nonzeroCells(s) > 0);
+        }
+        panel.layoutView()->setStep(0);
+        CHECK(panel.firstColumnBox()->value() == firstCol);
+        CHECK(panel.windowLabel()->text().contains(
+            QStringLiteral("columns %1\u2013").arg(firstCol)));
+        CHECK(panel.windowLabel()->toolTip().contains(QStringLiteral("where the entries are")));
+        // the last step (the format as stored) starts at its first slot column
+        panel.layoutView()->setStep(panel.layoutView()->stepCount() - 1);
+        CHECK(panel.firstColumnBox()->value() == 0);
+    }
+}
+
+TEST_CASE("The construction window follows a selected nonzero through every step",
+          "[gui][construction]")
+{
+    guitest::app();
+    qRegisterMetaType<ConstructionPtr>("ConstructionPtr");
+    AnalysisController controller;
+    ConstructionPanel panel(&controller);
+    panel.resize(1000, 800);
+    QSignalSpy spy(&controller, &AnalysisController::constructionAvailable);
+    controller.setDocument(
+        makeDocument(spmv::test::random_csr(3000, 300, 1, 9, 5), QStringLiteral("r"), {}));
+    const auto first = nextConstruction(spy);
+    REQUIRE(first);
+    QCoreApplication::processEvents();
+    auto* view = panel.layoutView();
+    view->setStep(0);
+    const auto* s = view->step();
+    REQUIRE(s);
+    const auto rowOffset = s->row_offset;
+    int row = 10, col = 0;  // a nonzero of row 10 or below
+    for (; row < s->rows; ++row) {
+        for (col = 0; col < s->cols && s->at(row, col).kind != spmv::viz::CellKind::nonzero;) ++col;
+        if (col < s->cols) break;
+    }
+    REQUIRE(row < s->rows);
+    const auto nz = s->at(row, col).nz;
+
+    view->selectCell(row, col);
+    const auto moved = nextConstruction(spy);
+    REQUIRE(moved);
+    QCoreApplication::processEvents();
+
+    CHECK(moved->window.focus == nz);
+    CHECK(view->step()->row_offset == rowOffset);  // the step clicked in stays put
+    // pJDS sorts the row far down: every step shows the nonzero, selected
+    for (int i = 0; i < view->stepCount(); ++i) {
+        view->setStep(i);
+        INFO(view->step()->name << ": " << view->step()->window_label());
+        const auto sel = view->selectedCell();
+        REQUIRE(sel.first >= 0);
+        CHECK(view->step()->at(sel.first, sel.second).nz == nz);
+        CHECK(panel.windowLabel()->toolTip().contains(QStringLiteral("follows nonzero %1").arg(nz)));
+    }
+    const auto& sorted = moved->steps.back();
+    CHECK(sorted.row_offset > 0);  // the row is not among pJDS's first 64 sorted rows
+
+    // moving the window by hand stops following
+    panel.firstRowBox()->setValue(1000);
+    const auto manual = nextConstruction(spy);
+    REQUIRE(manual);
+    CHECK(manual->window.focus == -1);
+    CHECK(manual->steps.back().row_offset == 1000);
+}
+
+TEST_CASE("Every value in a cell is shown in full or cut by one rule, with a tooltip",
+          "[gui][construction]")
+{
+    guitest::app();
+    auto a = spmv::test::canonical4();
+    // values too long for a cell beside short ones (bayer10's among them)
+    a.values = {-564.2036607119013, 4.745108542571984, 117, 0.01, -1.4,
+                1.221712296762661,  123456,            1e-7, 0.5};
+    LayoutView view;
+    view.resize(900, 700);
+    view.setConstruction(std::make_shared<const spmv::viz::Construction>(
+        spmv::viz::construction(a, "csr", spmv::FormatParams{})));
+    view.setStep(0);
+    view.resize(900, qMax(700, view.minimumHeight()));
+
+    const QImage img = guitest::render(view);
+
+    const int chars = view.cellChars();
+    REQUIRE(chars >= 5);  // the grid fits: cells have room for 5 characters
+    CHECK(LayoutView::valueText(-564.2036607119013, 5) == QStringLiteral("-564\u2026"));
+    CHECK(LayoutView::valueText(4.745108542571984, 5) == QStringLiteral("4.74\u2026"));
+    CHECK(LayoutView::valueText(117, 5) == QStringLiteral("117"));
+    const auto* s = view.step();
+    int cells = 0;
+    for (int r = 0; r < s->rows; ++r) {
+        for (int c = 0; c < s->cols; ++c) {
+            const auto& x = s->at(r, c);
+            if (x.kind != spmv::viz::CellKind::nonzero) continue;
+            ++cells;
+            INFO("A(" << r << ", " << c << ") = " << x.value);
+            // no cell is left blank: text pixels inside every nonzero cell
+            const QRectF q = view.cellRect(r, c).adjusted(3, 3, -3, -3);
+            int ink = 0;
+            for (int y = int(q.top()); y < int(q.bottom()); ++y) {
+                for (int xx = int(q.left()); xx < int(q.right()); ++xx) {
+                    ink += guitest::pixel(img, QPointF(xx, y)) != palette().nonzero;
+                }
+            }
+            CHECK(ink > 0);
+            // the full value on hover
+            CHECK(view.toolTipAt(view.cellRect(r, c).center()) ==
+                  QStringLiteral("A(%1, %2) = %3")
+                      .arg(r)
+                      .arg(c)
+                      .arg(QString::fromStdString(spmv::viz::full_value_text(x.value))));
+        }
+    }
+    CHECK(cells == 9);
+    CHECK(view.toolTipAt(view.cellRect(0, 0).center()) ==
+          QStringLiteral("A(0, 0) = -564.2036607119013"));
+    // array entries by the same rule, the full value on hover
+    const QRectF e = view.entryRect(QStringLiteral("values"), 0);
+    REQUIRE_FALSE(e.isEmpty());
+    CHECK(view.toolTipAt(e.center()) == QStringLiteral("values[0] = -564.2036607119013"));
 }

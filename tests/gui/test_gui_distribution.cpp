@@ -259,6 +259,27 @@ TEST_CASE("Timelines shrink their rows, then scale down, to fit the view", "[gui
     CHECK(zoomed.layout.width == Approx(600));
 }
 
+TEST_CASE("Presentation mode draws the timelines that fit with legible text, never smaller",
+          "[gui][distribution]")
+{
+    const auto t = recordedTimelines();
+    REQUIRE(t.size() == 2);
+    const double natural = spmv::viz::timeline_layout(t).height;
+
+    const auto roomy = fitTimelinesLegibly(t, 960, 4000, 18.0, 30);
+    const auto tight = fitTimelinesLegibly(t, 960, natural * 18.0 / 11.0 * 0.75, 18.0, 30);
+    const auto tiny = fitTimelinesLegibly(t, 960, 60, 18.0, 30);
+
+    // 11 px layout text drawn at 18 px or more
+    CHECK(roomy.shown == 2);
+    CHECK(roomy.scale * 11.0 >= Approx(18.0));
+    CHECK(tight.shown == 1);  // the second mode is left to the Modes box
+    CHECK(tight.scale * 11.0 >= Approx(18.0));
+    CHECK(tight.layout.height * tight.scale <= natural * 18.0 / 11.0 * 0.75 - 30 + 0.5);
+    CHECK(tiny.shown == 1);  // one, scaled as it must in a view too small for any
+    CHECK(fitTimelines(t, 960, 4000).shown == 2);
+}
+
 TEST_CASE("The timeline legend sits where the SVG writer puts it", "[gui][distribution]")
 {
     const auto t = recordedTimelines();

@@ -1,7 +1,8 @@
 // The Reorder view: its table model under QAbstractItemModelTester, the view on a shuffled path
 // (RCM finds bandwidth 1 again, the rasters are drawn), a rectangular matrix (the RCM and
 // nested-dissection panels say "square" in words), stale results of an older document dropped,
-// and a 1280 x 720 rendering exported for a look. Parts that need Boost.Graph or METIS print a
+// a 1280 x 720 rendering exported for a look, and a large matrix's orderings on demand (their
+// buttons, the step shown while they compute, Cancel). Parts that need Boost.Graph or METIS print a
 // SKIPPED warning where the build lacks them and check the message that names the package.
 #include <algorithm>
 #include <numeric>
@@ -10,6 +11,7 @@
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QPushButton>
 #include <QTableView>
 #include <catch2/catch.hpp>
 
@@ -266,4 +268,106 @@ TEST_CASE("The reorder view at 1280 x 720 renders legibly (exported for a look)"
         CHECK(table->columnWidth(c) > widest);
     }
     view.hide();
+}
+
+TEST_CASE("Above its threshold an ordering waits for its button, shows its step and cancels",
+          "[gui][reorder]")
+{
+    guitest::app();
+    ReorderView view;
+    view.resize(1280, 720);
+    view.show();
+    // a 60 x 60 Laplacian (17,760 nonzeros) counts as large with thresholds of 100 nonzeros
+    view.setAutomaticNonzeros(Ordering::rcm, 100);
+    view.setAutomaticNonzeros(Ordering::nested_dissection, 100);
+    CHECK(view.automaticNonzeros(Ordering::original) ==
+          ReorderView::defaultAutomaticNonzeros(Ordering::original));
+    int finished = 0;
+    QObject::connect(&view, &ReorderView::finished, [&] { ++finished; });
+
+    view.setDocument(makeDocument(spmv::gen::laplace2d(60, 60), QStringLiteral("grid60"),
+                                  QStringLiteral("test")));
+    REQUIRE(waitIdle(view));
+
+    // the original order is computed; the others say why not yet, in words and in the table
+    CHECK(finished == 1);
+    REQUIRE(view.report(Ordering::original));
+    CHECK(view.report(Ordering::original)->nnz == 17760);
+    CHECK(view.button(Ordering::original)->isHidden());
+    for (auto o : {Ordering::rcm, Ordering::nested_dissection}) {
+        INFO(view.panel(o)->message().toStdString());
+        CHECK(view.state(o) == ReorderView::State::onDemand);
+        CHECK(!view.report(o));
+        CHECK(view.panel(o)->message().contains(QStringLiteral("on demand above 100 nonzeros")));
+        CHECK(view.button(o)->isVisibleTo(&view));
+        CHECK(view.button(o)->text().startsWith(QStringLiteral("Compute")));
+    }
+    const int ndColumn = 2;
+    CHECK(view.model()->data(view.model()->index(ReorderModel::Bandwidth, ndColumn)).toString() ==
+          QStringLiteral("on demand"));
+    // 17,760 nonzeros at 3.2 s per million: "about 0.1 s"
+    CHECK(view.panel(Ordering::nested_dissection)->message().contains(QStringLiteral("about 0.1 s")));
+
+    // Compute RCM with its button: the job runs, and its result is the shuffled-free grid's
+    if (spmv::analysis::has_rcm()) {
+        view.button(Ordering::rcm)->click();
+        CHECK(view.state(Ordering::rcm) == ReorderView::State::computing);
+        CHECK(view.isComputing());
+        CHECK(view.panel(Ordering::rcm)->message().contains(QStringLiteral("step")));
+        CHECK(view.model()
+                  ->data(view.model()->index(ReorderModel::Bandwidth, 1))
+                  .toString()
+                  .startsWith(QStringLiteral("computing")));
+        REQUIRE(waitIdle(view));
+        CHECK(finished == 2);
+        REQUIRE(view.report(Ordering::rcm));
+        CHECK(view.report(Ordering::rcm)->bandwidth <= 60);  // RCM of a 60 x 60 grid: a band
+        CHECK(view.panel(Ordering::rcm)->hasImage());
+        CHECK(view.button(Ordering::rcm)->isHidden());
+    }
+
+    // start nested dissection and cancel it at once: the column says so, nothing arrives later
+    view.compute(Ordering::nested_dissection);
+    REQUIRE(view.state(Ordering::nested_dissection) == ReorderView::State::computing);
+    CHECK(view.button(Ordering::nested_dissection)->text() == QStringLiteral("Cancel"));
+    view.button(Ordering::nested_dissection)->click();
+    CHECK(view.state(Ordering::nested_dissection) == ReorderView::State::cancelled);
+    CHECK_FALSE(view.isComputing());
+    CHECK(view.panel(Ordering::nested_dissection)->message().contains(QStringLiteral("cancelled")));
+    CHECK(view.model()->data(view.model()->index(ReorderModel::Bandwidth, ndColumn)).toString() ==
+          QStringLiteral("cancelled"));
+    CHECK(view.button(Ordering::nested_dissection)->text().startsWith(QStringLiteral("Compute")));
+    // the cancelled job ends on its worker; its result must not appear
+    QElapsedTimer settle;
+    settle.start();
+    while (settle.elapsed() < 1500) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    CHECK(view.state(Ordering::nested_dissection) == ReorderView::State::cancelled);
+    CHECK(!view.report(Ordering::nested_dissection));
+
+    // computed again after the cancel: it completes (or says METIS is missing)
+    view.compute(Ordering::nested_dissection);
+    REQUIRE(waitIdle(view));
+    if (spmv::analysis::has_nested_dissection()) {
+        REQUIRE(view.report(Ordering::nested_dissection));
+        CHECK(view.report(Ordering::nested_dissection)->nnz == 17760);
+        CHECK(view.state(Ordering::nested_dissection) == ReorderView::State::done);
+    } else {
+        CHECK(view.state(Ordering::nested_dissection) == ReorderView::State::failed);
+        CHECK(view.panel(Ordering::nested_dissection)->message().contains(
+            QStringLiteral("libmetis-dev")));
+    }
+}
+
+TEST_CASE("The default thresholds compute every ordering of a small matrix and none of METIS "
+          "above a million nonzeros", "[gui][reorder]")
+{
+    CHECK(ReorderView::defaultAutomaticNonzeros(Ordering::original) >
+          std::int64_t{1} << 40);  // always
+    CHECK(ReorderView::defaultAutomaticNonzeros(Ordering::rcm) == 3'000'000);
+    CHECK(ReorderView::defaultAutomaticNonzeros(Ordering::nested_dissection) == 1'000'000);
+    // the announced times: 10M nonzeros -> RCM 6.5 s, METIS 32 s (the measured power law)
+    CHECK(ReorderView::secondsPerMillionNonzeros(Ordering::rcm) * 10 == Approx(6.5));
+    CHECK(ReorderView::secondsPerMillionNonzeros(Ordering::nested_dissection) * 10 == Approx(32));
 }

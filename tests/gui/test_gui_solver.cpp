@@ -1,13 +1,18 @@
 // The solver view: CG and MPIR-CG on a small SPD matrix (run synchronously and on the worker
-// thread), the residual chart's series, a matrix that is not SPD (breakdown message, no crash),
-// stale results after the matrix changes, and the summary model.
+// thread), the residual chart's series, a matrix that is not SPD (refused unless asked; then a
+// breakdown labelled as such), a diverging run (labelled in table, text and chart, one final
+// residual everywhere), the CPU's iteration cap, the idle state, stale results after the
+// matrix changes, and the summary model.
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QCheckBox>
 #include <QLabel>
 #include <QPen>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtCharts/QChart>
@@ -136,6 +141,16 @@ TEST_CASE("The solver view overlays CG and MPIR-CG on a 10x10 Laplacian", "[gui]
     CHECK(model->index(0, SolverSummaryModel::Residual).data().toString().toDouble() <= 1e-10);
     CHECK(panel.messageLabel()->text().contains(QStringLiteral("CG: converged in")));
     CHECK(panel.messageLabel()->text().contains(QStringLiteral("MPIR-CG: converged in")));
+    // converged runs: solid lines named by the method alone, and their final residuals
+    CHECK(cg->name() == QStringLiteral("CG"));
+    CHECK(cg->pen().style() == Qt::SolidLine);
+    auto* finals = findSeries<QScatterSeries>(chart, QStringLiteral("final"));
+    REQUIRE(finals);
+    REQUIRE(finals->count() == 2);
+    CHECK(finals->at(0).y() == Approx(runs[0].result.final_relative_residual));
+    CHECK(finals->at(0).y() <= 2e-10);
+    CHECK(chart->title() == QStringLiteral("Relative residual per iteration: laplace2d 10x10 in "
+                                           "CSR"));
 
     // the view renders offscreen at its size, fits the window's width, and shows both lines
     CHECK(panel.minimumSizeHint().width() < 1000);
@@ -158,38 +173,204 @@ TEST_CASE("The solver view overlays CG and MPIR-CG on a 10x10 Laplacian", "[gui]
     CHECK(vermillion > 50);
 }
 
-TEST_CASE("A matrix that is not SPD shows a breakdown message, not convergence", "[gui][solver]")
+TEST_CASE("A matrix that is certainly not SPD is not solved unless asked", "[gui][solver]")
 {
     guitest::app();
     MainWindow w(false);
-    // -A of the 2-D Laplacian: symmetric negative definite, so p^T A p < 0 at once
+    // -A of the 2-D Laplacian: symmetric negative definite; the screen sees a(0, 0) = -4
     auto a = spmv::gen::laplace2d(8, 8);
     for (auto& v : a.values) v = -v;
     w.controller()->setDocument(
         makeDocument(std::move(a), QStringLiteral("minus laplace"), QStringLiteral("generated")));
     REQUIRE(w.waitUntilIdle(60000));
     auto* panel = w.solverPanel();
+    CHECK_FALSE(panel->runAnywayBox()->isChecked());  // refusing is the default
 
     panel->start();  // on the worker thread
-    CHECK(w.isBusy());
     REQUIRE(w.waitUntilIdle(60000));
 
+    // refused: no solve, and every place says so
+    REQUIRE(panel->runs().size() == 2);
+    for (const auto& r : panel->runs()) {
+        CHECK(r.refused);
+        CHECK(runOutcome(r) == RunOutcome::notRun);
+        CHECK(r.result.iterations == 0);
+        CHECK(r.result.residual_history.empty());  // CG did not run
+    }
+    QString text = panel->messageLabel()->text();
+    CHECK(text.startsWith(QStringLiteral("Not solved: the matrix is not positive definite: the "
+                                         "diagonal entry a(0, 0) = -4 is not positive.")));
+    CHECK(text.contains(panel->runAnywayBox()->text()));  // how to run it anyway
+    CHECK_FALSE(text.contains(QStringLiteral("converge")));
+    CHECK(panel->chart()->title().startsWith(
+        QStringLiteral("Not solved: minus laplace is not symmetric positive definite")));
+    CHECK(panel->chart()->series().isEmpty());
+    auto* model = panel->model();
+    CHECK(model->index(0, SolverSummaryModel::Status).data().toString() ==
+          QStringLiteral("not run: matrix not SPD"));
+    CHECK(model->index(0, SolverSummaryModel::Residual).data().toString() ==
+          QStringLiteral("\u2014"));
+    CHECK(model->index(0, SolverSummaryModel::Iterations).data().toString() ==
+          QStringLiteral("\u2014"));
+
+    // asked for: CG runs, breaks down at once (p^T A p < 0), and is labelled as not a solve
+    panel->runAnywayBox()->setChecked(true);
+    panel->start();
+    REQUIRE(w.waitUntilIdle(60000));
     REQUIRE(panel->runs().size() == 2);
     for (const auto& r : panel->runs()) {
         INFO(describeRun(r));
+        CHECK_FALSE(r.refused);
         CHECK(r.error.empty());
         CHECK(r.result.status == spmv::solvers::Status::breakdown_indefinite);
+        CHECK(runOutcome(r) == RunOutcome::breakdown);
     }
-    const QString text = panel->messageLabel()->text();
-    CHECK(text.contains(QStringLiteral("CG: breakdown_indefinite")));
+    text = panel->messageLabel()->text();
+    CHECK(text.contains(QStringLiteral("Run anyway on a matrix that is not positive definite")));
+    CHECK(text.contains(QStringLiteral("CG: did not converge: breakdown after")));
     CHECK(text.contains(QStringLiteral("not positive definite")));
-    // the screen says why before the solve's own message: -A has a negative diagonal
-    CHECK(text.contains(QStringLiteral("The matrix is not positive definite: the diagonal "
-                                       "entry a(0, 0) = -4 is not positive")));
-    CHECK_FALSE(text.contains(QStringLiteral("converged")));
-    CHECK(panel->model()->index(0, SolverSummaryModel::Status).data().toString() ==
-          QStringLiteral("breakdown_indefinite"));
+    CHECK_FALSE(text.contains(QStringLiteral("converged in")));
+    CHECK(model->index(0, SolverSummaryModel::Status).data().toString() ==
+          QStringLiteral("did not converge: breakdown"));
+    CHECK(panel->chart()->title().endsWith(QStringLiteral("did not converge")));
+    auto* cg = findSeries<QLineSeries>(panel->chart(), QStringLiteral("CG: did not converge"));
+    REQUIRE(cg);
+    CHECK(cg->pen().style() == Qt::DashDotLine);  // not drawn like a solve
     CHECK(w.errors().isEmpty());  // shown in the view, not reported as an application error
+}
+
+TEST_CASE("A diverging run is labelled diverged, with one final residual everywhere",
+          "[gui][solver]")
+{
+    guitest::app();
+    AnalysisController controller;
+    SolverPanel panel(&controller);
+    panel.resize(1000, 700);
+    // A = [1 10; 0 1], b = (1, 1): positive diagonal, not symmetric. CG by hand: p = r = b,
+    // A p = (11, 1), alpha = 2 / 12, r = (-5/6, 5/6): relative residual 5/6 after one step;
+    // then it grows by ~50x per step and passes the divergence limit 1e8 at iteration 7
+    spmv::Csr<double, std::int32_t> a;
+    a.num_rows = a.num_cols = 2;
+    a.row_ptrs = {0, 2, 3};
+    a.col_idxs = {0, 1, 1};
+    a.values = {1.0, 10.0, 1.0};
+    controller.setDocument(makeDocument(std::move(a), QStringLiteral("upper 2x2"), {}));
+    panel.runAnywayBox()->setChecked(true);
+
+    panel.runSynchronously();
+
+    REQUIRE(panel.runs().size() == 2);
+    const auto& cgRun = panel.runs()[0];
+    const auto& mpirRun = panel.runs()[1];
+    INFO(describeRun(cgRun));
+    INFO(describeRun(mpirRun));
+    CHECK(cgRun.not_spd == "not symmetric: a(0, 1) = 10 but a(1, 0) = 0");
+    REQUIRE(cgRun.result.status == spmv::solvers::Status::diverged);
+    CHECK(cgRun.result.iterations == 7);
+    REQUIRE(cgRun.result.residual_history.size() >= 2);
+    CHECK(cgRun.result.residual_history[1] == Approx(5.0 / 6.0));
+    CHECK(cgRun.result.residual_history.back() > 1e8);
+    // MPIR-CG: the refined residual passes the divergence limit too
+    REQUIRE(mpirRun.result.status == spmv::solvers::Status::diverged);
+    CHECK(mpirRun.result.final_relative_residual > 1e8);
+
+    // the table: "diverged (did not converge)", and the final relative residual
+    auto* model = panel.model();
+    CHECK(model->index(0, SolverSummaryModel::Status).data().toString() ==
+          QStringLiteral("diverged (did not converge)"));
+    // the CLI's format (%.2e) of the recomputed ||b - A x|| / ||b||
+    for (int row = 0; row < 2; ++row) {
+        char want[32];
+        std::snprintf(want, sizeof want, "%.2e",
+                      panel.runs()[row].result.final_relative_residual);
+        CHECK(model->index(row, SolverSummaryModel::Residual).data().toString() ==
+              QString::fromLatin1(want));
+    }
+    // the text: the table's number, named the same, for both runs; the solver's own number
+    // (the inner residual, > 1e8) is named "iterated residual", never "relative residual"
+    const QString text = panel.messageLabel()->text();
+    for (int row = 0; row < 2; ++row) {
+        const QString residual = model->index(row, SolverSummaryModel::Residual).data().toString();
+        CHECK(text.contains(QStringLiteral("final relative residual \u2016b \u2212 A x\u2016 / "
+                                           "\u2016b\u2016 = ") +
+                            residual));
+    }
+    CHECK(text.contains(QStringLiteral("CG: diverged (did not converge) after 7 iterations")));
+    CHECK(text.contains(QStringLiteral("iterated residual")));
+    CHECK(text.count(QStringLiteral("relative residual")) == 2);  // the two final ones only
+    // the chart: "diverged" in the legend and the title, the final residuals as diamonds at
+    // the table's numbers
+    QChart* chart = panel.chart();
+    CHECK(chart->title().endsWith(QStringLiteral("CG, MPIR-CG did not converge")));
+    auto* cg = findSeries<QLineSeries>(chart, QStringLiteral("CG: diverged"));
+    REQUIRE(cg);
+    CHECK(cg->points().back().y() > 1e8);
+    CHECK(findSeries<QLineSeries>(chart, QStringLiteral("MPIR-CG: diverged")));
+    auto* finals = findSeries<QScatterSeries>(chart, QStringLiteral("final"));
+    REQUIRE(finals);
+    REQUIRE(finals->count() == 2);
+    CHECK(finals->at(0).x() == 7);
+    CHECK(finals->at(0).y() == Approx(cgRun.result.final_relative_residual));
+    CHECK(finals->at(1).x() == mpirRun.result.inner_iterations);  // at the last outer step
+    CHECK(finals->at(1).y() == Approx(mpirRun.result.final_relative_residual));
+    auto* log = qobject_cast<QLogValueAxis*>(chart->axes(Qt::Vertical).front());
+    REQUIRE(log);
+    CHECK(log->max() >= cg->points().back().y());
+}
+
+TEST_CASE("On the CPU the iteration limit starts at what fits in about a second",
+          "[gui][solver]")
+{
+    // hand-checked: per iteration nnz + 8 rows; 8e8 of them per solve
+    CHECK(cpuIterationCap(1000000, 6940000) == 53);  // pde100: 8e8 / 1.494e7 = 53.5
+    CHECK(cpuIterationCap(1600, 7840) == defaultSolverMaxIterations);  // laplace2d 40x40
+    CHECK(cpuIterationCap(100000000, 1000000000) == 20);  // the floor
+    CHECK(cpuIterationCap(0, 0) == defaultSolverMaxIterations);
+
+    guitest::app();
+    AnalysisController controller;
+    SolverPanel panel(&controller);
+    if (panel.usesGpu()) {
+        WARN("a CUDA device is present: no CPU cap to check");
+        return;
+    }
+    // laplace2d 300 x 300: 90,000 rows, 5 * 90,000 - 4 * 300 = 448,800 nonzeros -> 8e8 /
+    // (448,800 + 720,000) = 684
+    controller.setDocument(laplaceDocument(300));
+    CHECK(panel.maxIterationsBox()->value() == 684);
+    CHECK(panel.iterationsCappedForCpu());
+    CHECK(panel.messageLabel()->text().startsWith(
+        QStringLiteral("Max iterations is 684 for this matrix on the CPU")));
+    CHECK(panel.request().jobs.front().maxIterations == 684);
+    // a small matrix gets the default back
+    controller.setDocument(laplaceDocument(10));
+    CHECK(panel.maxIterationsBox()->value() == defaultSolverMaxIterations);
+    CHECK_FALSE(panel.iterationsCappedForCpu());
+    // the user's own value is kept for the next matrix
+    panel.maxIterationsBox()->setValue(5000);
+    controller.setDocument(laplaceDocument(300));
+    CHECK(panel.maxIterationsBox()->value() == 5000);
+    CHECK_FALSE(panel.iterationsCappedForCpu());
+}
+
+TEST_CASE("The solver view's idle progress bar and title match its state", "[gui][solver]")
+{
+    guitest::app();
+    AnalysisController controller;
+    SolverPanel panel(&controller);
+    auto* bar = panel.findChild<QProgressBar*>();
+    REQUIRE(bar);
+    CHECK(bar->text() == QStringLiteral("idle"));  // not "0 of 1 solves"
+    CHECK(panel.chart()->title().startsWith(QStringLiteral("Open or generate")));
+
+    controller.setDocument(laplaceDocument(4));
+    CHECK(bar->text() == QStringLiteral("idle"));
+    CHECK(panel.chart()->title().startsWith(QStringLiteral("Press \u201cRun\u201d")));
+
+    panel.runSynchronously();
+    CHECK(bar->text() == QStringLiteral("2 of 2 solves"));
+    controller.setDocument(laplaceDocument(5));  // results dropped: idle again
+    CHECK(bar->text() == QStringLiteral("idle"));
 }
 
 TEST_CASE("A solve that cannot run (non-square matrix) is a message, not a crash", "[gui][solver]")
@@ -270,7 +451,7 @@ TEST_CASE("Jacobi-CG alone, in a permuted format, with a random right-hand side"
     auto* line = findSeries<QLineSeries>(panel.chart(), QStringLiteral("Jacobi-CG"));
     REQUIRE(line);
     CHECK(line->pen().color() == QColor(0, 158, 115));  // Okabe-Ito bluish green
-    CHECK(findSeries<QScatterSeries>(panel.chart(), QString()) == nullptr);  // no MPIR markers
+    CHECK(findSeries<QScatterSeries>(panel.chart(), QStringLiteral("MPIR")) == nullptr);
     auto* tol = findSeries<QLineSeries>(panel.chart(), QStringLiteral("tolerance"));
     REQUIRE(tol);
     CHECK(tol->at(0).y() == Approx(1e-8));
@@ -282,7 +463,9 @@ TEST_CASE("Jacobi-CG alone, in a permuted format, with a random right-hand side"
     auto* thick = findSeries<QLineSeries>(panel.chart(), QStringLiteral("Jacobi-CG"));
     REQUIRE(thick);
     CHECK(thick->pen().widthF() > width);
-    CHECK(panel.chart()->titleFont().pointSizeF() == Approx(title * 1.6));
+    CHECK(panel.chart()->titleFont().pointSizeF() > title);
+    CHECK(panel.chart()->titleFont().pointSizeF() ==
+          Approx(Appearance::instance().font(1.15, true).pointSizeF()));
     Appearance::instance().setPresentationMode(false);
     CHECK(findSeries<QLineSeries>(panel.chart(), QStringLiteral("Jacobi-CG"))->pen().widthF() ==
           Approx(width));
@@ -323,6 +506,7 @@ TEST_CASE("A matrix that is not symmetric is named as such before the curves", "
 
     REQUIRE_FALSE(panel.runs().isEmpty());
     CHECK(panel.runs().front().not_spd == "not symmetric: a(0, 1) = 1 but a(1, 0) = 0");
+    CHECK(panel.runs().front().refused);
     CHECK(panel.messageLabel()->text().contains(
-        QStringLiteral("The matrix is not symmetric: a(0, 1) = 1 but a(1, 0) = 0.")));
+        QStringLiteral("Not solved: the matrix is not symmetric: a(0, 1) = 1 but a(1, 0) = 0.")));
 }

@@ -11,6 +11,8 @@
 #include "session/matrixdocument.hpp"
 #include "test_matrices.hpp"
 #include "widgets/appearance.hpp"
+#include "widgets/distribution_geometry.hpp"
+#include "widgets/flowlayout.hpp"
 #include "widgets/layoutview.hpp"
 #include "widgets/sparsityview.hpp"
 #include "widgets/warpwasteview.hpp"
@@ -249,19 +251,85 @@ TEST_CASE("The mouse wheel zooms the pattern around the cursor", "[gui][widgets]
     CHECK(view.viewTransform().scale == Approx(before.scale));
 }
 
-TEST_CASE("Presentation mode enlarges the fonts and lines of the views", "[gui][widgets]")
+TEST_CASE("Presentation mode sizes its text from the window's height, never below 18 px at 720",
+          "[gui][widgets]")
 {
     guitest::app();
     auto& a = Appearance::instance();
+    const double ppp = Appearance::pixelsPerPoint();
+    auto pixels = [ppp](const QFont& f) { return f.pointSizeF() * ppp; };
     const double normal = a.font().pointSizeF();
     const double line = a.lineWidth(2.0);
 
+    a.setPresentationHeight(720);
     a.setPresentationMode(true);
-    const double large = a.font().pointSizeF();
+    const double body720 = pixels(a.font());
+    const double small720 = pixels(a.font(0.7));
+    const double min720 = a.minimumTextPixels();
     const double thick = a.lineWidth(2.0);
+    const double app720 = QApplication::font().pointSizeF() * ppp;
+    a.setPresentationHeight(1080);
+    const double body1080 = pixels(a.font());
+    const double small1080 = pixels(a.font(0.7));
+    const double min1080 = a.minimumTextPixels();
     a.setPresentationMode(false);
+    a.setPresentationHeight(720);
 
-    CHECK(large == Approx(normal * 1.6));
+    // body 20 px (1/36 of the height), smallest 18 px (1/40): 30 and 27 px at 1080
+    CHECK(body720 == Approx(20.0));
+    CHECK(app720 == Approx(20.0));
+    CHECK(min720 == 18.0);
+    CHECK(small720 == Approx(18.0));  // 0.7 x 20 = 14 px is lifted to the minimum
+    CHECK(body1080 == Approx(30.0));
+    CHECK(min1080 == 27.0);
+    CHECK(small1080 == Approx(27.0));
     CHECK(thick > line);
+    CHECK(a.minimumTextPixels() == Appearance::normalMinimumPixels);
     CHECK(a.font().pointSizeF() == Approx(normal));
+}
+
+TEST_CASE("A count is abbreviated the same way in every heat-map cell", "[gui][widgets]")
+{
+    CHECK(abbreviatedCount(0) == "0");
+    CHECK(abbreviatedCount(999) == "999");
+    CHECK(abbreviatedCount(1000) == "1.0k");
+    CHECK(abbreviatedCount(1234) == "1.2k");
+    CHECK(abbreviatedCount(9949) == "9.9k");
+    CHECK(abbreviatedCount(9951) == "10k");
+    CHECK(abbreviatedCount(35400) == "35k");
+    CHECK(abbreviatedCount(999499) == "999k");
+    CHECK(abbreviatedCount(999500) == "1.0M");  // not "1000k": carried
+    CHECK(abbreviatedCount(1234567) == "1.2M");
+    CHECK(abbreviatedCount(-2500) == "-2.5k");
+    CHECK(abbreviatedCount(3000000000LL) == "3.0G");
+}
+
+TEST_CASE("A flow layout wraps its items onto the lines its width needs", "[gui][widgets]")
+{
+    guitest::app();
+    QWidget bar;
+    auto* flow = new FlowLayout(&bar);
+    flow->setContentsMargins(0, 0, 0, 0);
+    flow->setSpacing(10);
+    QList<QWidget*> items;
+    for (int i = 0; i < 4; ++i) {
+        auto* w = new QWidget;
+        w->setFixedSize(100, 20);
+        flow->addWidget(w);
+        items << w;
+    }
+
+    // one line needs 4 x 100 + 3 x 10 = 430 px; 300 px hold two items a line
+    CHECK(flow->sizeHint().width() == 430);
+    CHECK(flow->heightForWidth(430) == 20);
+    CHECK(flow->heightForWidth(300) == 50);
+    CHECK(flow->heightForWidth(100) == 110);
+    CHECK(flow->minimumSize().width() == 100);
+    flow->setGeometry(QRect(0, 0, 300, 50));
+    CHECK(items[1]->geometry() == QRect(110, 0, 100, 20));
+    CHECK(items[2]->geometry() == QRect(0, 30, 100, 20));
+    items[0]->hide();  // a hidden item takes no room
+    flow->setGeometry(QRect(0, 0, 300, 50));
+    CHECK(items[1]->geometry().topLeft() == QPoint(0, 0));
+    CHECK(flow->heightForWidth(430) == 20);
 }

@@ -9,7 +9,11 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QtCharts/QChart>
@@ -26,6 +30,7 @@
 
 #include "app/generatedialog.hpp"
 #include "app/mainwindow.hpp"
+#include "app/textaudit.hpp"
 #include "gui_test_support.hpp"
 #include "models/formatsummarymodel.hpp"
 #include "models/matrixstatsmodel.hpp"
@@ -310,7 +315,9 @@ TEST_CASE("A large matrix gets the hardware's parameters until the user sets one
     CHECK(c->params().warp_size == 32);
     CHECK(c->params().block_rows == 32);
     CHECK(c->params().slice_height == 32);
-    CHECK(c->params().sort_window == 1);
+    // sigma: the advisor's for the matrix (SELL's sigma = auto at C = 32), not the CLI's 1
+    CHECK(c->params().sort_window == AnalysisController::advisedSortWindow(c->document()->csr, 32));
+    CHECK(c->sortWindowAdvised());
     CHECK(w.constructionPanel()->blockRowsBox()->value() == 32);
 
     w.openBuiltInExample();  // 8 rows: back to the blackboard
@@ -475,4 +482,135 @@ TEST_CASE("One parameter bar above every view sets what the views read", "[gui][
     // a value set elsewhere shows in the bar
     w.controller()->setSliceHeight(8);
     CHECK(bar->box(spmv::Param::slice_height)->value() == 8);
+}
+
+TEST_CASE("Presentation mode at 1280x720 keeps the window's size, every tab and label, and a larger picture",
+          "[gui][window][presentation]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.setPresentationMode(true);
+    w.show();
+    w.openBuiltInExample();
+    REQUIRE(w.waitUntilIdle(60000));
+    w.setCurrentView(QStringLiteral("pattern"));
+    REQUIRE(w.waitUntilIdle(60000));
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
+
+    // the window is what --size asked for: nothing's minimum size widened it
+    CHECK(w.size() == QSize(1280, 720));
+    CHECK(layoutOverflow(&w, QSize(1280, 720)).isEmpty());
+    // fifteen titles of 20 px text do not fit along the top: the tabs go down the side, all of
+    // them inside the bar (no scroll arrows), their text horizontal and whole
+    auto* tabs = qobject_cast<QTabWidget*>(w.viewPage(QStringLiteral("pattern"))->parentWidget()->parentWidget());
+    REQUIRE(tabs);
+    CHECK(tabs->tabPosition() == QTabWidget::West);
+    for (int i = 0; i < tabs->count(); ++i) {
+        INFO(tabs->tabText(i).toStdString());
+        CHECK(tabs->tabBar()->rect().contains(tabs->tabBar()->tabRect(i)));
+        CHECK(tabs->tabBar()->tabRect(i).width() >
+              tabs->tabBar()->fontMetrics().horizontalAdvance(tabs->tabText(i)));
+    }
+    // the parameter bar on one line, no label cut ("JDS diag p"), nothing below 18 px
+    resetElisions();  // what earlier tests' views elided
+    const QStringList bar = auditText(w.parameterBar(), Appearance::instance().minimumTextPixels());
+    INFO(bar.join(QLatin1Char('\n')).toStdString());
+    CHECK(bar.isEmpty());
+    CHECK(w.parameterBar()->height() < 2 * w.parameterBar()->box(spmv::Param::warp_size)->height());
+    // the picture: 325 px before presentation mode was designed, 425 px at a desk then
+    const QRect plot = w.sparsityView()->plotRect();
+    CHECK(std::min(plot.width(), plot.height()) >= 440);
+    // and the whole window passes the audit: clipped, cut or undersized text
+    const QStringList all = auditText(&w, Appearance::instance().minimumTextPixels());
+    INFO(all.join(QLatin1Char('\n')).toStdString());
+    CHECK(all.isEmpty());
+    w.setPresentationMode(false);
+    CHECK(tabs->tabPosition() == QTabWidget::North);  // at a desk the titles fit the top
+}
+
+TEST_CASE("The status bar drops the pattern's position text when the zoom changes",
+          "[gui][window]")
+{
+    guitest::app();
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QString error;
+    const auto spec = parseGeneratorSpec(QStringLiteral("gen:pde:size=30"), &error);  // 27,000 rows
+    REQUIRE(spec);
+    w.controller()->generate(spec->generator, spec->params, spec->seed);
+    REQUIRE(w.waitUntilIdle(60000));
+    w.setCurrentView(QStringLiteral("pattern"));
+    REQUIRE(w.waitUntilIdle(60000));
+    auto* view = w.sparsityView();
+    const QPoint centre = view->plotRect().center();
+
+    QTest::mouseMove(view, centre);
+    QCoreApplication::processEvents();
+    const QString before = w.statusBar()->currentMessage();
+    view->zoomAt(2.0, centre);
+    QCoreApplication::processEvents();
+    const QString after = w.statusBar()->currentMessage();
+
+    // "Row r, column c (one pixel = k x k cells)": the status bar names the new zoom
+    INFO(before.toStdString() << " / " << after.toStdString());
+    CHECK(before.contains(QStringLiteral("one pixel =")));
+    CHECK(after.contains(QStringLiteral("one pixel =")));
+    CHECK(after != before);
+}
+
+TEST_CASE("The text audit counts text clipped by its parents and text below the minimum size",
+          "[gui][window]")
+{
+    guitest::app();
+    QWidget root;
+    root.resize(300, 200);
+    auto* frame = new QWidget(&root);
+    frame->setGeometry(0, 0, 120, 100);
+    // a label wide enough for its text, but reaching past its parent's right edge
+    auto* label = new QLabel(QStringLiteral("a label its parent cuts off"), frame);
+    label->adjustSize();
+    label->move(60, 10);
+    auto* inside = new QLabel(QStringLiteral("ok"), frame);
+    inside->move(4, 40);
+    auto* tiny = new QLabel(QStringLiteral("tiny"), &root);
+    QFont f = tiny->font();
+    f.setPixelSize(7);
+    tiny->setFont(f);
+    tiny->move(150, 150);
+    tiny->adjustSize();
+    root.show();
+
+    const QString report = auditText(&root, 9.0).join(QLatin1Char('\n'));
+
+    INFO(report.toStdString());
+    CHECK(report.contains(QStringLiteral("clipped text 'a label its parent cuts off'")));
+    CHECK_FALSE(report.contains(QStringLiteral("'ok'")));
+    CHECK(report.contains(QStringLiteral("undersized text 'tiny' in QLabel: 7.0 px, the minimum is 9 px")));
+    CHECK_FALSE(auditText(&root, 0.0).join(QLatin1Char('\n')).contains(QStringLiteral("undersized")));
+    // wholly outside (scrolled away) is not cut
+    label->move(200, 10);
+    CHECK_FALSE(auditText(&root, 9.0).join(QLatin1Char('\n')).contains(QStringLiteral("a label its parent")));
+}
+
+TEST_CASE("A window whose widgets need more room than --size names them", "[gui][window]")
+{
+    guitest::app();
+    QWidget window;
+    auto* row = new QHBoxLayout(&window);
+    auto* wide = new QLabel(QStringLiteral("a label far wider than the window it is in"));
+    wide->setObjectName(QStringLiteral("wideLabel"));
+    row->addWidget(wide);
+    window.resize(100, 40);
+    window.show();
+    QCoreApplication::processEvents();
+
+    const QStringList out = layoutOverflow(&window, QSize(100, 40));
+
+    INFO(out.join(QLatin1Char('\n')).toStdString());
+    REQUIRE_FALSE(out.isEmpty());
+    CHECK(out.join(QLatin1Char('\n')).contains(QStringLiteral("QLabel#wideLabel 'a label far wider")));
+    CHECK(layoutOverflow(&window, QSize(1000, 100)).isEmpty() == (window.size() == QSize(1000, 100)));
 }

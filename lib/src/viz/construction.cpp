@@ -5,6 +5,9 @@
 #include <spmv/viz/construction.hpp>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
 
 #include <spmv/analysis/estimate.hpp>
 #include <spmv/analysis/summary.hpp>
@@ -110,6 +113,108 @@ std::string ConstructionStep::window_label() const
            span(col_offset, cols, total_cols, "columns");
 }
 
+// ------------------------------------------------------------------ values written in cells
+
+namespace {
+
+/// "1e+20" -> "1e20", "1.5e-07" -> "1.5e-7"
+std::string compact_exponent(std::string s)
+{
+    const auto e = s.find('e');
+    if (e == std::string::npos) return s;
+    std::size_t i = e + 1;
+    std::string sign;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+        if (s[i] == '-') sign = "-";
+        ++i;
+    }
+    while (i + 1 < s.size() && s[i] == '0') ++i;
+    return s.substr(0, e + 1) + sign + s.substr(i);
+}
+
+const std::string ellipsis = "\u2026";
+
+}  // namespace
+
+int text_chars(const std::string& utf8)
+{
+    int n = 0;
+    for (const char ch : utf8) {
+        if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++n;  // not a continuation byte
+    }
+    return n;
+}
+
+std::string full_value_text(double value)
+{
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+    std::array<char, 64> buf{};
+    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), value);
+    return compact_exponent(std::string(buf.data(), r.ptr));
+}
+
+std::string cell_value_text(double value, int max_chars)
+{
+    if (max_chars < 1) return "";
+    std::string full = full_value_text(value);
+    if (text_chars(full) <= max_chars) return full;
+    if (!std::isfinite(value)) return ellipsis;
+    // the significant digits D and exponent E of the shortest exact form: value = d.ddd x 10^E
+    std::array<char, 64> buf{};
+    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), value,
+                                 std::chars_format::scientific);
+    const std::string sci(buf.data(), r.ptr);
+    const bool negative = sci.front() == '-';
+    const auto e = sci.find('e');
+    std::string digits;
+    for (std::size_t i = negative ? 1 : 0; i < e; ++i) {
+        if (sci[i] != '.') digits += sci[i];
+    }
+    const int exponent = std::stoi(sci.substr(e + 1));
+    const std::string sign = negative ? "-" : "";
+    const auto total = static_cast<int>(digits.size());
+    // the first n digits in fixed notation; "" where that would misstate the magnitude (a cut
+    // inside the integer part)
+    auto fixed = [&](int n) -> std::string {
+        const bool cut = n < total;
+        std::string d = digits.substr(0, static_cast<std::size_t>(n));
+        std::string t;
+        if (exponent >= 0) {
+            if (cut && n < exponent + 1) return "";
+            if (static_cast<int>(d.size()) < exponent + 1) d.resize(static_cast<std::size_t>(exponent) + 1, '0');
+            t = sign + d.substr(0, static_cast<std::size_t>(exponent) + 1);
+            const auto frac = d.substr(static_cast<std::size_t>(exponent) + 1);
+            if (!frac.empty()) t += "." + frac;
+        } else {
+            t = sign + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + d;
+        }
+        return cut ? t + ellipsis : t;
+    };
+    auto scientific = [&](int n) -> std::string {
+        std::string t = sign + digits.substr(0, 1);
+        if (n > 1) t += "." + digits.substr(1, static_cast<std::size_t>(n) - 1);
+        if (n < total) t += ellipsis;
+        return t + "e" + std::to_string(exponent);
+    };
+    std::string best_fixed, best_sci;
+    int n_fixed = 0, n_sci = 0;
+    for (int n = 1; n <= total; ++n) {
+        const auto f = fixed(n);
+        if (!f.empty() && text_chars(f) <= max_chars) {
+            best_fixed = f;
+            n_fixed = n;
+        }
+        const auto s = scientific(n);
+        if (text_chars(s) <= max_chars) {
+            best_sci = s;
+            n_sci = n;
+        }
+    }
+    if (n_fixed == 0 && n_sci == 0) return ellipsis;
+    return n_fixed >= n_sci ? best_fixed : best_sci;
+}
+
 std::vector<std::string_view> construction_formats()
 {
     std::vector<std::string_view> v;
@@ -174,8 +279,20 @@ ThreadWork construction_thread_work(const ConstructionSource& source)
     return thread_work(source.built);
 }
 
-Construction construction(const ConstructionSource& src, const ConstructionWindow& w)
+Construction construction(const ConstructionSource& src, const ConstructionWindow& window)
 {
+    // the focused nonzero's row, column and place in its row, which the steps look for
+    ConstructionWindow w = window;
+    w.focus_row = w.focus_col = -1;
+    w.focus_pos = -1;
+    if (w.focus >= nnz(*src.a)) w.focus = -1;
+    if (w.focus >= 0) {
+        const auto& rp = src.a->row_ptrs;
+        const auto row = std::upper_bound(rp.begin(), rp.end(), w.focus) - rp.begin() - 1;
+        w.focus_row = static_cast<std::int32_t>(row);
+        w.focus_col = src.a->col_idxs[static_cast<std::size_t>(w.focus)];
+        w.focus_pos = w.focus - rp[static_cast<std::size_t>(row)];
+    }
     Construction c;
     c.format = src.format;
     c.matrix_rows = src.a->num_rows;

@@ -2,6 +2,8 @@
 #include "construction_kit.hpp"
 
 #include <algorithm>
+#include <initializer_list>
+#include <optional>
 
 #include <spmv/analysis/estimate.hpp>
 #include <spmv/analysis/summary.hpp>
@@ -83,6 +85,125 @@ std::int64_t window_start(std::int64_t first, int size, std::int64_t total)
     if (first >= total) first = std::max<std::int64_t>(0, total - size);
     return first;
 }
+
+/// A window of `size` starting at `first`, moved back where needed to show `size` entries.
+std::int64_t full_window_start(std::int64_t first, int size, std::int64_t total)
+{
+    return std::clamp<std::int64_t>(first, 0, std::max<std::int64_t>(0, total - size));
+}
+
+/// Reads cells of the whole grid (outside the window) to place a window: at most `budget`
+/// cells for one step, so that a pathological grid (a wide COO step under thousands of empty
+/// rows) costs a bounded time; past it the window stays where it is.
+class GridReader {
+public:
+    explicit GridReader(const GridSpec& g) : g_(g) {}
+
+    /// Cells (k, j0..j1) as materialize reads them.
+    const std::vector<Cell>& cells(std::int64_t k, std::int64_t j0, std::int64_t j1)
+    {
+        const I src = g_.row_source ? g_.row_source(k) : -1;
+        buf_.assign(static_cast<std::size_t>(j1 - j0), Cell{});
+        for (auto& c : buf_) c.row = src;
+        budget_ -= std::max<std::int64_t>(j1 - j0, 1);
+        g_.row_cells(k, j0, j1, src, buf_.data());
+        return buf_;
+    }
+    bool exhausted() const { return budget_ <= 0; }
+
+    /// First column below `limit` of grid row k holding a nonzero; -1 if none.
+    std::int64_t first_nonzero(std::int64_t k, std::int64_t limit)
+    {
+        if (g_.first_col) {
+            --budget_;
+            const auto c = g_.first_col(k);
+            return c >= 0 && c < limit ? c : -1;
+        }
+        for (std::int64_t j0 = 0; j0 < limit && !exhausted(); j0 += chunk) {
+            const auto& row = cells(k, j0, std::min(limit, j0 + chunk));
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                if (row[i].kind == CellKind::nonzero) return j0 + static_cast<std::int64_t>(i);
+            }
+        }
+        return -1;
+    }
+
+    /// Column of nonzero `nz` in grid row k (tried first at the guesses), -1 if not there.
+    std::int64_t column_of(std::int64_t k, std::int64_t nz, std::initializer_list<std::int64_t> guesses)
+    {
+        for (auto j : guesses) {
+            if (j >= 0 && j < g_.total_cols && cells(k, j, j + 1).front().nz == nz) return j;
+        }
+        for (std::int64_t j0 = 0; j0 < g_.total_cols && !exhausted(); j0 += chunk) {
+            const auto& row = cells(k, j0, std::min(g_.total_cols, j0 + chunk));
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                if (row[i].nz == nz) return j0 + static_cast<std::int64_t>(i);
+            }
+        }
+        return -1;
+    }
+
+private:
+    static constexpr std::int64_t chunk = 1024;
+    const GridSpec& g_;
+    std::vector<Cell> buf_;
+    std::int64_t budget_ = std::int64_t{1} << 22;
+};
+
+/// Whole-grid (row, column) of the focused nonzero of `w` in `g`, if the step shows it.
+std::optional<std::pair<std::int64_t, std::int64_t>> locate_focus(const GridSpec& g,
+                                                                  const ConstructionWindow& w)
+{
+    if (w.focus < 0 || g.total_rows <= 0 || g.total_cols <= 0) return std::nullopt;
+    GridReader reader(g);
+    const std::int64_t fr = w.focus_row;
+    if (fr >= 0 && g.row_source) {
+        // the grid rows that show the focus's matrix row: itself first (unsorted steps)
+        if (fr < g.total_rows && g.row_source(fr) == fr) {
+            const auto j = reader.column_of(fr, w.focus, {w.focus_col, w.focus_pos});
+            if (j >= 0) return std::pair{fr, j};
+        }
+        for (std::int64_t k = 0; k < g.total_rows && !reader.exhausted(); ++k) {
+            if (k != fr && g.row_source(k) == fr) {
+                const auto j = reader.column_of(k, w.focus, {w.focus_col, w.focus_pos});
+                if (j >= 0) return std::pair{k, j};
+            }
+        }
+    }
+    // grids whose rows are not matrix rows (CSC: the e-th entry of every column): the
+    // focus's column, read down
+    if (w.focus_col >= 0 && w.focus_col < g.total_cols) {
+        for (std::int64_t k = 0; k < g.total_rows && !reader.exhausted(); ++k) {
+            if (reader.cells(k, w.focus_col, w.focus_col + 1).front().nz == w.focus) {
+                return std::pair{k, std::int64_t{w.focus_col}};
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+/// First grid row holding a nonzero (0 if none is found).
+std::int64_t first_entry_row(const GridSpec& g)
+{
+    GridReader reader(g);
+    for (std::int64_t k = 0; k < g.total_rows && !reader.exhausted(); ++k) {
+        if (reader.first_nonzero(k, g.total_cols) >= 0) return k;
+    }
+    return 0;
+}
+
+/// First column holding a nonzero in grid rows [first, last) (0 if none is found).
+std::int64_t first_entry_col(const GridSpec& g, std::int64_t first, std::int64_t last)
+{
+    GridReader reader(g);
+    std::int64_t best = g.total_cols;  // only columns left of the best so far are read
+    for (auto k = first; k < last && best > 0 && !reader.exhausted(); ++k) {
+        const auto c = reader.first_nonzero(k, best);
+        if (c >= 0) best = c;
+    }
+    return best < g.total_cols ? best : 0;
+}
+
 }  // namespace
 
 ConstructionStep materialize(const GridSpec& g, const ConstructionWindow& w)
@@ -94,8 +215,28 @@ ConstructionStep materialize(const GridSpec& g, const ConstructionWindow& w)
     s.row_axis = g.row_axis;
     s.total_rows = g.total_rows;
     s.total_cols = g.total_cols;
-    s.row_offset = window_start(w.first_row, std::max(w.rows, 1), g.total_rows);
-    s.col_offset = window_start(w.first_col, std::max(w.cols, 1), g.total_cols);
+    {
+        // where the window goes: as asked, or following the entries, then onto the focus
+        const int nrows = std::max(w.rows, 1);
+        const int ncols = std::max(w.cols, 1);
+        const bool any = g.total_rows > 0 && g.total_cols > 0;
+        const auto focus = locate_focus(g, w);
+        s.row_offset = w.follow_rows && any
+                           ? full_window_start(first_entry_row(g), nrows, g.total_rows)
+                           : window_start(w.first_row, nrows, g.total_rows);
+        if (focus && (focus->first < s.row_offset || focus->first >= s.row_offset + nrows)) {
+            s.row_offset = full_window_start(focus->first - nrows / 2, nrows, g.total_rows);
+        }
+        const auto shown_rows = std::min<std::int64_t>(nrows, g.total_rows - s.row_offset);
+        s.col_offset =
+            w.follow_cols && any
+                ? full_window_start(first_entry_col(g, s.row_offset, s.row_offset + shown_rows),
+                                    ncols, g.total_cols)
+                : window_start(w.first_col, ncols, g.total_cols);
+        if (focus && (focus->second < s.col_offset || focus->second >= s.col_offset + ncols)) {
+            s.col_offset = full_window_start(focus->second - ncols / 2, ncols, g.total_cols);
+        }
+    }
     s.rows = static_cast<int>(std::min<std::int64_t>(std::max(w.rows, 1), g.total_rows - s.row_offset));
     s.cols = static_cast<int>(std::min<std::int64_t>(std::max(w.cols, 1), g.total_cols - s.col_offset));
     s.rows = std::max(s.rows, 0);
@@ -197,6 +338,11 @@ ConstructionStep matrix_step(const CsrD& a, const ConstructionWindow& w)
              ++it) {
             out[*it - j0] = csr_cell(a, static_cast<I>(k), it - a.col_idxs.begin(), true);
         }
+    };
+    g.first_col = [&a](std::int64_t k) -> std::int64_t {
+        const auto b = a.row_ptrs[static_cast<std::size_t>(k)];
+        return b < a.row_ptrs[static_cast<std::size_t>(k) + 1] ? a.col_idxs[static_cast<std::size_t>(b)]
+                                                                : -1;
     };
     g.stored = nnz(a);
     g.padding = 0;

@@ -67,6 +67,10 @@ struct GridSpec {
     /// (pre-filled as empty cells of row `src`)
     std::function<void(std::int64_t k, std::int64_t j0, std::int64_t j1, I src, Cell* out)>
         row_cells;
+    /// Optional: the first column of grid row k holding a nonzero (-1: none), where reading
+    /// the row's cells to find it would be slow (the matrix step: bayer10's first entries sit
+    /// in column 13,317). Without it a window that follows the entries reads the cells.
+    std::function<std::int64_t(std::int64_t k)> first_col;
     std::vector<std::array<std::int64_t, 3>> big_marks;  ///< {first_row, last_row, col}
     std::vector<std::int64_t> row_boundaries;            ///< whole-grid rows with a line above
     std::int64_t stored = -1;
@@ -74,7 +78,9 @@ struct GridSpec {
 };
 
 GridSpec grid_spec(std::string name, std::string title);
-/// The step `g` seen through window `w`: only the window's cells are read.
+/// The step `g` seen through window `w`: only the window's cells are read (and, for a window
+/// that follows the entries or a focused nonzero, the cells that place it: see
+/// ConstructionWindow).
 ConstructionStep materialize(const GridSpec& g, const ConstructionWindow& w);
 /// Cells (k, j0..j1) of a row whose entries are a's row `src` compressed left (slot -1 unless
 /// `stored`).

@@ -112,12 +112,62 @@ struct ConstructionStep {
 /// The part of every step's grid to show: grid rows [first_row, first_row + rows), grid
 /// columns [first_col, first_col + cols). A step whose grid is shorter than first_row shows its
 /// last `rows` rows (the same for columns).
+///
+/// A real matrix rarely has its story in its top-left corner (bayer10's rows 0-63 hold only
+/// columns >= 13,317), so each step can also place its window itself, following its entries:
+///  - follow_rows: the window starts at the step's first grid row that holds a nonzero
+///    (first_row is ignored);
+///  - follow_cols: the window starts at the first column holding a nonzero in the rows shown,
+///    moved left where needed to show `cols` columns (first_col is ignored);
+///  - focus >= 0: the nonzero (CSR index) the stepper follows: a step whose window (as placed
+///    above) does not show it centres its window on it, so that every step shows it.
+/// The matrix step's columns are the matrix's, the other steps' are slots of a row: with
+/// follow_cols each step finds its own (bayer10's first step shows columns 13,317 on, its
+/// later steps columns 0 on).
 struct ConstructionWindow {
     std::int64_t first_row = 0;
     int rows = 64;
     std::int64_t first_col = 0;
     int cols = 64;
+    bool follow_rows = false;
+    bool follow_cols = false;
+    std::int64_t focus = -1;
+    /// The focused nonzero's matrix row and column and its place in its row: filled in by
+    /// construction() from the matrix (values given here are replaced).
+    std::int32_t focus_row = -1;
+    std::int32_t focus_col = -1;
+    std::int64_t focus_pos = -1;
+
+    /// The window the explorer opens a matrix on: rows and columns follow the entries.
+    static ConstructionWindow following(int rows = 64, int cols = 64)
+    {
+        ConstructionWindow w;
+        w.rows = rows;
+        w.cols = cols;
+        w.follow_rows = true;
+        w.follow_cols = true;
+        return w;
+    }
 };
+
+/// How a value is written in a cell `max_chars` characters wide: one rule for every cell and
+/// array entry of the construction view, so that no value is left blank beside printed ones.
+///  - In full when it fits: its shortest decimal form that reads back as the same double
+///    ("0", "117", "-1.4", "0.01", "1.5e-7"; exponents without "+" or leading zeros).
+///  - Otherwise cut (never rounded) to the significant digits that fit, the cut marked by "…"
+///    where digits were dropped: -564.2036607119013 in 7 characters is "-564.2…", in 5
+///    "-564…" (in fixed notation the integer part is always complete); scientific notation
+///    where it keeps more digits: 123456 in 5 characters is "1…e5", 1.2345e-7 in 6 "1…e-7".
+///    Ties go to fixed notation.
+///  - "…" alone when not even one digit fits; "" for max_chars < 1.
+/// Characters are counted as read ("…" is one character, three bytes of UTF-8).
+std::string cell_value_text(double value, int max_chars);
+
+/// The value in full, for a tooltip: the shortest decimal form that reads back exactly.
+std::string full_value_text(double value);
+
+/// Characters of a UTF-8 string as read ("…" counts one).
+int text_chars(const std::string& utf8);
 
 struct Construction {
     std::string format;            ///< registry name
