@@ -332,10 +332,10 @@ struct RecordCase {
     const char* gpu;      ///< profile
     const char* variant;  ///< the format's default kernel
     std::vector<RecordPoint> points;
-    /// the bar: |model / measured - 1| <= 25 %; false for the points documented as outside
-    /// (docs/distributed.md, "The model against the measurements"): model / measured in
-    /// (0.5, 0.75)
-    bool within_bar = true;
+    /// the bar: |model / measured - 1| <= 25 % (0); the points documented as outside
+    /// (docs/distributed.md, "The model against the measurements"): predicted too fast (-1,
+    /// model / measured in (0.5, 0.75)) or too slow (+1, in (1.25, 1.5))
+    int gap = 0;
 };
 
 double model_us(const Csr<double, std::int32_t>& a, const RecordCase& c, const RecordPoint& p)
@@ -362,13 +362,17 @@ void check_case(const RecordCase& c)
                    << " us (" << p.record << "), model " << model << " us, measured / model "
                    << ratio);
         // the bar as calibration.hpp states it: |predicted / measured - 1| <= 0.25
-        if (c.within_bar) {
+        if (c.gap == 0) {
             CHECK(std::abs(1.0 / ratio - 1.0) <= 0.25);
-        } else {
+        } else if (c.gap < 0) {
             // the known gap, predicted too fast (see docs/distributed.md): kept where it was
             // found, so that a change of the model or of the measurements is seen
             CHECK(1.0 / ratio < 0.75);
             CHECK(1.0 / ratio > 0.5);
+        } else {
+            // the known gap, predicted too slow
+            CHECK(1.0 / ratio > 1.25);
+            CHECK(1.0 / ratio < 1.5);
         }
     }
 }
@@ -400,7 +404,7 @@ TEST_CASE("the model against the pde150 records on one and two H100", "[dist_mod
                  {h100x2_pde150_host, 2, "host-staged", vector, 148.22},
                  {h100x2_pde150_host, 2, "host-staged", overlap, 109.05},
                  {h100x2_pde150_host, 2, "host-staged", task, 116.92}},
-                false});
+                -1});
 }
 
 namespace {
@@ -437,9 +441,14 @@ TEST_CASE("the model against the pde400 records on 2 and 4 H200 and 2 H100", "[.
                  {h200x4_ipc, 4, "cuda-ipc", naive, 575.52},
                  {h200x4_ipc, 4, "cuda-ipc", overlap, 527.92},
                  {h200x4_ipc, 4, "cuda-ipc", task, 531.35}}});
+    // Outside since the H200 has its own fitted constants (docs/benchmarks/h200_calib_2026-11-28):
+    // predicted 1.30x / 1.27x too slow (1002 / 507 us); with the H100's constants scaled to the
+    // H200's bandwidth they were 1.11x / 1.09x. The H200 fit prices SELL on the large pdes
+    // 17-22 % slow on one GPU too (its model_fit.md: pde100 1.22, pde150 1.17 in DP).
     check_case({400, "H200", "sell",
                 {{issue37_sell, 2, "cuda-ipc", task, 770.0},
-                 {issue37_sell, 4, "cuda-ipc", task, 398.0}}});
+                 {issue37_sell, 4, "cuda-ipc", task, 398.0}},
+                +1});
     const char* h100_ipc = "docs/benchmarks/h100x2_2026-11-25/run_b/bench2_pde400_csr_nnz_double_ipc.json";
     const char* h100_host =
         "docs/benchmarks/h100x2_2026-11-25/run_b/bench2_pde400_csr_nnz_double_host.json";
@@ -461,5 +470,5 @@ TEST_CASE("the model against the pde400 records on 2 and 4 H200 and 2 H100", "[.
                  {h200x4_host, 4, "host-staged", naive, 1306.46},
                  {h200x4_host, 4, "host-staged", overlap, 798.71},
                  {h200x4_host, 4, "host-staged", task, 802.90}},
-                false});
+                -1});
 }
