@@ -1,8 +1,10 @@
 #include "advisorview.hpp"
 
+#include <cmath>
 #include <new>
 
 #include <QComboBox>
+#include <QFontInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -149,7 +151,11 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent)
     connect(&Appearance::instance(), &Appearance::changed, this, [this] {
         m_message->setFont(Appearance::instance().font(1.15));
         m_details->setFont(Appearance::instance().font());
+        updateNote();  // subscripts sized for the mode
+        showNoteColumn();
+        showDetails();
     });
+    showNoteColumn();
     m_message->setFont(Appearance::instance().font(1.15));
     recompute();
 }
@@ -327,15 +333,22 @@ void AdvisorView::updateNote()
     m_note->setText(
         tr("<b>Model predictions, not measurements</b>, for the <b>%1</b> profile (%2 GB/s), "
            "%3, with <b>L2 flushed before every SpMV</b>; %4. Layouts at the parameter bar's "
-           "b<sub>r</sub> = %5, C = %6, %7, on warps of 32 threads.")
+           "b%8 = %5, C = %6, %7, on warps of 32 threads.")
             .arg(QString::fromStdString(gpu.name).toHtmlEscaped())
             .arg(gpu.memory_bandwidth_gbs, 0, 'g', 4)
             .arg(precisionWord(precision()), order)
             .arg(p.block_rows)
             .arg(p.slice_height)
-            .arg(sigma));
+            .arg(sigma, Appearance::instance().legibleSubscript(QStringLiteral("r"))));
     m_note->setToolTip(m_advice ? tr("Model constants: %1").arg(fromStd(m_advice->constants_source))
                                 : QString());
+}
+
+void AdvisorView::showNoteColumn()
+{
+    // presentation mode has no room for the Note column at legible sizes ("not a candidate:
+    // slice 117 spans 199996 columns, ..."): the selected row's note is in the details below
+    m_table->setColumnHidden(AdvisorModel::Note, Appearance::instance().presentationMode());
 }
 
 void AdvisorView::showMessage(const QString& text)
@@ -392,11 +405,18 @@ void AdvisorView::showDetails()
                 "SpMV; bound by <b>%4</b>: T = F + max(latency, DRAM, L2 gather, warp issue) = "
                 "%5 + max(%6, %7, %8, %9). The per-format fitted model: the same number "
                 "as the Timing view, the Sweep and <tt>spmvlab recommend</tt>; its traffic "
-                "bound (DRAM bytes / B<sub>GPU</sub>) is the DRAM term, %7.</p>")
+                "bound (DRAM bytes / B%10) is the DRAM term, %7.</p>")
                  .arg(us(p.time_s))
                  .arg(p.gflops, 0, 'f', 1)
                  .arg(html(m_advice->profile), html(p.bound), us(p.floor_s), us(p.latency_s),
-                      us(p.dram_s), us(p.l2_s), us(p.issue_s));
+                      us(p.dram_s), us(p.l2_s), us(p.issue_s),
+                      Appearance::instance().legibleSubscript(QStringLiteral("GPU")));
+    }
+    // the table's Note column (hidden in presentation mode), for a candidate: whether its row
+    // sort pays off (a variant that is not one says why in the heading above)
+    const QString note = m_model->index(row, AdvisorModel::Note).data().toString();
+    if (r.candidate && !note.isEmpty()) {
+        h += tr("<p><b>Note:</b> %1.</p>").arg(note.toHtmlEscaped());
     }
     if (!r.reasons.empty()) {
         h += tr("<p><b>Why:</b></p><ul>");
@@ -416,6 +436,10 @@ void AdvisorView::showDetails()
                  .arg(groupDigits(m_advice->iterations), us(r.total_s));
     }
     h += QStringLiteral(".</p>");
-    h += tr("<p><small>Model constants: %1</small></p>").arg(html(m_advice->constants_source));
+    // small print, except in presentation mode, where nothing is below the minimum size
+    const QString constants = tr("Model constants: %1").arg(html(m_advice->constants_source));
+    h += Appearance::instance().presentationMode()
+             ? QStringLiteral("<p>%1</p>").arg(constants)
+             : QStringLiteral("<p><small>%1</small></p>").arg(constants);
     m_details->setHtml(h);
 }

@@ -100,6 +100,8 @@ private:
     void showMessage(const QString& text);
     void showDetails();
     void updateNote();
+    /// The Note column: hidden in presentation mode (the details show the selected row's).
+    void showNoteColumn();
 
     MatrixDocumentPtr m_document;
     AdvicePtr m_advice;

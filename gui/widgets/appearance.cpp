@@ -1,7 +1,10 @@
 #include "appearance.hpp"
 
+#include <cmath>
+
 #include <QApplication>
 #include <QComboBox>
+#include <QFontInfo>
 #include <QLocale>
 #include <QScreen>
 
@@ -37,6 +40,16 @@ double Appearance::minimumTextPixels() const
 {
     return m_presentation ? presentationMinimumPixels * m_height / referenceHeight
                           : normalMinimumPixels;
+}
+
+QString Appearance::legibleSubscript(const QString& text) const
+{
+    const double body = QFontInfo(font()).pixelSize();
+    const double minimum = minimumTextPixels();
+    if (body * 2.0 / 3.0 >= minimum) return QStringLiteral("<sub>%1</sub>").arg(text);
+    return QStringLiteral("<span style=\"font-size:%1px; vertical-align:sub\">%2</span>")
+        .arg(static_cast<int>(std::ceil(minimum * 1.5)))
+        .arg(text);
 }
 
 QFont Appearance::font(double factor, bool bold) const

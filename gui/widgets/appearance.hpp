@@ -58,6 +58,11 @@ public:
     /// The smallest text the mode allows, in pixels (the font's em size): 18 px at 720 px of
     /// height in presentation mode (27 px at 1080), 8 px otherwise.
     double minimumTextPixels() const;
+    /// `text` as a rich-text subscript whose letters are never below minimumTextPixels(): Qt
+    /// draws <sub> at 2/3 of the text around it (13 px beside 20 px body text in presentation
+    /// mode, below its 18 px minimum), so there the subscript's own size is raised to make 2/3
+    /// of it the minimum.
+    QString legibleSubscript(const QString& text) const;
     /// Font pixel size <-> point size on the screen (logical dpi, 96 offscreen).
     static double pixelsPerPoint();
 

@@ -3,13 +3,22 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPixmap>
+#include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
 
 #include <spmv/viz/units.hpp>
 
 #include "appearance.hpp"
+#include "flowlayout.hpp"
 
 QChart* newStyledChart()
 {
@@ -27,6 +36,94 @@ void replaceChart(QChartView* view, QChart* chart)
     QChart* old = view->chart();
     view->setChart(chart);  // takes ownership of chart, releases (does not delete) the old one
     delete old;
+}
+
+ChartLegend::ChartLegend(QWidget* parent) : QWidget(parent)
+{
+    auto* flow = new FlowLayout(this);
+    flow->setContentsMargins(4, 0, 4, 2);
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+}
+
+QPixmap ChartLegend::swatch(QLegendMarker* marker, int side)
+{
+    const qreal ratio = 2.0;  // sharp on a high-density screen and in a 2x screenshot
+    QPixmap pix(QSize(side, side) * ratio);
+    pix.setDevicePixelRatio(ratio);
+    pix.fill(Qt::transparent);
+    QPainter p(&pix);
+    p.setRenderHint(QPainter::Antialiasing);
+    const bool line = marker->type() == QLegendMarker::LegendMarkerTypeXY &&
+                      qobject_cast<QLineSeries*>(marker->series()) != nullptr &&
+                      qobject_cast<QScatterSeries*>(marker->series()) == nullptr;
+    if (line) {
+        // a line series: a piece of its line, in its pen (colour, width, dashes)
+        QPen pen = static_cast<QLineSeries*>(marker->series())->pen();
+        pen.setWidthF(qMax<qreal>(pen.widthF(), 2.0));
+        p.setPen(pen);
+        p.drawLine(QPointF(0, side / 2.0), QPointF(side, side / 2.0));
+    } else {
+        const QRectF r(1.5, 1.5, side - 3.0, side - 3.0);
+        p.setPen(marker->pen().style() == Qt::NoPen ? QPen(marker->brush().color().darker(140))
+                                                     : marker->pen());
+        p.setBrush(marker->brush());
+        if (qobject_cast<QScatterSeries*>(marker->series()) != nullptr) {
+            p.drawEllipse(r);
+        } else {
+            p.drawRect(r);
+        }
+    }
+    return pix;
+}
+
+void ChartLegend::showLegendOf(QChart* chart)
+{
+    QLayout* flow = layout();
+    while (QLayoutItem* item = flow->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    if (chart == nullptr) {
+        updateGeometry();
+        return;
+    }
+    const QFont font = Appearance::instance().font();
+    const int side = QFontMetrics(font).height() * 3 / 4;
+    for (QLegendMarker* marker : chart->legend()->markers()) {
+        // (a marker's isVisible() reads false until the chart is shown: an entry is left out by
+        // an empty label, or when its series is hidden)
+        if (marker->label().isEmpty() || !marker->series()->isVisible()) continue;
+        auto* entry = new QWidget;
+        auto* row = new QHBoxLayout(entry);
+        row->setContentsMargins(0, 0, 8, 0);
+        row->setSpacing(4);
+        auto* key = new QLabel;
+        key->setPixmap(swatch(marker, side));
+        auto* text = new QLabel(marker->label());
+        text->setFont(font);
+        text->setTextFormat(Qt::PlainText);
+        row->addWidget(key);
+        row->addWidget(text);
+        entry->setToolTip(marker->label());
+        flow->addWidget(entry);
+        entry->show();  // a child added to a shown widget stays hidden until shown
+    }
+    chart->legend()->hide();
+    flow->invalidate();
+    updateGeometry();
+}
+
+QWidget* chartWithLegend(QChartView* view, ChartLegend* legend)
+{
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(view, 1);
+    layout->addWidget(legend);
+    return box;
 }
 
 CountTicks countTicks(double maxCount, int maxTicks)

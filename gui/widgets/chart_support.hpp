@@ -4,8 +4,11 @@
 // arithmetic of count and histogram axes (tested in test_gui_geometry.cpp).
 #include <cstdint>
 
+#include <QWidget>
+
 class QChart;
 class QChartView;
+class QLegendMarker;
 
 /// A new, empty chart with the title, legend and margins of every view (fonts of the current
 /// presentation mode, legend at the bottom, 4 px margins). The caller owns it until it is set
@@ -14,6 +17,27 @@ QChart* newStyledChart();
 
 /// Shows `chart` in `view` (which takes it over) and deletes the chart shown before.
 void replaceChart(QChartView* view, QChart* chart);
+
+/// A chart's legend as widgets below the chart, one entry (swatch and QLabel) per visible
+/// legend marker, in a flow layout that wraps onto as many lines as the width needs. Qt Charts'
+/// own legend puts every entry on one line and elides each one to its share of the width
+/// ("traffic bound 388.4 ...", "SEL...") at a projector's font; here every name is shown whole
+/// and the text audit sees the labels. Each entry's tooltip is its full name.
+class ChartLegend : public QWidget {
+public:
+    explicit ChartLegend(QWidget* parent = nullptr);
+    /// Hides `chart`'s own legend and shows its markers here (call after the series are added):
+    /// every marker of a visible series whose label is not empty (clear a marker's label to
+    /// leave it out); nullptr clears the legend.
+    void showLegendOf(QChart* chart);
+
+private:
+    static QPixmap swatch(QLegendMarker* marker, int side);
+};
+
+/// `view` above `legend` in one widget (for a splitter or a layout), the legend taking the
+/// lines it needs and the chart the rest.
+QWidget* chartWithLegend(QChartView* view, ChartLegend* legend);
 
 /// A linear axis of counts (rows, blocks: whole numbers) from 0 to `top` with a tick every
 /// `step`: step = spmv::viz::nice_step(1.05 max, maxTicks), which is a whole number >= 1, so

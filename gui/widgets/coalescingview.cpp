@@ -25,6 +25,7 @@
 
 #include "appearance.hpp"
 #include "coalescing_geometry.hpp"
+#include "flowlayout.hpp"
 #include "session/memoryguard.hpp"
 
 using spmv::viz::AccessedArray;
@@ -637,19 +638,14 @@ CoalescingView::CoalescingView(QWidget* parent) : QWidget(parent)
     m_precisionBox->addItem(tr("float (4-byte values)"), 4);
     m_precisionBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Kernel")));
-    bar->addWidget(m_kernelBox);
-    bar->addSpacing(10);
-    bar->addWidget(new QLabel(tr("Warp")));
-    bar->addWidget(m_warpBox);
-    bar->addSpacing(10);
-    bar->addWidget(new QLabel(tr("Trip")));
-    bar->addWidget(m_tripBox);
-    bar->addSpacing(10);
-    bar->addWidget(new QLabel(tr("Precision")));
-    bar->addWidget(m_precisionBox);
-    bar->addStretch(1);
+    // the controls flow onto a second line where one is too narrow for them at their full
+    // width (a lesson's text beside the view in presentation mode), never squeezing the boxes
+    auto* bar = new FlowLayout(nullptr);
+    bar->setSpacing(10);
+    bar->addWidget(flowPair(new QLabel(tr("Kernel")), m_kernelBox));
+    bar->addWidget(flowPair(new QLabel(tr("Warp")), m_warpBox));
+    bar->addWidget(flowPair(new QLabel(tr("Trip")), m_tripBox));
+    bar->addWidget(flowPair(new QLabel(tr("Precision")), m_precisionBox));
 
     m_canvas = new CoalescingCanvas;
     m_scroll = new QScrollArea;

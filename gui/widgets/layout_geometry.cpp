@@ -92,9 +92,10 @@ std::optional<std::tuple<std::size_t, int, int>> WarpLayout::cellAt(double x, do
 
 WarpLayout warpLayout(const std::vector<std::pair<int, int>>& sizes, double top,
                       double availableWidth, double preferredCell, double minCell,
-                      double captionHeight, double gap)
+                      double captionHeight, double gap, double captionWidth)
 {
     WarpLayout w;
+    if (captionWidth <= 0) captionWidth = 4 * captionHeight;
     int widest = 1;
     for (const auto& s : sizes) widest = std::max(widest, s.second);
     const double room = std::max(1.0, availableWidth - 2 * gap);
@@ -105,14 +106,14 @@ WarpLayout warpLayout(const std::vector<std::pair<int, int>>& sizes, double top,
     for (const auto& [lanes, columns] : sizes) {
         const double bw = std::max(columns, 1) * w.cell;
         const double bh = lanes * w.cell;
-        if (x > gap && x + bw > availableWidth - gap) {
+        if (x > gap && x + std::max(bw, captionWidth) > availableWidth - gap) {
             x = gap;
             y += rowHeight + gap;
             rowHeight = 0;
         }
-        w.captions.push_back({x, y, std::max(bw, 4 * captionHeight), captionHeight});
+        w.captions.push_back({x, y, std::max(bw, captionWidth), captionHeight});
         w.blocks.push_back({x, y + captionHeight, columns * w.cell, bh});
-        x += std::max(bw, 4 * captionHeight) + gap;
+        x += std::max(bw, captionWidth) + gap;
         rowHeight = std::max(rowHeight, captionHeight + bh);
     }
     w.height = y + rowHeight + gap;

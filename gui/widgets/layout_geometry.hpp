@@ -90,7 +90,8 @@ struct WarpLayout {
 };
 
 /// `sizes` are (lanes, columns) per warp. The cell edge is `preferredCell`, shrunk (down to
-/// minCell) until the widest block fits in `availableWidth`.
+/// minCell) until the widest block fits in `availableWidth`. Each caption gets at least
+/// `captionWidth` (default: 4 caption heights), however narrow its block.
 WarpLayout warpLayout(const std::vector<std::pair<int, int>>& sizes, double top,
                       double availableWidth, double preferredCell, double minCell,
-                      double captionHeight, double gap);
+                      double captionHeight, double gap, double captionWidth = 0);

@@ -45,6 +45,16 @@ QString fullText(double v)
 
 constexpr std::size_t maxEntriesShown = 600;
 
+constexpr double headerMargin = 8;
+
+/// Height of `text` word-wrapped into `width`.
+double wrappedHeight(const QFontMetricsF& fm, const QString& text, double width)
+{
+    return fm.boundingRect(QRectF(0, 0, qMax(1.0, width), 1e6),
+                           Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text)
+        .height();
+}
+
 }  // namespace
 
 LayoutView::LayoutView(QWidget* parent) : QWidget(parent)
@@ -250,12 +260,64 @@ LayoutMetrics LayoutView::metrics() const
     return m;
 }
 
+QString LayoutView::stepTitle(const spmv::viz::ConstructionStep& step) const
+{
+    return QStringLiteral("%1 \u2014 %2")
+        .arg(QString::fromStdString(m_construction->title), QString::fromStdString(step.title));
+}
+
+std::vector<std::pair<int, QString>> LayoutView::legendItems() const
+{
+    // 0 nonzero, 1 padding, 2 not stored, 3 selected (an outline)
+    return {{0, tr("nonzero (value)")},
+            {1, tr("stored padding (value 0, index -1)")},
+            {2, tr("not stored")},
+            {3, tr("selected")}};
+}
+
+std::vector<int> LayoutView::legendRows(double width) const
+{
+    // the legend flows: an entry that does not fit beside the previous one starts a new row
+    const QFontMetricsF fm(Appearance::instance().font());
+    const double box = fm.height() - 4;
+    std::vector<int> rows;
+    double x = headerMargin;
+    int row = 0;
+    for (const auto& item : legendItems()) {
+        const double w = box + 4 + fm.horizontalAdvance(item.second);
+        if (x > headerMargin && x + w > width - headerMargin) {
+            ++row;
+            x = headerMargin;
+        }
+        rows.push_back(row);
+        x += w + 14;
+    }
+    return rows;
+}
+
+double LayoutView::titleBlockHeight() const
+{
+    // the title and caption word-wrap to the view's width; the tallest step's sets the room,
+    // so that the grid stays where it is while the stepper moves from step to step
+    if (!m_construction) return 0;
+    const QFontMetricsF fm(Appearance::instance().font());
+    const QFontMetricsF bold(Appearance::instance().font(1.15, true));
+    const double w = qMax(300, width()) - 2 * headerMargin;
+    double h = 0;
+    for (const auto& step : m_construction->steps) {
+        h = std::max(h, wrappedHeight(bold, stepTitle(step), w) + 4 +
+                            wrappedHeight(fm, QString::fromStdString(step.caption), w));
+    }
+    return h;
+}
+
 double LayoutView::headerHeight() const
 {
     const QFontMetricsF fm(Appearance::instance().font());
-    const QFontMetricsF bold(Appearance::instance().font(1.15, true));
-    // title line + up to three caption lines + legend line
-    return bold.height() + 3 * fm.height() + fm.height() + 14;
+    // title and caption (wrapped), the legend (flowing onto rows) and a gap
+    const auto rows = legendRows(qMax(300, width()));
+    return headerMargin + titleBlockHeight() + 4 + (rows.empty() ? 1 : rows.back() + 1) * fm.height() +
+           6;
 }
 
 void LayoutView::relayout()
@@ -331,7 +393,22 @@ void LayoutView::mousePressEvent(QMouseEvent* event)
     }
 }
 
-void LayoutView::paintEvent(QPaintEvent*)
+QRectF LayoutView::shownRect(const QPaintEvent* event) const
+{
+    // what the scroll area shows of the view, or all that is painted where more is (an export
+    // or a render of the view alone); partial repaints inside it decide as the full one did
+    return QRectF(visibleRegion().boundingRect() | event->region().boundingRect())
+        .adjusted(-1, -1, 1, 1);
+}
+
+void LayoutView::moveEvent(QMoveEvent*)
+{
+    // the scroll area scrolls by moving the view: repaint all of it, so that text left out at
+    // the old edge is drawn now it is whole (a scroll repaints only the uncovered strip)
+    update();
+}
+
+void LayoutView::paintEvent(QPaintEvent* event)
 {
     QPainter p(this);
     const auto& app = Appearance::instance();
@@ -350,36 +427,57 @@ void LayoutView::paintEvent(QPaintEvent*)
                                      : tr("No construction: %1").arg(m_error));
         return;
     }
-    // title and caption
+    // text half scrolled out of the scroll area is left out rather than drawn cut in two
+    // (scrolling brings it back whole): `band` is the line of text's extent
+    const QRectF shown = shownRect(event);
+    const auto whole = [&](double x0, double y0, double w0, double h0) {
+        return shown.contains(QRectF(x0, y0 + 1, qMax(1.0, w0), qMax(1.0, h0 - 2)));
+    };
+    // title and caption, word-wrapped
+    const double textW = qMax(300, width()) - 2 * margin;
     double y = margin;
     p.setPen(toQColor(pal.text));
     p.setFont(bold);
-    const QString title =
-        QStringLiteral("%1 \u2014 %2")
-            .arg(QString::fromStdString(m_construction->title), QString::fromStdString(s->title));
-    p.drawText(QRectF(margin, y, width() - 2 * margin, QFontMetricsF(bold).height()),
-               Qt::AlignLeft | Qt::AlignVCenter, title);
-    y += QFontMetricsF(bold).height() + 4;
+    const QString title = stepTitle(*s);
+    const double titleH = wrappedHeight(QFontMetricsF(bold), title, textW);
+    if (whole(margin, y, 1, titleH)) {
+        p.drawText(QRectF(margin, y, textW, titleH),
+                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
+    }
+    y += titleH + 4;
     p.setFont(font);
-    p.drawText(QRectF(margin, y, width() - 2 * margin, 3 * fm.height()),
-               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, QString::fromStdString(s->caption));
-    y += 3 * fm.height() + 4;
-    // legend
-    double lx = margin;
-    auto legend = [&](QColor fill, const QString& label, bool outline = false) {
+    const QString caption = QString::fromStdString(s->caption);
+    const double captionH = wrappedHeight(fm, caption, textW);
+    if (whole(margin, y, 1, captionH)) {
+        p.drawText(QRectF(margin, y, textW, captionH),
+                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, caption);
+    }
+    // legend, flowing onto as many rows as the width needs, right below the caption (the
+    // room for the tallest step's caption stays below it, above the grid)
+    y += captionH + 4;
+    {
+        const auto items = legendItems();
+        const auto rows = legendRows(qMax(300, width()));
+        const QColor fills[] = {toQColor(pal.nonzero), toQColor(pal.padding),
+                                toQColor(pal.empty), QColor(Qt::transparent)};
         const double box = fm.height() - 4;
-        p.setPen(outline ? QPen(toQColor(pal.selection), 3) : QPen(toQColor(pal.grid)));
-        p.setBrush(fill);
-        p.drawRect(QRectF(lx, y + 2, box, box));
-        p.setPen(toQColor(pal.text));
-        lx += box + 4;
-        p.drawText(QPointF(lx, y + fm.ascent()), label);
-        lx += fm.horizontalAdvance(label) + 14;
-    };
-    legend(toQColor(pal.nonzero), tr("nonzero (value)"));
-    legend(toQColor(pal.padding), tr("stored padding (value 0, index -1)"));
-    legend(toQColor(pal.empty), tr("not stored"));
-    legend(QColor(Qt::transparent), tr("selected"), true);
+        double lx = margin;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const auto& [kind, label] = items[i];
+            if (i > 0 && rows[i] != rows[i - 1]) {
+                lx = margin;
+                y += fm.height();
+            }
+            const bool outline = kind == 3;
+            p.setPen(outline ? QPen(toQColor(pal.selection), 3) : QPen(toQColor(pal.grid)));
+            p.setBrush(fills[kind]);
+            p.drawRect(QRectF(lx, y + 2, box, box));
+            p.setPen(toQColor(pal.text));
+            lx += box + 4;
+            if (whole(lx, y, 1, fm.height())) p.drawText(QPointF(lx, y + fm.ascent()), label);
+            lx += fm.horizontalAdvance(label) + 14;
+        }
+    }
 
     const auto& g = m_geometry;
     const double cell = g.cell;
@@ -389,15 +487,22 @@ void LayoutView::paintEvent(QPaintEvent*)
     if (showText) {
         for (int c = 0; c < s->cols; ++c) {
             const auto r = g.cellRect(0, c);
+            if (!whole(r.x, g.grid.y - fm.height(), 1, fm.height())) continue;
             p.drawText(QRectF(r.x, g.grid.y - fm.height(), r.w, fm.height()), Qt::AlignCenter,
                        QString::number(s->col_offset + c));
         }
     } else {
-        p.drawText(QPointF(g.grid.x, g.grid.y - 3),
-                   tr("%1 \u00d7 %2 cells (%3)")
-                       .arg(s->rows)
-                       .arg(s->cols)
-                       .arg(QString::fromStdString(s->window_label())));
+        // the window's rows and columns are named above the view (ConstructionPanel); cells
+        // too small for a digit show no values (the one value rule: hover gives each in full)
+        const QString line = tr("%1 \u00d7 %2 cells, too small for their values: hover for them")
+                                 .arg(s->rows)
+                                 .arg(s->cols);
+        const QString shortLine = tr("%1 \u00d7 %2 cells").arg(s->rows).arg(s->cols);
+        const QString shownLine =
+            g.grid.x + fm.horizontalAdvance(line) <= width() - margin ? line : shortLine;
+        if (whole(g.grid.x, g.grid.y - 3 - fm.ascent(), 1, fm.height())) {
+            p.drawText(QPointF(g.grid.x, g.grid.y - 3), shownLine);
+        }
     }
     // cells
     const QColor nonzero = toQColor(pal.nonzero);
@@ -406,9 +511,12 @@ void LayoutView::paintEvent(QPaintEvent*)
     const QColor onNonzero = toQColor(spmv::viz::text_colour_on(pal.nonzero));
     QPen border(toQColor(pal.grid));
     border.setWidthF(cell >= 6 ? 1.0 : 0.0);
+    // a row label needs a line of text: where cells are lower than that, every labelEvery-th
+    // row is labelled, its label reaching down over the rows below it (never cut by its cell)
+    const int labelEvery = cell >= fm.height() ? 1 : static_cast<int>(std::ceil(fm.height() / cell));
     for (int r = 0; r < s->rows; ++r) {
         const auto row = s->row_source[static_cast<std::size_t>(r)];
-        if (showText || cell >= 8) {
+        if (cell >= 8 && r % labelEvery == 0) {
             p.setPen(toQColor(pal.text));
             const auto rr = g.cellRect(r, 0);
             const QString label =
@@ -418,8 +526,12 @@ void LayoutView::paintEvent(QPaintEvent*)
                           .arg(s->row_offset + r)
                     : row >= 0 ? tr("row %1").arg(row)
                                : tr("(pad)");
-            p.drawText(QRectF(margin, rr.y, g.grid.x - margin - 4, rr.h),
-                       Qt::AlignRight | Qt::AlignVCenter, label);
+            const bool tall = labelEvery == 1;
+            const double band = tall ? rr.y + (rr.h - fm.height()) / 2 : rr.y;
+            if (whole(margin, band, 1, fm.height())) {
+                p.drawText(QRectF(margin, band, g.grid.x - margin - 4, fm.height()),
+                           Qt::AlignRight | Qt::AlignVCenter, label);
+            }
         }
         for (int c = 0; c < s->cols; ++c) {
             const auto& x = s->at(r, c);
@@ -447,6 +559,7 @@ void LayoutView::paintEvent(QPaintEvent*)
                 const auto& x = s->at(r, c);
                 if (x.kind != CellKind::nonzero) continue;
                 const auto rc = g.cellRect(r, c);
+                if (!whole(rc.x, rc.y + (rc.h - fm.height()) / 2, 1, fm.height())) continue;
                 QString t = valueText(x.value, chars);
                 // "…" and "-" may be wider than a digit: the same rule, a character less
                 for (int n = chars - 1; n >= 1 && fm.horizontalAdvance(t) > rc.w - 2; --n) {
@@ -488,8 +601,10 @@ void LayoutView::paintEvent(QPaintEvent*)
         const auto& row = g.arrays[a];
         p.setPen(toQColor(pal.text));
         p.setFont(app.font(1.0, true));
-        p.drawText(QRectF(row.label.x, row.label.y, row.label.w, row.label.h),
-                   Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(arr.name));
+        if (whole(row.label.x, row.label.y + (row.label.h - fm.height()) / 2, 1, fm.height())) {
+            p.drawText(QRectF(row.label.x, row.label.y, row.label.w, row.label.h),
+                       Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(arr.name));
+        }
         p.setFont(font);
         std::vector<bool> related(arr.entries.size(), false);
         if (m_selected.first >= 0) {
@@ -506,14 +621,17 @@ void LayoutView::paintEvent(QPaintEvent*)
             p.drawRect(q);
             p.setPen(related[i] ? toQColor(spmv::viz::text_colour_on(pal.selection))
                                 : toQColor(pal.text));
-            p.drawText(q, Qt::AlignCenter, entryText(arr, i));
+            if (whole(e.x, e.y + (e.h - fm.height()) / 2, 1, fm.height())) {
+                p.drawText(q, Qt::AlignCenter, entryText(arr, i));
+            }
         }
         if ((row.truncated || !arr.complete()) && !row.entries.empty()) {
             const auto& e = row.entries.back();
             p.setPen(toQColor(pal.text));
             const auto first = arr.index.empty() ? 0 : arr.index.front();
             const auto last = arr.index.empty() ? 0 : arr.index.back();
-            p.drawText(QPointF(e.right() + 4, e.y + fm.ascent()),
+            if (whole(e.right() + 4, e.y, 1, fm.height()))
+                p.drawText(QPointF(e.right() + 4, e.y + fm.ascent()),
                        row.truncated ? tr("\u2026 (%1 of %2 entries)")
                                            .arg(row.entries.size())
                                            .arg(arr.total)

@@ -64,10 +64,16 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
 
 private:
+    QRectF shownRect(const QPaintEvent* event) const;
     void relayout();
     double headerHeight() const;
+    double titleBlockHeight() const;  ///< the tallest step's wrapped title and caption
+    QString stepTitle(const spmv::viz::ConstructionStep& step) const;
+    std::vector<std::pair<int, QString>> legendItems() const;
+    std::vector<int> legendRows(double width) const;  ///< the row of each legend entry
     void describeSelection();
 
     ConstructionPtr m_construction;

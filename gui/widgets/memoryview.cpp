@@ -34,8 +34,11 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setAlternatingRowColors(true);
+    // the legend below the chart wraps (Qt Charts' own would elide "auxiliary arrays" and the
+    // estimate's entry at a projector's font)
+    m_legend = new ChartLegend;
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_chartView);
+    split->addWidget(chartWithLegend(m_chartView, m_legend));
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -88,12 +91,17 @@ void MemoryView::rebuild()
         const auto unit = spmv::viz::byte_unit(maxBytes);
         const QString unitName =
             QString::fromLatin1(unit.name.data(), static_cast<int>(unit.name.size()));
-        chart->setTitle(tr("Memory per format: double values, 32-bit indices; pJDS b_r = %1, "
-                           "SELL-%2-%3, ELLG pitch %4 B")
+        // the parameters on lines of their own below the title: two lines at the desk, three
+        // in presentation mode (beside a lesson's text one line of them is wider than the chart)
+        chart->setTitle(tr("Memory per format<br><span style=\"font-weight:normal\">double "
+                           "values, 32-bit indices%5pJDS b_r = %1, SELL-%2-%3, ELLG pitch %4 "
+                           "B</span>")
                             .arg(m_params.block_rows)
                             .arg(m_params.slice_height)
                             .arg(m_params.sort_window)
-                            .arg(m_params.pitch_bytes));
+                            .arg(m_params.pitch_bytes)
+                            .arg(app.presentationMode() ? QStringLiteral("<br>")
+                                                        : QStringLiteral("; ")));
         auto* values = new QBarSet(tr("values"));
         auto* indices = new QBarSet(tr("indices"));
         auto* aux = new QBarSet(tr("auxiliary arrays"));
@@ -105,7 +113,9 @@ void MemoryView::rebuild()
         std::array<QBarSet*, 4> estimates{};
         const std::array<spmv::viz::Rgb, 4> colours{pal.values, pal.indices, pal.aux, pal.padding};
         for (std::size_t i = 0; i < estimates.size(); ++i) {
-            estimates[i] = new QBarSet(tr("not built (estimate)"));
+            // unnamed: the legend names only the last of the four, and only when a format
+            // was not built (below)
+            estimates[i] = new QBarSet(QString());
             const QColor c = toQColor(colours[i]);
             estimates[i]->setBrush(QBrush(c, Qt::BDiagPattern));
             estimates[i]->setBorderColor(c);
@@ -135,6 +145,7 @@ void MemoryView::rebuild()
             anyEstimate = anyEstimate || s.estimated;
         }
         if (anyEstimate) {
+            estimates[3]->setLabel(tr("not built (estimate)"));
             // the reason under the title (rotated category labels would be cut)
             chart->setTitle(chart->title() + QStringLiteral("<br><span style=\"font-weight:normal\">") +
                             tr("* not built (limit %2), hatched = exact estimate: %1")
@@ -156,7 +167,9 @@ void MemoryView::rebuild()
         auto* x = new QBarCategoryAxis;
         x->append(categories);
         x->setLabelsFont(app.font(0.85));
-        x->setLabelsAngle(categories.size() > 8 ? -45 : 0);
+        // many formats: vertical names, which Qt Charts cuts only by the chart's height (at -45
+        // degrees it cuts them to the bar's width: "ELL...", "JDS CS..." beside a lesson's text)
+        x->setLabelsAngle(categories.size() > 8 ? -90 : 0);
         auto* y = new QValueAxis;
         y->setTitleText(unitName);
         y->setTitleFont(app.font());
@@ -177,5 +190,6 @@ void MemoryView::rebuild()
             }
         }
     }
+    m_legend->showLegendOf(chart);
     replaceChart(m_chartView, chart);
 }

@@ -6,6 +6,7 @@
 #include "session/analysiscontroller.hpp"
 
 class QChartView;
+class ChartLegend;
 class QTableView;
 class FormatSummaryModel;
 
@@ -32,6 +33,7 @@ private:
     quint64 m_limit = 0;
     QString m_error;
     QChartView* m_chartView;
+    ChartLegend* m_legend;
     QTableView* m_table;
     FormatSummaryModel* m_model;
 };

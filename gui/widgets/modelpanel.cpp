@@ -103,7 +103,9 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(leftWidget);
-    layout->addWidget(m_chartView, 1);
+    // the legend below the chart wraps (Qt Charts' own elides the thresholds' names)
+    m_legend = new ChartLegend;
+    layout->addWidget(chartWithLegend(m_chartView, m_legend), 1);
 
     connect(m_profile, &QComboBox::currentIndexChanged, this, &ModelPanel::applyProfile);
     for (auto* s : {m_bGpu, m_bPci, m_alpha, m_nnzr, m_rows}) {
@@ -202,11 +204,25 @@ void ModelPanel::recompute()
         html = tr("<p>The model cannot be applied: %1</p>")
                    .arg(QString::fromStdString(e.what()).toHtmlEscaped());
     }
+    if (Appearance::instance().presentationMode()) {
+        // Qt draws a subscript at 2/3 of its font (13 px of the 20 px body, under the 18 px
+        // minimum): in presentation mode subscripts are written as the inputs' labels write
+        // them, T_MVM, B_GPU, N_nzr, at the body's size
+        html.replace(QStringLiteral("<sub>"), QStringLiteral("_"));
+        html.replace(QStringLiteral("</sub>"), QString());
+    }
     m_results->setText(html);
 
     auto* chart = newStyledChart();
-    chart->setTitle(tr("PCIe share of SpMV + transfer vs nonzeros per row (\u03b1 = %1)")
-                        .arg(alpha, 0, 'g', 3));
+    const QString fullTitle =
+        tr("PCIe share of SpMV + transfer vs nonzeros per row (\u03b1 = %1)").arg(alpha, 0, 'g', 3);
+    // presentation mode: the chart beside the inputs is about 370 px wide at 1280 x 720, so the
+    // title takes two short lines and the x axis is named by its symbol (the input box beside
+    // says "N_nzr (nonzeros per row)"); the full title on hover
+    const bool f5 = app.presentationMode();
+    chart->setTitle(f5 ? tr("PCIe share vs N_nzr<br>(\u03b1 = %1)").arg(alpha, 0, 'g', 3)
+                       : fullTitle);
+    m_chartView->setToolTip(fullTitle);
     try {
         const auto c = spmv::viz::model_curves(m_bGpu->value(), m_bPci->value(), alpha, precision,
                                                1.0, 1000.0, 200);
@@ -214,12 +230,14 @@ void ModelPanel::recompute()
         x->setBase(10);
         x->setRange(1, 1000);
         x->setLabelFormat(QStringLiteral("%g"));
-        x->setTitleText(tr("N_nzr (nonzeros per row)"));
+        x->setTitleText(f5 ? tr("N_nzr") : tr("N_nzr (nonzeros per row)"));
         x->setMinorTickCount(8);
         auto* y = new QValueAxis;
         y->setRange(0, 100);
         y->setLabelFormat(QStringLiteral("%.0f %%"));
-        y->setTitleText(tr("T_PCI / (T_MVM + T_PCI)"));
+        // presentation mode: the plot's height is too short for the formula (the title and the
+        // results beside it say what the share is)
+        y->setTitleText(f5 ? tr("PCIe share") : tr("T_PCI / (T_MVM + T_PCI)"));
         for (auto* a : {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(y)}) {
             a->setTitleFont(app.font());
             a->setLabelsFont(app.font(0.9));
@@ -271,5 +289,6 @@ void ModelPanel::recompute()
     } catch (const std::exception& e) {
         chart->setTitle(QString::fromStdString(e.what()));
     }
+    m_legend->showLegendOf(chart);
     replaceChart(m_chartView, chart);
 }

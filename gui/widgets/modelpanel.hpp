@@ -12,6 +12,7 @@
 #include "session/matrixdocument.hpp"
 
 class QChartView;
+class ChartLegend;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -55,4 +56,5 @@ private:
     QDoubleSpinBox* m_rows;
     QLabel* m_results;
     QChartView* m_chartView;
+    ChartLegend* m_legend;
 };

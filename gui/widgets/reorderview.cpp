@@ -96,7 +96,19 @@ QRect ReorderPatternPanel::pictureRect() const
     const QFontMetrics title(Appearance::instance().font(1.0, true));
     const QFontMetrics caption(Appearance::instance().font(0.9));
     const int top = title.height() + 2 * panelMargin;
-    const int bottom = 2 * caption.height() + 2 * panelMargin;  // two caption lines
+    // the caption's lines as wrapped at this width (two, or more where the panel is narrow,
+    // as beside a lesson or in presentation mode): the picture gives way, the caption is whole
+    const int lines = m_caption.isEmpty()
+                          ? 2 * caption.height()
+                          : qMax(2 * caption.height(),
+                                 caption
+                                     .boundingRect(QRect(0, 0, qMax(1, width() - 2 * panelMargin),
+                                                         1 << 20),
+                                                   Qt::AlignHCenter | Qt::AlignTop |
+                                                       Qt::TextWordWrap,
+                                                   m_caption)
+                                     .height());
+    const int bottom = lines + 2 * panelMargin;
     const int side = qMax(0, qMin(width() - 2 * panelMargin, height() - top - bottom));
     return {(width() - side) / 2, top, side, side};
 }
@@ -549,7 +561,7 @@ void ReorderView::deliver(std::size_t k, Outcome out)
         slot.message.clear();
         m_panels[k]->setImage(out.image,
                               tr("bandwidth %1 \u00b7 profile %2\nx: %3 sectors per warp trip "
-                                 "(ideal %4)")
+                                 "(ideal\u00a0%4)")
                                   .arg(groupDigits(r.bandwidth), groupDigits(r.profile),
                                        QString::number(r.x.sectors_per_trip, 'f', 2),
                                        QString::number(r.x.ideal_sectors_per_trip, 'f', 2)));

@@ -68,6 +68,37 @@ void RowHistogramView::setLogLengths(bool on)
     rebuild();
 }
 
+void RowHistogramView::showChart(QChart* chart)
+{
+    // the legend in a strip of the view's own below the plot, wrapping onto as many lines as
+    // it needs: Qt Charts' one-line legend cuts "ELLPACK width = 12" to "ELLPACK ..." in
+    // presentation mode beside a lesson's text
+    if (m_legend == nullptr) m_legend = new ChartLegend(this);
+    m_legend->showLegendOf(chart);
+    replaceChart(this, chart);
+    placeLegend();
+}
+
+void RowHistogramView::placeLegend()
+{
+    if (m_legend == nullptr) return;
+    const int h = m_legend->heightForWidth(width());
+    setViewportMargins(0, 0, 0, qMax(0, h));
+    m_legend->setGeometry(0, height() - qMax(0, h), width(), qMax(0, h));
+    m_legend->show();
+    // QChartView sizes its chart to the whole view: the chart takes the viewport, above the strip
+    if (chart() != nullptr) {
+        chart()->resize(viewport()->size());
+        setSceneRect(chart()->geometry());
+    }
+}
+
+void RowHistogramView::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    placeLegend();
+}
+
 void RowHistogramView::rebuild()
 {
     auto* c = newStyledChart();
@@ -77,7 +108,7 @@ void RowHistogramView::rebuild()
         c->setTitle(!m_error.isEmpty() ? tr("No histogram: %1").arg(m_error)
                     : m_data           ? tr("Row-length histogram (no rows)")
                                        : tr("Row-length histogram (computing ...)"));
-        replaceChart(this, c);
+        showChart(c);
         return;
     }
     const auto& d = *m_data;
@@ -201,5 +232,5 @@ void RowHistogramView::rebuild()
                   "(a count of blocks, not rows: there are b_r times fewer). One count axis for "
                   "all three, so that bar heights compare.")
                    .arg(m_blockRows));
-    replaceChart(this, c);
+    showChart(c);
 }

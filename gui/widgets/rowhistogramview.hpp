@@ -12,6 +12,7 @@
 #include "session/analysiscontroller.hpp"
 
 class QChart;
+class ChartLegend;
 
 class RowHistogramView : public QChartView {
     Q_OBJECT
@@ -29,9 +30,16 @@ public:
     bool logLengths() const { return m_logLengths; }
     HistogramChartPtr chartData() const { return m_data; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rebuild();
+    /// Shows the chart's legend (a ChartLegend that wraps) in a strip below the plot.
+    void showChart(QChart* chart);
+    void placeLegend();
 
+    ChartLegend* m_legend = nullptr;
     HistogramChartPtr m_data;
     int m_blockRows = 32;
     bool m_logScale = false;

@@ -31,6 +31,7 @@
 
 #include "appearance.hpp"
 #include "chart_support.hpp"
+#include "flowlayout.hpp"
 #include "models/solversummarymodel.hpp"
 #include "session/analysiscontroller.hpp"
 #include "session/usabledevice.hpp"
@@ -122,20 +123,20 @@ SolverPanel::SolverPanel(AnalysisController* controller, QWidget* parent)
            "down or diverge."));
     m_run.startButton()->installEventFilter(this);  // its enabled state changes the title
 
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Method")));
-    controls->addWidget(m_method);
-    controls->addWidget(new QLabel(tr("Format")));
-    controls->addWidget(m_format);
-    controls->addWidget(new QLabel(tr("Tolerance")));
-    controls->addWidget(m_tolExponent);
-    controls->addWidget(new QLabel(tr("Max iterations")));
-    controls->addWidget(m_maxIterations);
-    controls->addStretch(1);
+    // the controls flow onto a second line where one is too narrow for them at their full
+    // width (a lesson's text beside the view in presentation mode), never squeezing the boxes
+    auto* controls = new FlowLayout(nullptr);
+    controls->addWidget(flowPair(new QLabel(tr("Method")), m_method));
+    controls->addWidget(flowPair(new QLabel(tr("Format")), m_format));
+    controls->addWidget(flowPair(new QLabel(tr("Tolerance")), m_tolExponent));
+    controls->addWidget(flowPair(new QLabel(tr("Max iterations")), m_maxIterations));
     auto* actions = new QHBoxLayout;
     m_run.addTo(actions);
     actions->addWidget(m_rhs);  // here, not above: the row above fills a 1280-px projector
     actions->addWidget(m_runAnyway);
+    // the progress bar gives way where the line is short (a lesson's text beside the view),
+    // never the box, whose text would be cut
+    m_rhs->setSizePolicy(QSizePolicy::Fixed, m_rhs->sizePolicy().verticalPolicy());
 
     m_message = new QLabel;
     m_message->setWordWrap(true);

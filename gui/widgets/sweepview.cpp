@@ -8,6 +8,7 @@
 
 #include <QComboBox>
 #include <QCursor>
+#include <QFontInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -32,6 +33,7 @@
 
 #include "appearance.hpp"
 #include "chart_support.hpp"
+#include "flowlayout.hpp"
 #include "session/formattext.hpp"
 
 using spmv::Param;
@@ -150,23 +152,21 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent)
     m_quantity->addItem(tr("Predicted time"), static_cast<int>(Quantity::PredictedTime));
     m_quantity->addItem(tr("All three"), static_cast<int>(Quantity::All));
     m_precision = new QComboBox;
-    m_precision->addItem(tr("double (8-byte values)"));
-    m_precision->addItem(tr("single (4-byte values)"));
+    // the Advisor's words: the bar stays on one line in presentation mode at 1280 x 720
+    m_precision->addItem(tr("double"));
+    m_precision->addItem(tr("single"));
+    m_precision->setToolTip(
+        tr("The values' precision: double (8-byte values) or single (4-byte values)"));
     m_profile = makeProfileBox();
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Sweep")));
-    bar->addWidget(m_param);
-    bar->addSpacing(8);
-    bar->addWidget(new QLabel(tr("Show")));
-    bar->addWidget(m_quantity);
-    bar->addSpacing(8);
-    bar->addWidget(new QLabel(tr("Precision")));
-    bar->addWidget(m_precision);
-    bar->addSpacing(8);
-    bar->addWidget(new QLabel(tr("GPU")));
-    bar->addWidget(m_profile);
-    bar->addStretch(1);
+    // the controls flow onto a second line where one is too narrow for them at their full
+    // width (presentation mode at 1280 x 720, or beside a lesson's text)
+    auto* bar = new FlowLayout(nullptr);
+    bar->setSpacing(12);
+    bar->addWidget(flowPair(new QLabel(tr("Sweep")), m_param));
+    bar->addWidget(flowPair(new QLabel(tr("Show")), m_quantity));
+    bar->addWidget(flowPair(new QLabel(tr("Precision")), m_precision));
+    bar->addWidget(flowPair(new QLabel(tr("GPU")), m_profile));
 
     m_note = new QLabel;
     m_note->setWordWrap(true);
@@ -415,7 +415,7 @@ void SweepView::showResult()
            "Predicted time = the <b>per-format fitted model</b> of the <tt>%10</tt> kernel "
            "(%7, %9; the same number as the Advisor, the Timing view and "
            "<tt>spmvlab recommend</tt>): <b>a prediction, not a measurement</b>. Traffic bound = "
-           "its DRAM bytes / B<sub>GPU</sub> (%8 GB/s), a lower bound the prediction never "
+           "its DRAM bytes / B%11 (%8 GB/s), a lower bound the prediction never "
            "crosses.")
             .arg(sweepTitle(r).toHtmlEscaped())
             .arg(r.base.warp_size)
@@ -425,7 +425,8 @@ void SweepView::showResult()
             .arg(r.gpu.memory_bandwidth_gbs, 0, 'g', 4)
             .arg(r.precision == spmv::model::Precision::double_precision ? tr("double")
                                                                          : tr("single"))
-            .arg(variant.toHtmlEscaped()));
+            .arg(variant.toHtmlEscaped())
+            .arg(Appearance::instance().legibleSubscript(QStringLiteral("GPU"))));
 
     const Quantity q = quantity();
     if (q == Quantity::All) {
@@ -471,7 +472,7 @@ void SweepView::buildChart(QChartView* view, Quantity q, bool compact)
     case Quantity::PaddingShare:
         title = compact ? tr("Padding share")
                         : tr("Padding share vs %1 (%2)").arg(symbol, sweepTitle(r));
-        yTitle = tr("padding / stored slots");
+        yTitle = tr("padding share");  // of the stored slots; longer is elided at 720 px
         yFormat = QStringLiteral("%.3g %%");
         colour = pal.padding;
         break;

@@ -116,7 +116,9 @@ TimingPanel::TimingPanel(AnalysisController* controller, QWidget* parent)
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumHeight(220);
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_chartView);
+    // the legend below the chart wraps (Qt Charts' own elides "traffic bound 388.4 GFLOP/s")
+    m_legend = new ChartLegend;
+    split->addWidget(chartWithLegend(m_chartView, m_legend));
     split->addWidget(m_table);
 
     auto* layout = new QVBoxLayout(this);
@@ -295,6 +297,9 @@ void TimingPanel::rebuildChart()
     for (int c : {TimingModel::Precision, TimingModel::Predicted, TimingModel::OfPrediction}) {
         m_table->setColumnHidden(c, app.presentationMode());
     }
+    // and every column keeps its contents' width (the table scrolls): a stretched last column
+    // would be cut to the room left ("CPU reference (1 thread)" in 156 of its 255 px)
+    m_table->horizontalHeader()->setStretchLastSection(!app.presentationMode());
     auto* chart = newStyledChart();
     const auto& rows = m_model->rows();
     if (rows.isEmpty()) {
@@ -361,7 +366,15 @@ void TimingPanel::rebuildChart()
             lin->applyNiceNumbers();
             y = lin;
         }
-        y->setTitleText(logScale ? tr("GFLOP/s (log scale)") : tr("GFLOP/s"));
+        // in presentation mode the plot is too short for "(log scale)" beside the axis (Qt
+        // Charts would cut it to "GFLOP/s (log ..."): the decades 0.1, 1, 10 say it, and the
+        // chart's tooltip
+        y->setTitleText(logScale && !app.presentationMode() ? tr("GFLOP/s (log scale)")
+                                                            : tr("GFLOP/s"));
+        if (logScale) {
+            m_chartView->setToolTip(m_chartView->toolTip() +
+                                    tr("\nThe GFLOP/s axis is logarithmic (decades)."));
+        }
         y->setTitleFont(app.font());
         y->setLabelsFont(app.font(0.9));
         chart->addAxis(y, Qt::AlignLeft);
@@ -419,5 +432,6 @@ void TimingPanel::rebuildChart()
             delete own;
         }
     }
+    m_legend->showLegendOf(chart);
     replaceChart(m_chartView, chart);
 }

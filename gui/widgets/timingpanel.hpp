@@ -13,6 +13,7 @@
 
 class AnalysisController;
 class QChartView;
+class ChartLegend;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -75,5 +76,6 @@ private:
     RunControls m_run;
     QTableView* m_table;
     QChartView* m_chartView;
+    ChartLegend* m_legend;
     TimingModel* m_model;
 };

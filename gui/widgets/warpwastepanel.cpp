@@ -13,6 +13,7 @@
 
 #include <spmv/registry.hpp>
 
+#include "appearance.hpp"
 #include "models/wastecomparisonmodel.hpp"
 #include "warpwasteview.hpp"
 
@@ -81,6 +82,8 @@ WarpWastePanel::WarpWastePanel(AnalysisController* controller, QWidget* parent)
     layout->addWidget(sides, 1);
     layout->addWidget(m_table);
 
+    connect(&Appearance::instance(), &Appearance::changed, this, &WarpWastePanel::fitHeader,
+            Qt::QueuedConnection);  // after the header's font follows the appearance
     connect(m_warpSize, &QSpinBox::valueChanged, controller, &AnalysisController::setWarpSize);
     connect(m_firstWarp, &QSpinBox::valueChanged, controller,
             &AnalysisController::setWasteFirstWarp);
@@ -94,9 +97,28 @@ WarpWastePanel::WarpWastePanel(AnalysisController* controller, QWidget* parent)
         [this](int side, WarpWastePtr waste) {
             const QString title = titleOf(side);
             m_views.at(static_cast<std::size_t>(side))->setWaste(waste, title);
-            m_model->resetData(side, waste, title);
+            // the table's column header: the format's name above its parameters (one line
+            // is wider than a column in presentation mode)
+            QString head = title;
+            if (const auto comma = head.indexOf(QStringLiteral(", ")); comma > 0) {
+                head.replace(comma, 2, QLatin1Char('\n'));
+            }
+            m_model->resetData(side, waste, head);
+            fitHeader();
             m_firstWarp->setMaximum(qMax(0, static_cast<int>(waste->analysis.warps.size()) - 1));
         });
+}
+
+void WarpWastePanel::fitHeader()
+{
+    // QHeaderView sizes itself for one line: the two-line titles need the header that tall
+    auto* header = m_table->horizontalHeader();
+    int lines = 1;
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        lines = qMax(lines, static_cast<int>(
+                                m_model->headerData(c, Qt::Horizontal).toString().count('\n')) + 1);
+    }
+    header->setMinimumHeight(lines * header->fontMetrics().height() + 8);
 }
 
 QString WarpWastePanel::titleOf(int side) const

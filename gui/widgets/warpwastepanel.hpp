@@ -31,6 +31,7 @@ signals:
 private:
     QLabel* m_warpLabel = nullptr;
     QString titleOf(int side) const;
+    void fitHeader();  ///< the table's header as tall as its titles' lines
 
     AnalysisController* m_controller;
     std::array<QComboBox*, 2> m_formats{};

@@ -30,11 +30,21 @@ signals:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
+    QRectF shownRect(const QPaintEvent* event) const;
     void relayout();
     double headerHeight() const;
+    double footerHeight() const;
+    // the header's text, word-wrapped to the view's width by paintEvent and headerHeight alike
+    QString titleText() const;
+    static QString captionOf(const spmv::viz::WarpPicture& picture);
+    QStringList numberLines() const;
+    std::vector<std::pair<spmv::viz::SlotKind, QString>> legendItems() const;
+    std::vector<int> legendRows(double width) const;  ///< the row of each legend entry
+    QString stripCaption(double stripWidth) const;
     double stripHeight() const;  ///< the whole-matrix waste strip (spmv::viz::waste_strip)
     QRectF m_stripRect;
 

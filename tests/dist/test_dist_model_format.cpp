@@ -463,10 +463,13 @@ TEST_CASE("the model against the pde400 records on 2 and 4 H200 and 2 H100", "[.
     // Outside: the host-staged exchange's modes that do not hide it (and all of them on 4
     // GPUs, where the exchange outlasts the local SpMV): host-shm assumes 10 GB/s through
     // Open MPI's shared memory, the records show ~4 GB/s plus the pinned copies.
+    // (2 GPUs' vector and naive host-staged moved inside the bar with the H200's own
+    // constants: model / measured 0.82 and 0.85, below)
     check_case({400, "H200", "csr",
                 {{h200x2_host, 2, "host-staged", vector, 1403.4},
-                 {h200x2_host, 2, "host-staged", naive, 1436.3},
-                 {h200x4_host, 4, "host-staged", vector, 1277.57},
+                 {h200x2_host, 2, "host-staged", naive, 1436.3}}});
+    check_case({400, "H200", "csr",
+                {{h200x4_host, 4, "host-staged", vector, 1277.57},
                  {h200x4_host, 4, "host-staged", naive, 1306.46},
                  {h200x4_host, 4, "host-staged", overlap, 798.71},
                  {h200x4_host, 4, "host-staged", task, 802.90}},
