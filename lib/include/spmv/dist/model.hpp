@@ -25,8 +25,9 @@
 ///     T_merged only (the scatter term stays).
 /// Why (docs/distributed.md, "The model against the measurements, per format", the table and
 /// its records): on 2 H200, pde400 in SELL was predicted 1,160 us by eq. 2 and measured 770 us:
-/// eq. 2 charges 20 bytes per nonzero whatever the format; the per-format model, 856 us,
-/// charges the 12 bytes SELL streams plus the L2 gather of x.
+/// eq. 2 charges 20 bytes per nonzero whatever the format; the per-format model charges the
+/// 12 bytes SELL streams plus the L2 gather of x (856 us with the H100's constants scaled to
+/// the H200; 1,002 us, 1.30x slow, with the H200's own fit: docs/distributed.md says why).
 ///
 /// Per rank (s_v = 8 (DP) or 4 (SP) value bytes, s_i = 4 index bytes, B the rank's memory
 /// bandwidth (GPU: B_GPU, host rank: HostProfile), B_PCI the GPU's PCIe bandwidth, B_L and
