@@ -341,8 +341,27 @@ void SolverPanel::onProgress(int done, int total, const QString& current, quint6
                            tr("solving with %1 (%2 of %3)").arg(current).arg(done + 1).arg(total));
         emit statusMessage(tr("Solving with %1 ...").arg(current));
     } else {
-        m_run.showProgress(done);
+        showSolvesDone(done);
     }
+}
+
+void SolverPanel::showSolvesDone(int done)
+{
+    // the bar counts solves that ran: a refused one (the matrix is certainly not SPD) is
+    // processed but not solved, so it is not "2 of 2 solves"
+    int refused = 0;
+    for (const auto& run : m_model->rows()) refused += runOutcome(run) == RunOutcome::notRun;
+    if (refused == 0) {
+        m_run.showProgress(done);
+        return;
+    }
+    const int ran = std::max(0, done - refused);
+    const int total = m_run.progressBar()->maximum();
+    m_run.showProgress(ran, ran == 0 ? tr("not run: refused (matrix not SPD)")
+                                     : tr("%1 of %2 solves run, %3 refused (matrix not SPD)")
+                                           .arg(ran)
+                                           .arg(total)
+                                           .arg(refused));
 }
 
 void SolverPanel::onRun(const SolverRun& run, quint64 generation)
@@ -358,9 +377,17 @@ void SolverPanel::onFinished(bool cancelled, quint64 generation)
 {
     if (!m_job.finish(generation)) return;
     m_run.setIdle();
+    showSolvesDone(static_cast<int>(m_model->rows().size()));  // setIdle restored the format
     updateMessage(cancelled);
     rebuildChart();  // an empty chart's title said "Solving ..."
-    emit statusMessage(cancelled ? tr("Solve cancelled.") : tr("Solve finished."));
+    const auto& rows = m_model->rows();
+    const bool allRefused =
+        !rows.isEmpty() && std::all_of(rows.begin(), rows.end(), [](const SolverRun& run) {
+            return runOutcome(run) == RunOutcome::notRun;
+        });
+    emit statusMessage(cancelled    ? tr("Solve cancelled.")
+                       : allRefused ? tr("Not solved: refused (matrix not SPD).")
+                                    : tr("Solve finished."));
     emit runFinished();
 }
 

@@ -94,6 +94,8 @@ private:
     void onRun(const SolverRun& run, quint64 generation);
     void onFinished(bool cancelled, quint64 generation);
     void beginRun();
+    /// The progress bar after `done` solves: "done of total solves", or what was refused.
+    void showSolvesDone(int done);
     void updateMessage(bool cancelled);
     void rebuildChart();
     void applyCpuCap();

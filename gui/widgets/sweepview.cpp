@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <future>
-#include <span>
 
 #include <QComboBox>
 #include <QCursor>
@@ -334,36 +332,22 @@ void SweepView::recompute()
             auto values = spmv::analysis::default_sweep_values(doc->csr, param);
             // the current setting as the builder resolves it, so that it lies on the curve
             values.push_back(spmv::analysis::resolved_value(doc->csr, format, param, params));
-            // the predicted time of every point: the per-format fitted model, the one call
-            // the Advisor, Timing and the CLI share. It reads every nonzero per point (~0.3 s
-            // per point for 10M nonzeros), so the upper two thirds of the points are
-            // predicted on a second thread while this one sweeps and predicts the rest: the
-            // same numbers, in half the wall time on 2 cores (issue 34's 10 s bar)
-            std::vector<int> at(values);  // the points sweep() returns: sorted, distinct
-            std::sort(at.begin(), at.end());
-            at.erase(std::unique(at.begin(), at.end()), at.end());
-            const auto split = static_cast<std::ptrdiff_t>(at.size() / 3);
-            auto upper = std::async(std::launch::async, [&doc, &at, split, format, param,
-                                                         &params, &options] {
-                return spmv::model::predict_sweep(
-                    doc->csr, format, param, params,
-                    std::span<const int>(at).subspan(static_cast<std::size_t>(split)),
-                    options.gpu, options.precision);
-            });
-            std::vector<spmv::model::SweepPrediction> model;
-            try {
-                o.result = std::make_shared<const SweepResult>(
-                    spmv::analysis::sweep(doc->csr, format, param, params, values, options));
-                model = spmv::model::predict_sweep(
-                    doc->csr, format, param, params,
-                    std::span<const int>(at).first(static_cast<std::size_t>(split)), options.gpu,
-                    options.precision);
-            } catch (...) {
-                upper.wait();  // it reads `at` and `params`: never leave it running
-                throw;
+            o.result = std::make_shared<const SweepResult>(
+                spmv::analysis::sweep(doc->csr, format, param, params, values, options));
+            if (latest->load() != generation) {  // superseded meanwhile: skip the model
+                o.stale = true;
+                return o;
             }
-            auto rest = upper.get();
-            model.insert(model.end(), rest.begin(), rest.end());
+            // the predicted time of every point: the per-format fitted model, the one call the
+            // Advisor, Timing and the CLI share, at the points sweep() returns (sorted,
+            // distinct). It keeps one model context for the whole sweep, so the passes over
+            // the nonzeros that do not depend on the swept value run once (C, b_r, K: ~0.2 s
+            // for 10M nonzeros; sigma: one pass per point, ~0.1 s each)
+            std::vector<int> at;
+            at.reserve(o.result->points.size());
+            for (const auto& point : o.result->points) at.push_back(point.value);
+            auto model = spmv::model::predict_sweep(doc->csr, format, param, params, at,
+                                                    options.gpu, options.precision);
             o.model = std::make_shared<const std::vector<spmv::model::SweepPrediction>>(
                 std::move(model));
         } catch (const std::bad_alloc&) {

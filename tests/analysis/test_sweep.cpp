@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,10 @@
 #include <spmv/analysis/warps.hpp>
 #include <spmv/any_matrix.hpp>
 #include <spmv/error.hpp>
+#include <spmv/formats/sell.hpp>
+#include <spmv/generators.hpp>
+#include <spmv/model/format_model.hpp>
+#include <spmv/model/gpu_profile.hpp>
 #include <spmv/model/performance.hpp>
 #include <spmv/registry.hpp>
 
@@ -312,4 +317,164 @@ TEST_CASE("Sweeps reject unknown formats, foreign parameters and values outside 
                       Contains("bandwidth"));
     CHECK_THROWS_WITH(sweep(a, "sell", Param::sort_window, p, {}, bad_alpha), Contains("alpha"));
     CHECK_THROWS_AS(sweep_format(Param::pitch_bytes), InvalidArgument);
+}
+
+namespace {
+
+/// Every count of a shape and its priced time, compared exactly (the sweep's one context must
+/// give what a fresh one gives, bit for bit).
+void check_same(const spmv::model::VariantPrediction& got,
+                const spmv::model::VariantPrediction& want)
+{
+    const auto& g = got.shape;
+    const auto& w = want.shape;
+    CHECK(g.variant == w.variant);
+    CHECK(g.params.slice_height == w.params.slice_height);
+    CHECK(g.params.sort_window == w.params.sort_window);
+    CHECK(g.params.block_rows == w.params.block_rows);
+    CHECK(g.params.hyb_width == w.params.hyb_width);
+    CHECK(g.feasible == w.feasible);
+    CHECK(g.loaded_slots == w.loaded_slots);
+    CHECK(g.stored_slots == w.stored_slots);
+    CHECK(g.extra_index_slots == w.extra_index_slots);
+    CHECK(g.row_info_bytes == w.row_info_bytes);
+    CHECK(g.x_sectors_dp == w.x_sectors_dp);
+    CHECK(g.x_sectors_sp == w.x_sectors_sp);
+    CHECK(g.matrix_sector_factor == w.matrix_sector_factor);
+    CHECK(g.x_staged == w.x_staged);
+    CHECK(g.critical_trips == w.critical_trips);
+    CHECK(g.warp_trips == w.warp_trips);
+    CHECK(g.useful_fraction == w.useful_fraction);
+    CHECK(got.prediction.time_s == want.prediction.time_s);
+    CHECK(got.prediction.dram_bytes == want.prediction.dram_bytes);
+    CHECK(got.prediction.l2_sectors == want.prediction.l2_sectors);
+    CHECK(got.prediction.bound == want.prediction.bound);
+}
+
+/// A power law of 3,001 rows (not a multiple of a warp): lengths 1..200, random columns.
+Csr<double, std::int32_t> small_power_law()
+{
+    return gen::generate("powerlaw", {{"rows", 3001}, {"max-len", 200}}, 5);
+}
+
+}  // namespace
+
+TEST_CASE("Every point of a model sweep is the single-point prediction at that value",
+          "[sweep][model]")
+{
+    // predict_sweep keeps one ShapeContext for the whole sweep (row lengths and the passes
+    // that do not depend on the swept value computed once): each point must still be what
+    // predict_variant computes from scratch, in every field, bit for bit
+    const auto a = small_power_law();
+    REQUIRE(a.col_idxs.size() > 10000);
+    const auto& gpu = model::find_profile("H100");
+    struct Case {
+        Param param;
+        const char* format;
+        int base_sigma;  // 0: auto, resolved per point (it depends on C)
+        std::vector<int> values;
+    };
+    const std::vector<Case> cases{
+        {Param::sort_window, "sell", 1, {1, 2, 8, 32, 64, 100, 1024, 3001, 8192, 16}},
+        {Param::slice_height, "sell", 256, {1, 4, 32, 64, 128, 7}},
+        {Param::slice_height, "sell", 0, {8, 32, 128}},
+        {Param::block_rows, "pjds", 1, {1, 2, 32, 64, 1000}},
+        {Param::hyb_width, "hyb", 1, {0, 1, 3, 17, 200, -1}},
+    };
+    for (const auto& c : cases) {
+        for (const auto precision :
+             {model::Precision::double_precision, model::Precision::single_precision}) {
+            FormatParams base;
+            base.sort_window = c.base_sigma;
+            const auto sweep =
+                model::predict_sweep(a, c.format, c.param, base, c.values, gpu, precision);
+            REQUIRE(sweep.size() == c.values.size());
+            for (std::size_t i = 0; i < c.values.size(); ++i) {
+                INFO(c.format << " parameter " << static_cast<int>(c.param) << " = " << c.values[i]);
+                auto p = base;
+                set(p, c.param, c.values[i]);
+                const auto want = model::predict_variant(a, c.format, p, gpu, precision);
+                CHECK(sweep[i].value == c.values[i]);
+                check_same(sweep[i].model, want);
+            }
+        }
+    }
+}
+
+TEST_CASE("The SELL model's x sectors are its warps' gathers counted one by one",
+          "[sweep][model]")
+{
+    // an independent count: the rows of the built SELL-32-sigma in row_perm order, warps of
+    // 32 of them, each trip's distinct 32-byte sectors of x (4 doubles, 8 floats) by a set.
+    // Covers the model's shortcuts: sigma dividing 32 (the identity pass), sigma >= N (the
+    // global pass), and the sector stamps
+    const auto a = small_power_law();
+    const auto& gpu = model::find_profile("H100");
+    for (const int sigma : {1, 2, 16, 32, 64, 96, 3001, 5000}) {
+        INFO("sigma = " << sigma);
+        const auto sell = to_sell_c_sigma(a, SellCSigmaOptions{32, sigma});
+        double dp = 0, sp = 0;
+        const auto n = static_cast<std::size_t>(a.num_rows);
+        for (std::size_t first = 0; first < n; first += 32) {
+            const auto last = std::min(n, first + 32);
+            for (std::int32_t t = 0;; ++t) {
+                std::set<std::int32_t> d, s;
+                for (std::size_t k = first; k < last; ++k) {
+                    const auto row = sell.row_perm[k];
+                    const auto slot = a.row_ptrs[static_cast<std::size_t>(row)] + t;
+                    if (slot < a.row_ptrs[static_cast<std::size_t>(row) + 1]) {
+                        d.insert(a.col_idxs[static_cast<std::size_t>(slot)] / 4);
+                        s.insert(a.col_idxs[static_cast<std::size_t>(slot)] / 8);
+                    }
+                }
+                if (d.empty()) break;
+                dp += static_cast<double>(d.size());
+                sp += static_cast<double>(s.size());
+            }
+        }
+        FormatParams p;
+        p.sort_window = sigma;
+        const auto m = model::predict_variant(a, "sell", p, gpu, model::Precision::double_precision);
+        CHECK(m.shape.x_sectors_dp == dp);
+        CHECK(m.shape.x_sectors_sp == sp);
+    }
+}
+
+TEST_CASE("x sectors do not depend on how many columns the matrix has", "[sweep][model]")
+{
+    // the model counts sectors by stamps up to 2^24 columns and by sorting above: the same
+    // columns in a matrix 2^24 + 100 columns wide give the same counts
+    const auto narrow = small_power_law();
+    auto wide = narrow;
+    wide.num_cols = (1 << 24) + 100;
+    const auto& gpu = model::find_profile("H100");
+    FormatParams p;
+    p.sort_window = 64;
+    const auto x = model::predict_variants(narrow, p, gpu, model::Precision::double_precision);
+    const auto y = model::predict_variants(wide, p, gpu, model::Precision::double_precision);
+    REQUIRE(x.size() == y.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        INFO(x[i].shape.variant);
+        CHECK(x[i].shape.x_sectors_dp == y[i].shape.x_sectors_dp);
+        CHECK(x[i].shape.x_sectors_sp == y[i].shape.x_sectors_sp);
+        CHECK(x[i].shape.warp_trips == y[i].shape.warp_trips);
+    }
+}
+
+TEST_CASE("SELL's slot count from the row lengths is the built layout's, long windows included",
+          "[sweep][model]")
+{
+    // sell_stored_slots (behind sigma = auto) sorts windows of >= 1024 rows by counting: the
+    // slots must be those the builder stores, for short and long windows and a last window
+    // that is cut short
+    const auto a = small_power_law();
+    const auto lens = row_lengths(a);
+    const std::vector<std::int32_t> lengths(lens.begin(), lens.end());
+    for (const int c : {1, 8, 32}) {
+        for (const int sigma : {1, 2, 64, 1000, 1024, 2000, 3001, 4096}) {
+            INFO("C = " << c << ", sigma = " << sigma);
+            const auto sell = to_sell_c_sigma(a, SellCSigmaOptions{c, sigma});
+            CHECK(sell_stored_slots(lengths, c, sigma) == sell.slice_ptrs.back());
+        }
+    }
 }

@@ -185,6 +185,7 @@ TEST_CASE("A matrix that is certainly not SPD is not solved unless asked", "[gui
     REQUIRE(w.waitUntilIdle(60000));
     auto* panel = w.solverPanel();
     CHECK_FALSE(panel->runAnywayBox()->isChecked());  // refusing is the default
+    QSignalSpy status(panel, &SolverPanel::statusMessage);
 
     panel->start();  // on the worker thread
     REQUIRE(w.waitUntilIdle(60000));
@@ -212,6 +213,13 @@ TEST_CASE("A matrix that is certainly not SPD is not solved unless asked", "[gui
           QStringLiteral("\u2014"));
     CHECK(model->index(0, SolverSummaryModel::Iterations).data().toString() ==
           QStringLiteral("\u2014"));
+    // the progress bar too: nothing ran, not "2 of 2 solves"
+    auto* bar = panel->findChild<QProgressBar*>();
+    REQUIRE(bar);
+    CHECK(bar->text() == QStringLiteral("not run: refused (matrix not SPD)"));
+    CHECK(bar->value() == 0);
+    REQUIRE_FALSE(status.isEmpty());  // and the status bar: not "Solve finished."
+    CHECK(status.last().at(0).toString() == QStringLiteral("Not solved: refused (matrix not SPD)."));
 
     // asked for: CG runs, breaks down at once (p^T A p < 0), and is labelled as not a solve
     panel->runAnywayBox()->setChecked(true);
@@ -236,6 +244,8 @@ TEST_CASE("A matrix that is certainly not SPD is not solved unless asked", "[gui
     auto* cg = findSeries<QLineSeries>(panel->chart(), QStringLiteral("CG: did not converge"));
     REQUIRE(cg);
     CHECK(cg->pen().style() == Qt::DashDotLine);  // not drawn like a solve
+    CHECK(bar->text() == QStringLiteral("2 of 2 solves"));  // both ran (and broke down)
+    CHECK(bar->value() == 2);
     CHECK(w.errors().isEmpty());  // shown in the view, not reported as an application error
 }
 

@@ -68,6 +68,7 @@ public:
           chunk_(static_cast<std::size_t>(warp_size) *
                  static_cast<std::size_t>(std::max(1, 65536 / warp_size)))
     {
+        total_.warp_size = warp_size;
         work_.iterations.reserve(chunk_);
         work_.useful.reserve(chunk_);
         work_.stored.reserve(chunk_);
@@ -93,11 +94,13 @@ public:
             --count;
         }
         const std::int64_t full = count / ws;
-        total_.n_iter += full;
-        total_.useful += full * ws;
-        total_.n_p += full * ws;  // 2 * 1 - 1 flops per thread
-        total_.stored += full * ws;
-        total_.threads += full * ws;
+        WarpStats unit;  // a full warp of one-trip threads on one entry each
+        unit.threads = ws;
+        unit.max_iterations = 1;
+        unit.useful = ws;
+        unit.n_p = ws;  // 2 * 1 - 1 flops per thread
+        unit.stored = ws;
+        total_.add(unit, full);
         slots_read_ += full * ws;
         for (std::int64_t k = 0; k < count % ws; ++k) add(1, 1, 1);
     }
@@ -105,12 +108,7 @@ public:
     WarpAnalysis finish()
     {
         flush();
-        total_.warp_size = warp_size_;
-        const double slots = static_cast<double>(warp_size_) * static_cast<double>(total_.n_iter);
-        // same convention as analyze_warps: no lane slot at all wastes nothing
-        total_.useful_fraction =
-            total_.n_iter == 0 ? 1.0 : static_cast<double>(total_.useful) / slots;
-        return total_;
+        return total_;  // useful_fraction as analyze_warps has it (WarpAnalysis::add)
     }
 
     std::int64_t slots_read() const { return slots_read_; }
@@ -119,15 +117,7 @@ private:
     void flush()
     {
         if (work_.iterations.empty()) return;
-        const auto part = analyze_warps(work_, warp_size_);
-        total_.threads += part.threads;
-        total_.n_iter += part.n_iter;
-        total_.n_p += part.n_p;
-        total_.useful += part.useful;
-        total_.idle_slots += part.idle_slots;
-        total_.phantom_slots += part.phantom_slots;
-        total_.stored += part.stored;
-        total_.stored_padding += part.stored_padding;
+        for (const auto& w : analyze_warps(work_, warp_size_).warps) total_.add(w);
         work_.iterations.clear();
         work_.useful.clear();
         work_.stored.clear();

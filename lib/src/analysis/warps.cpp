@@ -28,12 +28,12 @@ WarpAnalysis analyze_warps(const ThreadWork& work, int warp_size)
                      std::to_string(work.stored.size()) + ")");
     WarpAnalysis r;
     r.warp_size = warp_size;
-    r.threads = static_cast<std::int64_t>(work.iterations.size());
+    const auto threads = static_cast<std::int64_t>(work.iterations.size());
     const std::int64_t ws = warp_size;
-    for (std::int64_t first = 0; first < r.threads; first += ws) {
+    for (std::int64_t first = 0; first < threads; first += ws) {
         WarpStats w;
         w.first_thread = first;
-        w.threads = std::min(ws, r.threads - first);
+        w.threads = std::min(ws, threads - first);
         for (std::int64_t t = first; t < first + w.threads; ++t) {
             const auto k = static_cast<std::size_t>(t);
             const auto it = work.iterations[k];
@@ -57,17 +57,24 @@ WarpAnalysis analyze_warps(const ThreadWork& work, int warp_size)
         w.stored_padding = w.stored - w.useful;
         w.useful_fraction = fraction(w.useful, ws * w.max_iterations);
 
-        r.n_iter += w.max_iterations;
-        r.n_p += w.n_p;
-        r.useful += w.useful;
-        r.idle_slots += w.idle_slots;
-        r.phantom_slots += w.phantom_slots;
-        r.stored += w.stored;
-        r.stored_padding += w.stored_padding;
+        r.add(w);
         r.warps.push_back(w);
     }
-    r.useful_fraction = fraction(r.useful, ws * r.n_iter);
     return r;
+}
+
+void WarpAnalysis::add(const WarpStats& w, std::int64_t count)
+{
+    SPMV_EXPECTS(count >= 0, "WarpAnalysis::add: count must be >= 0");
+    threads += count * w.threads;
+    n_iter += count * w.max_iterations;
+    n_p += count * w.n_p;
+    useful += count * w.useful;
+    idle_slots += count * w.idle_slots;
+    phantom_slots += count * w.phantom_slots;
+    stored += count * w.stored;
+    stored_padding += count * w.stored_padding;
+    useful_fraction = fraction(useful, std::int64_t{warp_size} * n_iter);
 }
 
 }  // namespace spmv::analysis

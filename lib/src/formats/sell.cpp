@@ -35,13 +35,26 @@ std::int64_t sell_stored_slots(std::span<const std::int32_t> row_lengths, int sl
     const std::int64_t c = slice_height;
     const std::int64_t sigma = sort_window;
     std::vector<std::int32_t> window;
+    std::vector<std::int64_t> histogram;  // counting sort of long windows
+    const std::int32_t longest =
+        n == 0 ? 0 : *std::max_element(row_lengths.begin(), row_lengths.end());
     std::int64_t slots = 0;
     std::int64_t k = 0;  // rows already placed in slices
     std::int32_t width = 0;
     for (std::int64_t first = 0; first < n; first += sigma) {
         const auto count = std::min(sigma, n - first);
         window.assign(row_lengths.begin() + first, row_lengths.begin() + first + count);
-        if (sigma > 1) {
+        if (sigma > 1 && count >= 1024 && count >= 2 * std::int64_t{longest}) {
+            // the same sorted lengths by counting, O(count + longest): choose_sort_window sorts
+            // up to log2(N/C) + 2 times (0.8 s -> ~0.1 s for a 2.4M-row power law)
+            histogram.assign(static_cast<std::size_t>(longest) + 1, 0);
+            for (const auto l : window) ++histogram[static_cast<std::size_t>(l)];
+            auto out = window.begin();
+            for (std::int64_t l = longest; l >= 0; --l) {
+                out = std::fill_n(out, histogram[static_cast<std::size_t>(l)],
+                                  static_cast<std::int32_t>(l));
+            }
+        } else if (sigma > 1) {
             std::sort(window.begin(), window.end(), std::greater<>());
         }
         for (const auto l : window) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <spmv/error.hpp>
 #include <spmv/registry.hpp>
@@ -60,12 +61,11 @@ const KernelConstants* FormatModelConstants::find(std::string_view variant) cons
     return nullptr;
 }
 
-std::vector<KernelShape> kernel_shapes(const Csr<double, std::int32_t>& a,
-                                       const FormatParams& params_in,
-                                       std::span<const std::string_view> wanted)
+namespace {
+
+// Throws InvalidArgument for a variant the model does not know, listing the ones it does.
+void check_wanted(std::span<const std::string_view> wanted)
 {
-    SPMV_EXPECTS(a.num_rows > 0 && !a.col_idxs.empty(),
-                 "the format model needs a matrix with rows and nonzeros");
     for (const auto w : wanted) {
         if (find_modelled_variant(w) == nullptr) {
             std::string names;
@@ -77,8 +77,11 @@ std::vector<KernelShape> kernel_shapes(const Csr<double, std::int32_t>& a,
                                   "'; modelled: " + names);
         }
     }
-    // every "auto" resolved by its format's registry entry, as every builder and estimate does
-    ShapeContext context(a, resolve_all_params(a.row_ptrs, params_in));
+}
+
+// The shapes of the wanted variants (all when empty) at the context's parameters.
+std::vector<KernelShape> shapes_in(ShapeContext& context, std::span<const std::string_view> wanted)
+{
     auto want = [&](std::string_view v) {
         return wanted.empty() || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
     };
@@ -94,7 +97,7 @@ std::vector<KernelShape> kernel_shapes(const Csr<double, std::int32_t>& a,
         s.params = context.params;
         s.permuted = v.permuted;
         s.rows = context.n;
-        s.cols = a.num_cols;
+        s.cols = context.a.num_cols;
         s.nnz = context.nnz;
         s.loaded_slots = static_cast<double>(context.nnz);
         s.stored_slots = static_cast<double>(context.nnz);
@@ -107,6 +110,25 @@ std::vector<KernelShape> kernel_shapes(const Csr<double, std::int32_t>& a,
         out.push_back(std::move(s));
     }
     return out;
+}
+
+void check_matrix(const Csr<double, std::int32_t>& a)
+{
+    SPMV_EXPECTS(a.num_rows > 0 && !a.col_idxs.empty(),
+                 "the format model needs a matrix with rows and nonzeros");
+}
+
+}  // namespace
+
+std::vector<KernelShape> kernel_shapes(const Csr<double, std::int32_t>& a,
+                                       const FormatParams& params_in,
+                                       std::span<const std::string_view> wanted)
+{
+    check_matrix(a);
+    check_wanted(wanted);
+    // every "auto" resolved by its format's registry entry, as every builder and estimate does
+    ShapeContext context(a, resolve_all_params(a.row_ptrs, params_in));
+    return shapes_in(context, wanted);
 }
 
 namespace {
@@ -211,6 +233,12 @@ std::vector<SweepPrediction> predict_sweep(const Csr<double, std::int32_t>& a,
                                         std::string(format) + "'");
     }
     const auto c = constants != nullptr ? *constants : builtin_constants(gpu);
+    const std::string_view one[] = {v->name};
+    // one context for the whole sweep: the row lengths and every pass that does not depend on
+    // the swept value (the identity and global passes for C, b_r and K; the window pass too
+    // while sigma stays) are computed once, not once per point. The same numbers as
+    // predict_variant at every value, bit for bit (tests/analysis/test_sweep.cpp).
+    std::optional<ShapeContext> context;
     std::vector<SweepPrediction> out;
     out.reserve(values.size());
     for (const int value : values) {
@@ -218,7 +246,18 @@ std::vector<SweepPrediction> predict_sweep(const Csr<double, std::int32_t>& a,
         sp.value = value;
         sp.params = base;
         spmv::set(sp.params, param, value);
-        sp.model = predict_variant(a, v->name, sp.params, gpu, p, &c);
+        const auto resolved = resolve_all_params(a.row_ptrs, sp.params);
+        if (context) {
+            context->set_params(resolved);
+        } else {
+            check_matrix(a);
+            context.emplace(a, resolved);
+        }
+        auto shapes = shapes_in(*context, one);
+        SPMV_EXPECTS(shapes.size() == 1, "the format model gave no prediction for '" +
+                                             std::string(v->name) + "'");
+        auto t = predict(shapes.front(), c, p);
+        sp.model = {std::move(shapes.front()), std::move(t)};
         out.push_back(std::move(sp));
     }
     return out;

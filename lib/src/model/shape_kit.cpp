@@ -5,61 +5,143 @@
 #include <array>
 #include <numeric>
 
+#include <spmv/error.hpp>
+
 namespace spmv::model {
 namespace {
 
-// Distinct values among n small keys (n <= 32): sort a copy.
-int distinct(std::array<std::int64_t, warp>& keys, int n)
+// Distinct 32-byte sectors of x among the n <= 32 columns `cols` for doubles (4 per sector)
+// and floats (8): the column keys sorted once, then counted by one scan each (a float
+// sector is two double sectors, c >> 3 == (c >> 2) >> 1, so sorted double keys are sorted
+// float keys too). Reorders `cols`.
+std::pair<int, int> distinct_sectors(std::int32_t* cols, int n)
 {
-    std::sort(keys.begin(), keys.begin() + n);
-    return static_cast<int>(std::unique(keys.begin(), keys.begin() + n) - keys.begin());
+    if (n <= 1) return {n, n};
+    for (int l = 0; l < n; ++l) cols[l] >>= 2;
+    std::sort(cols, cols + n);
+    int dp = 1, sp = 1;
+    for (int l = 1; l < n; ++l) {
+        dp += cols[l] != cols[l - 1];
+        sp += (cols[l] >> 1) != (cols[l - 1] >> 1);
+    }
+    return {dp, sp};
 }
 
+// Distinct x sectors (doubles: 4 columns per 32-byte sector, floats: 8) of groups of <= 32
+// columns, one group after another: each sector is stamped with the group's number, so a
+// column costs O(1) instead of its share of a sort. The stamps take 6 bytes per 4 columns
+// (3.6 MB for 2.4M columns); above 2^24 columns the groups are sorted instead
+// (distinct_sectors). Both give the same counts.
+class SectorCounter {
+public:
+    explicit SectorCounter(std::int64_t num_cols)
+    {
+        if (num_cols <= (std::int64_t{1} << 24)) {
+            dp_.assign(static_cast<std::size_t>(num_cols >> 2) + 1, 0);
+            sp_.assign(static_cast<std::size_t>(num_cols >> 3) + 1, 0);
+        }
+    }
+
+    /// {DP sectors, SP sectors} of cols[0 .. n) (may reorder them).
+    std::pair<int, int> count(std::int32_t* cols, int n)
+    {
+        if (n <= 1) return {n, n};
+        if (dp_.empty()) return distinct_sectors(cols, n);
+        if (++stamp_ == 0) {  // wrapped after 2^32 groups: start the stamps afresh
+            std::fill(dp_.begin(), dp_.end(), 0u);
+            std::fill(sp_.begin(), sp_.end(), 0u);
+            stamp_ = 1;
+        }
+        int dp = 0, sp = 0;
+        for (int l = 0; l < n; ++l) {
+            auto& d = dp_[static_cast<std::size_t>(cols[l] >> 2)];
+            dp += d != stamp_;
+            d = stamp_;
+            auto& f = sp_[static_cast<std::size_t>(cols[l] >> 3)];
+            sp += f != stamp_;
+            f = stamp_;
+        }
+        return {dp, sp};
+    }
+
+private:
+    std::vector<std::uint32_t> dp_, sp_;
+    std::uint32_t stamp_ = 0;
+};
+
+// Distinct sectors of 2^shift slots among the slots [lo, hi).
+std::int64_t range_sectors(std::int64_t lo, std::int64_t hi, int shift)
+{
+    return hi > lo ? ((hi - 1) >> shift) - (lo >> shift) + 1 : 0;
+}
+
+// Warps of 32 rows of `order` (empty: the identity), each lane looping over its row. Each
+// lane's row is read once, front to back, into the per-trip buckets (trip t of every lane
+// together), so that a row costs one miss, not one per trip; the next warp's row pointers
+// and row starts are fetched while this warp is counted. The counts do not depend on the
+// order in which a trip's columns are gathered.
 RowPass row_parallel(const Csr<double, std::int32_t>& a, const std::vector<std::int32_t>& order,
                      bool slot_sectors)
 {
+    // slot_sectors counts the matrix's own sectors of a warp's consecutive rows (CSR scalar):
+    // identity order only, where they are one contiguous range of slots
+    SPMV_EXPECTS(!slot_sectors || order.empty(), "row_parallel: slot sectors need row order");
     RowPass r;
     const auto n = static_cast<std::int64_t>(a.num_rows);
-    std::array<std::int64_t, warp> kd{}, ks{};
-    std::array<std::int32_t, warp> rows{};
-    std::vector<std::int64_t> kv, kc;
-    for (std::int64_t first = 0; first < n; first += warp) {
+    const auto* ptrs = a.row_ptrs.data();
+    const auto* col = a.col_idxs.data();
+    auto row_at = [&](std::int64_t k) {
+        return order.empty() ? static_cast<std::int32_t>(k) : order[static_cast<std::size_t>(k)];
+    };
+    // [2][warp]: this warp's and the next warp's row ranges
+    std::array<std::array<std::int32_t, warp>, 2> begin{}, end{};
+    auto load = [&](std::int64_t first, int which) {
         const int lanes = static_cast<int>(std::min<std::int64_t>(warp, n - first));
-        std::int32_t width = 0;
         for (int l = 0; l < lanes; ++l) {
-            const auto row = order.empty() ? static_cast<std::int32_t>(first + l)
-                                           : order[static_cast<std::size_t>(first + l)];
-            rows[static_cast<std::size_t>(l)] = row;
-            width = std::max(width, a.row_ptrs[row + 1] - a.row_ptrs[row]);
+            const auto row = row_at(first + l);
+            begin[which][l] = ptrs[row];
+            end[which][l] = ptrs[row + 1];
+            __builtin_prefetch(col + begin[which][l]);
         }
+        if (!order.empty()) {  // the row pointers of the warp after
+            const auto after = first + warp;
+            for (std::int64_t k = after; k < std::min(n, after + warp); ++k) {
+                __builtin_prefetch(ptrs + row_at(k));
+            }
+        }
+    };
+    std::vector<std::int32_t> bucket;  // bucket[t * warp + m]: trip t's m-th column
+    std::vector<int> fill;             // columns in trip t
+    SectorCounter sectors(a.num_cols);
+    if (n > 0) load(0, 0);
+    int cur = 0;
+    for (std::int64_t first = 0; first < n; first += warp, cur ^= 1) {
+        const int lanes = static_cast<int>(std::min<std::int64_t>(warp, n - first));
+        if (first + warp < n) load(first + warp, cur ^ 1);
+        const auto& b = begin[cur];
+        const auto& e = end[cur];
+        std::int32_t width = 0;
+        for (int l = 0; l < lanes; ++l) width = std::max(width, e[l] - b[l]);
         r.warp_trips += width;
         r.critical = std::max<std::int64_t>(r.critical, width);
-        kv.clear();
-        kc.clear();
-        for (std::int32_t t = 0; t < width; ++t) {
-            int m = 0;
-            for (int l = 0; l < lanes; ++l) {
-                const auto row = rows[static_cast<std::size_t>(l)];
-                const auto slot = a.row_ptrs[row] + t;
-                if (slot < a.row_ptrs[row + 1]) {
-                    const auto c = a.col_idxs[static_cast<std::size_t>(slot)];
-                    kd[static_cast<std::size_t>(m)] = c >> 2;  // 4 doubles per 32-byte sector
-                    ks[static_cast<std::size_t>(m)] = c >> 3;  // 8 floats
-                    if (slot_sectors) {
-                        kv.push_back(static_cast<std::int64_t>(slot) >> 2);
-                        kc.push_back(static_cast<std::int64_t>(slot) >> 3);
-                    }
-                    ++m;
-                }
+        const auto w = static_cast<std::size_t>(width);
+        if (bucket.size() < w * warp) bucket.resize(w * warp);
+        fill.assign(w, 0);
+        for (int l = 0; l < lanes; ++l) {
+            for (auto j = b[l]; j < e[l]; ++j) {
+                const auto t = static_cast<std::size_t>(j - b[l]);
+                bucket[t * warp + static_cast<std::size_t>(fill[t]++)] = col[j];
             }
-            r.x_dp += distinct(kd, m);
-            r.x_sp += distinct(ks, m);
         }
-        if (slot_sectors) {
-            for (auto* k : {&kv, &kc}) {
-                std::sort(k->begin(), k->end());
-                r.matrix_sectors += static_cast<double>(std::unique(k->begin(), k->end()) - k->begin());
-            }
+        for (std::size_t t = 0; t < w; ++t) {
+            const auto [dp, sp] = sectors.count(bucket.data() + t * warp, fill[t]);
+            r.x_dp += dp;
+            r.x_sp += sp;
+        }
+        if (slot_sectors) {  // values (8 B, 4 per sector), then col_idxs (4 B, 8 per sector)
+            const std::int64_t lo = ptrs[first], hi = ptrs[first + lanes];
+            r.matrix_sectors += static_cast<double>(range_sectors(lo, hi, 2));
+            r.matrix_sectors += static_cast<double>(range_sectors(lo, hi, 3));
         }
     }
     return r;
@@ -68,18 +150,16 @@ RowPass row_parallel(const Csr<double, std::int32_t>& a, const std::vector<std::
 // x sectors of kernels whose lanes read consecutive nonzeros: chunks of 32 in CSR order.
 std::pair<double, double> nonzero_parallel(const Csr<double, std::int32_t>& a)
 {
-    std::array<std::int64_t, warp> kd{}, ks{};
+    std::array<std::int32_t, warp> cols{};
+    SectorCounter sectors(a.num_cols);
     double dp = 0, sp = 0;
     const auto nnz = a.col_idxs.size();
     for (std::size_t first = 0; first < nnz; first += warp) {
         const int m = static_cast<int>(std::min<std::size_t>(warp, nnz - first));
-        for (int l = 0; l < m; ++l) {
-            const auto c = a.col_idxs[first + static_cast<std::size_t>(l)];
-            kd[static_cast<std::size_t>(l)] = c >> 2;
-            ks[static_cast<std::size_t>(l)] = c >> 3;
-        }
-        dp += distinct(kd, m);
-        sp += distinct(ks, m);
+        std::copy_n(a.col_idxs.begin() + static_cast<std::ptrdiff_t>(first), m, cols.begin());
+        const auto [d, s] = sectors.count(cols.data(), m);
+        dp += d;
+        sp += s;
     }
     return {dp, sp};
 }
@@ -116,19 +196,17 @@ std::vector<std::int64_t> group_widths(const std::vector<std::int32_t>& lens,
 }
 
 // Rows sorted by length, longest first, stably, inside windows of `sigma` rows (sigma >= N:
-// one global sort), as the SELL / pJDS / JDS builders do.
+// one global sort), as the SELL / pJDS / JDS builders do (sort_by_length_desc: by counting for
+// long windows, the same order as a stable sort).
 std::vector<std::int32_t> window_sorted(const std::vector<std::int32_t>& lens, std::int64_t sigma)
 {
-    std::vector<std::int32_t> order(lens.size());
-    std::iota(order.begin(), order.end(), 0);
-    for (std::size_t first = 0; first < order.size(); first += static_cast<std::size_t>(sigma)) {
-        const auto last = std::min(order.size(), first + static_cast<std::size_t>(sigma));
-        std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(first),
-                         order.begin() + static_cast<std::ptrdiff_t>(last),
-                         [&](std::int32_t x, std::int32_t y) {
-                             return lens[static_cast<std::size_t>(x)] >
-                                    lens[static_cast<std::size_t>(y)];
-                         });
+    std::vector<std::int32_t> order;
+    order.reserve(lens.size());
+    for (std::size_t first = 0; first < lens.size(); first += static_cast<std::size_t>(sigma)) {
+        const auto count = std::min(lens.size() - first, static_cast<std::size_t>(sigma));
+        const auto local =
+            sort_by_length_desc(std::span<const std::int32_t>(lens).subspan(first, count));
+        for (const auto r : local) order.push_back(static_cast<std::int32_t>(first) + r);
     }
     return order;
 }
@@ -183,8 +261,20 @@ const RowPass& ShapeContext::global_pass()
     return *global_;
 }
 
+void ShapeContext::set_params(const FormatParams& p)
+{
+    if (p.sort_window != params.sort_window) {  // the only parameter a pass depends on
+        windowed_.reset();
+        window_order_.clear();
+        window_order_.shrink_to_fit();
+        have_window_order_ = false;
+    }
+    params = p;
+}
+
 const std::vector<std::int32_t>& ShapeContext::window_order()
 {
+    if (params.sort_window >= n && n > 1) return global_order();  // one window: the same sort
     if (!have_window_order_) {
         if (params.sort_window > 1) window_order_ = window_sorted(lens, params.sort_window);
         have_window_order_ = true;
@@ -195,8 +285,16 @@ const std::vector<std::int32_t>& ShapeContext::window_order()
 const RowPass& ShapeContext::window_pass()
 {
     if (!windowed_) {
-        windowed_ = params.sort_window <= 1 ? identity_pass()
-                                            : row_parallel(a, window_order(), false);
+        const std::int64_t sigma = params.sort_window;
+        if (sigma <= 1 || warp % sigma == 0) {
+            // windows inside one warp's rows: every warp holds the same rows as without the
+            // sort, only in other lanes, so every trip gathers the same columns
+            windowed_ = identity_pass();
+        } else if (sigma >= n) {
+            windowed_ = global_pass();  // one window of every row: the global order
+        } else {
+            windowed_ = row_parallel(a, window_order(), false);
+        }
     }
     return *windowed_;
 }

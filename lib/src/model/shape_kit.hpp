@@ -26,11 +26,19 @@ struct RowPass {
     double matrix_sectors = 0;  // CSR scalar: values (8 B) + col_idxs (4 B) sectors
 };
 
-/// What every rule may ask of the matrix; each pass is computed when first asked for.
+/// What every rule may ask of the matrix; each pass is computed when first asked for. One
+/// context serves a whole parameter sweep (predict_sweep): set_params moves it to the next
+/// point and keeps every pass that does not depend on the parameters.
 class ShapeContext {
 public:
     /// `params` with every "auto" resolved (resolve_all_params).
     ShapeContext(const Csr<double, std::int32_t>& a, const FormatParams& params);
+
+    /// Moves the context to other (resolved) parameters. The row lengths and the identity,
+    /// global and nonzero passes do not depend on them and are kept; the window order and pass
+    /// depend on sigma only and are kept while sigma is unchanged. Every result is the one a
+    /// fresh ShapeContext(a, params) gives (tests/analysis/test_sweep.cpp).
+    void set_params(const FormatParams& params);
 
     const Csr<double, std::int32_t>& a;
     FormatParams params;
@@ -45,9 +53,11 @@ public:
     /// Rows sorted longest first, stably, globally (JDS, pJDS, PELLR, BiJAD).
     const RowPass& global_pass();
     const std::vector<std::int32_t>& global_order();
-    /// Rows sorted inside windows of sigma rows (SELL-C-sigma); sigma <= 1: identity.
+    /// Rows sorted inside windows of sigma rows (SELL-C-sigma); sigma <= 1: identity. A
+    /// window inside one warp's 32 rows (sigma divides 32) reorders lanes, not warps: the
+    /// identity pass's counts; sigma >= N: the global pass's.
     const RowPass& window_pass();
-    /// The window order, empty when sigma <= 1.
+    /// The window order, empty when sigma <= 1 (sigma >= N: global_order()).
     const std::vector<std::int32_t>& window_order();
     /// x sectors (DP, SP) of kernels whose lanes read 32 consecutive nonzeros in CSR order.
     const std::pair<double, double>& nonzero_pass();

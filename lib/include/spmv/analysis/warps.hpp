@@ -68,6 +68,13 @@ struct WarpAnalysis {
     std::int64_t stored = 0;
     std::int64_t stored_padding = 0;
     double useful_fraction = 1.0;  ///< useful / (warp_size * n_iter)
+
+    /// Adds `count` warps like `w` to the totals (threads, n_iter, n_p, useful, idle_slots,
+    /// phantom_slots, stored, stored_padding) and recomputes useful_fraction; `warps` is left
+    /// as it is. The one place the totals are summed: analyze_warps adds each warp (and appends
+    /// it), the parameter sweep adds the warps of its chunks and its full one-trip COO warps
+    /// (count > 1) without keeping them.
+    void add(const WarpStats& w, std::int64_t count = 1);
 };
 
 /// Groups the threads of `work` into warps of `warp_size` consecutive threads.

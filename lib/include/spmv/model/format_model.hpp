@@ -145,8 +145,11 @@ struct SweepPrediction {
 
 /// The per-format model along a sweep of `param` (σ or C of SELL, b_r of pJDS, K of HYB, or
 /// any other registry parameter): predict_variant(a, format_variant(format), base with the
-/// value) for every value, in the order given. This is what the Sweep view draws as its
-/// predicted time. Throws InvalidArgument for a format without a modelled variant or a value
+/// value) for every value, in the order given, bit for bit. This is what the Sweep view draws
+/// as its predicted time. One model context serves the whole sweep: the row lengths and the
+/// passes over the nonzeros that do not depend on the swept value are computed once (for C,
+/// b_r and K every pass; for sigma the identity and global ones, which sigma dividing 32 and
+/// sigma >= N reuse). Throws InvalidArgument for a format without a modelled variant or a value
 /// spmv::set rejects.
 std::vector<SweepPrediction> predict_sweep(const Csr<double, std::int32_t>& a,
                                            std::string_view format, Param param,
