@@ -4,6 +4,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <functional>
 #include <new>
 
 #include <QComboBox>
@@ -25,6 +26,7 @@
 
 #include "appearance.hpp"
 #include "coalescing_geometry.hpp"
+#include "elidedtext.hpp"
 #include "flowlayout.hpp"
 #include "session/memoryguard.hpp"
 
@@ -57,14 +59,6 @@ QString sectorCount(qint64 sectors, qint64 ideal)
     return QObject::tr("%1 %2 (ideal %3)")
         .arg(groupDigits(sectors), sectors == 1 ? QObject::tr("sector") : QObject::tr("sectors"),
              groupDigits(ideal));
-}
-
-/// Height of `text` wrapped into `width` pixels.
-double wrappedHeight(const QFont& font, const QString& text, double width)
-{
-    const QFontMetricsF fm(font);
-    return fm.boundingRect(QRectF(0, 0, std::max(width, 1.0), 1e6), Qt::TextWordWrap, text)
-        .height();
 }
 
 QColor touchedFill()
@@ -117,6 +111,10 @@ public:
 
     QSize sizeHint() const override { return {900, static_cast<int>(std::ceil(m_height))}; }
 
+    /// Called after every layout with the height of the canvas's head: the title, the header
+    /// and the warp's lanes with their rows, everything above the first load's strip.
+    std::function<void(int)> headHeightChanged;
+
 protected:
     void resizeEvent(QResizeEvent*) override { relayout(); }
     bool event(QEvent* e) override;
@@ -158,6 +156,7 @@ void CoalescingCanvas::relayout()
         setMinimumHeight(static_cast<int>(std::ceil(m_height)));
         updateGeometry();
         update();
+        if (headHeightChanged) headHeightChanged(static_cast<int>(std::ceil(m_height)));
         return;
     }
     const WarpTrip& t = *m_trip;
@@ -186,10 +185,12 @@ void CoalescingCanvas::relayout()
     if (t.threads_per_row > 1) {
         m_header += QObject::tr(" %1 lanes share each row.").arg(t.threads_per_row);
     }
+    // presentation mode: one line beside a lesson's text (the tooltip says what hovering shows)
     const QString withRows =
-        QObject::tr(
-            "Lanes 0 to %1, with the row each works on under it (hover for the addresses it "
-            "reads)")
+        (app.presentationMode()
+             ? QObject::tr("Lanes 0 to %1, each with its row under it")
+             : QObject::tr("Lanes 0 to %1, with the row each works on under it (hover for the "
+                           "addresses it reads)"))
             .arg(t.warp_size - 1);
     const QString withoutRows =
         QObject::tr("Lanes 0 to %1 (hover for the row each works on)").arg(t.warp_size - 1);
@@ -232,6 +233,11 @@ void CoalescingCanvas::relayout()
     setMinimumHeight(static_cast<int>(std::ceil(m_height)));
     updateGeometry();
     update();
+    if (headHeightChanged) {
+        const double head =
+            m_geometry.loads.empty() ? m_height : m_geometry.loads.front().caption.y;
+        headHeightChanged(static_cast<int>(std::floor(head)));
+    }
 }
 
 QString CoalescingCanvas::laneTip(int lane) const
@@ -484,8 +490,14 @@ void SectorBarsView::relayout()
     const QFontMetricsF bm(app.font(1.0, true));
     const double pad = std::round(8 * app.scale());
     const double avail = std::max(200.0, static_cast<double>(width()) - 2 * pad);
-    m_title = QObject::tr("Whole matrix: 32-byte sectors read per nonzero (%1-byte values)")
-                  .arg(m_valueBytes);
+    // presentation mode: one line beside a lesson's text (the precision box above names the
+    // value size; the full title on hover)
+    const QString fullTitle =
+        QObject::tr("Whole matrix: 32-byte sectors read per nonzero (%1-byte values)")
+            .arg(m_valueBytes);
+    setToolTip(fullTitle);
+    m_title = app.presentationMode() ? QObject::tr("Whole matrix: 32-byte sectors per nonzero")
+                                     : fullTitle;
     if (m_pending) m_title += QObject::tr(" \u2014 computing\u2026");
     double y = pad;
     m_titleRect = QRectF(pad, y, avail, wrappedHeight(app.font(1.05, true), m_title, avail));
@@ -652,6 +664,13 @@ CoalescingView::CoalescingView(QWidget* parent) : QWidget(parent)
     m_scroll->setWidget(m_canvas);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
+    // the strips scroll, the head above them never does: the splitter never makes the upper
+    // panel shorter than the title, the header and the warp's lanes with their rows, so that
+    // a short panel (a lesson's text beside the view in presentation mode) cuts strips, never
+    // the lanes' row numbers half way
+    m_canvas->headHeightChanged = [this](int head) {
+        if (m_scroll->minimumHeight() != head) m_scroll->setMinimumHeight(head);
+    };
     m_bars = new SectorBarsView;
     // the comparison keeps the height its rows need (its minimum); the strips scroll
     auto* split = new QSplitter(Qt::Vertical);

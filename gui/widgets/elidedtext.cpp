@@ -1,5 +1,9 @@
 #include "elidedtext.hpp"
 
+#include <QRectF>
+
+#include <algorithm>
+
 namespace {
 
 QStringList& elisions()
@@ -36,4 +40,16 @@ void resetElisions()
 QStringList paintedElisions()
 {
     return elisions();
+}
+
+double wrappedHeight(const QFontMetricsF& fm, const QString& text, double width)
+{
+    return fm.boundingRect(QRectF(0, 0, std::max(width, 1.0), 1e6),
+                           Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text)
+        .height();
+}
+
+double wrappedHeight(const QFont& font, const QString& text, double width)
+{
+    return wrappedHeight(QFontMetricsF(font), text, width);
 }

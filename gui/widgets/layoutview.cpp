@@ -9,6 +9,7 @@
 #include <QToolTip>
 
 #include "appearance.hpp"
+#include "elidedtext.hpp"
 
 using spmv::viz::CellKind;
 
@@ -46,14 +47,6 @@ QString fullText(double v)
 constexpr std::size_t maxEntriesShown = 600;
 
 constexpr double headerMargin = 8;
-
-/// Height of `text` word-wrapped into `width`.
-double wrappedHeight(const QFontMetricsF& fm, const QString& text, double width)
-{
-    return fm.boundingRect(QRectF(0, 0, qMax(1.0, width), 1e6),
-                           Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text)
-        .height();
-}
 
 }  // namespace
 

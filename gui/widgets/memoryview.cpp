@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
+#include <QLabel>
 #include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarLegendMarker>
@@ -37,9 +38,20 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent)
     // the legend below the chart wraps (Qt Charts' own would elide "auxiliary arrays" and the
     // estimate's entry at a projector's font)
     m_legend = new ChartLegend;
+    m_notBuilt = new QLabel;
+    m_notBuilt->setWordWrap(true);
+    m_notBuilt->setContentsMargins(6, 0, 6, 2);
+    m_notBuilt->hide();
+    // the note goes above the table (the chart and its legend keep their splitter pane)
+    auto* lower = new QWidget;
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->setSpacing(0);
+    lowerLayout->addWidget(m_notBuilt);
+    lowerLayout->addWidget(m_table, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(chartWithLegend(m_chartView, m_legend));
-    split->addWidget(m_table);
+    split->addWidget(lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
@@ -47,6 +59,11 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent)
     layout->addWidget(split);
     connect(&Appearance::instance(), &Appearance::changed, this, &MemoryView::rebuild);
     rebuild();
+}
+
+QString MemoryView::notBuiltNote() const
+{
+    return m_notBuilt->isHidden() ? QString() : m_notBuilt->text();
 }
 
 void MemoryView::setError(const QString& message)
@@ -73,6 +90,8 @@ void MemoryView::rebuild()
     const auto& app = Appearance::instance();
     const auto& pal = Appearance::palette();
     auto* chart = newStyledChart();
+    m_notBuilt->clear();
+    m_notBuilt->hide();
     if (!m_summaries || m_summaries->empty()) {
         chart->setTitle(m_error.isEmpty() ? tr("Memory per format (computing ...)")
                                           : tr("No memory summary: %1").arg(m_error));
@@ -146,13 +165,15 @@ void MemoryView::rebuild()
         }
         if (anyEstimate) {
             estimates[3]->setLabel(tr("not built (estimate)"));
-            // the reason under the title (rotated category labels would be cut)
-            chart->setTitle(chart->title() + QStringLiteral("<br><span style=\"font-weight:normal\">") +
-                            tr("* not built (limit %2), hatched = exact estimate: %1")
-                                .arg(notBuilt.join(QStringLiteral(", ")),
-                                     QString::fromStdString(spmv::analysis::format_bytes(
-                                         static_cast<double>(m_limit)))) +
-                            QStringLiteral("</span>"));
+            // the reason below the legend, wrapped over as many lines as it needs: in the
+            // chart's title Qt Charts elides it when several formats are over the limit, and
+            // rotated category labels would be cut
+            m_notBuilt->setFont(app.font());
+            m_notBuilt->setText(tr("* not built (limit %2), hatched = exact estimate: %1.")
+                                    .arg(notBuilt.join(QStringLiteral(", ")),
+                                         QString::fromStdString(spmv::analysis::format_bytes(
+                                             static_cast<double>(m_limit)))));
+            m_notBuilt->show();
         }
         auto* series = new QStackedBarSeries;
         for (auto* set : {values, indices, aux, padding}) {

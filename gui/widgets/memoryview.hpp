@@ -7,6 +7,7 @@
 
 class QChartView;
 class ChartLegend;
+class QLabel;
 class QTableView;
 class FormatSummaryModel;
 
@@ -24,6 +25,9 @@ public:
     /// What setError said (empty once data arrived).
     QString error() const { return m_error; }
     QChartView* chartView() const { return m_chartView; }
+    /// The note below the legend on the formats not built ("* not built (limit ...): X would
+    /// need ..."); empty when every format was built.
+    QString notBuiltNote() const;
 
 private:
     void rebuild();
@@ -34,6 +38,9 @@ private:
     QString m_error;
     QChartView* m_chartView;
     ChartLegend* m_legend;
+    /// "* not built (limit ...): X would need ..." wrapped below the legend (a chart title
+    /// elides it when several formats are over the limit)
+    QLabel* m_notBuilt;
     QTableView* m_table;
     FormatSummaryModel* m_model;
 };

@@ -181,10 +181,7 @@ void ModelPanel::recompute()
                "T<sub>PCI</sub> = s<sub>v</sub>(N<sub>cols</sub> + N<sub>rows</sub>) / "
                "B<sub>PCI</sub> = %5</p>"
                "<p>Predicted: <b>%6 GFLOP/s</b> (kernel), %7 GFLOP/s with the PCIe transfer; "
-               "PCIe share <b>%8 %</b></p>"
-               "<p>PCIe takes more than 50 % for N<sub>nzr</sub> \u2264 <b>%9</b> (eq. 3), less "
-               "than 10 % for N<sub>nzr</sub> \u2265 <b>%10</b>; eq. 4 (T<sub>MVM</sub> \u2265 "
-               "10 T<sub>PCI</sub>): N<sub>nzr</sub> \u2265 %11.</p>")
+               "PCIe share <b>%8 %</b></p>")
                 .arg(p.code_balance, 0, 'f', 3)
                 .arg(sv)
                 .arg(seconds(p.t_mvm_s))
@@ -192,11 +189,20 @@ void ModelPanel::recompute()
                 .arg(seconds(p.t_pci_s))
                 .arg(p.gflops, 0, 'f', 2)
                 .arg(p.gflops_with_pcie, 0, 'f', 2)
-                .arg(100.0 * p.pcie_share, 0, 'f', 1)
-                .arg(p.n_nzr_pcie_over_half, 0, 'f', 1)
-                .arg(p.n_nzr_pcie_under_tenth, 0, 'f', 1)
-                .arg(p.n_nzr_paper_eq4, 0, 'f', 1);
-        if (m_document) {
+                .arg(100.0 * p.pcie_share, 0, 'f', 1);
+        // presentation mode: the thresholds are read off the chart's legend, which names each
+        // with its value ("50 % (eq. 3): 42.8", "10 % exact", "10 % by eq. 4"); spelled out
+        // here too they would run the column past the view's height beside a lesson's text
+        if (!app.presentationMode()) {
+            html += tr("<p>PCIe takes more than 50 % for N<sub>nzr</sub> \u2264 <b>%1</b> (eq. "
+                       "3), less than 10 % for N<sub>nzr</sub> \u2265 <b>%2</b>; eq. 4 "
+                       "(T<sub>MVM</sub> \u2265 10 T<sub>PCI</sub>): N<sub>nzr</sub> \u2265 "
+                       "%3.</p>")
+                        .arg(p.n_nzr_pcie_over_half, 0, 'f', 1)
+                        .arg(p.n_nzr_pcie_under_tenth, 0, 'f', 1)
+                        .arg(p.n_nzr_paper_eq4, 0, 'f', 1);
+        }
+        if (m_document && !app.presentationMode()) {  // F5: the legend's "this matrix"
             html += tr("<p>Inputs N and N<sub>nzr</sub> taken from <i>%1</i>.</p>")
                         .arg(m_document->name.toHtmlEscaped());
         }

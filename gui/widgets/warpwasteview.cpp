@@ -7,6 +7,7 @@
 #include <QPainter>
 
 #include "appearance.hpp"
+#include "elidedtext.hpp"
 
 using spmv::viz::SlotKind;
 
@@ -45,14 +46,6 @@ double WarpWasteView::stripHeight() const
 namespace {
 
 constexpr double textMargin = 8;
-
-/// Height of `text` word-wrapped into `width`.
-double wrappedHeight(const QFontMetricsF& fm, const QString& text, double width)
-{
-    return fm.boundingRect(QRectF(0, 0, qMax(1.0, width), 1e6),
-                           Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text)
-        .height();
-}
 
 }  // namespace
 

@@ -186,8 +186,11 @@ TEST_CASE("Formats over the memory limit are estimated, not built, and labelled"
         view.chartView()->chart()->axes(Qt::Horizontal).value(0));
     REQUIRE(axis);
     CHECK(axis->categories().value(ellgRow) == QStringLiteral("ELLG*"));
-    CHECK(view.chartView()->chart()->title().contains(QStringLiteral("ELLG would need 1.14 KiB")));
-    CHECK(view.chartView()->chart()->title().contains(QStringLiteral("limit 150 B")));
+    // the reason is a wrapped note below the legend (a chart title elides it when several
+    // formats are over the limit), not part of the title
+    CHECK(view.notBuiltNote().contains(QStringLiteral("ELLG would need 1.14 KiB")));
+    CHECK(view.notBuiltNote().contains(QStringLiteral("limit 150 B")));
+    CHECK_FALSE(view.chartView()->chart()->title().contains(QStringLiteral("not built")));
 
     // the construction of a format over the limit is refused with the same reason
     controller.setConstructionFormat(QStringLiteral("ellg"));
