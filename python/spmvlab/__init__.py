@@ -9,12 +9,16 @@
     p @ x                                     # the format's reference SpMV (= A @ x)
 
 Every function that takes a matrix takes a spmvlab.Matrix, any scipy.sparse matrix, a dense
-2-D NumPy array, a built Format, or a path / "gen:" spec string (see as_matrix).
+2-D NumPy array, a built Format, a path (str or pathlib.Path), an open Matrix Market file, or a
+"gen:" spec string (see as_matrix). A Matrix or Format works as SciPy expects: `A @ X` with 1-D
+or 2-D X, `x @ A`, scipy.sparse.linalg.aslinearoperator(A) (so cg, gmres, eigsh take it),
+pickle and copy.deepcopy.
 
 Errors are Python exceptions carrying the library's message: InvalidArgumentError and the other
 input errors are ValueErrors, MatrixMarketError has the file's `line`, MemoryLimitError is a
 MemoryError raised BEFORE a too-large layout is allocated (set_memory_limit), NotCompiledError
-(a NotImplementedError) comes from GPU calls in a build without CUDA.
+(a NotImplementedError) comes from GPU calls in a build without CUDA, GpuUnavailableError (a
+GpuError) from GPU calls in a build with CUDA on a machine without a usable GPU or driver.
 
 The API reference is docs/python.md; help(spmvlab.build) etc. show each docstring.
 """
@@ -29,7 +33,8 @@ try:
 except ImportError as _e:  # pragma: no cover - depends on the interpreter
     raise ImportError(
         "spmvlab needs NumPy, which this interpreter (%s) lacks. The module was built for %s; "
-        "run that one, or install numpy (Debian: apt install python3-numpy)."
+        "run that one, or install numpy (pip install numpy; Debian: apt install python3-numpy, "
+        "seen by a virtual environment made with --system-site-packages)."
         % (_sys.executable, _build_info.PYTHON_EXECUTABLE)) from _e
 
 try:
@@ -48,6 +53,7 @@ from ._spmvlab import (  # noqa: F401  (re-exported)
     FormatInfo,
     FormatSummary,
     GpuError,
+    GpuUnavailableError,
     Histogram,
     InvalidArgumentError,
     InvalidLayoutError,
@@ -70,10 +76,8 @@ from ._spmvlab import (  # noqa: F401  (re-exported)
     generators,
     has_footprint_estimate,
     histogram,
-    load,
     memory_limit,
     parameters,
-    read_matrix_market,
     set_memory_limit,
 )
 
@@ -84,8 +88,10 @@ __all__ = [
     "Histogram", "WarpAnalysis",
     "SpmvLabError", "InvalidArgumentError", "NotApplicableError", "DimensionMismatchError",
     "InvalidLayoutError", "MatrixMarketError", "MemoryLimitError", "NotCompiledError", "GpuError",
+    "GpuUnavailableError",
     "load", "read_matrix_market", "generate", "generators", "from_scipy", "from_triplets",
-    "from_dense", "as_matrix", "canonical_matrix", "sample_matrix",
+    "from_dense", "as_matrix", "canonical_matrix", "sample_matrix", "sample_matrices",
+    "schema_dir", "schema",
     "formats", "format_info", "format_names", "parameters", "build",
     "row_stats", "row_length_histogram", "histogram", "analyze_thread_work",
     "estimate_footprint", "has_footprint_estimate", "ell_footprint", "summarize",
@@ -96,6 +102,66 @@ __all__ = [
 
 
 # ---- matrices --------------------------------------------------------------------------------
+
+_DEFAULT_PATTERN_SEED = 0x5eed5eed5eed
+
+
+def _is_file_object(source):
+    return hasattr(source, "read") and not isinstance(source, (str, bytes, _os.PathLike))
+
+
+def _file_name(f):
+    name = getattr(f, "name", None)
+    if isinstance(name, bytes):
+        name = _os.fsdecode(name)
+    return name if isinstance(name, str) and name else "<%s>" % type(f).__name__
+
+
+def read_matrix_market(source, pattern="ones", seed=_DEFAULT_PATTERN_SEED, threads=0):
+    """Reads a coordinate Matrix Market file into a Matrix.
+
+    source: a path (str or os.PathLike such as pathlib.Path; .gz / .bz2 / .xz and tar archives
+    where the build reads them, spmvlab info --help) or an open file object, text or binary, as
+    scipy.io.mmread takes them (its contents are read from the current position; compressed
+    bytes are decompressed as from a file).
+    Symmetric and skew-symmetric files are expanded, duplicates summed. pattern: 'ones' (every
+    entry 1.0) or 'random' (a fixed hash of (row, col, seed) in (0, 1]). threads: parser
+    threads, 0 = all cores. The declared sizes are checked against the memory budget before
+    anything is allocated. Raises MatrixMarketError (a ValueError; `.line` = the 1-based line)
+    for bad input. The matrix's `info` tells what the file contained.
+    """
+    if _is_file_object(source):
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("%s.read() returned %s, not str or bytes"
+                            % (type(source).__name__, type(data).__name__))
+        return _spmvlab._read_matrix_market_data(bytes(data), _file_name(source), pattern, seed,
+                                                 threads)
+    if not isinstance(source, (str, _os.PathLike)):
+        raise TypeError("read_matrix_market takes a path (str, pathlib.Path) or an open file, "
+                        "not %s" % type(source).__name__)
+    return _spmvlab.read_matrix_market(_os.fspath(source), pattern, seed, threads)
+
+
+def load(source):
+    """A Matrix from a Matrix Market file or a generator spec, as the command-line tool takes
+    them: load("matrix.mtx"), load(pathlib.Path("A.mtx")), load(open("A.mtx")),
+    load("gen:pde:size=10"), load("gen:powerlaw:rows=2000,seed=3"). A file object (text or
+    binary, as scipy.io.mmread takes) is read from its current position.
+    """
+    if _is_file_object(source):
+        return read_matrix_market(source)
+    if isinstance(source, _os.PathLike):
+        source = _os.fspath(source)
+    if isinstance(source, bytes):
+        source = _os.fsdecode(source)
+    if not isinstance(source, str):
+        raise TypeError("load takes a path (str, pathlib.Path), an open file or a gen: spec, "
+                        "not %s" % type(source).__name__)
+    return _spmvlab._load(source)
+
 
 def from_triplets(rows, cols, values, shape):
     """A Matrix from triplets (row, col, value), 0-based, in any order; duplicates are summed.
@@ -184,14 +250,15 @@ def as_matrix(a):
     """A Matrix from whatever a teacher has at hand.
 
     spmvlab.Matrix (returned as is), a built Format (its CSR), any scipy.sparse matrix, a dense
-    2-D NumPy array (its nonzeros), or a string: a Matrix Market path or a "gen:" spec.
+    2-D NumPy array (its nonzeros), a Matrix Market path (str or pathlib.Path) or open file,
+    or a "gen:" spec string.
     """
     if isinstance(a, Matrix):
         return a
     if isinstance(a, Format):
         return a.to_matrix()
-    if isinstance(a, (str, _os.PathLike)):
-        return load(_os.fspath(a))
+    if isinstance(a, (str, _os.PathLike)) or _is_file_object(a):
+        return load(a)
     if hasattr(a, "tocoo"):
         return from_scipy(a)
     if isinstance(a, _np.ndarray) and a.ndim == 2:
@@ -207,17 +274,56 @@ def canonical_matrix():
                                 dtype=float))
 
 
+def _data_dir(kind):
+    """The package's copy of sample_matrices/ or schemas/ (installed by pip or cmake --install),
+    else the source tree's (a build-tree copy, PYTHONPATH=<build>/python)."""
+    here = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), kind)
+    if _os.path.isdir(here):
+        return here
+    if _build_info.SOURCE_DIR:
+        there = _os.path.join(_build_info.SOURCE_DIR, kind)
+        if _os.path.isdir(there):
+            return there
+    raise FileNotFoundError("this spmvlab has no %s/ (looked in %s%s)"
+                            % (kind, _os.path.dirname(here),
+                               " and " + _build_info.SOURCE_DIR if _build_info.SOURCE_DIR else ""))
+
+
+def sample_matrices():
+    """Names of the sample matrices shipped with the package (for sample_matrix)."""
+    return sorted(f[:-4] for f in _os.listdir(_data_dir("sample_matrices")) if f.endswith(".mtx"))
+
+
 def sample_matrix(name):
-    """Path of one of the project's sample_matrices/*.mtx (e.g. "pjds_fig1"), from the source
-    tree this module was built from. FileNotFoundError when it is not there."""
-    base = _os.path.join(_build_info.SOURCE_DIR, "sample_matrices")
+    """Path of one of the sample matrices (sample_matrices() lists them), e.g. "pjds_fig1":
+    the package's own copy when installed, the source tree's in a build-tree copy.
+    FileNotFoundError naming the ones there are when `name` is not one of them."""
+    base = _data_dir("sample_matrices")
     path = _os.path.join(base, name if name.endswith(".mtx") else name + ".mtx")
-    if not _os.path.isfile(path):
-        have = sorted(f[:-4] for f in _os.listdir(base) if f.endswith(".mtx")) \
-            if _os.path.isdir(base) else []
+    if _os.path.basename(path) != path[len(base) + 1:] or not _os.path.isfile(path):
         raise FileNotFoundError("no sample matrix %r in %s (have: %s)"
-                                % (name, base, ", ".join(have) or "none"))
+                                % (name, base, ", ".join(sample_matrices()) or "none"))
     return path
+
+
+def schema_dir():
+    """The directory of the JSON schemas of the command-line tool's --json outputs
+    (<command>.schema.json, docs/output-schema.md), shipped with the package."""
+    return _data_dir("schemas")
+
+
+def schema(name):
+    """One JSON schema as a dict: schema("info") or schema("info.schema.json")."""
+    import json
+    fname = name if name.endswith(".json") else name + ".schema.json"
+    path = _os.path.join(schema_dir(), fname)
+    if _os.path.basename(fname) != fname or not _os.path.isfile(path):
+        have = sorted(f[:-len(".schema.json")] for f in _os.listdir(schema_dir())
+                      if f.endswith(".schema.json"))
+        raise FileNotFoundError("no schema %r in %s (have: %s)"
+                                % (name, schema_dir(), ", ".join(have)))
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
 
 
 def _matrix_to_scipy(self):
@@ -227,8 +333,117 @@ def _matrix_to_scipy(self):
                                     self.row_ptrs.copy()), shape=self.shape)
 
 
+# ---- products as NumPy and SciPy users expect -------------------------------------------------
+# A @ x (1-D), A @ X (2-D: one SpMV per column), x @ A and X @ A (the transpose, through the
+# CSR), and matvec / rmatvec / matmat / rmatmat / shape / dtype, which is what
+# scipy.sparse.linalg.aslinearoperator looks for. Shared by Matrix and Format: a Format's A @ x
+# is its own reference SpMV (its layout, its precision); the transpose is not a kernel of any
+# format, so x @ fmt goes through fmt.to_matrix()'s CSR, in the format's precision.
+
+def _as_operand(x, what):
+    if hasattr(x, "tocoo") and not isinstance(x, _np.ndarray):
+        raise TypeError("%s takes a dense vector or 2-D array; for a sparse right-hand side "
+                        "use .to_scipy() %s it" % (what, what))
+    return _np.asarray(x)
+
+
+def _shape_error(msg):
+    return DimensionMismatchError(msg)
+
+
+def _columns(self, a, one, out_rows):
+    """Applies `one` (a 1-D product) to every column of the 2-D `a`."""
+    out = _np.empty((out_rows, a.shape[1]), dtype=self.dtype)
+    for j in range(a.shape[1]):
+        out[:, j] = one(a[:, j])
+    return out
+
+
+def _matvec(self, x):
+    """A @ x for x of shape (n,) or (n, 1) (what LinearOperator.matvec passes)."""
+    a = _as_operand(x, "@")
+    if a.ndim == 2 and a.shape[1] == 1:
+        return self.spmv(a[:, 0]).reshape(-1, 1)
+    return self.spmv(a)
+
+
+def _matmat(self, x):
+    """A @ X for a 2-D X: one SpMV per column (the format's own product each time)."""
+    a = _as_operand(x, "@")
+    rows, cols = self.shape
+    if a.ndim != 2:
+        raise ValueError("matmat needs a 2-D array, got %d-D" % a.ndim)
+    if a.shape[0] != cols:
+        raise _shape_error("A @ X: A is %d x %d, so X needs %d rows, but X has shape %s"
+                           % (rows, cols, cols, a.shape))
+    return _columns(self, a, self.spmv, rows)
+
+
+def _rmatvec(self, x):
+    """A^T @ x (= x @ A) through the CSR, for x of shape (m,) or (m, 1)."""
+    a = _as_operand(x, "@")
+    column = a.ndim == 2 and a.shape[1] == 1
+    v = a[:, 0] if column else a
+    rows, cols = self.shape
+    if v.ndim != 1 or v.shape[0] != rows:
+        raise _shape_error("x @ A (A^T x): A is %d x %d, so x needs %d entries, but it has "
+                           "shape %s" % (rows, cols, rows, a.shape))
+    if v.dtype.kind == "c":
+        raise TypeError("x is complex: SpMV Lab computes with real vectors (pass the real and "
+                        "imaginary parts separately)")
+    csr = self if isinstance(self, Matrix) else self.to_matrix()
+    entry_rows = _np.repeat(_np.arange(rows), _np.diff(csr.row_ptrs))
+    vd = v.astype(self.dtype, copy=False)
+    y = _np.bincount(csr.col_idxs, weights=csr.values.astype(self.dtype, copy=False) *
+                     vd[entry_rows], minlength=cols).astype(self.dtype, copy=False)
+    return y.reshape(-1, 1) if column else y
+
+
+def _rmatmat(self, x):
+    """A^T @ X for a 2-D X, one column at a time."""
+    a = _as_operand(x, "@")
+    rows, cols = self.shape
+    if a.ndim != 2:
+        raise ValueError("rmatmat needs a 2-D array, got %d-D" % a.ndim)
+    if a.shape[0] != rows:
+        raise _shape_error("A^T @ X: A is %d x %d, so X needs %d rows, but X has shape %s"
+                           % (rows, cols, rows, a.shape))
+    return _columns(self, a, lambda c: _rmatvec(self, c), cols)
+
+
+def _matmul(self, x):
+    a = _as_operand(x, "@")
+    if a.ndim == 1:
+        return self.spmv(a)
+    if a.ndim == 2:
+        return _matmat(self, a)
+    raise ValueError("A @ X takes a 1-D or 2-D X, got %d-D (shape %s)" % (a.ndim, a.shape))
+
+
+def _rmatmul(self, x):
+    a = _as_operand(x, "@")
+    if a.ndim == 1:
+        return _rmatvec(self, a)
+    if a.ndim == 2:  # X @ A = (A^T X^T)^T
+        return _rmatmat(self, a.T).T
+    raise ValueError("X @ A takes a 1-D or 2-D X, got %d-D (shape %s)" % (a.ndim, a.shape))
+
+
+def _install_products(cls):
+    cls.__matmul__ = _matmul
+    cls.__rmatmul__ = _rmatmul
+    # NumPy hands `ndarray @ A` to A.__rmatmul__ instead of making A an object array.
+    cls.__array_ufunc__ = None
+    cls.matvec = _matvec
+    cls.rmatvec = _rmatvec
+    cls.matmat = _matmat
+    cls.rmatmat = _rmatmat
+
+
 Matrix.to_scipy = _matrix_to_scipy
-Matrix.__matmul__ = lambda self, x: self.spmv(x)
+Matrix.dtype = property(lambda self: _np.dtype(_np.float64),
+                        doc="float64: a Matrix holds double values.")
+_install_products(Matrix)
 
 
 # ---- formats ---------------------------------------------------------------------------------
@@ -275,8 +490,22 @@ def _format_dir(self):
 
 Format.__getattr__ = _format_getattr
 Format.__dir__ = _format_dir
-Format.__matmul__ = lambda self, x: self.spmv(x)
 Format.to_scipy = lambda self: self.to_matrix().to_scipy()
+_install_products(Format)
+
+
+def _rebuild_format(name, matrix, dtype, params):
+    """Unpickles a Format: built again from its CSR with the same parameters (sigma resolved)
+    and precision; every format's build is deterministic, so the layout is the same, bit for
+    bit."""
+    return _spmvlab._build(name, matrix, dtype, **params)
+
+
+def _format_reduce(self):
+    return (_rebuild_format, (self.name, self.to_matrix(), self.dtype.name, dict(self.params)))
+
+
+Format.__reduce__ = _format_reduce
 
 
 # ---- analysis --------------------------------------------------------------------------------

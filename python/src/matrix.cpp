@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <pybind11/stl.h>
+#include <sstream>
 #include <pybind11/stl/filesystem.h>
 #include <span>
 #include <string>
@@ -44,8 +45,7 @@ py::dict info_dict(const io::MatrixMarketInfo& i)
     return d;
 }
 
-Matrix read_file(const std::filesystem::path& path, const std::string& pattern, std::uint64_t seed,
-                 unsigned threads)
+io::ReadOptions read_options(const std::string& pattern, std::uint64_t seed, unsigned threads)
 {
     io::ReadOptions options;
     if (pattern == "ones") {
@@ -58,6 +58,13 @@ Matrix read_file(const std::filesystem::path& path, const std::string& pattern, 
     options.pattern_seed = seed;
     options.threads = threads;
     options.memory = budget();
+    return options;
+}
+
+Matrix read_file(const std::filesystem::path& path, const std::string& pattern, std::uint64_t seed,
+                 unsigned threads)
+{
+    const auto options = read_options(pattern, seed, threads);
     Matrix m;
     io::MatrixMarketInfo info;
     {
@@ -66,6 +73,137 @@ Matrix read_file(const std::filesystem::path& path, const std::string& pattern, 
     }
     m.source = path.string();
     m.info = std::move(info);
+    return m;
+}
+
+/// A Matrix Market file's contents already in memory (what spmvlab.load reads from a file
+/// object); compressed data is decompressed as from a file. `name` stands for the file in
+/// error messages and becomes Matrix.source.
+Matrix read_data(const py::bytes& data, const std::string& name, const std::string& pattern,
+                 std::uint64_t seed, unsigned threads)
+{
+    const auto options = read_options(pattern, seed, threads);
+    // the text, its copy in the stream, and what the reader builds (checked by the reader)
+    std::string text = data;
+    require(2 * static_cast<std::uint64_t>(text.size()), "the Matrix Market data of " + name);
+    Matrix m;
+    io::MatrixMarketInfo info;
+    {
+        py::gil_scoped_release release;
+        std::istringstream in(std::move(text));
+        m.csr = io::read_matrix_market(in, name, &info, options);
+    }
+    m.source = name;
+    m.info = std::move(info);
+    return m;
+}
+
+// ---- pickling: the CSR arrays, the source and the file's info, restored exactly ------------
+
+template <typename T>
+py::bytes raw_bytes(const std::vector<T>& v)
+{
+    return py::bytes(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+template <typename T>
+std::vector<T> from_raw(const py::bytes& b, const char* what)
+{
+    const std::string_view s = b;
+    if (s.size() % sizeof(T) != 0) {
+        SPMV_THROW(InvalidArgument, std::string("a pickled Matrix's ") + what +
+                                        " does not hold whole entries");
+    }
+    std::vector<T> v(s.size() / sizeof(T));
+    std::copy(s.begin(), s.end(), reinterpret_cast<char*>(v.data()));
+    return v;
+}
+
+py::tuple info_state(const io::MatrixMarketInfo& i)
+{
+    return py::make_tuple(std::string(io::to_string(i.field)),
+                          std::string(io::to_string(i.symmetry)), i.rows, i.cols, i.entries,
+                          i.diagonal_entries, i.expanded_entries, i.duplicates_summed,
+                          i.explicit_zeros, i.nnz, i.comments, i.collection_name,
+                          i.collection_id, i.compression, i.archive_member);
+}
+
+io::MatrixMarketInfo info_from_state(const py::tuple& t)
+{
+    if (t.size() != 15) {
+        SPMV_THROW(InvalidArgument, "a pickled Matrix's info has " + std::to_string(t.size()) +
+                                        " fields, not 15");
+    }
+    io::MatrixMarketInfo i;
+    const auto field = t[0].cast<std::string>();
+    const auto symmetry = t[1].cast<std::string>();
+    bool field_ok = false;
+    for (auto f : {io::Field::real, io::Field::integer, io::Field::pattern}) {
+        if (io::to_string(f) == field) {
+            i.field = f;
+            field_ok = true;
+        }
+    }
+    bool symmetry_ok = false;
+    for (auto s : {io::Symmetry::general, io::Symmetry::symmetric, io::Symmetry::skew_symmetric}) {
+        if (io::to_string(s) == symmetry) {
+            i.symmetry = s;
+            symmetry_ok = true;
+        }
+    }
+    if (!field_ok || !symmetry_ok) {
+        SPMV_THROW(InvalidArgument, "a pickled Matrix's info names field '" + field +
+                                        "' and symmetry '" + symmetry + "'");
+    }
+    i.rows = t[2].cast<std::int64_t>();
+    i.cols = t[3].cast<std::int64_t>();
+    i.entries = t[4].cast<std::int64_t>();
+    i.diagonal_entries = t[5].cast<std::int64_t>();
+    i.expanded_entries = t[6].cast<std::int64_t>();
+    i.duplicates_summed = t[7].cast<std::int64_t>();
+    i.explicit_zeros = t[8].cast<std::int64_t>();
+    i.nnz = t[9].cast<std::int64_t>();
+    i.comments = t[10].cast<std::vector<std::string>>();
+    i.collection_name = t[11].cast<std::string>();
+    i.collection_id = t[12].cast<std::int64_t>();
+    i.compression = t[13].cast<std::string>();
+    i.archive_member = t[14].cast<std::string>();
+    return i;
+}
+
+/// (version, num_rows, num_cols, row_ptrs, col_idxs, values, source, info): the arrays as raw
+/// bytes of their C++ types (int32, int32, float64), so the round trip is bit for bit.
+py::tuple matrix_state(const Matrix& a)
+{
+    return py::make_tuple(1, a.csr.num_rows, a.csr.num_cols, raw_bytes(a.csr.row_ptrs),
+                          raw_bytes(a.csr.col_idxs), raw_bytes(a.csr.values), a.source,
+                          a.info ? py::object(info_state(*a.info)) : py::object(py::none()));
+}
+
+/// The Matrix of matrix_state, its CSR validated (a corrupted pickle is refused, not used).
+Matrix matrix_from_state(const py::tuple& t)
+{
+    if (t.size() != 8 || t[0].cast<int>() != 1) {
+        SPMV_THROW(InvalidArgument, "not a pickled spmvlab.Matrix of this version (state of " +
+                                        std::to_string(t.size()) + " fields)");
+    }
+    Matrix m;
+    m.csr.num_rows = t[1].cast<std::int32_t>();
+    m.csr.num_cols = t[2].cast<std::int32_t>();
+    const auto rp = t[3].cast<py::bytes>();
+    const auto ci = t[4].cast<py::bytes>();
+    const auto va = t[5].cast<py::bytes>();
+    require(static_cast<std::uint64_t>(std::string_view(rp).size() + std::string_view(ci).size() +
+                                       std::string_view(va).size()),
+            "an unpickled " + shape_text(m.csr.num_rows, m.csr.num_cols) + " matrix");
+    m.csr.row_ptrs = from_raw<std::int32_t>(rp, "row_ptrs");
+    m.csr.col_idxs = from_raw<std::int32_t>(ci, "col_idxs");
+    m.csr.values = from_raw<double>(va, "values");
+    validate(m.csr);
+    m.source = t[6].cast<std::string>();
+    if (!t[7].is_none()) {
+        m.info = info_from_state(t[7].cast<py::tuple>());
+    }
     return m;
 }
 
@@ -266,6 +404,7 @@ y (needed when beta != 0) is not modified. x must have num_cols entries.)doc")
             "Writes the matrix as a Matrix Market coordinate file (atomically). precision 17 "
             "(default) reads back bit for bit.")
         .def("__eq__", [](const Matrix& a, const Matrix& b) { return a.csr == b.csr; })
+        .def(py::pickle(&matrix_state, &matrix_from_state))
         .def("__repr__", [](const Matrix& a) {
             return "<spmvlab.Matrix " + shape_text(a.csr.num_rows, a.csr.num_cols) + ", nnz " +
                    std::to_string(nnz(a.csr)) + (a.source.empty() ? "" : ", from " + a.source) +
@@ -281,6 +420,12 @@ entry 1.0) or 'random' (a fixed hash of (row, col, seed) in (0, 1]). threads: pa
 0 = all cores. The declared sizes are checked against the memory budget before anything is
 allocated. Raises MatrixMarketError (a ValueError; `.line` = the 1-based line) for bad input.
 The matrix's `info` tells what the file contained.)doc");
+
+    m.def("_read_matrix_market_data", &read_data, py::arg("data"), py::arg("name"),
+          py::arg("pattern") = "ones", py::arg("seed") = std::uint64_t{0x5eed5eed5eedULL},
+          py::arg("threads") = 0u,
+          "read_matrix_market from the file's contents (bytes); spmvlab.load reads file "
+          "objects with it.");
 
     m.def("_from_triplets", &from_triplets, py::arg("rows"), py::arg("cols"), py::arg("values"),
           py::arg("num_rows"), py::arg("num_cols"),
@@ -306,7 +451,7 @@ generators() lists them with their defaults and ranges. The size is checked agai
 budget first. Same parameters and seed, same matrix, bit for bit.)doc");
 
     m.def(
-        "load",
+        "_load",
         [](const std::string& source) {
             if (gen::is_spec(source)) {
                 return generate_spec(gen::parse_spec(source), source);
@@ -314,8 +459,8 @@ budget first. Same parameters and seed, same matrix, bit for bit.)doc");
             return read_file(source, "ones", 0x5eed5eed5eedULL, 0);
         },
         py::arg("source"),
-        R"doc(A matrix from a Matrix Market file path or a generator spec, as the command-line
-tool takes them: load("matrix.mtx"), load("gen:pde:size=10"), load("gen:powerlaw:rows=2000,seed=3").)doc");
+        "A Matrix from a path string or a gen: spec (use spmvlab.load, which also takes "
+        "os.PathLike and file objects).");
 
     m.def(
         "generators",

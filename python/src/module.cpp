@@ -28,6 +28,40 @@ PyObject* mm_error = nullptr;
 PyObject* memory_error = nullptr;
 PyObject* not_compiled_error = nullptr;
 PyObject* gpu_error = nullptr;
+PyObject* gpu_unavailable_error = nullptr;
+
+/// cudaError_t values that mean "no usable device here" rather than "this call went wrong":
+/// cudaErrorInitializationError (3), cudaErrorStubLibrary (34), cudaErrorInsufficientDriver
+/// (35), cudaErrorCallRequiresNewerDriver (36), cudaErrorDevicesUnavailable (46),
+/// cudaErrorNoDevice (100), cudaErrorSystemNotReady (802), cudaErrorSystemDriverMismatch (803),
+/// cudaErrorCompatNotSupportedOnDevice (804). Numbers, not names: this file is plain C++.
+bool means_no_device(int code)
+{
+    switch (code) {
+    case 3:
+    case 34:
+    case 35:
+    case 36:
+    case 46:
+    case 100:
+    case 802:
+    case 803:
+    case 804:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/// The message of GpuUnavailableError (spmvlab.gpu says the same before it calls CUDA).
+std::string no_device_message(const std::string& cuda_message)
+{
+    return "no usable CUDA device: this spmvlab has GPU kernels compiled in, but the CUDA "
+           "runtime cannot use a GPU on this machine (no NVIDIA driver, a driver older than the "
+           "CUDA runtime, or no device). Check `nvidia-smi`; spmvlab.gpu.is_available() tells "
+           "in advance, and `fmt @ x` is the host reference. CUDA said: " +
+           cuda_message;
+}
 
 PyObject* new_error(py::module_& m, const char* name, py::tuple bases, const char* doc)
 {
@@ -85,6 +119,11 @@ void bind_errors(py::module_& m)
         "A NotImplementedError.");
     gpu_error = new_error(m, "GpuError", py::make_tuple(base, py::handle(PyExc_RuntimeError)),
                           "A CUDA or cuSPARSE call failed, or the device is out of memory.");
+    gpu_unavailable_error = new_error(
+        m, "GpuUnavailableError", py::make_tuple(py::handle(gpu_error)),
+        "GPU kernels are compiled in, but there is no usable device: no NVIDIA driver, one too "
+        "old for the CUDA runtime, or no GPU (spmvlab.gpu.is_available() is False). A "
+        "GpuError; attribute `cuda_error`: the cudaError_t value, 0 when CUDA was not asked.");
 
     // Most derived first. Messages drop the C++ source location (spmv::user_message; the
     // environment variable SPMVLAB_DEBUG=1 keeps it).
@@ -114,7 +153,13 @@ void bind_errors(py::module_& m)
         } catch (const NotCompiled& e) {
             raise(not_compiled_error, user_message(e.what()));
         } catch (const gpu::CudaError& e) {
-            raise(gpu_error, user_message(e.what()));
+            if (means_no_device(e.code())) {
+                py::dict attrs;
+                attrs["cuda_error"] = e.code();
+                raise(gpu_unavailable_error, no_device_message(user_message(e.what())), attrs);
+            } else {
+                raise(gpu_error, user_message(e.what()));
+            }
         } catch (const gpu::CusparseError& e) {
             raise(gpu_error, user_message(e.what()));
         } catch (const gpu::OutOfDeviceMemory& e) {

@@ -6,6 +6,7 @@ over every registered format and several matrices against SciPy (an independent 
 and the error paths (exceptions, messages, the memory budget, a build without CUDA).
 
 Run by hand:  PYTHONPATH=<build>/python /usr/bin/python3 -m unittest discover -s python/tests
+(or, against an installed package: scripts/python_wheel_check.sh)
 """
 import json
 import os
@@ -26,7 +27,9 @@ X4 = np.array([1.0, 2.0, 3.0, 4.0])
 Y4 = np.array([19.0, 8.0, 51.0, 52.0])
 PAD = -1  # padding_index
 
-SOURCE_DIR = _build_info.SOURCE_DIR
+# The repository these tests live in (not _build_info.SOURCE_DIR: an installed spmvlab has
+# none, and scripts/python_wheel_check.sh runs these tests against one).
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(SOURCE_DIR, "examples", "python")
 
 
