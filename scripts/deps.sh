@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages SpMV Lab builds with, only those that are missing.
 # CUDA is optional and comes from NVIDIA's toolkit in /usr/local/cuda (never installed here).
-# Usage: scripts/deps.sh [package...]  -- with arguments, only those packages (scripts/sanitize.sh
-# asks for the Clang 16 ones alone, so that a local sanitizer run does not pull in Qt).
+# Usage: scripts/deps.sh [--quick|--quick-gui|package...]
+#   no argument   every package the whole project and its test suite build with (scripts/test.sh)
+#   --quick       only what the command line needs (scripts/quickstart.sh without a display)
+#   --quick-gui   that and Qt 6 for the explorer (scripts/quickstart.sh on a display)
+#   package...    only those packages (scripts/sanitize.sh asks for the Clang 16 ones alone, so
+#                 that a local sanitizer run does not pull in Qt)
 set -euo pipefail
 # clang-16 + libclang-rt-16-dev (ASan, UBSan, libFuzzer; Debian 12's default clang 14 cannot
 # compile libstdc++ 12's <source_location>) are installed by scripts/sanitize.sh when the test
 # suite first needs them, so that the quick start does not download a second compiler.
-pkgs=(cmake ninja-build g++ catch2 nlohmann-json3-dev libcli11-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
-      libopenmpi-dev openmpi-bin libmetis-dev libboost-graph-dev xvfb xauth fonts-dejavu-core
-      libarchive-dev zlib1g-dev libcurl4-openssl-dev libssl-dev libcairo2-dev
-      python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-jsonschema)
-if (($#)); then
-  pkgs=("$@")
-fi
+# catch2 is in the command line's group because the configure step asks for it (a small
+# header-only package); MPI, Python and the X server for the GUI tests wait for the test command.
+quick=(cmake ninja-build g++ catch2 nlohmann-json3-dev libcli11-dev libmetis-dev libboost-graph-dev
+       fonts-dejavu-core libarchive-dev zlib1g-dev libcurl4-openssl-dev libssl-dev libcairo2-dev)
+gui=(qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev)
+rest=(libopenmpi-dev openmpi-bin xvfb xauth
+      python3 python3-dev python3-venv pybind11-dev python3-numpy python3-scipy python3-jsonschema)
+pkgs=("${quick[@]}" "${gui[@]}" "${rest[@]}")
+case "${1:-}" in
+  --quick) pkgs=("${quick[@]}") ;;
+  --quick-gui) pkgs=("${quick[@]}" "${gui[@]}") ;;
+  "") ;;
+  *) pkgs=("$@") ;;
+esac
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
