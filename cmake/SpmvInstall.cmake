@@ -79,9 +79,12 @@ if(TARGET MPI::MPI_CXX AND MPI_CXX_FOUND)
 else()
   set(SPMV_PKG_HAVE_MPI OFF)
 endif()
+# the JSON Schemas of spmvlab's outputs (docs/output-schema.md), for validating records
+set(SPMV_PKG_SCHEMA_DIR ${CMAKE_INSTALL_DATADIR}/spmvlab/schemas)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/SpMVLabConfig.cmake.in
   ${PROJECT_BINARY_DIR}/SpMVLabConfig.cmake
-  INSTALL_DESTINATION ${spmv_cmake_dir})
+  INSTALL_DESTINATION ${spmv_cmake_dir}
+  PATH_VARS SPMV_PKG_SCHEMA_DIR)
 # 0.x: a new minor version may break the API, so only the same MAJOR.MINOR satisfies a request
 # (find_package(SpMVLab 0.1) takes 0.1.z, not 0.2); from 1.0 on this becomes SameMajorVersion.
 if(PROJECT_VERSION_MAJOR EQUAL 0)
@@ -102,6 +105,11 @@ foreach(program IN ITEMS spmvlab spmv_gui)
     install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()
 endforeach()
+
+# the output schemas (schemas/*.schema.json, draft 2020-12): SpMVLab_SCHEMA_DIR in the config
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/
+        DESTINATION ${SPMV_PKG_SCHEMA_DIR}
+        FILES_MATCHING PATTERN "*.schema.json")
 
 # licence, citation and the user documentation (not the benchmark records: 30 MB)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CITATION.cff

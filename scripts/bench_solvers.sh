@@ -61,7 +61,7 @@ for k in $sizes; do
         mpir-cg-floatsums*) margs=(--method mpir-cg --inner-sums float) ;;
       esac
       [ "${m#*:}" != "$m" ] && margs+=(--inner-reduction "${m#*:}")
-      # exit status 2 = did not converge: keep the record, report it, go on
+      # exit status 4 = did not converge: keep the record, report it, go on
       if ! "$spmvlab" solve "gen:pde:size=$k" --gpu --json "${margs[@]}" --format "$f" \
              "${extra[@]}" --tol 1e-10 --maxit 20000 --repeat "$repeat" > "$rec"; then
         echo "   !! $f $m on pde$k did not converge or failed (see $rec)"

@@ -1,5 +1,6 @@
 // spmvlab bench FILE|DIR [--gpu]: timings of every format, CPU reference or GPU kernels.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 
 #include <spmv/analysis/warp_timeline.hpp>
 #include <spmv/error.hpp>
+#include <spmv/host_device.hpp>
 #include <spmv/registry.hpp>
 
 #include "auto_format.hpp"
@@ -89,7 +91,7 @@ BenchRecord bench_host(const spmv::FormatInfo& info, const std::string& matrix,
     r.nnz = spmv::nnz(a);
     r.format = info.name;
     r.precision = sizeof(V) == 8 ? "dp" : "sp";
-    r.device = "CPU (host reference, 1 thread)";
+    r.device = spmv::host_device_name();
     r.min_bytes = r.effective_gbs = r.fraction_of_copy = r.xgpu_ms = r.permutation_ms = NAN;
     // the format, a converted copy of the CSR (single precision) and the vectors x and y
     const auto extra = static_cast<std::uint64_t>(sizeof(V) == 8 ? 0 : spmv::nnz(a) * 8 + 4 * (a.num_rows + 1)) +
@@ -166,7 +168,7 @@ std::vector<BenchRecord> bench_auto(const GpuContext& ctx, const std::string& na
             r.nnz = spmv::nnz(a);
             r.format = "auto";
             r.precision = prec;
-            r.device = o.gpu ? ctx.device : std::string("CPU (host reference, 1 thread)");
+            r.device = o.gpu ? ctx.device : spmv::host_device_name();
             r.median_ms = r.min_ms = r.max_ms = r.gflops = r.min_bytes = r.effective_gbs =
                 r.fraction_of_copy = r.format_bytes = r.xgpu_ms = r.permutation_ms = NAN;
             r.error = "format auto: no choice: " + user_message(e.what());
@@ -245,7 +247,13 @@ void write_outputs(const BenchOptions& o, const std::vector<BenchRecord>& all,
              "gflops,min_bytes,effective_gbs,fraction_of_copy_bandwidth,format_bytes,xgpu_ms,"
              "permutation_ms,error,basis\r\n";
         for (const auto& r : all) {
-            auto n = [](double v) { return std::isfinite(v) ? std::to_string(v) : std::string(); };
+            // the shortest text that reads back as the same number, as the JSON has it: whole
+            // numbers (format_bytes 95824) as integers, short times with all their digits
+            auto n = [](double v) {
+                if (!std::isfinite(v)) return std::string();
+                char buf[32];
+                return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+            };
             f << field(r.matrix) << ',' << r.rows << ',' << r.cols << ',' << r.nnz << ','
               << field(r.format) << ',' << precision_name(r.precision) << ',' << field(r.device) << ','
               << r.repetitions << ',' << n(r.median_ms) << ',' << n(r.min_ms) << ','
@@ -318,8 +326,8 @@ void run_warp_timeline(const BenchOptions& o)
     // what is written must read back (the explorer's reader is the validator)
     spmv::analysis::read_warp_timeline(text, o.warp_timeline);
     write_file(o.warp_timeline, text);
-    std::printf("# %s, commit %s, %s\n# device: %s\n# %s: %d x %d, %lld entries, %s\n",
-                version_string().c_str(), t.commit.c_str(), t.date.c_str(), t.device.c_str(),
+    std::printf("# %s, %s\n# device: %s\n# %s: %d x %d, %lld entries, %s\n",
+                version_string().c_str(), t.date.c_str(), t.device.c_str(),
                 name.c_str(), a.num_rows, a.num_cols, static_cast<long long>(spmv::nnz(a)),
                 t.precision.c_str());
     for (const auto& n : notes) std::printf("# %s\n", n.c_str());
@@ -406,11 +414,12 @@ void run(BenchOptions& o)
         meta["cache_policy"] = o.warm ? "warm" : "flush_l2";
         meta["basis"] = o.basis;
     } else {
-        meta["device"] = "CPU (host reference SpMV, one thread; not a GPU measurement)";
+        meta["device"] = spmv::host_device_name();
     }
     if (!o.json) {
-        std::printf("# %s, commit %s, %s\n# device: %s\n", version_string().c_str(),
-                    git_commit().c_str(), meta["meta"]["date"].get<std::string>().c_str(),
+        // version_string() names the commit: "spmvlab 0.1.0 (commit 1a2b3c4d5e6f), DATE"
+        std::printf("# %s, %s\n# device: %s\n", version_string().c_str(),
+                    meta["meta"]["date"].get<std::string>().c_str(),
                     meta["device"].get<std::string>().c_str());
         if (o.gpu) {
             std::printf("# measured copy bandwidth %.0f GB/s; %s\n", ctx.copy_bandwidth_gbs,
@@ -444,10 +453,12 @@ void run(BenchOptions& o)
     int unreadable = 0;
     std::size_t done = 0;  // matrices whose records are in `all`
     meta["matrices_unreadable"] = nlohmann::json::array();
+    meta["failed"] = nlohmann::json::array();  // the unreadable inputs with their reasons
     for (std::size_t f = 0; f < files.size(); ++f) {
         const auto name = input_name(files[f]);
         progress(f, files.size(), name);
-        const auto loaded = files.size() > 1 ? load_or_report(files[f]) : load_matrix(files[f]);
+        const auto loaded =
+            files.size() > 1 ? load_or_record(files[f], meta["failed"]) : load_matrix(files[f]);
         if (!loaded) {
             ++unreadable;
             meta["matrices_unreadable"].push_back(name);
@@ -540,7 +551,7 @@ void run(BenchOptions& o)
     }
     if (unreadable > 0) {
         std::fprintf(stderr, "spmvlab bench: %d file(s) could not be read (see above)\n", unreadable);
-        throw ExitCode{1};
+        throw ExitCode{exit_status::error};
     }
 }
 
@@ -565,8 +576,10 @@ void add_bench_command(CLI::App& app)
                     "parameters it resolved -- with --gpu that kernel variant, on the CPU its "
                     "host format (the choice is made for a GPU); what was picked and why is "
                     "printed before the table and recorded as auto_choice");
-    cmd->add_option("--json-out", o->json_out, "write all results as JSON to this file");
-    cmd->add_option("--csv-out", o->csv_out, "write all results as CSV to this file");
+    output_option(cmd->add_option("--json-out", o->json_out,
+                                  "write all results as JSON to this file (- : the standard output)"));
+    output_option(cmd->add_option("--csv-out", o->csv_out,
+                                  "write all results as CSV to this file (- : the standard output)"));
     cmd->add_flag("--json", o->json, "print JSON instead of tables");
     cmd->add_flag("--warm", o->warm, "GPU: keep L2 warm between repetitions (default: flush L2)");
     cmd->add_option("--basis", o->basis,
@@ -585,7 +598,7 @@ void add_bench_command(CLI::App& app)
                     "in double) exceeds this many MiB; its row says so (default: the memory "
                     "limit, --max-memory)")
         ->check(non_negative_number());
-    cmd->add_option("--warp-timeline", o->warp_timeline,
+    output_option(cmd->add_option("--warp-timeline", o->warp_timeline,
                     "GPU: instead of timing, run each variant of --formats (default: all of SpMV "
                     "Lab's; the cuSPARSE baselines cannot be instrumented) 5 times, then once "
                     "traced, recording every warp of every launch (SM, block, warp, start and "
@@ -593,7 +606,7 @@ void add_bench_command(CLI::App& app)
                     "model's per-warp work (N_iter, idle lanes, padding) for the same format as "
                     "one JSON file (schemas/warp-timeline.schema.json) that spmvlab-gui "
                     "--warp-timeline FILE draws; one matrix, one precision")
-        ->type_name("FILE");
+        ->type_name("FILE"));
     add_format_param_options(cmd, o->params);
     cmd->callback([o] { run(*o); });
 }

@@ -253,9 +253,9 @@ void add_calibrate_command(CLI::App& app)
     cmd->add_option("--validate", o.validate_records, "bench --gpu JSON records to validate on")->required();
     cmd->add_option("--matrices", o.matrix_dirs, "directories holding the records' .mtx files")->required();
     cmd->add_option("--gpu", o.gpu, "GPU profile giving B_GPU (default H100)");
-    cmd->add_option("--table-out", o.table_out, "write constants, summary and every case as Markdown");
-    cmd->add_option("--constants-out", o.constants_out, "write the fitted constants as JSON (recommend --constants)");
-    cmd->add_option("--cxx-out", o.cxx_out, "write the constants as the C++ table of lib/src/model/format_constants.cpp");
+    output_option(cmd->add_option("--table-out", o.table_out, "write constants, summary and every case as Markdown"));
+    output_option(cmd->add_option("--constants-out", o.constants_out, "write the fitted constants as JSON (recommend --constants)"));
+    output_option(cmd->add_option("--cxx-out", o.cxx_out, "write the constants as the C++ table of lib/src/model/format_constants.cpp"));
     cmd->callback([] { run(o); });
 }
 

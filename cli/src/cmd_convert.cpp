@@ -34,11 +34,7 @@ void run(const ConvertOptions& o)
             SPMV_THROW(spmv::InvalidArgument, "--json and the output - would both write to the "
                                               "standard output: name an output file");
         }
-        spmv::io::write_matrix_market(std::cout, a, w);
-        std::cout.flush();
-        if (!std::cout) {
-            SPMV_THROW(spmv::Error, "cannot write the standard output");
-        }
+        write_matrix_file(o.out, a, w);  // the kept standard output (common.hpp output_option)
         std::fprintf(stderr, "%s -> standard output: %d x %d, %lld entries\n", o.in.c_str(),
                      a.num_rows, a.num_cols, static_cast<long long>(spmv::nnz(a)));
         return;
@@ -79,7 +75,7 @@ void add_convert_command(CLI::App& app)
                     "- for the standard input, or a generator spec gen:...; its header comments "
                     "(the collection's attribution) are kept in the output")
         ->required();
-    cmd->add_option("out", o->out, "output .mtx, or - for the standard output")->required();
+    output_option(cmd->add_option("out", o->out, "output .mtx, or - for the standard output")->required());
     cmd->add_flag("--symmetric", o->symmetric, "write one triangle (matrix must be symmetric)");
     cmd->add_flag("--pattern", o->pattern, "write the structure only");
     cmd->add_flag("--json", o->json, "machine-readable summary (the output's size and SHA-256)");

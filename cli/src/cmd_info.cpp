@@ -54,6 +54,17 @@ void run(const InfoOptions& o, const spmv::Csr<double, std::int32_t>& a,
             {"explicit_zeros", mm.explicit_zeros},
             {"duplicates_summed", mm.duplicates_summed},
             {"empty_rows", s.empty_rows},
+            // where it came from, as the text's "SuiteSparse NAME (id N), member M, gzip-..."
+            {"collection", mm.collection_name.empty()
+                               ? nlohmann::json()
+                               : nlohmann::json{{"name", mm.collection_name},
+                                                {"id", mm.collection_id > 0
+                                                           ? nlohmann::json(mm.collection_id)
+                                                           : nlohmann::json()}}},
+            {"compression",
+             mm.compression.empty() ? nlohmann::json() : nlohmann::json(mm.compression)},
+            {"archive_member",
+             mm.archive_member.empty() ? nlohmann::json() : nlohmann::json(mm.archive_member)},
             {"row_length",
              {{"ave", s.ave}, {"sigma", s.sigma}, {"min", s.min}, {"max", s.max},
               {"max_minus_min", s.spread}}},
@@ -127,7 +138,8 @@ void add_info_command(CLI::App& app)
                     "ARCHIVE:MEMBER), directories (searched recursively), generator specs "
                     "gen:NAME[:k=v,...], or - for the standard input. --json gives one object "
                     "for one file or spec; for several or a directory an object whose "
-                    "\"results\" holds one per matrix")
+                    "\"results\" holds one per matrix and \"failed\" the inputs that could "
+                    "not be read, with the reason")
         ->required();
     cmd->add_flag("--json", o->json, "machine-readable output");
     cmd->add_option("--bins", o->bins,
@@ -144,6 +156,7 @@ void add_info_command(CLI::App& app)
         }
         const auto files = collect_inputs(o->inputs);
         int failures = 0;
+        nlohmann::json failed = nlohmann::json::array();  // --json: "failed", with the reasons
         std::size_t shown = 0;
         if (o->json && many) {  // schema spmvlab/1: an object, {"meta", "results": [...]}
             std::printf("{\"meta\": %s,\n\"results\": [\n",
@@ -160,6 +173,7 @@ void add_info_command(CLI::App& app)
                 } catch (const spmv::Error& e) {
                     std::fprintf(stderr, "spmvlab: skipped %s: %s\n", f.string().c_str(),
                                  user_message(e.what()).c_str());
+                    failed.push_back(failed_input(f, user_message(e.what())));
                     ++failures;
                     continue;
                 }
@@ -172,10 +186,10 @@ void add_info_command(CLI::App& app)
             run(one, *a, mm);
         }
         if (o->json && many) {
-            std::printf("]}\n");
+            std::printf("],\n\"failed\": %s}\n", failed.dump(2).c_str());
         }
         if (failures > 0) {
-            throw ExitCode{1};
+            throw ExitCode{exit_status::error};
         }
     });
 }

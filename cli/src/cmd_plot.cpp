@@ -237,7 +237,8 @@ void add_plot_command(CLI::App& app)
     cmd->add_option("--format", o->formats, "png, svg or png,svg (default)");
     cmd->add_option("--matrices", o->matrix_dirs,
                     "directories holding the records' .mtx files, for the model figure "
-                    "(generator specs need none)");
+                    "(repeatable; then the working directory; generator specs need none)")
+        ->type_name("DIR");
     cmd->add_option("--scale", o->scale, "PNG pixels per figure pixel (default 1; 2 for slides)")
         ->check(CLI::Range(0.25, 4.0));
     cmd->add_flag("--allow-incomplete", o->allow_incomplete,

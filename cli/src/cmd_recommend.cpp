@@ -138,8 +138,9 @@ void run(const RecommendOptions& o)
 
     nlohmann::json out = nlohmann::json::array();
     int failures = 0;
+    nlohmann::json failed = nlohmann::json::array();  // --json: the unreadable inputs, why
     for (const auto& input : collect_inputs(o.inputs)) {
-        const auto a = load_or_report(input);
+        const auto a = load_or_record(input, failed);
         if (!a) {
             ++failures;
             continue;
@@ -224,13 +225,14 @@ void run(const RecommendOptions& o)
         std::vector<std::string> inputs = input_strings(collect_inputs(o.inputs));
         for (const auto& f : o.bench_files) inputs.push_back(f);
         if (!o.constants_file.empty()) inputs.push_back(o.constants_file);
-        nlohmann::json j = {{"meta", make_meta("recommend", inputs)}, {"results", out}};
+        nlohmann::json j = {
+            {"meta", make_meta("recommend", inputs)}, {"results", out}, {"failed", failed}};
         if (!device.empty()) add_gpu_meta(j["meta"]);
         std::printf("%s\n", j.dump(2).c_str());
     }
     if (failures > 0) {
         std::fprintf(stderr, "spmvlab recommend: %d input(s) could not be read (see above)\n", failures);
-        throw ExitCode{1};
+        throw ExitCode{exit_status::error};
     }
 }
 

@@ -120,7 +120,7 @@ void run(const ReorderOptions& o)
         spmv::io::WriteOptions w;
         w.comment = "reordered (" + std::string(spmv::analysis::title(method)) + ", P A P^T with " +
                     "perm[new] = old) by " + version_string() + " from " + o.file;
-        spmv::io::write_matrix_market(o.out, b, w);
+        write_matrix_file(o.out, b, w);  // "-": the standard output
     }
     if (o.json) {
         nlohmann::json orderings = nlohmann::json::array();
@@ -169,7 +169,8 @@ void add_reorder_command(CLI::App& app)
     cmd->add_option("--method", o->method, "the ordering --out writes: rcm, nd or none")
         ->check(CLI::IsMember({"rcm", "nd", "none"}))
         ->capture_default_str();
-    cmd->add_option("--out", o->out, "write the reordered matrix P A P^T here (.mtx)");
+    output_option(cmd->add_option(
+        "--out", o->out, "write the reordered matrix P A P^T here (.mtx; - : the standard output)"));
     cmd->add_flag("--json", o->json, "machine-readable output");
     add_format_param_options(cmd, o->params);
     cmd->callback([o] { run(*o); });

@@ -70,7 +70,8 @@ void add_replicate_command(CLI::App& app)
     cmd->add_option("--dist-records", o->dist_files,
                     "JSON records of spmvlab dist bench --json-out (Kreutzer §III's modes); a "
                     "directory: its *.json files that are dist bench records");
-    cmd->add_option("--out", o->out, "write the Markdown to FILE (default: standard output)");
+    output_option(
+        cmd->add_option("--out", o->out, "write the Markdown to FILE (default: standard output)"));
     cmd->add_option("--l2-mb", o->l2_mb,
                     "L2 size in MB (default: from the device name, 50 for H100/H200)")
         ->check(positive_number());

@@ -12,10 +12,12 @@
 #include <set>
 
 #include <spmv/error.hpp>
+#include <spmv/host_device.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "meta.hpp"
+#include "plot/rules.hpp"
 
 namespace spmvlab {
 namespace {
@@ -64,6 +66,20 @@ bool timed(const nlohmann::json& r)
 {
     return str(r, "error").empty() && std::isfinite(num(r, "gflops"));
 }
+
+/// Whether row a is faster than row b by the rule `spmvlab plot` uses too (plot/rules.hpp:
+/// the shorter median time; equal times, the format name that sorts first). A row without
+/// median_ms has its time from its GF/s (2 nnz / GF/s).
+bool faster_row(const nlohmann::json& a, const nlohmann::json& b)
+{
+    auto ms = [](const nlohmann::json& r) {
+        const double t = num(r, "median_ms");
+        return std::isfinite(t) ? t : 2 * num(r, "nnz") / (num(r, "gflops") * 1e6);
+    };
+    return plot::faster(ms(a), str(a, "format"), ms(b), str(b, "format"));
+}
+
+std::string matrices(std::int64_t n) { return plot::counted(n, "matrix", "matrices"); }
 
 /// GPU record: measured copy bandwidth > 0, or GPU rows (cuSPARSE baselines, a GPU device).
 bool is_gpu_record(const nlohmann::json& j)
@@ -118,7 +134,7 @@ void print_completeness(const nlohmann::json& j, const std::vector<std::string>&
     const double total = num(j, "matrices_total");
     std::printf("- **INCOMPLETE record** (`complete: false`: the run stopped before its end)");
     if (std::isfinite(done) && std::isfinite(total)) {
-        std::printf(": %.0f of %.0f matrices done", done, total);
+        std::printf(": %.0f of %s done", done, matrices(std::llround(total)).c_str());
     }
     std::printf("\n");
     if (j.contains("matrices") && j["matrices"].is_array()) {
@@ -178,7 +194,7 @@ void gpu_tables(const std::vector<std::string>& order, ByMatrix& by, const Repor
                 if (!timed(r) || name.find("@permuted") != std::string::npos) continue;
                 const bool is_base = name.rfind("cusparse_", 0) == 0;
                 auto& best = is_base ? base : own;
-                if (!best || num(r, "gflops") > num(*best, "gflops")) best = &r;
+                if (!best || faster_row(r, *best)) best = &r;
             }
             auto g = [](const nlohmann::json* r) { return r ? num(*r, "gflops") : NAN; };
             auto gf_of = [&](const std::string& key) {
@@ -224,16 +240,16 @@ void gpu_tables(const std::vector<std::string>& order, ByMatrix& by, const Repor
                         num_or_dash(g(own) / alg1, 2).c_str(), num_or_dash(pj_ratio, 2).c_str());
         }
         std::printf(
-            "\n- fastest own kernel >= fastest cuSPARSE baseline on %d of %d matrices "
-            "(not on: %s)\n",
-            wins, compared, join(losses).c_str());
+            "\n- fastest own kernel >= fastest cuSPARSE baseline on %d of %s (not on: %s)\n",
+            wins, matrices(compared).c_str(), join(losses).c_str());
         if (speedups_alg1.empty()) {
             std::printf("- speedup over cuSPARSE CSR_ALG1: no matrix has a CSR_ALG1 time\n");
         } else {
             std::printf(
                 "- median speedup of the fastest own kernel over cuSPARSE CSR_ALG1: %.2fx "
-                "over %zu matrices\n",
-                median(speedups_alg1), speedups_alg1.size());
+                "over %s\n",
+                median(speedups_alg1),
+                matrices(static_cast<std::int64_t>(speedups_alg1.size())).c_str());
         }
         std::printf(
             "- matrices with minimum bytes >= %.0f MB: fastest own kernel at >= 90 %% of "
@@ -245,8 +261,8 @@ void gpu_tables(const std::vector<std::string>& order, ByMatrix& by, const Repor
                 any_permuted || (by[m].count(prec) && by[m][prec].count("pjds@permuted"));
         }
         std::printf(
-            "- pJDS >= 95 %% of ELLPACK-R on %d of %d matrices (not on: %s); pJDS timed %s\n\n",
-            pj_ok, pj, join(pj_misses).c_str(),
+            "- pJDS >= 95 %% of ELLPACK-R on %d of %s (not on: %s); pJDS timed %s\n\n",
+            pj_ok, matrices(pj).c_str(), join(pj_misses).c_str(),
             any_permuted ? "in its permuted basis (bench --basis), y left sorted as in Kreutzer"
                          : "with y scattered back to the original row order");
     }
@@ -273,7 +289,7 @@ void cpu_tables(const std::vector<std::string>& order, ByMatrix& by)
             for (const auto& [name, r] : vs) {
                 if (!timed(r)) continue;
                 ++n_timed;
-                if (!best || num(r, "gflops") > num(*best, "gflops")) best = &r;
+                if (!best || faster_row(r, *best)) best = &r;
             }
             const auto csr = vs.find("csr");
             const double csr_gf =
@@ -297,8 +313,8 @@ void cpu_tables(const std::vector<std::string>& order, ByMatrix& by)
         if (over_csr.empty()) {
             std::printf("- fastest / CSR: no matrix has a CSR time\n\n");
         } else {
-            std::printf("- median fastest / CSR: %.2fx over %zu matrices\n\n", median(over_csr),
-                        over_csr.size());
+            std::printf("- median fastest / CSR: %.2fx over %s\n\n", median(over_csr),
+                        matrices(static_cast<std::int64_t>(over_csr.size())).c_str());
         }
     }
 }
@@ -327,7 +343,11 @@ void report(const std::string& path, const ReportOptions& o)
         const bool permuted = str(r, "basis") == "permuted";
         by[m][p][f + (permuted ? "@permuted" : "")] = r;
     }
-    const std::string device = str(j, "device", gpu ? "GPU (device not recorded)" : "CPU");
+    // the CPU has one name (spmv/host_device.hpp), whichever an older record wrote
+    std::string device = str(j, "device", gpu ? "GPU (device not recorded)" : "");
+    if ((!gpu && device.empty()) || spmv::is_host_device_name(device)) {
+        device = spmv::host_device_name();
+    }
     std::printf("## %s, %s\n\n", device.c_str(),
                 str(j, "precision", "precision not recorded").c_str());
     std::printf("- record %s: date %s, commit `%s`, %s%s\n", path.c_str(),
@@ -355,6 +375,8 @@ void report(const std::string& path, const ReportOptions& o)
             "the fastest format against CSR\n");
         std::printf("- GF/s = 2 nnz / median time\n");
     }
+    std::printf("- fastest = the shortest median time; between equal times the name that sorts "
+                "first (the rule of spmvlab plot, docs/plot.md)\n");
     print_completeness(j, order, by);
     print_errors(j);
     if (unusable > 0) {

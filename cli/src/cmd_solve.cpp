@@ -13,6 +13,7 @@
 #include <spmv/generators.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/solver.hpp>
+#include <spmv/host_device.hpp>
 #include <spmv/registry.hpp>
 #include <spmv/solvers/solve.hpp>
 
@@ -415,7 +416,7 @@ void run(SolveCliOptions& o)
             j["auto_choice"] = auto_choice;
         }
         j["gpu"] = o.gpu;
-        j["device"] = o.gpu ? r.where : std::string("CPU (host reference, 1 thread)");
+        j["device"] = o.gpu ? r.where : spmv::host_device_name();
         j["tol"] = o.tol;
         j["max_iterations"] = o.maxit;
         j["inner_reduction"] = o.inner_reduction;
@@ -503,7 +504,7 @@ void run(SolveCliOptions& o)
     if (r.status != Status::converged) {
         std::fprintf(stderr, "spmvlab solve: %s: %s\n", std::string(to_string(r.status)).c_str(),
                      r.message.c_str());
-        throw ExitCode{2};
+        throw ExitCode{exit_status::no_convergence};
     }
 }
 
@@ -515,7 +516,7 @@ void add_solve_command(CLI::App& app)
     auto* cmd = app.add_subcommand(
         "solve",
         "solve A x = b (A SPD) by CG, Jacobi CG or mixed-precision iterative refinement CG, on "
-        "the host reference or the GPU; exit status 2 when it does not converge");
+        "the host reference or the GPU; exit status 4 when it does not converge");
     cmd->add_option("input", o->input,
                     "Matrix Market file, or a generated matrix gen:KIND[:param=value,...] "
                     "(e.g. gen:pde:size=100, gen:laplace2d:nx=500,ny=500)")

@@ -60,11 +60,13 @@ int run(VerifyOptions& o)
     int failures = 0;
     int unreadable = 0;
     int not_applicable_count = 0;
+    nlohmann::json failed = nlohmann::json::array();  // --json: the unreadable inputs, why
     for (std::size_t f = 0; f < files.size(); ++f) {
         if (files.size() > 1) {
             progress(f, files.size(), input_name(files[f]));
         }
-        const auto loaded = files.size() > 1 ? load_or_report(files[f]) : load_matrix(files[f]);
+        const auto loaded =
+            files.size() > 1 ? load_or_record(files[f], failed) : load_matrix(files[f]);
         if (!loaded) {
             ++unreadable;  // an input error (exit 1), not a mismatch (exit 3)
             continue;
@@ -146,7 +148,8 @@ int run(VerifyOptions& o)
         nlohmann::json j = {{"meta", make_meta("verify", input_strings(files))},
                             {"seed", o.seed},
                             {"params", params_json(params)},
-                            {"results", out}};
+                            {"results", out},
+                            {"failed", failed}};
         if (o.gpu) add_gpu_meta(j["meta"]);
         std::printf("%s\n", j.dump(2).c_str());
     }
@@ -155,12 +158,12 @@ int run(VerifyOptions& o)
                      unreadable > 0 ? (", and " + std::to_string(unreadable) +
                                        " unreadable file(s)").c_str()
                                     : "");
-        throw ExitCode{3};
+        throw ExitCode{exit_status::mismatch};
     }
     if (unreadable > 0) {
         std::fprintf(stderr, "spmvlab verify: %d unreadable file(s); every other result agrees\n",
                      unreadable);
-        throw ExitCode{1};
+        throw ExitCode{exit_status::error};
     }
     if (!o.json) {
         if (not_applicable_count > 0) {

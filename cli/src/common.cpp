@@ -92,14 +92,190 @@ CLI::Validator non_negative_integer()
         "INTEGER >= 0");
 }
 
+CLI::Validator number_in(double lo, double hi, bool integer)
+{
+    return CLI::Validator(
+        [lo, hi, integer](std::string& s) -> std::string {
+            double v = 0;
+            std::size_t used = 0;
+            try {
+                v = std::stod(s, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != s.size() || !std::isfinite(v)) {
+                return "'" + s + "' is not a " + (integer ? "whole number" : "number");
+            }
+            const auto bound = [integer](double b) { return fmt(b, integer ? 0 : 2); };
+            if (integer && (v != std::floor(v) || s.find_first_of(".eE") != std::string::npos)) {
+                return "'" + s + "' is not a whole number";
+            }
+            if (v < lo || v > hi) {
+                return "'" + s + "' is outside [" + bound(lo) + ", " + bound(hi) + "]";
+            }
+            return {};
+        },
+        "");
+}
+
 std::string user_message(const std::string& what)
 {
     return spmv::user_message(what);
 }
 
+namespace {
+
+std::vector<const CLI::Option*>& output_options()
+{
+    static std::vector<const CLI::Option*> options;
+    return options;
+}
+
+/// The standard output as it was when the run began, once route_standard_output gave it to an
+/// output "-" (file descriptor 1 then goes to the standard error); -1 otherwise.
+int data_fd = -1;
+
+/// The descriptor a "-" output is written to: the kept standard output, else (no output was
+/// routed, e.g. an unmarked option) descriptor 1 after what was printed there so far.
+int standard_output_fd()
+{
+    if (data_fd >= 0) {
+        return data_fd;
+    }
+    std::fflush(stdout);
+    return STDOUT_FILENO;
+}
+
+void write_all(int fd, const char* data, std::size_t size)
+{
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            SPMV_THROW(spmv::Error,
+                       std::string("cannot write the standard output: ") + std::strerror(errno));
+        }
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+}
+
+/// A std::ostream's buffer over a file descriptor, every write checked (a Matrix Market text
+/// may be gigabytes: it is streamed, not built in memory first).
+class FdBuffer : public std::streambuf {
+public:
+    explicit FdBuffer(int fd) : fd_(fd) { setp(buf_, buf_ + sizeof buf_); }
+
+protected:
+    int_type overflow(int_type c) override
+    {
+        drain();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override
+    {
+        drain();
+        return 0;
+    }
+
+private:
+    void drain()
+    {
+        write_all(fd_, pbase(), static_cast<std::size_t>(pptr() - pbase()));
+        setp(buf_, buf_ + sizeof buf_);
+    }
+    int fd_;
+    char buf_[1 << 16];
+};
+
+}  // namespace
+
 void write_file(const std::string& path, const std::string& text)
 {
+    if (path == "-") {
+        write_all(standard_output_fd(), text.data(), text.size());
+        return;
+    }
     spmv::io::write_file_atomically(path, text);
+}
+
+CLI::Option* output_option(CLI::Option* o)
+{
+    output_options().push_back(o);
+    return o;
+}
+
+CLI::Option* output_prefix_option(CLI::Option* o)
+{
+    return o->check(CLI::Validator(
+        [](std::string& v) -> std::string {
+            return v == "-" ? "names several files, so - (the standard output) cannot be one"
+                            : std::string();
+        },
+        ""));
+}
+
+void route_standard_output(const CLI::App& app)
+{
+    // the options given in this run: those of the selected subcommands, outermost first
+    std::vector<const CLI::App*> chain{&app};
+    while (!chain.back()->get_subcommands().empty()) {
+        chain.push_back(chain.back()->get_subcommands().back());
+    }
+    std::vector<std::string> to_stdout;
+    const CLI::Option* json = nullptr;
+    for (const CLI::App* a : chain) {
+        for (const CLI::Option* o : a->get_options()) {
+            if (o->count() == 0) {
+                continue;
+            }
+            const bool output = std::find(output_options().begin(), output_options().end(), o) !=
+                                output_options().end();
+            if (output && o->as<std::string>() == "-") {
+                to_stdout.push_back(o->get_name());
+            }
+            if (o->check_lname("json")) {
+                json = o;
+            }
+        }
+    }
+    if (to_stdout.size() > 1) {
+        throw CLI::ValidationError(to_stdout[1], "only one output can be the standard output "
+                                                 "(-); " + to_stdout[0] + " is already");
+    }
+    if (to_stdout.empty()) {
+        return;
+    }
+    if (json != nullptr) {
+        throw CLI::ValidationError(to_stdout[0], "- and --json would both write to the standard "
+                                                 "output: name a file for one of them");
+    }
+    std::fflush(stdout);
+    data_fd = ::dup(STDOUT_FILENO);
+    if (data_fd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        SPMV_THROW(spmv::Error, std::string("cannot route the standard output: ") +
+                                    std::strerror(errno));
+    }
+}
+
+void write_matrix_file(const std::string& path, const spmv::Csr<double, std::int32_t>& a,
+                       const spmv::io::WriteOptions& w)
+{
+    if (path != "-") {
+        spmv::io::write_matrix_market(path, a, w);
+        return;
+    }
+    FdBuffer buffer(standard_output_fd());
+    std::ostream out(&buffer);
+    out.exceptions(std::ios::badbit);  // a failed write throws from write_all, out of the stream
+    spmv::io::write_matrix_market(out, a, w);
+    out.flush();
 }
 
 namespace {
@@ -295,6 +471,8 @@ void add_format_param_options(CLI::App* cmd, ParamOptions& opts)
                 },
                 "INT|auto"));
         }
+        // the registry's range, checked while parsing (a usage error, exit 2), not at run time
+        o->check(number_in(params[k].min_value, params[k].max_value, true));
     }
 }
 
@@ -524,6 +702,8 @@ std::filesystem::path locate_matrix(const std::string& name, const std::vector<s
         const auto p = std::filesystem::path(d) / name;
         if (std::filesystem::exists(p)) return p;
     }
+    // the name as recorded (relative to the working directory): a record made here
+    if (!name.empty() && std::filesystem::is_regular_file(name)) return name;
     return {};
 }
 

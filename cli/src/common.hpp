@@ -15,6 +15,8 @@
 #include <spmv/memory.hpp>
 #include <spmv/registry.hpp>
 
+#include "exit_codes.hpp"
+
 namespace spmvlab {
 
 /// Thrown by a command to end with a given exit status after it printed its verdict.
@@ -30,6 +32,10 @@ std::string git_commit();
 CLI::Validator positive_number();
 CLI::Validator non_negative_number();
 CLI::Validator non_negative_integer();
+/// A number in [lo, hi] (a whole one when `integer`), checked while the command line is parsed
+/// (a usage error, exit status 2): "'1000000' is outside [1, 674]", "'2.5' is not a whole
+/// number". The description is empty: the option's type (INT / FLOAT) and help text say it.
+CLI::Validator number_in(double lo, double hi, bool integer);
 
 /// An error message as a user reads it: without the C++ source locations ("lib/src/io/
 /// matrix_market.cpp:424: ") that spmv::Error puts in front of its text, so what remains names
@@ -45,7 +51,29 @@ std::string utc_now();
 /// interrupted run leaves the previous complete file, or none). A path that is not a regular
 /// file (/dev/stdout, a pipe) is written in place, errors still checked. Throws
 /// InvalidArgument naming the path and the system's reason ("No space left on device").
+/// "-" is the standard output (see output_option): the text is written there whole, errors
+/// checked.
 void write_file(const std::string& path, const std::string& text);
+
+/// Marks `o` as an output path (the file a command writes), so that "-" means the standard
+/// output: before the command runs (route_standard_output), at most one output of a run may be
+/// "-", not beside `--json` (which prints to the standard output too); the command's own report
+/// then goes to the standard error, so that the standard output holds the data alone
+/// (`spmvlab convert A.mtx - | head`, `spmvlab bench A.mtx --json-out - > run.json`).
+/// Returns `o`.
+CLI::Option* output_option(CLI::Option* o);
+/// An option naming a prefix or a directory several files are written under (PREFIX.json and
+/// PREFIX.svg, plot's -o DIR): "-" is refused while parsing (a usage error), as it cannot be
+/// the standard output. Returns `o`.
+CLI::Option* output_prefix_option(CLI::Option* o);
+/// Installed by main as the parse-complete callback: checks the rule above (a CLI::ValidationError,
+/// exit status 2, when broken) and, where an output is "-", keeps the standard output for it and
+/// sends everything else printed there (printf, std::cout) to the standard error.
+void route_standard_output(const CLI::App& app);
+/// A Matrix Market file written as spmv::io::write_matrix_market writes it, "-" on the
+/// standard output.
+void write_matrix_file(const std::string& path, const spmv::Csr<double, std::int32_t>& a,
+                       const spmv::io::WriteOptions& w);
 
 /// Inputs of the matrix commands: FILE -> {FILE} (plain, compressed or a tar archive: see
 /// spmv/io/matrix_market.hpp); "ARCHIVE:MEMBER" and "-" (the standard input) as they are;
@@ -92,7 +120,8 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what);
 nlohmann::json read_bench_json(const std::string& path);
 
 /// Where a record's matrix name is: a generator spec as it is, else the first DIR/name that
-/// exists, else an empty path.
+/// exists, else the name itself when it is a file (relative to the working directory), else an
+/// empty path. The one lookup of `--matrices DIR` (plot, dist chart, calibrate, replicate).
 std::filesystem::path locate_matrix(const std::string& name, const std::vector<std::string>& dirs);
 
 /// Whether a directory walk takes this file: *.mtx, *.mtx.gz, *.mtx.bz2, *.mtx.xz, *.mtx.zst,

@@ -47,7 +47,7 @@ struct BenchRecord {
     std::int64_t rows = 0, cols = 0, nnz = 0;
     std::string format;
     std::string precision;
-    std::string device;  ///< GPU name, or "CPU (host reference)"
+    std::string device;  ///< GPU name, or spmv::host_device_name()
     int repetitions = 0;
     double median_ms = 0, min_ms = 0, max_ms = 0;
     double gflops = 0;

@@ -10,7 +10,10 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "exit_codes.hpp"
+#include "man_page.hpp"
 #include "meta.hpp"
+#include "suggest.hpp"
 
 namespace {
 
@@ -52,27 +55,39 @@ int main(int argc, char** argv)
     spmvlab::add_solve_command(app);
     spmvlab::add_dist_command(app);
     spmvlab::add_tour_command(app);
+    // an output path "-" takes the standard output; the report then goes to stderr (common.hpp)
+    app.parse_complete_callback([&app] { spmvlab::route_standard_output(app); });
+    namespace status = spmvlab::exit_status;
     try {
-        app.parse(argc, argv);
+        // documents generated from this App tree (man_page.hpp), for the build and the curious:
+        // `spmvlab --man`, `spmvlab --completion bash|zsh` (not in --help: not for daily use)
+        const std::string first = argc > 1 ? argv[1] : "";
+        if (first == "--man" && argc == 2) {
+            std::fputs(spmvlab::man_page(app).c_str(), stdout);
+        } else if (first == "--completion" && argc == 3) {
+            std::fputs(spmvlab::completion_script(app, argv[2]).c_str(), stdout);
+        } else {
+            app.parse(argc, argv);
+        }
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);  // usage errors: message on stderr, exit 106/109/...
+        return spmvlab::report_parse_error(app, e);  // 2 with CLI11's message and a suggestion
     } catch (const spmvlab::ExitCode& e) {
         return e.code;  // a command that finished with a verdict (e.g. verify found a mismatch)
     } catch (const spmv::Error& e) {
         std::fprintf(stderr, "spmvlab: error: %s\n", spmvlab::user_message(e.what()).c_str());
-        return 1;
+        return status::error;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "spmvlab: error: out of host memory\n");
-        return 1;
+        return status::error;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "spmvlab: error: %s\n", spmvlab::user_message(e.what()).c_str());
-        return 1;
+        return status::error;
     }
     // output redirected to a full disk or a closed pipe: a truncated report is an error
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
         std::fprintf(stderr, "spmvlab: error: cannot write the standard output: %s\n",
                      std::strerror(errno));
-        return 1;
+        return status::error;
     }
-    return 0;
+    return status::ok;
 }

@@ -1,6 +1,7 @@
 #include "meta.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -196,6 +197,25 @@ void normalise_precisions(nlohmann::json& j)
 }
 
 }  // namespace
+
+nlohmann::json failed_input(const std::filesystem::path& input, const std::string& reason)
+{
+    return {{"input", input.string()}, {"matrix", input_name(input)}, {"reason", reason}};
+}
+
+std::optional<spmv::Csr<double, std::int32_t>> load_or_record(const std::filesystem::path& input,
+                                                              nlohmann::json& failed)
+{
+    try {
+        return load_matrix(input);
+    } catch (const spmv::Error& e) {
+        progress_done();
+        const auto reason = user_message(e.what());
+        std::fprintf(stderr, "spmvlab: skipped %s: %s\n", input.string().c_str(), reason.c_str());
+        failed.push_back(failed_input(input, reason));
+        return std::nullopt;
+    }
+}
 
 nlohmann::json upgrade_record(nlohmann::json record, std::string_view command)
 {

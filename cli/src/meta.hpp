@@ -11,12 +11,15 @@
 ///    ...the command's own fields...}
 /// Records written before the schema existed (unversioned) are brought to the current shape by
 /// upgrade_record, which every reader of records goes through (read_bench_json and friends).
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <spmv/formats/csr.hpp>
 
 namespace spmvlab {
 
@@ -46,6 +49,18 @@ void add_gpu_meta(nlohmann::json& meta);
 /// {"meta": make_meta(command, inputs)} followed by the fields of `body` (an object).
 nlohmann::json with_meta(std::string_view command, nlohmann::json body,
                          const std::vector<std::string>& inputs = {});
+
+/// One entry of a multi-input run's "failed" list (schemas/meta.schema.json#/$defs/failed):
+/// {"input": the input as collected, "matrix": its display name, "reason": why it could not
+/// be read}. Commands that go on past an unreadable input (info, bench, recommend, verify with
+/// several inputs) list every such input there, besides saying so on stderr and exiting 1.
+nlohmann::json failed_input(const std::filesystem::path& input, const std::string& reason);
+
+/// load_matrix(input), or std::nullopt when it cannot be read: then, as load_or_report, a
+/// "spmvlab: skipped INPUT: REASON" line on stderr, and failed_input(input, reason) appended to
+/// `failed` (an array).
+std::optional<spmv::Csr<double, std::int32_t>> load_or_record(const std::filesystem::path& input,
+                                                              nlohmann::json& failed);
 
 /// The schema's precision values: "dp", "DP", "double" -> "double"; "sp", "SP", "single",
 /// "float" -> "single"; anything else ("both", "mixed") is returned as it is.

@@ -22,7 +22,7 @@ struct TimingRow {
     std::string variant;    ///< GPU variant or registry format name
     std::string format;     ///< host registry name of the layout
     std::string precision;  ///< "double" / "float"
-    std::string device;     ///< GPU name or "CPU reference (1 thread)"
+    std::string device;     ///< GPU name or spmv::host_device_name()
     bool baseline = false;  ///< cuSPARSE reference
     bool gpu = false;
     double median_ms = 0.0;

@@ -298,7 +298,7 @@ void TimingPanel::rebuildChart()
         m_table->setColumnHidden(c, app.presentationMode());
     }
     // and every column keeps its contents' width (the table scrolls): a stretched last column
-    // would be cut to the room left ("CPU reference (1 thread)" in 156 of its 255 px)
+    // would be cut to the room left (the CPU's name, spmv::host_device_name(), in part of it)
     m_table->horizontalHeader()->setStretchLastSection(!app.presentationMode());
     auto* chart = newStyledChart();
     const auto& rows = m_model->rows();

@@ -501,3 +501,38 @@ TEST_CASE("Every rank's blocks are estimated against --max-memory before they ar
         CHECK(static_cast<double>(ru.ru_maxrss) / 1024.0 < 400.0);  // MiB, per process
     }
 }
+
+TEST_CASE("dist chart finds the matrix of a record made elsewhere with --matrices DIR",
+          "[cli_dist]")
+{
+    // the record names its matrix by file name, as dist bench was given it in its directory
+    const auto made = tmp("chart_elsewhere");
+    std::filesystem::create_directories(made);
+    std::filesystem::copy_file(std::string(SPMV_SOURCE_DIR) + "/sample_matrices/banded_1k.mtx",
+                               made + "/chart_elsewhere_band.mtx",
+                               std::filesystem::copy_options::overwrite_existing);
+    const auto rec = tmp("chart_elsewhere.json");
+    const auto table = tmp("chart_elsewhere_table.json");
+    const auto b = spmvlab("dist bench " + made + "/chart_elsewhere_band.mtx --repeat 3 "
+                           "--json-out " + rec);
+    INFO(b.out);
+    REQUIRE(b.status == 0);
+    REQUIRE(read_json(rec)["matrix"] == "chart_elsewhere_band.mtx");
+
+    const auto lost = spmvlab("dist chart " + rec);
+    const auto found = spmvlab("dist chart " + rec + " --matrices " + tmp("no_such_dir") +
+                               " --matrices " + made + " --json-out " + table);
+
+    INFO(lost.out << found.out);
+    CHECK(lost.status != 0);
+    CHECK(lost.out.find(rec + ": matrix 'chart_elsewhere_band.mtx' not found in the working "
+                        "directory; give the directory that holds it with --matrices DIR") !=
+          std::string::npos);
+    REQUIRE(found.status == 0);
+    const auto t = read_json(table);
+    REQUIRE_FALSE(t["points"].empty());
+    for (const auto& p : t["points"]) {
+        CHECK(p["matrix"] == "chart_elsewhere_band.mtx");
+        CHECK(p["model_alpha1_us"].get<double>() > 0);
+    }
+}

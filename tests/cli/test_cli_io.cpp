@@ -39,7 +39,10 @@ using spmv::test::spmvlab;
 /// The statistics of an `info --json` object: without what names the input or the run.
 nlohmann::json stats(nlohmann::json j)
 {
-    for (const char* k : {"meta", "matrix", "file", "input", "inputs"}) {
+    // (where the matrix came from is not a statistic: info --json's collection, compression
+    // and archive_member differ between the forms of one matrix)
+    for (const char* k : {"meta", "matrix", "file", "input", "inputs", "collection", "compression",
+                          "archive_member"}) {
         j.erase(k);
     }
     return j;
@@ -143,6 +146,13 @@ TEST_CASE("spmvlab info gives the plain file's statistics for every way a matrix
         INFO(name);
         CHECK(stats(json_of("info " + (dir / name).string() + " --json")) == want);
     }
+    // ... which info --json says, as its text does
+    const auto tgz = json_of("info " + (dir / "pde05.tar.gz").string() + " --json");
+    CHECK(tgz["compression"] == "gzip");
+    CHECK(tgz["archive_member"] == "pde05/pde05.mtx");
+    CHECK(json_of("info " + (dir / "pde05.mtx.bz2").string() + " --json")["compression"] ==
+          "bzip2");
+    CHECK(ref["compression"].is_null());
     // a misleading extension: detected by content
     fs::copy_file(dir / "pde05.mtx.xz", dir / "pde05_xz.mtx");
     CHECK(stats(json_of("info " + (dir / "pde05_xz.mtx").string() + " --json")) == want);
@@ -544,13 +554,13 @@ TEST_CASE("spmvlab fetch downloads, checks and caches, against a loopback server
     CHECK(r.out.find("no such matrix in the collection's index") != std::string::npos);
     CHECK(files_named(fresh, ".tmp-") == 0);
 
-    // nobody listening: the offline message, exit 2, quickly
+    // nobody listening: the offline message, exit 5 (exit_status::offline), quickly
     const auto t0 = std::chrono::steady_clock::now();
     const int port = closed_port();
     r = spmvlab("fetch HB/tiny --cache " + (dir / "offline").string() + " --base-url http://127.0.0.1:" +
                 std::to_string(port) + " --timeout 5");
     INFO(r.out);
-    CHECK(r.status == 2);
+    CHECK(r.status == 5);
     CHECK(r.out.find("cannot reach 127.0.0.1:" + std::to_string(port) + ": ") != std::string::npos);
     CHECK(r.out.find("(offline?)") != std::string::npos);
     CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20));

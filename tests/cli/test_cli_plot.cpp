@@ -11,6 +11,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -327,5 +328,176 @@ TEST_CASE("spmvlab plot filters variants and says so when it cannot write PNG", 
         CHECK(r.status != 0);
         CHECK(r.out.find("built without cairo") != std::string::npos);
         CHECK_FALSE(fs::exists(dir + "/gflops_variants_sp.svg"));
+    }
+}
+
+TEST_CASE("spmvlab plot gives every marker of every figure a <title> with its numbers",
+          "[cli][plot]")
+{
+    const auto dir = tmp("titles");
+
+    const auto r = spmvlab("plot " + h100("a") + " " + h100("b") + " -o " + dir +
+                           " --format svg --precision dp");
+    const auto model = spmvlab("plot " + h100("large") + " -o " + dir +
+                               "/large --format svg --figures model --precision dp");
+
+    INFO(r.out << model.out);
+    REQUIRE(r.status == 0);
+    REQUIRE(model.status == 0);
+    std::size_t all = 0;
+    for (const std::string f : {"gflops_variants_dp", "gflops_matrices_dp", "bandwidth_dp",
+                                "speedup_cusparse_dp", "large/model_dp"}) {
+        const auto svg = slurp(dir + "/" + f + ".svg");
+        INFO(f);
+        for (const std::string role : {"strip", "point", "box"}) {
+            // every marker element of the role, and those of them with a <title> child
+            CHECK(tips(svg, role).size() == count(svg, "class=\"" + role + "\""));
+            all += count(svg, "class=\"" + role + "\"");
+        }
+    }
+    // gflops_variants_dp: one dot per (matrix, variant) measured in a/ and b/ (2,253)
+    const auto variants = slurp(dir + "/gflops_variants_dp.svg");
+    const auto dots = tips(variants, "strip");
+    CHECK(dots.size() == [] {
+        std::size_t n = 0;
+        for (const auto& [m, v] : recorded_dp_gflops()) n += v.size();
+        return n;
+    }());
+    CHECK(dots.size() == 2253);
+    CHECK(all > dots.size());
+    // a dot names its matrix, variant, value and unit: 1138_bus.mtx's cuSPARSE CSR ALG1
+    const auto g = recorded_dp_gflops();
+    const auto dot = std::find_if(dots.begin(), dots.end(), [](const std::string& t) {
+        return t.rfind("1138_bus.mtx: cusparse_csr_alg1 ", 0) == 0;
+    });
+    REQUIRE(dot != dots.end());
+    std::smatch v;
+    REQUIRE(std::regex_search(*dot, v, std::regex(R"(cusparse_csr_alg1 ([0-9.]+) GF/s)")));
+    CHECK(std::stod(v[1].str()) ==
+          Approx(g.at("1138_bus.mtx").at("cusparse_csr_alg1")).epsilon(0.006));
+}
+
+TEST_CASE("spmvlab plot and report word a CPU record as formats and name one fastest",
+          "[cli][plot][report]")
+{
+    const auto dir = tmp("cpu_words");
+    const auto rec = dir + "/cpu.json";
+    const auto sample = std::string(SPMV_SOURCE_DIR) + "/sample_matrices/";
+    REQUIRE(spmvlab("bench " + sample + "banded_1k.mtx --formats csr,ell,sell --min-time 1 "
+                    "--json-out " + rec).status == 0);
+    // the same record with csr and sell tied (equal times), sell first: the rule names csr
+    auto tie = nlohmann::json::parse(slurp(rec));
+    nlohmann::json csr, sell;
+    for (const auto& e : tie["results"]) {
+        if (e["format"] == "csr") csr = e;
+        if (e["format"] == "sell") sell = e;
+    }
+    sell["median_ms"] = csr["median_ms"];
+    sell["gflops"] = csr["gflops"];
+    tie["results"] = {sell, csr};
+    std::ofstream(dir + "/tie.json") << tie.dump(2);
+
+    const auto p = spmvlab("plot " + rec + " -o " + dir + " --format svg");
+    const auto rep = spmvlab("report " + rec);
+    const auto pt = spmvlab("plot " + dir + "/tie.json -o " + dir + "/tie --format svg");
+    const auto rt = spmvlab("report " + dir + "/tie.json");
+
+    INFO(p.out << rep.out << pt.out << rt.out);
+    REQUIRE(p.status == 0);
+    REQUIRE(rep.status == 0);
+    REQUIRE(pt.status == 0);
+    REQUIRE(rt.status == 0);
+    const auto variants = slurp(dir + "/gflops_variants_dp.svg");
+    const auto matrices = slurp(dir + "/gflops_matrices_dp.svg");
+    CHECK(variants.find(">GF/s of every format over 1 matrix (double precision)<") !=
+          std::string::npos);
+    CHECK(matrices.find(">Fastest format per matrix, 1 matrix (double precision)<") !=
+          std::string::npos);
+    for (const auto* svg : {&variants, &matrices}) {
+        CHECK(svg->find("kernel") == std::string::npos);
+        CHECK(svg->find("variant") == std::string::npos);
+        CHECK(svg->find("1 matrices") == std::string::npos);
+        CHECK(svg->find("CPU (host reference SpMV, 1 thread)") != std::string::npos);
+    }
+    // the fastest format: the plot's note right of the matrix's row is the report's column
+    auto plot_fastest = [](const std::string& svg) {
+        std::smatch m;
+        REQUIRE(std::regex_search(svg, m, std::regex(R"(class="row-note"[^>]*>([a-z0-9_]+)<)")));
+        return m[1].str();
+    };
+    auto report_fastest = [](const std::string& out) {
+        std::smatch m;
+        const std::regex row(R"(\n\| banded_1k\.mtx \| [^|]+\| [^|]+\| ([a-z0-9_]+) \|)");
+        REQUIRE(std::regex_search(out, m, row));
+        return m[1].str();
+    };
+    CHECK(plot_fastest(matrices) == report_fastest(rep.out));
+    CHECK(plot_fastest(slurp(dir + "/tie/gflops_matrices_dp.svg")) == "csr");
+    CHECK(report_fastest(rt.out) == "csr");
+    CHECK(rt.out.find("fastest format per matrix: csr 1\n") != std::string::npos);
+    CHECK(rep.out.find("## CPU (host reference SpMV, 1 thread), double") != std::string::npos);
+    CHECK(rep.out.find("over 1 matrix\n") != std::string::npos);
+}
+
+TEST_CASE("bench names the commit once, the CPU one way, and writes whole numbers as such",
+          "[cli][bench]")
+{
+    const auto dir = tmp("bench_text");
+    const auto sample = std::string(SPMV_SOURCE_DIR) + "/sample_matrices/banded_1k.mtx";
+
+    const auto r = spmvlab("bench " + sample + " --formats csr,sell --min-time 1 --json-out " +
+                           dir + "/b.json --csv-out " + dir + "/b.csv");
+
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const auto at = r.out.find("# spmvlab ");  // after the progress line on stderr
+    REQUIRE(at != std::string::npos);
+    const auto head = r.out.substr(at, r.out.find('\n', at) - at);
+    CHECK(count(head, "commit") == 1);
+    CHECK(r.out.find("# device: CPU (host reference SpMV, 1 thread)\n") != std::string::npos);
+    const auto j = nlohmann::json::parse(slurp(dir + "/b.json"));
+    CHECK(j["device"] == "CPU (host reference SpMV, 1 thread)");
+    const auto csv = slurp(dir + "/b.csv");
+    std::vector<std::vector<std::string>> rows{{}};  // RFC 4180: quoted fields, "" inside
+    std::string field;
+    bool quoted = false;
+    for (std::size_t k = 0; k < csv.size(); ++k) {
+        const char c = csv[k];
+        if (quoted) {
+            if (c == '"' && k + 1 < csv.size() && csv[k + 1] == '"') {
+                field += '"';
+                ++k;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            rows.back().push_back(std::exchange(field, {}));
+        } else if (c == '\r' && k + 1 < csv.size() && csv[k + 1] == '\n') {
+            rows.back().push_back(std::exchange(field, {}));
+            if (k + 2 < csv.size()) rows.emplace_back();
+            ++k;
+        } else {
+            field += c;
+        }
+    }
+    REQUIRE(rows.size() == 3);  // the header and csr, sell
+    const auto col = [&](const std::string& name) {
+        return static_cast<std::size_t>(
+            std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin());
+    };
+    for (std::size_t k = 1; k < rows.size(); ++k) {
+        const auto& e = j["results"][k - 1];
+        INFO(csv);
+        CHECK(rows[k][col("device")] == "CPU (host reference SpMV, 1 thread)");
+        CHECK(e["device"] == "CPU (host reference SpMV, 1 thread)");
+        // format_bytes: an integer, as many bytes as the JSON says
+        CHECK(std::regex_match(rows[k][col("format_bytes")], std::regex("[0-9]+")));
+        CHECK(std::stod(rows[k][col("format_bytes")]) == e["format_bytes"].get<double>());
+        // a time reads back as the JSON's number, to the last digit
+        CHECK(std::stod(rows[k][col("median_ms")]) == e["median_ms"].get<double>());
     }
 }

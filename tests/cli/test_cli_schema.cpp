@@ -1,8 +1,12 @@
 // The versioned output schema (issue 22, docs/output-schema.md): every command's JSON output,
 // run on real inputs (sample_matrices/, generator specs), validated against schemas/ by
-// tests/cli/validate_json.py with python3-jsonschema; the upgrade of unversioned records (the
-// committed ones under docs/benchmarks/) to the current schema; and `report` on CPU, GPU and
-// incomplete bench records.
+// tests/cli/validate_json.py with python3-jsonschema; the contract is exact (issue 35): every
+// object level of every schema is closed ("unevaluatedProperties": false), and each output is
+// validated again with an undeclared key added to each of its objects in turn, which must fail;
+// the failed inputs of multi-input runs; the upgrade of unversioned records (the committed ones
+// under docs/benchmarks/) to the current schema; and `report` on CPU, GPU and incomplete bench
+// records.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +19,8 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+
+#include <spmv/registry.hpp>
 
 #include "meta.hpp"
 #include "cli_run.hpp"
@@ -65,13 +71,24 @@ const std::string& python()
     return found;
 }
 
-/// Validates `files` against schemas/`schema`; the violations are the failure message.
-void validate(const std::string& schema, const std::vector<std::string>& files)
+/// validate_json.py with `args` (stdout and stderr together).
+Run validate_json(const std::string& args)
 {
-    std::string cmd = python() + " " + SPMV_SOURCE_DIR + "/tests/cli/validate_json.py " +
-                      SPMV_SOURCE_DIR + "/schemas " + schema;
+    return shell(python() + " " + SPMV_SOURCE_DIR + "/tests/cli/validate_json.py " + args +
+                 " 2>&1");
+}
+
+/// Validates `files` against schemas/`schema`; the violations are the failure message.
+/// `closed` (the outputs of the commands run here): also each file with an undeclared key added
+/// to each of its objects in turn must fail, which proves every object level declares exactly
+/// what is emitted. Off for the large committed records (quadratic in their size).
+void validate(const std::string& schema, const std::vector<std::string>& files,
+              bool closed = true)
+{
+    std::string cmd = std::string(closed ? "--closed " : "") + SPMV_SOURCE_DIR + "/schemas " +
+                      schema;
     for (const auto& f : files) cmd += " " + f;
-    const auto r = shell(cmd + " 2>&1");
+    const auto r = validate_json(cmd);
     INFO(schema << ":\n" << r.out);
     CHECK(r.status == 0);
 }
@@ -122,6 +139,14 @@ TEST_CASE("info, formats, reorder and model --json follow their schemas", "[cli]
     check_output("convert.schema.json",
                  "convert " + tmp("gen.mtx") + " " + tmp("gen2.mtx") + " --json",
                  tmp("convert.json"));
+    check_output("model.schema.json",
+                 "model " + sample("pellr_fig5.mtx") +
+                     " --format sell,csr_vector --gpu H100 --json",
+                 tmp("model_format.json"));
+    check_output("reorder.schema.json",
+                 "reorder " + sample("banded_1k.mtx") + " --method nd --out " + tmp("nd.mtx") +
+                     " --json",
+                 tmp("reorder_nd.json"));
     // the values the schema pins
     const auto two = read(tmp("info_two.json"));  // several inputs: one object, "results"
     REQUIRE(two["results"].size() == 2);
@@ -201,6 +226,23 @@ TEST_CASE("bench CSV is RFC 4180 with its header first, the meta in a sidecar", 
     const auto meta = read(csv + ".meta.json");
     CHECK(meta["meta"]["schema"] == "spmvlab/1");
     CHECK_FALSE(meta.contains("results"));
+    if (python().empty()) {
+        SPMV_SKIP("no Python with the jsonschema module: the sidecar is not validated");
+    }
+    validate("bench-csv-meta.schema.json", {csv + ".meta.json"});
+    // the sidecar is not a bench record (no results), and a bench record is not a sidecar
+    const auto as_record = validate_json(std::string(SPMV_SOURCE_DIR) +
+                                         "/schemas bench.schema.json " + csv + ".meta.json");
+    CHECK(as_record.status == 1);
+    CHECK(as_record.out.find("'results' is a required property") != std::string::npos);
+    const auto rec = tmp("schema_csv_rec.json");
+    REQUIRE(run_spmvlab("bench gen:pde:size=3 --formats csr --min-time 1 --json-out " + rec,
+                        "/dev/null")
+                .status == 0);
+    const auto as_sidecar =
+        validate_json(std::string(SPMV_SOURCE_DIR) + "/schemas bench-csv-meta.schema.json " + rec);
+    CHECK(as_sidecar.status == 1);
+    CHECK(as_sidecar.out.find("'results' was unexpected") != std::string::npos);
 }
 
 TEST_CASE("solve and calibrate --constants-out follow their schemas", "[cli][schema]")
@@ -213,6 +255,9 @@ TEST_CASE("solve and calibrate --constants-out follow their schemas", "[cli][sch
     check_output("solve.schema.json",
                  "solve gen:pde:size=5 --method mpir-cg --outer pcg --inner-maxit 8 --json",
                  tmp("solve_mpir_pcg.json"));
+    check_output("solve.schema.json", "solve gen:pde:size=5 --method jacobi-cg --history --json",
+                 tmp("solve_history.json"));
+    CHECK(read(tmp("solve_history.json"))["residual_history"].size() > 1);
     // calibrate on records made from the model (as test_cli's calibrate test)
     const auto fit = tmp("schema_fit.json");
     const auto val = tmp("schema_val.json");
@@ -257,6 +302,13 @@ TEST_CASE("dist plan, verify, bench, solve and chart --json-out follow their sch
     };
     run("dist plan gen:pde:size=6 --ranks 2 --json-out " + tmp("dplan.json"));
     validate("dist-plan.schema.json", {tmp("dplan.json")});
+    run("dist plan gen:pde:size=6 --ranks 2 --format sell --scaling 1,2,4 --weak 4 --json-out " +
+        tmp("dplan_weak.json"));
+    validate("dist-plan.schema.json", {tmp("dplan_weak.json")});
+    const auto plan = read(tmp("dplan_weak.json"));
+    CHECK(plan["comm"].size() == 4);  // ranks x ranks
+    CHECK(plan["scaling"].size() == 3);
+    CHECK(plan["weak_scaling"].size() == 3);
     run("dist verify gen:pde:size=6 --json-out " + tmp("dverify.json"));
     validate("dist-verify.schema.json", {tmp("dverify.json")});
     run("dist bench gen:pde:size=6 --repeat 3 --precision float --json-out " + tmp("dbench.json"));
@@ -266,6 +318,208 @@ TEST_CASE("dist plan, verify, bench, solve and chart --json-out follow their sch
     run("dist chart " + tmp("dbench.json") + " --scaling 1,2 --json-out " + tmp("dchart.json"));
     validate("dist-chart.schema.json", {tmp("dchart.json")});
     CHECK(read(tmp("dbench.json"))["precision"] == "single");
+    run("dist solve gen:pde:size=6 --method mpir-cg --outer pcg --json-out " +
+        tmp("dsolve_mpir.json"));
+    validate("dist-solve.schema.json", {tmp("dsolve_mpir.json")});
+    // the same under mpiexec -n 2 (as tests/cli/test_cli_dist.cpp runs them)
+    const std::string exe = MPIEXEC;
+    if (exe.empty()) {
+        SPMV_SKIP("no MPI in this build: dist under mpiexec -n 2 is not validated");
+    }
+    const std::string mpi =
+        "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " + exe +
+        " -n 2 --oversubscribe " + SPMVLAB_EXE + " ";
+    for (const auto& [args, file, schema] : std::vector<std::array<std::string, 3>>{
+             {"dist verify gen:pde:size=8 --mode all", "mverify.json", "dist-verify.schema.json"},
+             {"dist bench gen:pde:size=8 --repeat 3 --scaling 1,2", "mbench.json",
+              "dist-bench.schema.json"},
+             {"dist solve gen:pde:size=8 --method mpir-cg", "msolve.json",
+              "dist-solve.schema.json"}}) {
+        const auto r = shell(mpi + args + " --json-out " + tmp(file) + " 2>&1");
+        INFO("mpiexec -n 2 spmvlab " << args << "\n" << r.out);
+        REQUIRE(r.status == 0);
+        validate(schema, {tmp(file)});
+        CHECK(read(tmp(file))["ranks"] == 2);
+    }
+    run("dist chart " + tmp("mbench.json") + " " + tmp("dbench.json") +
+        " --scaling 1,2 --json-out " + tmp("mchart.json"));
+    validate("dist-chart.schema.json", {tmp("mchart.json")});
+}
+
+TEST_CASE("GPU outputs follow their schemas", "[cli][schema][gpu]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    const auto bench = tmp("gpu_bench.json");
+    const auto r = run_spmvlab("bench gen:pde:size=20 " + sample("powerlaw_2k.mtx") +
+                                   " --gpu --formats csr_vector,sell,cusparse_csr_alg1 "
+                                   "--precision both --basis both --min-time 1 --json",
+                               bench);
+    const auto why = run_spmvlab("bench gen:pde:size=4 --gpu --formats csr_vector --json");
+    if (r.status != 0 && (why.out.find("no CUDA device") != std::string::npos ||
+                          why.out.find("built without CUDA") != std::string::npos)) {
+        SPMV_SKIP("no GPU here: the --gpu outputs are not validated");
+    }
+    REQUIRE(r.status == 0);
+    validate("bench.schema.json", {bench});
+    CHECK_FALSE(read(bench)["meta"]["gpu"].is_null());
+    check_output("bench.schema.json",
+                 "bench gen:pde:size=12 --gpu --formats auto --min-time 1 --json",
+                 tmp("gpu_bench_auto.json"));
+    check_output("verify.schema.json",
+                 "verify gen:pde:size=10 --gpu --formats csr,sell,cusparse_csr_alg1 --json",
+                 tmp("gpu_verify.json"));
+    check_output("solve.schema.json", "solve gen:pde:size=10 --gpu --json", tmp("gpu_solve.json"));
+    check_output("solve.schema.json",
+                 "solve gen:pde:size=10 --gpu --method mpir-cg --format auto --variant auto "
+                 "--history --json",
+                 tmp("gpu_solve_auto.json"));
+    check_output("recommend.schema.json", "recommend gen:pde:size=10 --bench " + bench + " --json",
+                 tmp("gpu_recommend.json"));
+    for (const auto& [args, file, schema] : std::vector<std::array<std::string, 3>>{
+             {"dist verify gen:pde:size=8 --gpu --mode all", "gpu_dverify.json",
+              "dist-verify.schema.json"},
+             {"dist bench gen:pde:size=8 --gpu --repeat 3", "gpu_dbench.json",
+              "dist-bench.schema.json"},
+             {"dist solve gen:pde:size=8 --gpu --method mpir-cg", "gpu_dsolve.json",
+              "dist-solve.schema.json"}}) {
+        const auto d = run_spmvlab(args + " --json-out " + tmp(file), "/dev/null");
+        INFO("spmvlab " << args);
+        REQUIRE(d.status == 0);
+        validate(schema, {tmp(file)});
+    }
+}
+
+TEST_CASE("the schemas are closed: an undeclared key anywhere is a violation", "[cli][schema]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    const std::string dir = std::string(SPMV_SOURCE_DIR) + "/schemas";
+    const auto lint = validate_json("--lint " + dir);
+    INFO(lint.out);
+    CHECK(lint.status == 0);
+    // a schema with one object level left open is caught by the lint, by its path
+    const auto open_dir = tmp("open_schemas");
+    std::filesystem::create_directories(open_dir);
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        std::filesystem::copy_file(e.path(), open_dir + "/" + e.path().filename().string(),
+                                   std::filesystem::copy_options::overwrite_existing);
+    }
+    auto info_schema = read(open_dir + "/info.schema.json");
+    REQUIRE(info_schema["$defs"]["one"]["properties"]["row_length"].erase(
+                "unevaluatedProperties") == 1);
+    std::ofstream(open_dir + "/info.schema.json") << info_schema.dump(2);
+    const auto open = validate_json("--lint " + open_dir);
+    CHECK(open.status == 1);
+    CHECK(open.out.find("info.schema.json: #/$defs/one/properties/row_length") !=
+          std::string::npos);
+    // an output with one key added, at the top, in meta, in an input and in a nested object
+    REQUIRE(run_spmvlab("info " + sample("canonical4.mtx") + " --json", tmp("closed_info.json"))
+                .status == 0);
+    const auto good = read(tmp("closed_info.json"));
+    for (const auto& where : {"", "/meta", "/meta/inputs/0", "/meta/host", "/histogram"}) {
+        auto bad = good;
+        bad[nlohmann::json::json_pointer(where)]["undeclared"] = 1;
+        const auto file = tmp("closed_bad.json");
+        std::ofstream(file) << bad.dump();
+        const auto r = validate_json(dir + " info.schema.json " + file);
+        INFO("a key added at '" << where << "'\n" << r.out);
+        CHECK(r.status == 1);
+        CHECK(r.out.find("'undeclared' was unexpected") != std::string::npos);
+    }
+    // --closed finds an open level of a schema that its lint would not see from the file alone
+    const auto c = validate_json("--closed " + open_dir + " info.schema.json " +
+                                 tmp("closed_info.json"));
+    CHECK(c.status == 1);
+    CHECK(c.out.find("at row_length: an undeclared key") != std::string::npos);
+    // the format parameters declared are exactly the registry's (spmv::parameters())
+    const auto meta_schema = read(dir + "/meta.schema.json");
+    std::vector<std::string> declared, registry;
+    for (const auto& [k, v] : meta_schema["$defs"]["params"]["properties"].items()) {
+        declared.push_back(k);
+    }
+    for (const auto& p : spmv::parameters()) registry.emplace_back(p.name);
+    std::sort(declared.begin(), declared.end());
+    std::sort(registry.begin(), registry.end());
+    CHECK(declared == registry);
+}
+
+TEST_CASE("a multi-input run lists each input it could not read, with the reason",
+          "[cli][schema]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    const auto bad = tmp("unreadable.mtx");  // an entry outside the 3 x 3 matrix
+    std::ofstream(bad) << "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n"
+                          "9 9 2.0\n";
+    auto check_failed = [&](const nlohmann::json& failed) {
+        REQUIRE(failed.size() == 1);
+        CHECK(failed[0]["input"] == bad);
+        CHECK(failed[0]["matrix"] == "unreadable.mtx");
+        CHECK(failed[0]["reason"].get<std::string>().find("row index 9 is out of range") !=
+              std::string::npos);
+    };
+    struct Case {
+        std::string args, schema, file;
+    };
+    const auto rec = tmp("failed_bench_rec.json");
+    const auto csv = tmp("failed_bench.csv");
+    for (const auto& c : std::vector<Case>{
+             {"info gen:pde:size=4 " + bad + " --json", "info.schema.json", "failed_info.json"},
+             {"bench gen:pde:size=4 " + bad + " --formats csr --min-time 1 --json --json-out " +
+                  rec + " --csv-out " + csv,
+              "bench.schema.json", "failed_bench.json"},
+             {"recommend gen:pde:size=4 " + bad + " --json", "recommend.schema.json",
+              "failed_recommend.json"},
+             {"verify gen:pde:size=4 " + bad + " --formats csr --json", "verify.schema.json",
+              "failed_verify.json"}}) {
+        const auto r = run_spmvlab(c.args, tmp(c.file));
+        INFO("spmvlab " << c.args);
+        CHECK(r.status == 1);  // an input could not be read; the others' results are written
+        validate(c.schema, {tmp(c.file)});
+        const auto j = read(tmp(c.file));
+        check_failed(j["failed"]);
+        REQUIRE(!j["results"].empty());
+        CHECK(j["results"][0]["matrix"] == "gen:pde:size=4");
+    }
+    validate("bench.schema.json", {rec});
+    check_failed(read(rec)["failed"]);
+    CHECK(read(rec)["matrices_unreadable"] == nlohmann::json({"unreadable.mtx"}));
+    validate("bench-csv-meta.schema.json", {csv + ".meta.json"});
+    check_failed(read(csv + ".meta.json")["failed"]);
+    // nothing readable: info's results are empty, both inputs are in failed
+    const auto r = run_spmvlab("info " + bad + " " + bad + " --json", tmp("failed_all.json"));
+    CHECK(r.status == 1);
+    validate("info.schema.json", {tmp("failed_all.json")});
+    const auto all = read(tmp("failed_all.json"));
+    CHECK(all["results"].empty());
+    CHECK(all["failed"].size() == 2);
+    // every input read: an empty list
+    REQUIRE(run_spmvlab("info gen:pde:size=3 " + sample("canonical4.mtx") + " --json",
+                        tmp("failed_none.json"))
+                .status == 0);
+    CHECK(read(tmp("failed_none.json"))["failed"] == nlohmann::json::array());
+}
+
+TEST_CASE("info --json carries the collection's name and id, as its text does", "[cli][schema]")
+{
+    SPMV_NEEDS_JSONSCHEMA();
+    const auto file = tmp("collection.mtx");
+    std::ofstream(file) << "%%MatrixMarket matrix coordinate real general\n"
+                           "%-------------------------------------------------------------\n"
+                           "% UF Sparse Matrix Collection, Tim Davis\n"
+                           "% name: HB/test3\n"
+                           "% id: 35\n"
+                           "%-------------------------------------------------------------\n"
+                           "3 3 3\n1 1 1.0\n2 2 2.0\n3 3 3.0\n";
+    check_output("info.schema.json", "info " + file + " --json", tmp("collection.json"));
+    const auto j = read(tmp("collection.json"));
+    CHECK(j["collection"] == nlohmann::json({{"name", "HB/test3"}, {"id", 35}}));
+    CHECK(j["compression"].is_null());
+    CHECK(j["archive_member"].is_null());
+    const auto text = run_spmvlab("info " + file);
+    CHECK(text.out.find("SuiteSparse HB/test3 (id 35)") != std::string::npos);
+    // not from the collection: null
+    check_output("info.schema.json", "info " + sample("canonical4.mtx") + " --json",
+                 tmp("no_collection.json"));
+    CHECK(read(tmp("no_collection.json"))["collection"].is_null());
 }
 
 TEST_CASE("committed unversioned records upgrade to the current schema", "[cli][schema]")
@@ -304,7 +558,7 @@ TEST_CASE("committed unversioned records upgrade to the current schema", "[cli][
             tmp("upgraded_" + std::filesystem::path(c.path).parent_path().filename().string() +
                 "_" + std::filesystem::path(c.path).filename().string());
         std::ofstream(out) << up.dump();
-        validate(c.schema, {out});
+        validate(c.schema, {out}, false);
     }
     // every committed record of those kinds, by its shape (bench: "results"; solve: "method";
     // dist solve: "method" and "ranks"; dist bench / verify: "modes"; dist chart: "points")
@@ -340,7 +594,7 @@ TEST_CASE("committed unversioned records upgrade to the current schema", "[cli][
         by_schema[schema].push_back(out);
     }
     CHECK(n > 100);
-    for (const auto& [schema, files] : by_schema) validate(schema, files);
+    for (const auto& [schema, files] : by_schema) validate(schema, files, false);
     // precision names and the time fields renamed by schema 1
     const auto up =
         spmvlab::upgrade_record({{"version", "spmvlab 0.1.0 (commit abc)"},

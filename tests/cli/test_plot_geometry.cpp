@@ -6,11 +6,17 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <spmv/error.hpp>
+#include <spmv/host_device.hpp>
 
 #include "plot/charts.hpp"
 #include "plot/figures.hpp"
 #include "plot/records.hpp"
+#include "plot/rules.hpp"
 
 using namespace spmvlab::plot;
 
@@ -298,4 +304,256 @@ TEST_CASE("plot model points predict the H100 kernels of a loaded matrix, not CP
     for (const auto& p : mp->points) CHECK(p.predicted_s > 0);
     CHECK_FALSE(cpu);
     CHECK_THAT(why, Catch::Contains("no GPU profile"));
+}
+
+namespace {
+
+/// A CPU record as bench without --gpu writes it: `matrices` matrices (nnz 1e6 each) and the
+/// formats csr (1 ms: 2 GF/s), ell (2 ms: 1 GF/s) and sell (0.5 ms: 4 GF/s), double precision.
+nlohmann::json cpu_record(int matrices, const std::string& device = spmv::host_device_name())
+{
+    nlohmann::json j = {{"meta", {{"schema_version", 1}, {"commit", "abc1234"},
+                                  {"date", "2026-11-28T10:00:00Z"}}},
+                        {"device", device},
+                        {"slice_height", 32},
+                        {"block_rows", 32},
+                        {"sigma", "auto"},
+                        {"complete", true}};
+    j["results"] = nlohmann::json::array();
+    for (int m = 0; m < matrices; ++m) {
+        const std::vector<std::pair<std::string, double>> times = {
+            {"csr", 1.0}, {"ell", 2.0}, {"sell", 0.5}};
+        for (const auto& [format, ms] : times) {
+            j["results"].push_back({{"matrix", "m" + std::to_string(m) + ".mtx"},
+                                    {"rows", 100},
+                                    {"nnz", 1000000},
+                                    {"format", format},
+                                    {"precision", "double"},
+                                    {"median_ms", ms},
+                                    {"min_bytes", nullptr},
+                                    {"error", ""}});
+        }
+    }
+    return j;
+}
+
+struct Box {
+    double x0, y0, x1, y1;
+};
+
+/// Where a horizontal text's ink can reach: its advance width from the anchor, from 0.8 of the
+/// font size above the baseline to 0.25 below (DejaVu Sans's ascent and descent, rounded up).
+Box text_box(const Text& t)
+{
+    const double w = text_width(t.text, t.size, t.bold);
+    const double x0 = t.anchor == Anchor::start    ? t.x
+                      : t.anchor == Anchor::middle ? t.x - w / 2
+                                                   : t.x - w;
+    return {x0, t.y - 0.8 * t.size, x0 + w, t.y + 0.25 * t.size};
+}
+
+/// Every pair of horizontal texts of the scene whose boxes overlap, as "a | b".
+std::vector<std::string> overlapping_texts(const Scene& s)
+{
+    std::vector<Text> texts;
+    for (const auto& i : s.items) {
+        if (const auto* t = std::get_if<Text>(&i); t && !t->vertical && !t->text.empty()) {
+            texts.push_back(*t);
+        }
+    }
+    std::vector<std::string> out;
+    for (std::size_t a = 0; a < texts.size(); ++a) {
+        for (std::size_t b = a + 1; b < texts.size(); ++b) {
+            const auto p = text_box(texts[a]), q = text_box(texts[b]);
+            if (p.x0 < q.x1 && q.x0 < p.x1 && p.y0 < q.y1 && q.y0 < p.y1) {
+                out.push_back(texts[a].text + " | " + texts[b].text);
+            }
+        }
+    }
+    return out;
+}
+
+/// The data markers of a scene (Symbols of role point and strip, boxes) and how many of them
+/// carry a tooltip.
+std::pair<std::size_t, std::size_t> markers_and_tips(const Scene& s)
+{
+    std::size_t markers = 0, tips = 0;
+    for (const auto& i : s.items) {
+        if (const auto* m = std::get_if<Symbol>(&i); m && m->role != "legend-key") {
+            ++markers;
+            tips += !m->tip.empty();
+        }
+        if (const auto* r = std::get_if<Rect>(&i); r && r->role == "box") {
+            ++markers;
+            tips += !r->tip.empty();
+        }
+    }
+    return {markers, tips};
+}
+
+}  // namespace
+
+TEST_CASE("the CPU has one name, and the names earlier records wrote still read as it",
+          "[plot]")
+{
+    const auto old_head =
+        cpu_record(1, "CPU (host reference SpMV, one thread; not a GPU measurement)");
+    const auto old_rows = cpu_record(1, "CPU (host reference, 1 thread)");
+    auto other = cpu_record(1);
+    for (auto& e : other["results"]) e["matrix"] = "other.mtx";
+
+    const auto d = combine({adapt_record(old_head, "a.json"), adapt_record(old_rows, "b.json"),
+                            adapt_record(other, "c.json")});
+
+    CHECK(spmv::host_device_name() == "CPU (host reference SpMV, 1 thread)");
+    CHECK(spmv::is_host_device_name("CPU reference (1 thread)"));  // the explorer's, before
+    CHECK_FALSE(spmv::is_host_device_name("NVIDIA H100 80GB HBM3"));
+    CHECK(d.runs.size() == 3);  // one device: the three records combine
+    CHECK(d.host());
+    CHECK_FALSE(d.gpu());
+    for (const auto& r : d.runs) CHECK(r.device == spmv::host_device_name());
+    CHECK(d.duplicates == 3);  // b.json measured m0.mtx again
+    CHECK_FALSE(data_of(gpu_record()).host());
+}
+
+TEST_CASE("plot and report's rule: the shortest time wins, equal times the first name",
+          "[plot]")
+{
+    CHECK(faster(0.9, "sell", 1.0, "csr"));
+    CHECK_FALSE(faster(1.0, "sell", 1.0, "csr"));
+    CHECK(faster(1.0, "csr", 1.0, "sell"));
+    CHECK_FALSE(faster(1.0, "csr", 1.0, "csr"));  // irreflexive
+    CHECK(faster(5.0, "csr", std::nan(""), "ell"));  // a missing time never wins
+    CHECK_FALSE(faster(0.0, "csr", 5.0, "ell"));
+    CHECK(counted(1, "matrix", "matrices") == "1 matrix");
+    CHECK(counted(0, "matrix", "matrices") == "0 matrices");
+    CHECK(counted(2, "matrix", "matrices") == "2 matrices");
+
+    // sell and csr tie on m0.mtx; in either file order the figures name csr
+    for (const bool sell_first : {true, false}) {
+        auto j = cpu_record(1);
+        j["results"] = {j["results"][sell_first ? 2 : 0], j["results"][sell_first ? 0 : 2]};
+        j["results"][0]["median_ms"] = j["results"][1]["median_ms"] = 0.75;
+        const auto d = data_of(j);
+
+        const auto matrices = gflops_matrices_chart(d, "dp", {});
+        const auto variants = gflops_variants_chart(d, "dp", {});
+
+        CHECK(matrices.rows[0].note == "csr");
+        for (const auto& r : variants.rows) {
+            CHECK(r.note == (r.label == "csr" ? "fastest on 1" : ""));
+        }
+    }
+}
+
+TEST_CASE("plot words a CPU record as formats, counts in the singular, overlaps no text",
+          "[plot]")
+{
+    const auto one = data_of(cpu_record(1));
+    const auto three = data_of(cpu_record(3));
+    const auto gpu = data_of(gpu_record());
+
+    const auto v1 = gflops_variants_chart(one, "dp", {});
+    const auto m1 = gflops_matrices_chart(one, "dp", {});
+    const auto v3 = gflops_variants_chart(three, "dp", {});
+    const auto vg = gflops_variants_chart(gpu, "dp", {});
+
+    CHECK(v1.header.title == "GF/s of every format over 1 matrix (double precision)");
+    CHECK(v3.header.title == "GF/s of every format over 3 matrices (double precision)");
+    CHECK(m1.header.title == "Fastest format per matrix, 1 matrix (double precision)");
+    CHECK(vg.header.title == "GF/s of every kernel variant over 2 matrices (double precision)");
+    CHECK(v1.row_label_title == "format");
+    CHECK(vg.row_label_title == "variant");
+    CHECK(v1.header.series[0].label == "format (host reference SpMV, 1 thread)");
+    CHECK(m1.header.series[0].label == "fastest format (named right)");
+    for (const auto* c : {&v1, &m1, &v3}) {
+        for (const auto& line : c->header.footer) {
+            INFO(line);
+            CHECK(line.find("variant") == std::string::npos);
+            CHECK(line.find("kernel") == std::string::npos);
+            CHECK(line.find("1 matrices") == std::string::npos);
+        }
+    }
+    CHECK(m1.rows[0].marks[0].tip ==
+          "m0.mtx: fastest format sell 4.00 GF/s, slowest format ell 1.00 GF/s");
+    // the drawn figures: no text over another (the row labels' title "format" and the first
+    // tick label shared a line before), every text inside the figure
+    const auto mg = gflops_matrices_chart(gpu, "dp", {});
+    for (const auto& s : {draw(v1), draw(m1), draw(v3), draw(vg), draw(mg)}) {
+        const auto overlaps = overlapping_texts(s);
+        INFO(s.texts("title")[0]);
+        CHECK(overlaps == std::vector<std::string>{});
+        for (const auto& i : s.items) {
+            if (const auto* t = std::get_if<Text>(&i); t && !t->vertical) {
+                INFO(t->text);
+                CHECK(text_box(*t).x0 >= 0);
+                CHECK(text_box(*t).x1 <= s.width);
+            }
+        }
+    }
+}
+
+TEST_CASE("every marker of every figure carries a tooltip with its numbers", "[plot]")
+{
+    const auto d = data_of(gpu_record());
+    std::string why;
+    const MatrixLoader load =
+        [](const std::string&) -> std::optional<spmv::Csr<double, std::int32_t>> {
+        spmv::Csr<double, std::int32_t> a;  // STYLE.md's canonical 4x4
+        a.num_rows = a.num_cols = 4;
+        a.row_ptrs = {0, 3, 4, 7, 9};
+        a.col_idxs = {0, 2, 3, 1, 0, 2, 3, 1, 3};
+        a.values = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+        return a;
+    };
+    const auto mp = model_points(d, {}, load, &why);
+    REQUIRE(mp);
+    std::vector<Scene> scenes = {draw(gflops_variants_chart(d, "dp", {})),
+                                 draw(gflops_matrices_chart(d, "dp", {})),
+                                 draw(*bandwidth_chart(d, "dp", {}, &why)),
+                                 draw(*speedup_chart(d, "dp", {}, &why)),
+                                 draw(*model_chart(d, "dp", *mp, &why)),
+                                 draw(gflops_variants_chart(data_of(cpu_record(3)), "dp", {}))};
+
+    for (const auto& s : scenes) {
+        const auto [markers, tips] = markers_and_tips(s);
+        INFO(s.texts("title")[0]);
+        CHECK(markers > 0);
+        CHECK(tips == markers);
+        // and in the SVG: one <title> per marker (the legend keys have none)
+        const auto text = svg(s);
+        std::size_t titles = 0;
+        for (auto p = text.find("<title>"); p != std::string::npos;
+             p = text.find("<title>", p + 1)) {
+            ++titles;
+        }
+        std::size_t reference_tips = 0;  // scatter charts' reference lines are titled too
+        for (const auto& l : s.all<Line>("reference")) reference_tips += !l.tip.empty();
+        std::size_t median_tips = s.all<Line>("median").size();  // a box's median line
+        CHECK(titles == markers + reference_tips + median_tips);
+    }
+    // the dots of gflops_variants name matrix, variant, value and unit
+    const auto strip = scenes[0].all<Symbol>("strip");
+    REQUIRE(strip.size() == 6);
+    CHECK(strip[0].tip.find(" GF/s") != std::string::npos);
+    const auto sell_dot = std::find_if(strip.begin(), strip.end(), [](const Symbol& m) {
+        return m.tip.rfind("A: sell ", 0) == 0;
+    });
+    REQUIRE(sell_dot != strip.end());
+    CHECK(sell_dot->tip == "A: sell 2.00 GF/s (median 1.00 ms)");
+    const auto boxes = scenes[0].all<Rect>("box");
+    REQUIRE_FALSE(boxes.empty());
+    CHECK(boxes[0].tip.find("median") != std::string::npos);
+
+    // a marker without a tooltip is refused, not drawn silently
+    RowsChart bare;
+    bare.header.series = {{"s", {0, 0, 0}, Shape::circle, false}};
+    Row r;
+    r.label = "m";
+    r.marks.push_back({1.0, 0, ""});
+    bare.rows.push_back(r);
+    CHECK_THROWS_WITH(draw(bare), Catch::Contains("a marker without a tooltip"));
+    bare.rows[0].marks[0].tip = "m: 1 GF/s";
+    bare.rows[0].strip = {1.0, 2.0};
+    CHECK_THROWS_WITH(draw(bare), Catch::Contains("one tooltip per dot"));
 }

@@ -32,7 +32,9 @@ foreach(f SpMVLabConfig.cmake SpMVLabConfigVersion.cmake SpMVLabCoreTargets.cmak
   endif()
 endforeach()
 foreach(f include/spmv/version.hpp include/spmv/registry.hpp include/spmv/gpu/device.hpp
-          include/spmv/dist/comm.hpp share/doc/spmvlab/LICENSE share/doc/spmvlab/CITATION.cff)
+          include/spmv/dist/comm.hpp share/doc/spmvlab/LICENSE share/doc/spmvlab/CITATION.cff
+          share/spmvlab/schemas/meta.schema.json share/spmvlab/schemas/info.schema.json
+          share/spmvlab/schemas/bench-csv-meta.schema.json)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "package test: ${f} not installed")
   endif()
@@ -98,6 +100,9 @@ find_package(SpMVLab 99 QUIET)
 if(SpMVLab_FOUND)
   message(FATAL_ERROR "version 99 was accepted")
 endif()
+if(NOT EXISTS "${SpMVLab_SCHEMA_DIR}/info.schema.json")
+  message(FATAL_ERROR "SpMVLab_SCHEMA_DIR (${SpMVLab_SCHEMA_DIR}) holds no info.schema.json")
+endif()
 message(STATUS "components checked")
 ]=])
 step("configure a project asking for COMPONENTS core"
@@ -108,6 +113,16 @@ if(EXISTS ${prefix}/bin/spmvlab)
   step("installed spmvlab --version" ${prefix}/bin/spmvlab --version)
   if(NOT step_output MATCHES "spmvlab ${VERSION} ")
     message(FATAL_ERROR "package test: installed spmvlab --version does not say ${VERSION}")
+  endif()
+  # its JSON against the installed schemas (where python3-jsonschema is: Debian's at /usr/bin)
+  execute_process(COMMAND /usr/bin/python3 -c "import jsonschema" RESULT_VARIABLE no_jsonschema
+                  OUTPUT_QUIET ERROR_QUIET)
+  if(no_jsonschema EQUAL 0)
+    execute_process(COMMAND ${prefix}/bin/spmvlab info ${SOURCE_DIR}/sample_matrices/canonical4.mtx
+                            --json OUTPUT_FILE ${work}/info.json RESULT_VARIABLE rc)
+    step("installed spmvlab info --json against the installed schema"
+         /usr/bin/python3 ${SOURCE_DIR}/tests/cli/validate_json.py --closed
+         ${prefix}/share/spmvlab/schemas info.schema.json ${work}/info.json)
   endif()
 endif()
 if(EXISTS ${prefix}/bin/spmvlab-gui)

@@ -1,7 +1,9 @@
 // spmvlab dist chart: the model's strong scaling against the measured points of dist bench
 // records, as an SVG chart and a table (Kreutzer et al. 2012 Fig. 5, Cevahir et al. 2009
-// Fig. 5). One process, no MPI; the records' matrices are loaded to compute the model. The
-// grouping into panels and curves is spmv/dist/scaling_series.hpp's.
+// Fig. 5). One process, no MPI; the records' matrices are loaded to compute the model, found by
+// name in the --matrices directories or the working directory (common.hpp's locate_matrix,
+// which spmvlab plot --matrices uses too). The grouping into panels and curves is
+// spmv/dist/scaling_series.hpp's.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -70,6 +72,13 @@ BenchRun bench_run(const nlohmann::json& j)
     return r;
 }
 
+std::string join_dirs(const std::vector<std::string>& dirs)
+{
+    std::string s;
+    for (const auto& d : dirs) s += (s.empty() ? "" : ", ") + d;
+    return s;
+}
+
 spmv::viz::Rgb path_colour(const std::string& path)
 {
     namespace ok = spmv::viz::okabe_ito;
@@ -107,7 +116,18 @@ int run_chart(const DistCli& o)
         const std::string precision = first["precision"];
         const bool sp = precision == "single";
         const auto kind = parse_partition_kind(first["partition"].get<std::string>());
-        const auto a = load_matrix(matrix);
+        // the record names its matrix as dist bench was given it (the file name): found in
+        // --matrices DIR, or here (locate_matrix, the lookup spmvlab plot uses)
+        const auto where = locate_matrix(matrix, o.matrix_dirs);
+        if (where.empty()) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       o.records[group.front()] + ": matrix '" + matrix + "' not found " +
+                           (o.matrix_dirs.empty() ? std::string("in the working directory")
+                                                  : "in --matrices " + join_dirs(o.matrix_dirs) +
+                                                        " or the working directory") +
+                           "; give the directory that holds it with --matrices DIR");
+        }
+        const auto a = load_matrix(where);
         const std::string recorded = first.value("devices", std::string("host"));
         const bool gpu = recorded != "host";
         bool assumed = false;

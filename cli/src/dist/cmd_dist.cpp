@@ -128,7 +128,7 @@ int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
         return run(comm, o);
     } catch (const RemoteError&) {
         if (comm.rank() != 0) {
-            throw ExitCode{1};  // rank 0 prints the message all ranks agreed on
+            throw ExitCode{exit_status::error};  // rank 0 prints the message all ranks agreed on
         }
         throw;
     }
@@ -159,8 +159,10 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
                   "GPU kernel variant (default: the format's); auto (with --gpu): the advisor "
                   "picks the variant and its format");
     c->add_flag("--gpu", o.gpu, "blocks on the GPUs: one rank per GPU (node-local rank)");
-    c->add_option("--json-out", o.json_out, "write the result record as JSON");
-    c->add_option("--timeline", o.timeline, "write PREFIX.json and PREFIX.svg timelines");
+    output_option(c->add_option("--json-out", o.json_out,
+                                "write the result record as JSON (- : the standard output)"));
+    output_prefix_option(
+        c->add_option("--timeline", o.timeline, "write PREFIX.json and PREFIX.svg timelines"));
     c->add_flag("--split-blocks", o.split_blocks,
                 "vector mode runs the local and non-local blocks one after the other "
                 "(default: one merged block, a single pass over y)");
@@ -253,8 +255,9 @@ void add_dist_command(CLI::App& app)
                  "of dist bench records (one process, no MPI; the records' matrices are loaded)");
     chart->add_option("RECORDS", o->records, "JSON files written by dist bench --json-out")
         ->required();
-    chart->add_option("--svg", o->svg_out, "write the chart here");
-    chart->add_option("--json-out", o->json_out, "write the table as JSON");
+    output_option(chart->add_option("--svg", o->svg_out, "write the chart here (- : the standard output)"));
+    output_option(chart->add_option("--json-out", o->json_out,
+                                    "write the table as JSON (- : the standard output)"));
     chart->add_option("--link", o->chart_link,
                       "the model's link: auto (from each record's exchange path) or a profile")
         ->capture_default_str();
@@ -264,6 +267,11 @@ void add_dist_command(CLI::App& app)
         ->capture_default_str();
     chart->add_option("--scaling", o->chart_scaling, "rank counts of the model's curves")
         ->capture_default_str();
+    chart->add_option("--matrices", o->matrix_dirs,
+                      "directories holding the records' .mtx files, for a record made elsewhere "
+                      "(repeatable; as spmvlab plot --matrices; generator specs need none; "
+                      "default: the working directory)")
+        ->type_name("DIR");
     chart->callback([o] { run_chart(*o); });
 
     auto* solve = dist->add_subcommand("solve", "distributed CG / Jacobi-CG / MPIR-CG "

@@ -56,6 +56,7 @@ struct DistCli {
     std::string svg_out;
     std::string chart_link = "auto";
     std::string chart_scaling = "1,2,4,8";
+    std::vector<std::string> matrix_dirs;  ///< dist chart --matrices: where the records' files are
     int weak_k = 0;  ///< dist plan --weak K: weak scaling of pde with K^3 rows per rank
     // solve
     std::string method = "cg";
@@ -72,13 +73,13 @@ struct DistCli {
 
 int run_plan(const DistCli& o);   ///< plan.cpp: partition statistics and the model (no MPI)
 int run_chart(const DistCli& o);  ///< chart.cpp: dist bench records against the model (no MPI)
-/// verify.cpp: every mode against the single-process product (ExitCode 3 on a mismatch)
+/// verify.cpp: every mode against the single-process product (ExitCode exit_status::mismatch, 3, on a mismatch)
 template <typename V>
 int run_verify(const spmv::dist::Comm& comm, const DistCli& options);
 /// bench.cpp: the distributed SpMV timed in each mode
 template <typename V>
 int run_bench(const spmv::dist::Comm& comm, const DistCli& options);
-/// solve.cpp: distributed CG / Jacobi-CG / MPIR-CG (ExitCode 2 when it does not converge)
+/// solve.cpp: distributed CG / Jacobi-CG / MPIR-CG (ExitCode exit_status::no_convergence, 4, when it does not converge)
 int run_solve(const spmv::dist::Comm& comm, const DistCli& options);
 
 // ---- options ----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // spmvlab dist solve: distributed CG, Jacobi-CG and MPIR-CG (Cevahir et al. 2009 §3.3) on
-// b = ones from x0 = 0, in one mode (exit 2 when it does not converge). Runs under mpiexec, or
+// b = ones from x0 = 0, in one mode (exit 4 when it does not converge). Runs under mpiexec, or
 // as one rank without it.
 #include <algorithm>
 #include <cstdio>
@@ -123,7 +123,7 @@ int run_solve(const Comm& comm, const DistCli& options)
         write_timelines(comm, tls, o.timeline, std::max(0, res.iterations / 2));
     }
     if (res.status != spmv::solvers::Status::converged) {
-        throw ExitCode{2};
+        throw ExitCode{exit_status::no_convergence};
     }
     return 0;
 }

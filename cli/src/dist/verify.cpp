@@ -72,7 +72,7 @@ int run_verify(const Comm& comm, const DistCli& options)
     });
     bad = static_cast<int>(comm.allreduce_max(static_cast<double>(bad)));
     if (bad > 0) {
-        throw ExitCode{3};
+        throw ExitCode{exit_status::mismatch};
     }
     return 0;
 }

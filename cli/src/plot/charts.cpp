@@ -21,6 +21,7 @@ constexpr double label_size = 14;
 
 Symbol series_symbol(const Series& s, double x, double y, double r, std::string tip)
 {
+    SPMV_EXPECTS(!tip.empty(), "plot: a marker without a tooltip (" + s.label + ")");
     return Symbol{.x = x, .y = y, .radius = r, .shape = s.shape, .colour = s.colour,
                   .hollow = s.hollow, .tip = std::move(tip), .role = "point"};
 }
@@ -31,13 +32,15 @@ Dash dash_of(bool dashed) { return dashed ? Dash::dashed : Dash::solid; }
 double draw_header(Scene& s, const Header& h, const std::vector<ValueLine>& lines, double width)
 {
     double y = 30;
-    s.add(Text{.x = 20, .y = y, .text = h.title, .size = title_size, .bold = true, .colour = ink,
-               .role = "title"});
+    // every line stays inside the figure (fit_text cuts with "..."; a bold title is a little
+    // wider: text_width counts it 10 % wider, so it is cut as a 10 % larger regular font)
+    s.add(Text{.x = 20, .y = y, .text = fit_text(h.title, title_size * 1.1, width - 40),
+               .size = title_size, .bold = true, .colour = ink, .role = "title"});
     y += 8;
     for (const auto& p : h.provenance) {
         y += 17;
-        s.add(Text{.x = 20, .y = y, .text = p, .size = small, .colour = grey_text,
-                   .role = "provenance"});
+        s.add(Text{.x = 20, .y = y, .text = fit_text(p, small, width - 40), .size = small,
+                   .colour = grey_text, .role = "provenance"});
     }
     // legend: series markers, then the reference lines, wrapped to the width
     std::vector<spmv::viz::LegendEntry> keys;
@@ -67,12 +70,12 @@ double draw_header(Scene& s, const Header& h, const std::vector<ValueLine>& line
     return spmv::viz::draw_legend(s, keys, st, y + 26) + 14;
 }
 
-double draw_footer(Scene& s, const std::vector<std::string>& footer, double y)
+double draw_footer(Scene& s, const std::vector<std::string>& footer, double y, double width)
 {
     for (const auto& f : footer) {
         y += 17;
-        s.add(Text{.x = 20, .y = y, .text = f, .size = small, .colour = grey_text,
-                   .role = "footer"});
+        s.add(Text{.x = 20, .y = y, .text = fit_text(f, small, width - 40), .size = small,
+                   .colour = grey_text, .role = "footer"});
     }
     return y;
 }
@@ -150,12 +153,21 @@ Scene draw(const RowsChart& c)
     }
     label_w = std::min(label_w, 300.0) + 6;
     note_w = note_w > 0 ? std::min(note_w, 200.0) + 10 : 0;
+    // the labels' title ("variant", "format") and the top tick labels share the line above the
+    // plot: the column is wide enough that the title ends 10 px before the first tick label,
+    // centred on the axis' left end (the ticks do not depend on the pixels)
+    if (!c.row_label_title.empty()) {
+        const Axis probe = make_axis(r, c.log, 0, 1, c.log ? 14 : 10);
+        const double first_half =
+            probe.ticks.empty() ? 0 : text_width(tick_label(probe.ticks.front()), tick_size) / 2;
+        label_w = std::max(label_w, text_width(c.row_label_title, tick_size, true) + first_half);
+    }
 
     Scene s;
     s.width = static_cast<double>(columns) * c.column_width;
     const double top = draw_header(s, c.header, c.lines, s.width) + 30;  // + top tick labels
     const double bottom = top + static_cast<double>(per_column) * rh;
-    s.height = std::ceil(draw_footer(s, c.header.footer, bottom + 62) + 14);  // whole pixels
+    s.height = std::ceil(draw_footer(s, c.header.footer, bottom + 62, s.width) + 14);  // whole px
     s.items.insert(s.items.begin(), Rect{.w = s.width, .h = s.height, .role = "background"});
 
     for (std::size_t col = 0; col < columns; ++col) {
@@ -202,19 +214,23 @@ Scene draw(const RowsChart& c)
                 s.add(Line{.x1 = ax.px(row.range_lo), .y1 = yc, .x2 = ax.px(row.range_hi),
                            .y2 = yc, .colour = {150, 150, 150}, .width = 2, .role = "range"});
             }
+            SPMV_EXPECTS(row.strip_tips.size() == row.strip.size(),
+                         "plot: row '" + row.label + "': one tooltip per dot");
             for (std::size_t d = 0; d < row.strip.size(); ++d) {
+                SPMV_EXPECTS(!row.strip_tips[d].empty(), "plot: a dot without a tooltip");
                 s.add(Symbol{.x = ax.px(row.strip[d]), .y = yc + jitter(d + 7 * k) * rh * 0.28,
                              .radius = 2.2, .colour = row.box_colour, .opacity = 0.35,
-                             .role = "strip"});
+                             .tip = row.strip_tips[d], .role = "strip"});
             }
             if (std::isfinite(row.median)) {
+                SPMV_EXPECTS(!row.box_tip.empty(), "plot: a box without a tooltip");
                 const double h = rh * 0.62;
                 s.add(Rect{.x = ax.px(row.q1), .y = yc - h / 2, .w = ax.px(row.q3) - ax.px(row.q1),
                            .h = h, .fill = row.box_colour, .opacity = 0.22, .stroke = true,
-                           .stroke_colour = row.box_colour, .role = "box"});
+                           .stroke_colour = row.box_colour, .tip = row.box_tip, .role = "box"});
                 s.add(Line{.x1 = ax.px(row.median), .y1 = yc - h / 2, .x2 = ax.px(row.median),
                            .y2 = yc + h / 2, .colour = row.box_colour, .width = 3,
-                           .role = "median"});
+                           .tip = row.box_tip, .role = "median"});
             }
             for (const auto& m : row.marks) {
                 SPMV_EXPECTS(m.series >= 0 &&
@@ -332,7 +348,7 @@ Scene draw(const ScatterChart& c)
             break;
         }
     }
-    draw_footer(s, c.header.footer, bottom + 50);
+    draw_footer(s, c.header.footer, bottom + 50, s.width);
     return s;
 }
 

@@ -72,6 +72,8 @@ struct Row {
     double range_lo = none, range_hi = none;         ///< thin line lo..hi
     double q1 = none, median = none, q3 = none;      ///< a box (all three or none)
     std::vector<double> strip;                       ///< faint dots of a distribution
+    std::vector<std::string> strip_tips;             ///< one <title> per dot (same length)
+    std::string box_tip;                             ///< the box's <title> (its numbers)
     Rgb box_colour{0, 114, 178};
 };
 
@@ -122,8 +124,14 @@ struct ScatterChart {
     double width = 1100, height = 760;
 };
 
-/// Throws InvalidArgument when there is nothing to draw (no rows / no points) or a log axis
-/// gets a value <= 0.
+/// Every data marker drawn (RowMark, strip dot, box, Point) carries its `tip` as the SVG
+/// <title> that a browser shows on hover (what it shows: matrix, variant, value, unit).
+/// Throws InvalidArgument when there is nothing to draw (no rows / no points), a log axis gets
+/// a value <= 0, or a marker has no tip (strip_tips not one per dot, an empty tip).
+///
+/// The header never overlaps itself: the title, provenance and footer lines are cut to the
+/// figure's width ("..." at the end), and the column of row labels is at least as wide as its
+/// title (row_label_title) plus half the first tick label, which share the line above the plot.
 Scene draw(const RowsChart& chart);
 Scene draw(const ScatterChart& chart);
 

@@ -12,6 +12,8 @@
 #include <spmv/model/gpu_profile.hpp>
 #include <spmv/viz/colour.hpp>
 
+#include "plot/rules.hpp"
+
 namespace spmvlab::plot {
 namespace {
 
@@ -23,6 +25,30 @@ const Rgb second_colour = oi::vermillion;
 std::string precision_word(const std::string& p)
 {
     return p == "dp" ? "double precision" : "single precision";
+}
+
+std::string matrices(std::size_t n)
+{
+    return counted(static_cast<std::int64_t>(n), "matrix", "matrices");
+}
+
+/// What the records' rows are called in the GF/s figures: a GPU record times kernel variants
+/// (and cuSPARSE baselines), a CPU record the host reference SpMV of each storage format (one
+/// implementation per format: no kernels, no variants).
+struct Words {
+    std::string one;          ///< "kernel variant" / "format"
+    std::string own;          ///< "own variant" / "format"
+    std::string legend;       ///< the legend's entry of the own rows
+    std::string row_title;    ///< above the row labels
+    std::string fastest_per;  ///< "Fastest kernel" / "Fastest format"
+};
+Words words(const BenchData& d)
+{
+    if (d.host()) {
+        return {"format", "format", "format (host reference SpMV, 1 thread)", "format",
+                "Fastest format"};
+    }
+    return {"kernel variant", "own variant", "own kernel variant", "variant", "Fastest kernel"};
 }
 
 /// The rows of one precision, grouped by matrix in first-seen order.
@@ -47,7 +73,10 @@ const Measurement* fastest(const std::vector<const Measurement*>& rows, bool bas
 {
     const Measurement* best = nullptr;
     for (const auto* m : rows) {
-        if (m->baseline() == baseline && (!best || m->median_s < best->median_s)) best = m;
+        if (m->baseline() == baseline &&
+            (!best || faster(m->median_s, m->variant, best->median_s, best->variant))) {
+            best = m;
+        }
     }
     return best;
 }
@@ -65,7 +94,7 @@ std::string ratio_stats(const std::vector<double>& r, const std::string& what)
     const auto wins = std::count_if(r.begin(), r.end(), [](double x) { return x >= 1.0; });
     return what + ": geometric mean " + num3(geomean(r)) + "x, median " + num3(q.median) +
            "x, own kernel as fast or faster on " + std::to_string(wins) + " of " +
-           std::to_string(r.size()) + " matrices";
+           matrices(r.size());
 }
 
 }  // namespace
@@ -108,22 +137,26 @@ std::vector<std::string> provenance(const BenchData& d, const std::string& preci
     std::string line2 = "commit " + join(commits) + "  |  " + when + "  |  " +
                         std::to_string(d.runs.size()) + (d.runs.size() == 1 ? " record: " : " records: ") +
                         join(files);
-    return {line1, fit_text(line2, 12.5, 1500)};
+    return {line1, line2};  // draw() cuts them to the figure's width
 }
 
 RowsChart gflops_variants_chart(const BenchData& d, const std::string& precision,
                                 const std::vector<std::string>& variants)
 {
     const auto b = by_matrix(d, precision, variants);
+    const auto w = words(d);
     std::map<std::string, std::vector<double>> gf;
+    std::map<std::string, std::vector<std::string>> tips;  // one per dot: what it is
     std::map<std::string, int> wins;
     std::map<std::string, bool> base;
     for (const auto& name : b.order) {
         const Measurement* best = nullptr;
         for (const auto* m : b.rows.at(name)) {
             gf[m->variant].push_back(m->gflops());
+            tips[m->variant].push_back(name + ": " + m->variant + " " + num3(m->gflops()) +
+                                       " GF/s (median " + num3(m->median_s * 1e3) + " ms)");
             base[m->variant] = m->baseline();
-            if (!best || m->median_s < best->median_s) best = m;
+            if (!best || faster(m->median_s, m->variant, best->median_s, best->variant)) best = m;
         }
         ++wins[best->variant];
     }
@@ -138,20 +171,22 @@ RowsChart gflops_variants_chart(const BenchData& d, const std::string& precision
                      [](const V& a, const V& c) { return a.q.median > c.q.median; });
     RowsChart c;
     const auto total = b.order.size();
-    c.header.title = "GF/s of every kernel variant over " + std::to_string(total) + " matrices (" +
+    c.header.title = "GF/s of every " + w.one + " over " + matrices(total) + " (" +
                      precision_word(precision) + ")";
     c.header.provenance = provenance(d, precision);
-    c.header.series = {{"own kernel variant", own_colour, Shape::square, false}};
+    c.header.series = {{w.legend, own_colour, Shape::square, false}};
     if (std::any_of(base.begin(), base.end(), [](const auto& x) { return x.second; })) {
         c.header.series.push_back({"cuSPARSE baseline", base_colour, Shape::square, false});
     }
     c.header.footer = {
-        "Box: quartiles and median over the matrices the variant ran on (n = their number when "
-        "not all); dots: one per matrix.",
-        "Right: on how many of the " + std::to_string(total) +
-            " matrices the variant was the fastest of those shown. Sorted by median GF/s."};
+        "Box: quartiles and median over the matrices the " + w.one + " ran on (n = their number "
+        "when not all); dots: one per matrix.",
+        (total == 1 ? "Right: the " + w.one + " that was the fastest of those shown on the matrix."
+                    : "Right: on how many of the " + matrices(total) + " the " + w.one +
+                          " was the fastest of those shown.") +
+            " Sorted by median GF/s."};
     c.value_label = "GF/s = 2 nnz / median SpMV time (log scale)";
-    c.row_label_title = "variant";
+    c.row_label_title = w.row_title;
     c.column_width = 1150;
     c.row_height = 16;
     for (const auto& v : order) {
@@ -162,6 +197,9 @@ RowsChart gflops_variants_chart(const BenchData& d, const std::string& precision
         r.median = v.q.median;
         r.q3 = v.q.q3;
         r.strip = vals;
+        r.strip_tips = tips.at(v.name);
+        r.box_tip = v.name + ": median " + num3(v.q.median) + " GF/s, quartiles " +
+                    num3(v.q.q1) + " .. " + num3(v.q.q3) + " GF/s over " + matrices(vals.size());
         r.box_colour = base.at(v.name) ? base_colour : own_colour;
         if (wins.count(v.name)) r.note = "fastest on " + std::to_string(wins.at(v.name));
         c.rows.push_back(std::move(r));
@@ -173,6 +211,7 @@ RowsChart gflops_matrices_chart(const BenchData& d, const std::string& precision
                                 const std::vector<std::string>& variants)
 {
     const auto b = by_matrix(d, precision, variants);
+    const auto w = words(d);
     struct M {
         std::string name;
         const Measurement *best, *worst, *base;
@@ -184,26 +223,29 @@ RowsChart gflops_matrices_chart(const BenchData& d, const std::string& precision
         const auto* best = fastest(rows, false);
         if (!best) continue;
         const Measurement* worst = best;
-        for (const auto* m : rows) {
-            if (!m->baseline() && m->median_s > worst->median_s) worst = m;
+        for (const auto* m : rows) {  // the slowest: the last by the same rule
+            if (!m->baseline() &&
+                faster(worst->median_s, worst->variant, m->median_s, m->variant)) {
+                worst = m;
+            }
         }
         ms.push_back({name, best, worst, fastest(rows, true)});
         any_base = any_base || ms.back().base;
     }
-    SPMV_EXPECTS(!ms.empty(), "plot: no own kernel measured in " + precision);
+    SPMV_EXPECTS(!ms.empty(), "plot: no " + w.one + " measured in " + precision);
     std::stable_sort(ms.begin(), ms.end(), [](const M& a, const M& c) {
         return a.best->gflops() > c.best->gflops();
     });
     RowsChart c;
-    c.header.title = "Fastest kernel per matrix, " + std::to_string(ms.size()) + " matrices (" +
+    c.header.title = w.fastest_per + " per matrix, " + matrices(ms.size()) + " (" +
                      precision_word(precision) + ")";
     c.header.provenance = provenance(d, precision);
-    c.header.series = {{"fastest own variant (named right)", own_colour, Shape::circle, false}};
+    c.header.series = {{"fastest " + w.own + " (named right)", own_colour, Shape::circle, false}};
     if (any_base) {
         c.header.series.push_back({"fastest cuSPARSE variant", base_colour, Shape::diamond, false});
     }
-    c.header.footer = {"Grey line: slowest to fastest own variant on that matrix (how much the "
-                       "choice of format matters). Sorted by the fastest own GF/s."};
+    c.header.footer = {"Grey line: slowest to fastest " + w.own + " on that matrix (how much the "
+                       "choice of format matters). Sorted by the fastest " + w.own + "'s GF/s."};
     c.value_label = "GF/s = 2 nnz / median SpMV time (log scale)";
     c.row_label_title = "matrix";
     c.max_rows_per_column = 52;
@@ -215,9 +257,9 @@ RowsChart gflops_matrices_chart(const BenchData& d, const std::string& precision
         r.range_lo = m.worst->gflops();
         r.range_hi = m.best->gflops();
         r.marks.push_back({m.best->gflops(), 0,
-                           m.name + ": fastest own " + m.best->variant + " " +
-                               num3(m.best->gflops()) + " GF/s, slowest own " + m.worst->variant +
-                               " " + num3(m.worst->gflops()) + " GF/s"});
+                           m.name + ": fastest " + w.own + " " + m.best->variant + " " +
+                               num3(m.best->gflops()) + " GF/s, slowest " + w.own + " " +
+                               m.worst->variant + " " + num3(m.worst->gflops()) + " GF/s"});
         if (m.base) {
             r.marks.push_back({m.base->gflops(), 1,
                                m.name + ": " + m.base->variant + " " + num3(m.base->gflops()) +
@@ -278,7 +320,7 @@ std::optional<ScatterChart> bandwidth_chart(const BenchData& d, const std::strin
                        "device-to-device copy bandwidth (padding and repeated x loads not counted)."};
     if (!own_large.empty()) {
         std::string f = "Matrices moving >= 100 MB: median " + num3(quartiles(own_large).median) +
-                        " % (fastest own, " + std::to_string(own_large.size()) + " matrices)";
+                        " % (fastest own, " + matrices(own_large.size()) + ")";
         if (!base_large.empty()) f += ", " + num3(quartiles(base_large).median) + " % (cuSPARSE)";
         c.header.footer.push_back(f);
     }
@@ -433,8 +475,8 @@ std::optional<ModelPoints> model_points(const BenchData& d, const std::vector<st
     }
     if (mp.points.empty()) {
         *why_not = order.empty() ? "no modelled own kernel variant in the records"
-                                 : "none of the records' " + std::to_string(order.size()) +
-                                       " matrices was found (give --matrices DIR)";
+                                 : "none of the records' " + matrices(order.size()) +
+                                       " was found (give --matrices DIR)";
         return std::nullopt;
     }
     return mp;
@@ -456,7 +498,7 @@ std::optional<ScatterChart> model_chart(const BenchData& d, const std::string& p
         c.header.series.push_back({"bound by " + b, col, Shape::circle, false});
     }
     std::vector<double> ratios;
-    std::set<std::string> matrices;
+    std::set<std::string> names;  // the matrices
     for (const auto& p : mp.points) {
         if (p.measured.precision != precision) continue;
         int s = 0;
@@ -466,7 +508,7 @@ std::optional<ScatterChart> model_chart(const BenchData& d, const std::string& p
         const double meas = p.measured.median_s * 1e6;
         const double pred = p.predicted_s * 1e6;
         ratios.push_back(pred / meas);
-        matrices.insert(p.measured.matrix);
+        names.insert(p.measured.matrix);
         c.points.push_back({meas, pred, s,
                             p.measured.matrix + " " + p.measured.variant + ": measured " +
                                 num3(meas) + " us, predicted " + num3(pred) + " us (" + p.bound +
@@ -491,15 +533,15 @@ std::optional<ScatterChart> model_chart(const BenchData& d, const std::string& p
     std::vector<double> abs_log;
     for (const double r : ratios) abs_log.push_back(std::abs(std::log(r)));
     c.header.footer = {
-        std::to_string(c.points.size()) + " measurements (" + std::to_string(matrices.size()) +
-            " matrices x variants): median predicted/measured " + num3(quartiles(ratios).median) +
+        std::to_string(c.points.size()) + " measurements (" + matrices(names.size()) +
+            " x variants): median predicted/measured " + num3(quartiles(ratios).median) +
             ", median |ln ratio| " + num3(quartiles(abs_log).median) + ", within 25 %: " +
             std::to_string(within) + " (" +
             num3(100.0 * static_cast<double>(within) / static_cast<double>(ratios.size())) + " %)",
         fit_text("Constants: " + mp.constants, 12.5, 950)};
     if (!mp.missing.empty()) {
-        c.header.footer.push_back(std::to_string(mp.missing.size()) +
-                                  " matrices not found (give --matrices DIR), left out: " +
+        c.header.footer.push_back(matrices(mp.missing.size()) +
+                                  " not found (give --matrices DIR), left out: " +
                                   mp.missing.front() + (mp.missing.size() > 1 ? ", ..." : ""));
     }
     c.x_label = "measured median time per SpMV, us";

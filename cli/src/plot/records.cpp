@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include <spmv/error.hpp>
+#include <spmv/host_device.hpp>
 
 namespace spmvlab::plot {
 
@@ -56,6 +57,10 @@ Record adapt_record(const nlohmann::json& j, const std::string& file)
     // date in "meta"; records read without the upgrade have them at the top
     const auto& meta = j.contains("meta") && j["meta"].is_object() ? j["meta"] : j;
     r.run.device = str(j, "device", file, false, "unknown device");
+    // the CPU under any name an earlier version wrote for it (spmv/host_device.hpp): one name,
+    // so that an old and a new CPU record combine
+    r.run.host = spmv::is_host_device_name(r.run.device);
+    if (r.run.host) r.run.device = spmv::host_device_name();
     r.run.commit = str(meta, "commit", file, false, str(j, "commit", file, false, "?"));
     r.run.date = str(meta, "date", file, false, str(j, "date", file, false, "?"));
     r.run.cache_policy = str(j, "cache_policy", file, false);
@@ -125,6 +130,14 @@ Record adapt_record(const nlohmann::json& j, const std::string& file)
     return r;
 }
 // ---- end of the adapter ----
+
+bool BenchData::host() const
+{
+    for (const auto& r : runs) {
+        if (!r.host) return false;
+    }
+    return !runs.empty();
+}
 
 bool BenchData::gpu() const
 {

@@ -39,7 +39,8 @@ struct Measurement {
 /// What one file says about the run.
 struct RunInfo {
     std::string file;
-    std::string device;
+    std::string device;   ///< the CPU as spmv::host_device_name(), whatever the record wrote
+    bool host = false;    ///< the host reference SpMV on the CPU (bench without --gpu)
     std::string commit;
     std::string date;
     std::string cache_policy;
@@ -70,7 +71,8 @@ struct BenchData {
     int failed = 0;
     int permuted_basis = 0;
     int duplicates = 0;
-    bool gpu() const;  ///< the records carry a copy bandwidth (GPU runs)
+    bool gpu() const;   ///< the records carry a copy bandwidth (GPU runs)
+    bool host() const;  ///< the records are of the CPU's host reference SpMV (formats, not kernels)
 };
 BenchData combine(std::vector<Record> records);
 
