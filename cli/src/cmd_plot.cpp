@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "exit_codes.hpp"
 #include "plot/figures.hpp"
 #include "plot/render.hpp"
 
@@ -208,7 +209,7 @@ void run(const PlotOptions& o)
     if (written == 0) {
         std::fprintf(stderr, "spmvlab plot: no figure could be drawn from these records (see the "
                              "notes above)\n");
-        throw ExitCode{1};
+        throw ExitCode{exit_status::error};
     }
 }
 
@@ -225,7 +226,8 @@ void add_plot_command(CLI::App& app)
                                          "halves of a collection)")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("-o,--output", o->out_dir, "directory for the figures (created)")->required();
+    output_prefix_option(
+        cmd->add_option("-o,--output", o->out_dir, "directory for the figures (created)")->required());
     cmd->add_option("--precision", o->precision, "dp, sp or both (default: every one recorded)")
         ->check(CLI::IsMember({"sp", "dp", "both"}));
     cmd->add_option("--variants,--formats", o->variants,

@@ -322,6 +322,10 @@ TEST_CASE("an output path \"-\" is the standard output", "[cli][conventions]")
     CHECK(r.status == 2);
     CHECK(contains(r.out, "--timeline: names several files"));
     CHECK(!fs::exists("-.json"));
+    r = cli("plot " + a + " -o -");  // a directory of figures
+    CHECK(r.status == 2);
+    CHECK(contains(r.out, "--output: names several files"));
+    CHECK(!fs::exists("-"));
     // dist plan's record on stdout, its table on stderr
     r = cli("dist plan gen:pde:size=4 --ranks 2 --json-out -", false);
     REQUIRE(r.status == 0);
