@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <cstring>
 #include <istream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -275,6 +277,19 @@ std::int64_t Parser::parse_entries(const char* p, const char* end, std::int64_t 
     return line;
 }
 
+[[noreturn]] void Parser::fail_short(std::int64_t last_line, std::int64_t count) const
+{
+    fail(0, "file ends at line " + std::to_string(last_line) + " after " + std::to_string(count) +
+                " of " + std::to_string(info_.entries) + " entries");
+}
+
+const char* Parser::open_entries()
+{
+    read_header();
+    check_size_line();
+    return p_;
+}
+
 [[noreturn]] void Parser::fail_extra_entry(std::int64_t line) const
 {
     fail(line, "extra entry: the size line (line " + std::to_string(size_line_) +
@@ -378,9 +393,7 @@ std::vector<Chunk> Parser::read_entries()
     }
     line_ = line;
     if (st.count < info_.entries) {
-        fail(0, "file ends at line " + std::to_string(line_) + " after " +
-                    std::to_string(st.count) + " of " + std::to_string(info_.entries) +
-                    " entries");
+        fail_short(line_, st.count);
     }
     info_.diagonal_entries = st.diagonal;
     info_.expanded_entries = st.expanded;
@@ -462,6 +475,80 @@ Csr<double, std::int32_t> read_matrix_market(const std::filesystem::path& path,
         *info = std::move(local);
     }
     return a;
+}
+
+struct EntryRangeReader::Impl {
+    detail::OpenedInput in;
+    std::optional<detail::FileBytes> bytes;
+    std::optional<detail::Parser> parser;
+    std::string packing;
+    std::size_t data_begin = 0;
+    std::int64_t data_line = 0;
+};
+
+EntryRangeReader::EntryRangeReader(const std::filesystem::path& path, const ReadOptions& options)
+    : impl_(std::make_unique<Impl>())
+{
+    auto& d = *impl_;
+    d.in = detail::open_input(path, options);
+    if (d.in.fd == 0) {
+        d.packing = "standard input";
+        return;
+    }
+    d.bytes.emplace(d.in.file, d.in.fd, d.in.name, d.in.options.memory);
+    if (d.bytes->kind() != detail::Packing::plain) {
+        d.packing = detail::packing_name(d.bytes->kind());
+        return;
+    }
+    detail::refuse_member_of_plain(d.in);
+    const auto text = d.bytes->view();
+    d.parser.emplace(text, d.in.name, d.in.options);
+    d.data_begin = static_cast<std::size_t>(d.parser->open_entries() - text.data());
+    d.data_line = d.parser->lines_read();
+}
+
+EntryRangeReader::~EntryRangeReader() = default;
+
+bool EntryRangeReader::plain() const noexcept { return impl_->parser.has_value(); }
+std::string EntryRangeReader::packing() const { return impl_->packing; }
+const std::string& EntryRangeReader::source() const noexcept { return impl_->in.name; }
+const MatrixMarketInfo& EntryRangeReader::info() const noexcept { return impl_->parser->info(); }
+std::string_view EntryRangeReader::text() const noexcept { return impl_->bytes->view(); }
+std::size_t EntryRangeReader::data_begin() const noexcept { return impl_->data_begin; }
+std::int64_t EntryRangeReader::data_line() const noexcept { return impl_->data_line; }
+
+std::int64_t EntryRangeReader::parse(std::size_t begin, std::size_t end, std::int64_t line,
+                                     EntryCounts& counts, std::vector<std::int32_t>& rows,
+                                     std::vector<std::int32_t>& cols,
+                                     std::vector<double>& vals) const
+{
+    const auto all = text();
+    SPMV_EXPECTS(begin <= end && end <= all.size(), "byte range outside the file");
+    detail::EntryState st{counts.count, counts.expanded, counts.diagonal, counts.first_lower,
+                          counts.first_upper};
+    detail::Triplets out;
+    out.rows.swap(rows);
+    out.cols.swap(cols);
+    out.vals.swap(vals);
+    std::int64_t last = line;
+    try {
+        last = impl_->parser->parse_range(all.data() + begin, all.data() + end, line, st, out);
+    } catch (...) {
+        out.rows.swap(rows);
+        out.cols.swap(cols);
+        out.vals.swap(vals);
+        throw;
+    }
+    out.rows.swap(rows);
+    out.cols.swap(cols);
+    out.vals.swap(vals);
+    counts = {st.count, st.expanded, st.diagonal, st.first_lower, st.first_upper};
+    return last;
+}
+
+void EntryRangeReader::fail_short(std::int64_t last_line, std::int64_t count) const
+{
+    impl_->parser->fail_short(last_line, count);
 }
 
 MatrixMarketInfo read_matrix_market_header(const std::filesystem::path& path,

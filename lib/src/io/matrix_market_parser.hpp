@@ -112,6 +112,24 @@ public:
     /// The banner and the size line only (read_matrix_market_header).
     MatrixMarketInfo header();
 
+    // -- spmv::io::EntryRangeReader (matrix_market.cpp): one byte range of the entry lines
+
+    /// The banner, the comments and the size line, read and checked as run() does before the
+    /// entries; returns where the entry lines start. Then info() holds the header's fields and
+    /// lines_read() the number of the size line.
+    const char* open_entries();
+    const MatrixMarketInfo& info() const noexcept { return info_; }
+    std::int64_t lines_read() const noexcept { return line_; }
+    /// parse_entries on [p, end) (below), for a range parsed on its own.
+    std::int64_t parse_range(const char* p, const char* end, std::int64_t line, EntryState& st,
+                             Triplets& out) const
+    {
+        bool sorted = true;
+        return parse_entries(p, end, line, st, out, sorted);
+    }
+    /// Throws "file ends at line `last_line` after `count` of N entries" (no line number).
+    [[noreturn]] void fail_short(std::int64_t last_line, std::int64_t count) const;
+
 private:
     // -- matrix_market_header.cpp: the lines before the entries, the checks of the size line
 

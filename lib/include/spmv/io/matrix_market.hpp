@@ -55,6 +55,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -155,6 +156,63 @@ MatrixMarketInfo read_matrix_market_header(const std::filesystem::path& path,
 Csr<double, std::int32_t> read_matrix_market(std::istream& in, std::string source_name,
                                              MatrixMarketInfo* info = nullptr,
                                              const ReadOptions& options = {});
+
+/// What the entry lines of a range add up to, carried from range to range in file order
+/// (EntryRangeReader::parse).
+struct EntryCounts {
+    std::int64_t count = 0;        ///< entry lines
+    std::int64_t expanded = 0;     ///< entries after symmetric expansion
+    std::int64_t diagonal = 0;     ///< entry lines with row == col
+    std::int64_t first_lower = 0;  ///< line of the first entry below the diagonal, 0: none yet
+    std::int64_t first_upper = 0;  ///< ... above the diagonal
+};
+
+/// One byte range of a plain Matrix Market file's entry lines at a time, parsed exactly as
+/// read_matrix_market parses them (the same per-entry checks and messages, "<file>:<line>:
+/// ...", symmetric and skew-symmetric entries expanded, each mirror right after its entry):
+/// the building block of spmv::dist's per-rank reader (spmv/dist/parallel_mm.hpp), which gives
+/// every process one range of the file and carries the counts across the ranges. The file is
+/// mapped (POSIX mmap), so a process touches only the pages of the ranges it parses. No MPI.
+class EntryRangeReader {
+public:
+    /// Opens `path`. A plain file (not compressed, not an archive, not "-") has its banner,
+    /// comments and size line read and checked as read_matrix_market does (MatrixMarketError);
+    /// anything else is only detected: plain() is false and nothing else may be called.
+    explicit EntryRangeReader(const std::filesystem::path& path, const ReadOptions& options = {});
+    ~EntryRangeReader();
+    EntryRangeReader(const EntryRangeReader&) = delete;
+    EntryRangeReader& operator=(const EntryRangeReader&) = delete;
+
+    bool plain() const noexcept;
+    /// "gzip", "tar", "standard input", ... when not plain().
+    std::string packing() const;
+    /// The input's name in error messages.
+    const std::string& source() const noexcept;
+    /// The header's fields (field, symmetry, rows, cols, entries, comments, collection name).
+    const MatrixMarketInfo& info() const noexcept;
+    /// The whole file's bytes (mapped).
+    std::string_view text() const noexcept;
+    /// Byte offset of the first entry line (right after the size line's end of line).
+    std::size_t data_begin() const noexcept;
+    /// Number of the size line: the first entry line is data_line() + 1.
+    std::int64_t data_line() const noexcept;
+
+    /// Parses the lines in bytes [begin, end) of text() (begin at a line start, end at a line
+    /// start or the end of the file), the first of which is line `line` + 1, continuing from
+    /// `counts` (everything before `begin`: a range parsed on its own starts from zero counts)
+    /// and appending the entries (0-based) to rows, cols and vals. Returns the number of the
+    /// last line parsed. Throws MatrixMarketError at the first bad line, with its number.
+    std::int64_t parse(std::size_t begin, std::size_t end, std::int64_t line, EntryCounts& counts,
+                       std::vector<std::int32_t>& rows, std::vector<std::int32_t>& cols,
+                       std::vector<double>& vals) const;
+    /// Throws read_matrix_market's error for a file whose `last_line` lines hold only `count`
+    /// of the declared entries.
+    [[noreturn]] void fail_short(std::int64_t last_line, std::int64_t count) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 /// The value PatternValues::random gives entry (row, col) (0-based), for tests and tools.
 double pattern_value(std::int64_t row, std::int64_t col, std::uint64_t seed) noexcept;
