@@ -389,6 +389,33 @@ TEST_CASE("GPU outputs follow their schemas", "[cli][schema][gpu]")
     }
 }
 
+TEST_CASE("GPU outputs recorded on an H200 follow the closed schemas", "[cli][schema]")
+{
+    // what the GPU paths emit, recorded on 2 x H200 (docs/benchmarks/gpu_json_2026-11-28,
+    // scripts/experiments/s20.sh): validated on every run, so that a schema change rejecting a
+    // GPU-only key fails on machines without a GPU too
+    SPMV_NEEDS_JSONSCHEMA();
+    const std::string dir = std::string(SPMV_SOURCE_DIR) + "/docs/benchmarks/gpu_json_2026-11-28/";
+    const std::vector<std::pair<std::string, std::vector<std::string>>> records = {
+        {"bench.schema.json", {"bench.json", "bench_auto.json"}},
+        {"verify.schema.json", {"verify.json"}},
+        {"solve.schema.json", {"solve.json", "solve_mpir.json"}},
+        {"recommend.schema.json", {"recommend.json"}},
+        {"dist-verify.schema.json", {"dist_verify.json", "dist2_verify.json"}},
+        {"dist-bench.schema.json", {"dist_bench.json", "dist2_bench.json"}},
+        {"dist-solve.schema.json", {"dist_solve.json", "dist2_solve.json"}}};
+    for (const auto& [schema, names] : records) {
+        std::vector<std::string> files;
+        for (const auto& n : names) {
+            REQUIRE(std::filesystem::exists(dir + n));  // missing data fails, never skips
+            files.push_back(dir + n);
+        }
+        validate(schema, files);
+    }
+    // they are GPU records: a device that is not the host
+    CHECK(read(dir + "bench.json")["device"].get<std::string>().find("H200") != std::string::npos);
+}
+
 TEST_CASE("the schemas are closed: an undeclared key anywhere is a violation", "[cli][schema]")
 {
     SPMV_NEEDS_JSONSCHEMA();
