@@ -524,8 +524,7 @@ std::int64_t EntryRangeReader::parse(std::size_t begin, std::size_t end, std::in
 {
     const auto all = text();
     SPMV_EXPECTS(begin <= end && end <= all.size(), "byte range outside the file");
-    detail::EntryState st{counts.count, counts.expanded, counts.diagonal, counts.first_lower,
-                          counts.first_upper};
+    detail::EntryState st = counts;
     detail::Triplets out;
     out.rows.swap(rows);
     out.cols.swap(cols);
@@ -542,7 +541,7 @@ std::int64_t EntryRangeReader::parse(std::size_t begin, std::size_t end, std::in
     out.rows.swap(rows);
     out.cols.swap(cols);
     out.vals.swap(vals);
-    counts = {st.count, st.expanded, st.diagonal, st.first_lower, st.first_upper};
+    counts = st;
     return last;
 }
 

@@ -80,14 +80,9 @@ struct Triplets {
     std::vector<double> vals;
 };
 
-/// What the entry lines add up to, carried from line to line (and chunk to chunk) in file order.
-struct EntryState {
-    std::int64_t count = 0;        ///< entry lines
-    std::int64_t expanded = 0;     ///< entries after symmetric expansion
-    std::int64_t diagonal = 0;     ///< entry lines with row == col
-    std::int64_t first_lower = 0;  ///< line of the first entry below the diagonal, 0: none yet
-    std::int64_t first_upper = 0;  ///< ... above the diagonal
-};
+/// What the entry lines add up to, carried from line to line (and chunk to chunk) in file order:
+/// the public EntryCounts, which EntryRangeReader carries from range to range.
+using EntryState = EntryCounts;
 
 /// A piece of the data section, cut at a line end, parsed on its own.
 struct Chunk {
