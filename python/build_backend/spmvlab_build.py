@@ -224,11 +224,34 @@ def _run(cmd, cwd=None):
         raise BuildError("command failed (exit %d): %s" % (r.returncode, " ".join(cmd)))
 
 
+def _working_tool(name):
+    """The first `name` (cmake, ninja) that runs: on PATH, then the system's own. A tool that is
+    found but does not run (pip's cmake or ninja console script, whose Python package pip's
+    isolated build environment hides) is skipped. None when none runs."""
+    seen = set()
+    for candidate in (shutil.which(name), "/usr/bin/" + name, "/usr/local/bin/" + name):
+        if not candidate or candidate in seen or not os.access(candidate, os.X_OK):
+            continue
+        seen.add(candidate)
+        try:
+            r = subprocess.run([candidate, "--version"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if r.returncode == 0:
+            return candidate
+    return None
+
+
 def _build_package(stage, config_settings):
     """Configures, builds and stages the spmvlab package into `stage`; returns nothing."""
-    cmake = shutil.which("cmake")
+    cmake = _working_tool("cmake")
     if not cmake:
-        raise BuildError("cmake not found on PATH (Debian: apt install cmake; 3.24 or newer)")
+        raise BuildError("no working cmake: none on PATH runs, nor /usr/bin/cmake or "
+                         "/usr/local/bin/cmake (Debian: apt install cmake; 3.25 or newer). A "
+                         "cmake installed by pip into another environment does not run inside "
+                         "pip's isolated build: add --no-build-isolation, or let pip install "
+                         "one (get_requires_for_build_wheel asks for it when online)")
     cuda_define, cuda_required = _cuda_define(_setting(config_settings, "cuda", "SPMVLAB_CUDA"))
     build_dir = _setting(config_settings, "build-dir", "SPMVLAB_BUILD_DIR")
     extra = shlex.split(_setting(config_settings, "cmake-args", "SPMVLAB_CMAKE_ARGS", "") or "")
@@ -240,8 +263,9 @@ def _build_package(stage, config_settings):
     build_dir = os.path.abspath(build_dir)
     try:
         cfg = [cmake, "-S", ROOT, "-B", build_dir]
-        if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")) and shutil.which("ninja"):
-            cfg += ["-G", "Ninja"]
+        ninja = _working_tool("ninja")
+        if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")) and ninja:
+            cfg += ["-G", "Ninja", "-DCMAKE_MAKE_PROGRAM=" + ninja]
         cfg += CMAKE_OPTIONS + [cuda_define, "-DPython3_EXECUTABLE=" + sys.executable,
                                 "-DSPMV_PYTHON_INSTALL_DIR=."] + extra
         _say("building the C++ core and the module for %s in %s (CUDA %s); this compiles the "
@@ -268,7 +292,9 @@ def _build_package(stage, config_settings):
 # ---- PEP 517 hooks -------------------------------------------------------------------------
 
 def get_requires_for_build_wheel(config_settings=None):
-    return []
+    # Nothing, so that an offline `pip install .` downloads nothing; only a machine without a
+    # working cmake asks pip for PyPI's (which then needs the network).
+    return [] if _working_tool("cmake") else ["cmake>=3.25"]
 
 
 def get_requires_for_build_sdist(config_settings=None):
