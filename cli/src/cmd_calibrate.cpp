@@ -4,13 +4,17 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include <spmv/error.hpp>
 #include <spmv/model/calibration.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "exit_codes.hpp"
 #include "meta.hpp"
 
 namespace spmvlab {
@@ -32,11 +36,26 @@ struct Record {
     std::vector<nlohmann::json> rows;
 };
 
+/// A bench record's reason without the file name the readers put in front (the caller names
+/// the file).
+std::string without_file(const std::string& file, std::string reason)
+{
+    if (reason.rfind(file + ": ", 0) == 0) reason.erase(0, file.size() + 2);
+    return reason;
+}
+
+/// A `spmvlab bench --json-out` record (any schema version). Throws InvalidArgument when the
+/// file cannot be read, is not JSON or is the record of another command.
 Record read_record(const std::string& path)
 {
     Record r;
     r.file = path;
     r.header = read_bench_json(path);
+    const auto command = r.header["meta"].value("command", std::string("bench"));
+    if (command != "bench") {
+        SPMV_THROW(spmv::InvalidArgument, "not a record of spmvlab bench --gpu --json-out (a "
+                                          "record of spmvlab " + command + ")");
+    }
     for (const auto& row : r.header["results"]) r.rows.push_back(row);
     r.header.erase("results");
     return r;
@@ -52,39 +71,108 @@ spmv::FormatParams params_of(const nlohmann::json& h)
     return p;
 }
 
-// Samples of the modelled own variants in `records`; matrices are read once each.
-std::vector<spmv::model::Sample> samples_of(const std::vector<std::string>& files,
-                                            const CalibrateOptions& o, std::string* describe)
+/// The rows of `r` that calibrate uses (no error, a modelled own variant), by matrix. Throws
+/// InvalidArgument naming the row when one lacks a field the fit needs.
+std::map<std::string, std::vector<const nlohmann::json*>> usable_rows(const Record& r)
+{
+    std::map<std::string, std::vector<const nlohmann::json*>> by_matrix;
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+        const auto& row = r.rows[i];
+        if (!row.is_object()) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       "results[" + std::to_string(i) + "] is not an object");
+        }
+        if (!row.value("error", std::string()).empty()) continue;
+        if (spmv::model::find_modelled_variant(row.value("format", std::string())) == nullptr) {
+            continue;
+        }
+        for (const auto& [key, number] : {std::pair{"matrix", false},
+                                          std::pair{"precision", false},
+                                          std::pair{"median_ms", true}}) {
+            if (!row.contains(key) || (number ? !row[key].is_number() : !row[key].is_string())) {
+                SPMV_THROW(spmv::InvalidArgument,
+                           "results[" + std::to_string(i) + "] (" +
+                               row["format"].get<std::string>() + "): no " +
+                               (number ? "number" : "string") + " \"" + key +
+                               "\": not a record of spmvlab bench --gpu --json-out");
+            }
+        }
+        by_matrix[row["matrix"].get<std::string>()].push_back(&row);
+    }
+    return by_matrix;
+}
+
+/// One input calibrate cannot use: "spmvlab: skipped FILE: REASON" on stderr and an entry of
+/// "failed" (meta.hpp's failed_input; "matrix" the matrix concerned where there is one).
+void skip_input(const std::string& file, const std::string& matrix, const std::string& reason,
+                nlohmann::json& failed)
+{
+    const std::string what = matrix.empty() ? file : file + " (matrix " + matrix + ")";
+    std::fprintf(stderr, "spmvlab: skipped %s: %s\n", what.c_str(), reason.c_str());
+    auto entry = failed_input(file, reason);
+    if (!matrix.empty()) entry["matrix"] = matrix;
+    failed.push_back(std::move(entry));
+}
+
+/// The samples of one set of records (--fit or --validate).
+struct SampleSet {
+    std::vector<spmv::model::Sample> samples;
+    std::string describe;            ///< a line per record read: device, commit, date
+    std::vector<std::string> files;  ///< the records read (the skipped ones are in "failed")
+};
+
+// Samples of the modelled own variants in `files`; matrices are read once per record. A record
+// that cannot be read (not JSON, another command's, a field missing) gives no samples and a
+// matrix that cannot be found or read none of its rows: each is skipped, with a line on stderr
+// and an entry in `failed`.
+SampleSet samples_of(const std::vector<std::string>& files, const CalibrateOptions& o,
+                     nlohmann::json& failed)
 {
     using namespace spmv::model;
-    std::vector<Sample> out;
+    SampleSet set;
+    auto& out = set.samples;
     for (const auto& f : files) {
-        const auto r = read_record(f);
-        const auto params = params_of(r.header);
+        Record r;
+        std::map<std::string, std::vector<const nlohmann::json*>> by_matrix;  // into r.rows
+        spmv::FormatParams params;
+        try {
+            r = read_record(f);
+            by_matrix = usable_rows(r);
+            params = params_of(r.header);
+        } catch (const spmv::Error& e) {
+            skip_input(f, "", without_file(f, user_message(e.what())), failed);
+            continue;
+        } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
+            skip_input(f, "", std::string("not a record of spmvlab bench --gpu --json-out: ") +
+                                  e.what(), failed);
+            continue;
+        }
         const auto& meta = r.header["meta"];  // upgraded: commit and date are in meta
         auto text = [](const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : "?"; };
-        *describe += "  " + f + ": " + r.header.value("device", "?") + ", commit " +
-                     text(meta.value("commit", nlohmann::json())) + ", " +
-                     text(meta.value("date", nlohmann::json())) + "\n";
-        std::map<std::string, std::vector<const nlohmann::json*>> by_matrix;
-        for (const auto& row : r.rows) {
-            if (!row.value("error", std::string()).empty()) continue;
-            if (find_modelled_variant(row.value("format", std::string())) == nullptr) continue;
-            by_matrix[row.value("matrix", std::string())].push_back(&row);
-        }
+        set.files.push_back(f);
+        set.describe += "  " + f + ": " + text(r.header.value("device", nlohmann::json())) +
+                        ", commit " + text(meta.value("commit", nlohmann::json())) + ", " +
+                        text(meta.value("date", nlohmann::json())) + "\n";
         for (const auto& [matrix, rows] : by_matrix) {
-            const auto path = locate_matrix(matrix, o.matrix_dirs);
-            if (path.empty()) {
-                SPMV_THROW(spmv::InvalidArgument, f + ": matrix '" + matrix +
-                                                      "' not found in --matrices directories");
+            std::optional<spmv::Csr<double, std::int32_t>> a;
+            try {
+                const auto path = locate_matrix(matrix, o.matrix_dirs);
+                if (path.empty()) {
+                    SPMV_THROW(spmv::InvalidArgument,
+                               "matrix '" + matrix + "' not found in --matrices directories");
+                }
+                a = load_matrix(path);
+            } catch (const spmv::Error& e) {
+                skip_input(f, matrix, user_message(e.what()), failed);
+                continue;
             }
-            const auto a = load_matrix(path);
-            const auto shapes = kernel_shapes(a, params);
+            const auto shapes = kernel_shapes(*a, params);
             for (const auto* row : rows) {
                 Sample s;
                 s.matrix = matrix;
-                s.precision = (*row)["precision"] == "single" ? Precision::single_precision
-                                                          : Precision::double_precision;
+                s.precision = precision_name((*row)["precision"].get<std::string>()) == "single"
+                                  ? Precision::single_precision
+                                  : Precision::double_precision;
                 for (const auto& sh : shapes) {
                     if (sh.variant == (*row)["format"].get<std::string>()) s.shape = sh;
                 }
@@ -94,7 +182,7 @@ std::vector<spmv::model::Sample> samples_of(const std::vector<std::string>& file
             std::fprintf(stderr, "  %s: %zu samples\n", matrix.c_str(), rows.size());
         }
     }
-    return out;
+    return set;
 }
 
 std::string summary_text(const spmv::model::Validation& v, const std::string& what);
@@ -161,11 +249,27 @@ void run(const CalibrateOptions& o)
 {
     using namespace spmv::model;
     const auto& gpu = find_profile(o.gpu);
-    std::string fit_desc, val_desc;
+    nlohmann::json failed = nlohmann::json::array();  // the inputs skipped, with the reasons
     std::fprintf(stderr, "reading the fitting records\n");
-    const auto fit_samples = samples_of(o.fit_records, o, &fit_desc);
+    const auto fit_set = samples_of(o.fit_records, o, failed);
     std::fprintf(stderr, "reading the validation records\n");
-    const auto val_samples = samples_of(o.validate_records, o, &val_desc);
+    const auto val_set = samples_of(o.validate_records, o, failed);
+    const auto& fit_samples = fit_set.samples;
+    const auto& val_samples = val_set.samples;
+    // a fit needs samples, and so does the held-out check: without either nothing is written
+    for (const auto& [samples, option, files] :
+         {std::tuple{&fit_samples, "--fit", &o.fit_records},
+          std::tuple{&val_samples, "--validate", &o.validate_records}}) {
+        if (samples->empty()) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       std::string("calibrate: no sample of a modelled variant in the ") +
+                           std::to_string(files->size()) + " " + option + " record(s)" +
+                           (failed.empty() ? std::string()
+                                           : " (" + std::to_string(failed.size()) +
+                                                 " input(s) skipped: the reasons are above)") +
+                           "; nothing written");
+        }
+    }
     FormatModelConstants start;
     start.profile = gpu.name;
     start.bandwidth_gbs = gpu.memory_bandwidth_gbs;
@@ -177,9 +281,10 @@ void run(const CalibrateOptions& o)
        << "Profile " << gpu.name << ": B_GPU = " << gpu.memory_bandwidth_gbs
        << " GB/s (the profile's, not fitted); fitted B_L2 = " << fitted.l2_gbs
        << " GB/s, tau = " << fitted.issue_ps << " ps per warp trip.\n\n"
-       << "Fitted on (" << fit_samples.size() << " samples):\n" << fit_desc
+       << "Fitted on (" << fit_samples.size() << " samples):\n" << fit_set.describe
        << "\nValidated on (" << val_samples.size() << " samples, none of them used to fit):\n"
-       << val_desc << "\n## Constants\n\n| variant | F_v us | c_v ns per trip |\n|---|---:|---:|\n";
+       << val_set.describe
+       << "\n## Constants\n\n| variant | F_v us | c_v ns per trip |\n|---|---:|---:|\n";
     for (const auto& k : fitted.kernels) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "| %s | %.3f | %.3f |\n", k.variant.c_str(), k.floor_us, k.trip_ns);
@@ -191,6 +296,20 @@ void run(const CalibrateOptions& o)
        << summary_by_precision(vv, "validation set (held out)") << "```\n\n## Held-out cases\n\n"
        << "`**`: outside the bar (slowdown > 1.10, or predicted/measured off by more than 25 %).\n\n"
        << case_table(vv) << "\n## Fitting-set cases\n\n" << case_table(vf);
+    if (!failed.empty()) {
+        md << "\n## Skipped inputs\n\n| record | matrix | reason |\n|---|---|---|\n";
+        auto cell = [](const nlohmann::json& v) {  // a "|" would end the cell
+            std::string c;
+            for (const char ch : v.get<std::string>()) {
+                c += ch == '|' ? std::string("\\|") : std::string(1, ch);
+            }
+            return c;
+        };
+        for (const auto& f : failed) {
+            md << "| " << cell(f["input"]) << " | " << cell(f["matrix"]) << " | "
+               << cell(f["reason"]) << " |\n";
+        }
+    }
     std::printf("%s%s", summary_by_precision(vf, "fitting set (in-sample)").c_str(),
                 summary_by_precision(vv, "validation set (held out)").c_str());
     if (!o.table_out.empty()) write_file(o.table_out, md.str());
@@ -202,7 +321,8 @@ void run(const CalibrateOptions& o)
                             {"bandwidth_gbs", fitted.bandwidth_gbs},
                             {"l2_gbs", fitted.l2_gbs},
                             {"issue_ps", fitted.issue_ps},
-                            {"source", version_string() + " calibrate, " + utc_now()}};
+                            {"source", version_string() + " calibrate, " + utc_now()},
+                            {"failed", failed}};
         // one card's block of lib/src/model/format_constants.cpp (its Fitted table)
         std::string id;
         for (char ch : gpu.name) {
@@ -211,9 +331,9 @@ void run(const CalibrateOptions& o)
                       : '_';
         }
         std::string records;
-        for (const auto& f : o.fit_records) records += (records.empty() ? "" : ", ") + f;
+        for (const auto& f : fit_set.files) records += (records.empty() ? "" : ", ") + f;
         std::string held_out;
-        for (const auto& f : o.validate_records) held_out += (held_out.empty() ? "" : ", ") + f;
+        for (const auto& f : val_set.files) held_out += (held_out.empty() ? "" : ", ") + f;
         std::string cxx = "// [fitted constants for " + gpu.name + "]\nconstexpr Row " + id +
                           "_kernels[] = {\n";
         for (const auto& k : fitted.kernels) {
@@ -238,6 +358,11 @@ void run(const CalibrateOptions& o)
         if (!o.constants_out.empty()) write_file(o.constants_out, j.dump(2) + "\n");
         if (!o.cxx_out.empty()) write_file(o.cxx_out, cxx);
     }
+    if (!failed.empty()) {
+        std::fprintf(stderr, "spmvlab calibrate: %zu input(s) skipped (see above)\n",
+                     failed.size());
+        throw ExitCode{exit_status::error};
+    }
 }
 
 }  // namespace
@@ -248,7 +373,9 @@ void add_calibrate_command(CLI::App& app)
     auto* cmd = app.add_subcommand(
         "calibrate",
         "fit the per-format model's constants (F_v, c_v per kernel, B_L2) on `bench --gpu` JSON "
-        "records and report how well it predicts and chooses on records it was not fitted on");
+        "records and report how well it predicts and chooses on records it was not fitted on. A "
+        "record that cannot be used (not JSON, another command's, a field missing) or a matrix "
+        "not found is skipped: a line on stderr, \"failed\" in --constants-out, exit status 1");
     cmd->add_option("--fit", o.fit_records, "bench --gpu JSON records to fit on")->required();
     cmd->add_option("--validate", o.validate_records, "bench --gpu JSON records to validate on")->required();
     cmd->add_option("--matrices", o.matrix_dirs, "directories holding the records' .mtx files")->required();

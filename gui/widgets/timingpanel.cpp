@@ -332,12 +332,20 @@ void TimingPanel::rebuildChart()
         for (const auto& r : rows) {
             const double x = static_cast<double>(categories.size());
             categories << QString::fromStdString(r.variant);
-            *measured << r.gflops;
             top = qMax(top, qMax(r.gflops, r.model_gflops));
             for (const double v : {r.gflops, r.model_gflops}) {
                 if (v > 0) bottom = bottom > 0 ? qMin(bottom, v) : v;
             }
             if (r.model_gflops > 0) own->append(x, r.model_gflops);
+        }
+        // the CPU is orders of magnitude below a GPU prediction: a log axis keeps both readable
+        const bool logScale = bottom > 0 && top / bottom > 30;
+        const auto range = logScale ? spmv::viz::decades(bottom, top * 1.2) : spmv::viz::Decades{};
+        for (const auto& r : rows) {
+            // a variant that did not run (r.error: out of memory, ...) has 0 GFLOP/s: on the
+            // log axis its bar sits at the axis' floor (no height), as a 0 would place a bar
+            // at log(0) (Qt Charts warns "Logarithms of zero ... are undefined" at every layout)
+            *measured << (logScale && r.gflops <= 0 ? range.lo : r.gflops);
         }
         auto* series = new QBarSeries;
         series->append(measured);
@@ -349,13 +357,10 @@ void TimingPanel::rebuildChart()
         // degrees it cuts them to the bar's width: "cusp..." for 27 variants)
         x->setLabelsAngle(categories.size() > 8 ? -90 : 0);
         chart->addAxis(x, Qt::AlignBottom);
-        // the CPU is orders of magnitude below a GPU prediction: a log axis keeps both readable
-        const bool logScale = bottom > 0 && top / bottom > 30;
         QAbstractAxis* y = nullptr;
         if (logScale) {
             auto* log = new QLogValueAxis;
             log->setBase(10);
-            const auto range = spmv::viz::decades(bottom, top * 1.2);
             log->setRange(range.lo, range.hi);
             log->setLabelFormat(QStringLiteral("%g"));
             log->setMinorTickCount(8);

@@ -367,16 +367,24 @@ def _matvec(self, x):
     return self.spmv(a)
 
 
-def _matmat(self, x):
-    """A @ X for a 2-D X: one SpMV per column (the format's own product each time)."""
+def _block_operand(self, x, method, transposed):
+    """The 2-D X of matmat (A @ X) or rmatmat (A^T @ X), checked: X needs as many rows as the
+    product's inner dimension (A's columns, or its rows for A^T)."""
     a = _as_operand(x, "@")
     rows, cols = self.shape
     if a.ndim != 2:
-        raise ValueError("matmat needs a 2-D array, got %d-D" % a.ndim)
-    if a.shape[0] != cols:
-        raise _shape_error("A @ X: A is %d x %d, so X needs %d rows, but X has shape %s"
-                           % (rows, cols, cols, a.shape))
-    return _columns(self, a, self.spmv, rows)
+        raise ValueError("%s needs a 2-D array, got %d-D" % (method, a.ndim))
+    inner = rows if transposed else cols
+    if a.shape[0] != inner:
+        raise _shape_error("%s: A is %d x %d, so X needs %d rows, but X has shape %s"
+                           % ("A^T @ X" if transposed else "A @ X", rows, cols, inner, a.shape))
+    return a
+
+
+def _matmat(self, x):
+    """A @ X for a 2-D X: one SpMV per column (the format's own product each time)."""
+    a = _block_operand(self, x, "matmat", transposed=False)
+    return _columns(self, a, self.spmv, self.shape[0])
 
 
 def _rmatvec(self, x):
@@ -401,14 +409,8 @@ def _rmatvec(self, x):
 
 def _rmatmat(self, x):
     """A^T @ X for a 2-D X, one column at a time."""
-    a = _as_operand(x, "@")
-    rows, cols = self.shape
-    if a.ndim != 2:
-        raise ValueError("rmatmat needs a 2-D array, got %d-D" % a.ndim)
-    if a.shape[0] != rows:
-        raise _shape_error("A^T @ X: A is %d x %d, so X needs %d rows, but X has shape %s"
-                           % (rows, cols, rows, a.shape))
-    return _columns(self, a, lambda c: _rmatvec(self, c), cols)
+    a = _block_operand(self, x, "rmatmat", transposed=True)
+    return _columns(self, a, lambda c: _rmatvec(self, c), self.shape[1])
 
 
 def _matmul(self, x):

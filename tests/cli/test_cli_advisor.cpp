@@ -357,8 +357,7 @@ TEST_CASE("calibrate fits constants on one record, validates on another, and rec
     REQUIRE(r.status == 0);
     CHECK(r.out.find("validation set (held out): 2 matrix x precision cases") != std::string::npos);
     CHECK(r.out.find("within 10 % of the fastest measured own variant: 2 of 2") != std::string::npos);
-    std::ifstream t(table);
-    const std::string md((std::istreambuf_iterator<char>(t)), std::istreambuf_iterator<char>());
+    const auto md = spmv::test::slurp(table);
     CHECK(md.find("| gen:pde:size=11 |") != std::string::npos);
     const auto c = json_of("recommend gen:pde:size=11 --constants " + consts + " --json");
     CHECK(c["results"][0]["constants"].get<std::string>().find(consts) != std::string::npos);

@@ -18,10 +18,14 @@
 #include "cli_run.hpp"
 #include "exit_codes.hpp"
 #include "suggest.hpp"
+#include "test_files.hpp"
 
 namespace fs = std::filesystem;
 using spmv::test::Run;
+using spmv::test::sample;
 using spmv::test::shell;
+using spmv::test::slurp;
+using spmv::test::tmp;
 namespace status = spmvlab::exit_status;
 
 namespace {
@@ -30,26 +34,6 @@ namespace {
 Run cli(const std::string& args, bool with_stderr = true)
 {
     return spmv::test::spmvlab(args, with_stderr);
-}
-
-std::string sample(const std::string& name)
-{
-    return std::string(SPMV_SOURCE_DIR) + "/sample_matrices/" + name;
-}
-
-fs::path tmp(const std::string& name)
-{
-    const fs::path dir = SPMV_TEST_TMP;
-    fs::create_directories(dir);
-    return dir / name;
-}
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 bool contains(const std::string& text, const std::string& what)
@@ -188,7 +172,7 @@ TEST_CASE("usage errors exit 2 with CLI11's message and a suggestion", "[cli][co
     CHECK(contains(r.out, "spmvlab "));
     CHECK(cli("dist solve --help", false).status == 0);
     // an error in the input is not a usage error
-    CHECK(cli("info " + tmp("missing.mtx").string()).status == status::error);
+    CHECK(cli("info " + tmp("missing.mtx")).status == status::error);
 }
 
 TEST_CASE("the verdict codes: mismatch 3, no convergence 4, offline 5", "[cli][conventions]")
@@ -216,7 +200,7 @@ TEST_CASE("the verdict codes: mismatch 3, no convergence 4, offline 5", "[cli][c
 
     // fetch from a port nobody listens on: offline, 5 (tests/cli/test_cli_io.cpp checks the
     // message against a real loopback server too)
-    r = cli("fetch HB/bcsstk01 --cache " + tmp("fetch_offline").string() +
+    r = cli("fetch HB/bcsstk01 --cache " + tmp("fetch_offline") +
                 " --base-url http://127.0.0.1:9 --timeout 5");
     INFO(r.out);
     CHECK(r.status == status::offline);
@@ -239,14 +223,14 @@ TEST_CASE("integer options are typed INT and checked while parsing", "[cli][conv
     CHECK(!contains(r.out, "FLOAT"));
 
     // out of range, not whole: usage errors (2) naming the option and the bounds
-    r = cli("generate pde --size 1000 -o " + tmp("big.mtx").string());
+    r = cli("generate pde --size 1000 -o " + tmp("big.mtx"));
     CHECK(r.status == 2);
     CHECK(contains(r.out, "--size: '1000' is outside [1, 674]"));
     CHECK(!fs::exists(tmp("big.mtx")));
-    r = cli("generate pde --size 2.5 -o " + tmp("half.mtx").string());
+    r = cli("generate pde --size 2.5 -o " + tmp("half.mtx"));
     CHECK(r.status == 2);
     CHECK(contains(r.out, "--size: '2.5' is not a whole number"));
-    r = cli("generate pde --size ten -o " + tmp("ten.mtx").string());
+    r = cli("generate pde --size ten -o " + tmp("ten.mtx"));
     CHECK(r.status == 2);
     CHECK(contains(r.out, "'ten' is not a whole number"));
     // the format parameters' registry ranges, at parse time too
@@ -287,11 +271,11 @@ TEST_CASE("an output path \"-\" is the standard output", "[cli][conventions]")
     CHECK(slurp(redirected) == slurp(file));
 
     // generate -o - and reorder --out -: the same text as their files
-    REQUIRE(cli("generate pde --size 3 -o " + tmp("pde3.mtx").string()).status == 0);
+    REQUIRE(cli("generate pde --size 3 -o " + tmp("pde3.mtx")).status == 0);
     r = cli("generate pde --size 3 -o -", false);
     CHECK(r.status == 0);
     CHECK(r.out == slurp(tmp("pde3.mtx")));
-    REQUIRE(cli("reorder " + a + " --out " + tmp("rcm.mtx").string()).status == 0);
+    REQUIRE(cli("reorder " + a + " --out " + tmp("rcm.mtx")).status == 0);
     r = cli("reorder " + a + " --out -", false);
     CHECK(r.status == 0);
     CHECK(r.out == slurp(tmp("rcm.mtx")));

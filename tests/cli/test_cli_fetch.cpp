@@ -21,14 +21,18 @@
 #include "../../cli/src/exit_codes.hpp"
 #include "cli_run.hpp"
 #include "skip.hpp"
+#include "test_files.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
+using spmv::test::fresh_dir;
 using spmv::test::json_of;
 using spmv::test::Run;
+using spmv::test::sample;
 using spmv::test::shell;
+using spmv::test::slurp;
 
 constexpr int offline = ::spmvlab::exit_status::offline;
 
@@ -39,30 +43,9 @@ Run run(const std::string& args, bool with_stderr = true)
     return spmv::test::spmvlab(args, with_stderr);
 }
 
-std::string sample(const char* name)
-{
-    return std::string(SPMV_SOURCE_DIR) + "/sample_matrices/" + name;
-}
-
 std::string fixture()
 {
     return std::string(SPMV_SOURCE_DIR) + "/tests/cli/data/ssstats_fixture.csv";
-}
-
-fs::path tmp_dir(const std::string& name)
-{
-    const auto dir = fs::path(SPMV_TEST_TMP) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::string read_file(const fs::path& p)
-{
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
 }
 
 void sh(const std::string& cmd)
@@ -79,7 +62,7 @@ bool have_program(const std::string& name)
 /// pde05 with the collection's header naming it `group/name`.
 std::string collection_file(const std::string& group, const std::string& name)
 {
-    std::string text = read_file(sample("pde05.mtx"));
+    std::string text = slurp(sample("pde05.mtx"));
     const auto banner_end = text.find('\n') + 1;
     std::string body = text.substr(banner_end);
     while (!body.empty() && body[0] == '%') {
@@ -173,7 +156,7 @@ TEST_CASE(
     "spmvlab fetch takes matrices from a local mirror, file:// or a directory, with no network",
     "[cli][io][fetch]")
 {
-    const auto dir = tmp_dir("fetch_mirror");
+    const auto dir = fresh_dir("fetch_mirror");
     if (const auto why = missing_tools(dir); !why.empty()) {
         SPMV_SKIP(why);
     }
@@ -202,9 +185,9 @@ TEST_CASE(
                      (mirror / "MM" / "HB" / "bcsstk16.tar.gz").string()) != std::string::npos);
     CHECK(r.out.find("125 x 125 as the index says") != std::string::npos);
     CHECK(r.out.find("downloading") == std::string::npos);
-    CHECK(read_file(archive) == read_file(mirror / "MM" / "HB" / "bcsstk16.tar.gz"));
-    CHECK(read_file(cache / "files" / "ssstats.csv") ==
-          read_file(mirror / "files" / "ssstats.csv"));
+    CHECK(slurp(archive) == slurp(mirror / "MM" / "HB" / "bcsstk16.tar.gz"));
+    CHECK(slurp(cache / "files" / "ssstats.csv") ==
+          slurp(mirror / "files" / "ssstats.csv"));
     if (have_program("sha256sum")) {  // the record is sha256sum's format, of the copied bytes
         CHECK(shell("cd " + archive.parent_path().string() +
                     " && sha256sum -c bcsstk16.tar.gz.sha256")
@@ -283,7 +266,7 @@ TEST_CASE(
 TEST_CASE("spmvlab fetch reads flat, grouped and unpacked mirrors and records unpacked files",
           "[cli][io][fetch]")
 {
-    const auto dir = tmp_dir("fetch_layouts");
+    const auto dir = fresh_dir("fetch_layouts");
     if (const auto why = missing_tools(dir); !why.empty()) {
         SPMV_SKIP(why);
     }
@@ -339,7 +322,7 @@ TEST_CASE("spmvlab fetch reads flat, grouped and unpacked mirrors and records un
     CHECK(r.out == mtx.string() + "\n");
     const auto record = cache / "MM" / "HB" / "bcsstk16.mtx.sha256";
     REQUIRE(fs::exists(record));
-    const auto line = read_file(record);
+    const auto line = slurp(record);
     CHECK(line.substr(64) == "  " + mtx.string() + "\n");
     if (have_program("sha256sum")) {
         CHECK(shell("sha256sum -c " + record.string()).status == 0);
@@ -354,13 +337,13 @@ TEST_CASE("spmvlab fetch reads flat, grouped and unpacked mirrors and records un
     CHECK(r.out.find("no longer there with the SHA-256 recorded in " + record.string()) !=
           std::string::npos);
     CHECK(r.out.find("adopted from the mirror, unpacked") != std::string::npos);
-    CHECK(read_file(record).substr(0, 64) != line.substr(0, 64));
+    CHECK(slurp(record).substr(0, 64) != line.substr(0, 64));
 }
 
 TEST_CASE("spmvlab fetch adopts ssget's and ssgetpy's caches offline, checked and recorded",
           "[cli][io][fetch]")
 {
-    const auto dir = tmp_dir("fetch_adopt");
+    const auto dir = fresh_dir("fetch_adopt");
     if (const auto why = missing_tools(dir); !why.empty()) {
         SPMV_SKIP(why);
     }
@@ -393,8 +376,8 @@ TEST_CASE("spmvlab fetch adopts ssget's and ssgetpy's caches offline, checked an
                      (ssget / "MM" / "HB" / "bcsstk16.tar.gz").string()) != std::string::npos);
     CHECK(r.out.find("125 x 125 as the index says, SHA-256 ") != std::string::npos);
     const auto archive = cache / "MM" / "HB" / "bcsstk16.tar.gz";
-    CHECK(read_file(archive) == read_file(ssget / "MM" / "HB" / "bcsstk16.tar.gz"));
-    CHECK(read_file(archive.string() + ".sha256").size() ==
+    CHECK(slurp(archive) == slurp(ssget / "MM" / "HB" / "bcsstk16.tar.gz"));
+    CHECK(slurp(archive.string() + ".sha256").size() ==
           64 + 2 + std::string("bcsstk16.tar.gz\n").size());
 
     r = shell(env + exe + " fetch Test/tiny --print-path" + offline_url + " 2>&1");
@@ -442,7 +425,7 @@ TEST_CASE("spmvlab fetch adopts ssget's and ssgetpy's caches offline, checked an
 
 TEST_CASE("spmvlab fetch --search filters the collection's index offline", "[cli][io][fetch]")
 {
-    const auto dir = tmp_dir("fetch_search");
+    const auto dir = fresh_dir("fetch_search");
     const auto cache = dir / "cache";
     fs::create_directories(cache / "files");
     fs::copy_file(fixture(), cache / "files" / "ssstats.csv");

@@ -25,14 +25,18 @@
 
 #include "cli_run.hpp"
 #include "skip.hpp"
+#include "test_files.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-using spmv::test::Run;
-using spmv::test::shell;
+using spmv::test::fresh_dir;
 using spmv::test::json_of;
+using spmv::test::Run;
+using spmv::test::sample;
+using spmv::test::shell;
+using spmv::test::slurp;
 using spmv::test::spmvlab;
 
 
@@ -46,20 +50,6 @@ nlohmann::json stats(nlohmann::json j)
         j.erase(k);
     }
     return j;
-}
-
-std::string sample(const char* name)
-{
-    return std::string(SPMV_SOURCE_DIR) + "/sample_matrices/" + name;
-}
-
-/// A fresh directory for one test case.
-fs::path tmp_dir(const std::string& name)
-{
-    const auto dir = fs::path(SPMV_TEST_TMP) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
 }
 
 void sh(const std::string& cmd)
@@ -86,18 +76,10 @@ bool spmvlab_reads_gzip(const fs::path& dir)
     return r.status == 0;
 }
 
-std::string read_file(const fs::path& p)
-{
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
 /// A SuiteSparse-like matrix file: the collection's header lines, then pde05's entries.
 std::string suitesparse_file(const std::string& group, const std::string& name)
 {
-    std::string text = read_file(sample("pde05.mtx"));
+    std::string text = slurp(sample("pde05.mtx"));
     const auto banner_end = text.find('\n') + 1;
     std::string body = text.substr(banner_end);
     while (!body.empty() && body[0] == '%') {  // drop pde05's own comments
@@ -118,7 +100,7 @@ std::string suitesparse_file(const std::string& group, const std::string& name)
 TEST_CASE("spmvlab info gives the plain file's statistics for every way a matrix is distributed",
           "[cli][io]")
 {
-    const auto dir = tmp_dir("io_forms");
+    const auto dir = fresh_dir("io_forms");
     if (!have_compression_tools()) {
         SPMV_SKIP("gzip, bzip2, xz or tar is missing here");
     }
@@ -169,7 +151,7 @@ TEST_CASE("spmvlab info gives the plain file's statistics for every way a matrix
     CHECK(coord["nnz"] == 9);
 
     // a nested directory: found at any depth, sorted by path, {"meta", "results": [...]}
-    const auto tree = tmp_dir("io_tree");
+    const auto tree = fresh_dir("io_tree");
     fs::create_directories(tree / "b" / "deeper");
     fs::create_directories(tree / "a");
     fs::copy_file(dir / "pde05.mtx.xz", tree / "b" / "deeper" / "m.mtx.xz");
@@ -210,7 +192,7 @@ TEST_CASE("spmvlab info takes several inputs, generator specs and directories", 
 
 TEST_CASE("Malformed compressed input: a clear error naming the file, non-zero exit", "[cli][io]")
 {
-    const auto dir = tmp_dir("io_bad");
+    const auto dir = fresh_dir("io_bad");
     if (!have_compression_tools()) {
         SPMV_SKIP("gzip, bzip2, xz or tar is missing here");
     }
@@ -254,13 +236,13 @@ TEST_CASE("Malformed compressed input: a clear error naming the file, non-zero e
 TEST_CASE("convert keeps the collection's header, generate writes symmetric matrices as such",
           "[cli][io]")
 {
-    const auto dir = tmp_dir("io_convert");
+    const auto dir = fresh_dir("io_convert");
     std::ofstream(dir / "HBtiny.mtx") << suitesparse_file("HB", "tiny");
     const auto out = dir / "out.mtx";
     auto r = spmvlab("convert " + (dir / "HBtiny.mtx").string() + " " + out.string());
     INFO(r.out);
     REQUIRE(r.status == 0);
-    const auto text = read_file(out);
+    const auto text = slurp(out);
     CHECK(text.find("% UF Sparse Matrix Collection, Tim Davis\n% name: HB/tiny\n% [test matrix]\n"
                     "% id: 1\n") != std::string::npos);
     CHECK(text.find("% converted by spmvlab") != std::string::npos);
@@ -272,7 +254,7 @@ TEST_CASE("convert keeps the collection's header, generate writes symmetric matr
     r = spmvlab("generate pde --size 5 -o " + pde.string());
     INFO(r.out);
     REQUIRE(r.status == 0);
-    const auto pde_text = read_file(pde);
+    const auto pde_text = slurp(pde);
     CHECK(pde_text.rfind("%%MatrixMarket matrix coordinate real symmetric\n", 0) == 0);
     const auto j = json_of("info " + pde.string() + " --json");
     CHECK(j["symmetry"] == "symmetric");
@@ -282,7 +264,7 @@ TEST_CASE("convert keeps the collection's header, generate writes symmetric matr
     // a general matrix stays general
     const auto pl = dir / "pl.mtx";
     REQUIRE(spmvlab("generate powerlaw --rows 300 --max-len 50 -o " + pl.string()).status == 0);
-    CHECK(read_file(pl).rfind("%%MatrixMarket matrix coordinate real general\n", 0) == 0);
+    CHECK(slurp(pl).rfind("%%MatrixMarket matrix coordinate real general\n", 0) == 0);
 }
 
 // ------------------------------------------------------------------------------------- fetch
@@ -355,7 +337,7 @@ public:
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
         if (fs::exists(port_file)) {
-            port_ = std::atoi(read_file(port_file).c_str());
+            port_ = std::atoi(slurp(port_file).c_str());
         }
     }
     ~Server()
@@ -372,7 +354,7 @@ public:
     /// Requests answered so far.
     int requests() const
     {
-        const auto text = read_file(log_);
+        const auto text = slurp(log_);
         return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
     }
 
@@ -416,7 +398,7 @@ int files_named(const fs::path& dir, const std::string& part)
 
 TEST_CASE("spmvlab fetch downloads, checks and caches, against a loopback server", "[cli][io][fetch]")
 {
-    const auto dir = tmp_dir("io_fetch");
+    const auto dir = fresh_dir("io_fetch");
     const auto python = find_python();
     if (python.empty()) {
         SPMV_SKIP("python3 is not installed: no loopback HTTP server for the fetch test");
@@ -474,7 +456,7 @@ TEST_CASE("spmvlab fetch downloads, checks and caches, against a loopback server
     CHECK(fs::exists(cache / "files" / "ssstats.csv"));
     CHECK(files_named(cache, ".tmp-") == 0);
     CHECK(server.requests() == 2);
-    CHECK(read_file(archive) == read_file(www / "MM" / "HB" / "tiny.tar.gz"));
+    CHECK(slurp(archive) == slurp(www / "MM" / "HB" / "tiny.tar.gz"));
     // the sidecar is sha256sum's format
     if (have_program("sha256sum")) {
         CHECK(shell("cd " + archive.parent_path().string() + " && sha256sum -c tiny.tar.gz.sha256").status == 0);
@@ -509,7 +491,7 @@ TEST_CASE("spmvlab fetch downloads, checks and caches, against a loopback server
     CHECK(r.status == 0);
     CHECK(r.out.find("no longer has its SHA-256") != std::string::npos);
     CHECK(server.requests() == before + 1);
-    CHECK(read_file(archive) == read_file(www / "MM" / "HB" / "tiny.tar.gz"));
+    CHECK(slurp(archive) == slurp(www / "MM" / "HB" / "tiny.tar.gz"));
 
     // refused downloads leave nothing in the cache
     const auto fresh = dir / "fresh";

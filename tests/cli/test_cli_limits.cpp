@@ -191,8 +191,7 @@ TEST_CASE("convert, generate and a full standard output report write errors with
 {
     const auto target = tmp("kept.mtx");
     REQUIRE(spmvlab("convert " + sample("canonical4.mtx") + " " + target).status == 0);
-    std::ifstream in(target);
-    const std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto before = spmv::test::slurp(target);
     // a failed write leaves the earlier file whole
     for (const std::string& args :
          {"convert " + sample("canonical4.mtx") + " /dev/full", std::string("generate pde --size 5 -o /dev/full")}) {
@@ -205,8 +204,7 @@ TEST_CASE("convert, generate and a full standard output report write errors with
     const auto r = spmvlab("convert " + sample("canonical4.mtx") + " " + tmp("nodir") + "/x.mtx");
     CHECK(r.status == 1);
     CHECK(r.out.find("x.mtx (open): No such file or directory") != std::string::npos);
-    std::ifstream again(target);
-    const std::string after((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+    const auto after = spmv::test::slurp(target);
     CHECK(after == before);
     // stdout on a full disk: the report is lost, so the run is an error
     const auto full = shell(std::string(SPMVLAB_EXE) + " info " + sample("powerlaw_2k.mtx") +

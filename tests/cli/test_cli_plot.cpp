@@ -17,39 +17,21 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli_run.hpp"
+#include "test_files.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
-    int status;
-    std::string out;  // stdout and stderr together
-};
+using spmv::test::Run;
+using spmv::test::slurp;
+using spmv::test::spmvlab;
 
-Run spmvlab(const std::string& args)
-{
-    FILE* p = popen((std::string(SPMVLAB_EXE) + " " + args + " 2>&1").c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    const int st = pclose(p);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-
+/// An empty directory for one test case's figures.
 std::string tmp(const std::string& name)
 {
-    const auto dir = fs::path(SPMV_TEST_TMP) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir.string();
-}
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in.good());
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return spmv::test::fresh_dir(name).string();
 }
 
 std::string h100(const char* part)

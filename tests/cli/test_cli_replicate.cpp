@@ -77,8 +77,7 @@ TEST_CASE("replicate turns a hand-made bench record into claim rows with measure
     INFO(r.out);
     REQUIRE(r.status == 0);
     CHECK(r.out.find("34 claims") != std::string::npos);
-    std::ifstream f(out);
-    const std::string md((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const auto md = spmv::test::slurp(out);
     INFO(md.substr(0, 3000));
     CHECK(md.find("spmvlab replicate " + record + " --out " + out) != std::string::npos);
     CHECK(md.find("## The verdict rule") != std::string::npos);  // stated before the rows
@@ -164,8 +163,7 @@ TEST_CASE("replicate applies one verdict rule: both bounds of a range, reconstru
 
     INFO(r.out);
     REQUIRE(r.status == 0);
-    std::ifstream f(out);
-    const std::string md((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const auto md = spmv::test::slurp(out);
     INFO(md.substr(0, 4000));
     const auto k1 = claim_row(md, "K1");  // lower bound met, upper bound not: not "holds"
     CHECK(k1.find("≥ 0.91 on 2 of 2 (100 %), > 1.30 on 2") != std::string::npos);
@@ -194,8 +192,7 @@ TEST_CASE("replicate applies one verdict rule: both bounds of a range, reconstru
     solve("replicate_rule_solves/pcg_new.json", "mpir-cg", 12.0, 5e-11,
           {{"mpir_outer", "pcg"}, {"inner_double_sums", false}, {"inner_reductions", "float"}});
     REQUIRE(spmvlab(args).status == 0);
-    std::ifstream f2(out);
-    const std::string md2((std::istreambuf_iterator<char>(f2)), std::istreambuf_iterator<char>());
+    const auto md2 = spmv::test::slurp(out);
     CHECK(claim_row(md2, "C4b").find("**does not hold**") != std::string::npos);
 }
 

@@ -25,22 +25,15 @@
 #include "meta.hpp"
 #include "cli_run.hpp"
 #include "skip.hpp"
+#include "test_files.hpp"
 
 namespace {
 
 using spmv::test::Run;
+using spmv::test::sample;
 using spmv::test::shell;
-
-std::string sample(const char* name)
-{
-    return std::string(SPMV_SOURCE_DIR) + "/sample_matrices/" + name;
-}
-
-std::string tmp(const std::string& name)
-{
-    std::filesystem::create_directories(SPMV_TEST_TMP);
-    return std::string(SPMV_TEST_TMP) + "/" + name;
-}
+using spmv::test::slurp;
+using spmv::test::tmp;
 
 /// Runs spmvlab; its standard output goes to `out` (when given), stderr is returned.
 Run run_spmvlab(const std::string& args, const std::string& out = "")
@@ -107,6 +100,39 @@ nlohmann::json read(const std::string& path)
     std::ifstream in(path);
     REQUIRE(in.good());
     return nlohmann::json::parse(in);
+}
+
+/// A `bench --gpu`-shaped record whose times are the built-in model's predictions for
+/// `inputs` (both precisions, every candidate variant) times `factor`, written to `file`:
+/// calibrate's input where no GPU is.
+void model_record(const std::string& inputs, const std::string& file, double factor = 1.0)
+{
+    const auto out = file + ".recommend.json";
+    REQUIRE(run_spmvlab("recommend " + inputs + " --precision both --json", out).status == 0);
+    const auto j = read(out);
+    nlohmann::json rec = {{"device", "model"},
+                          {"block_rows", 32},
+                          {"slice_height", 32},
+                          {"sigma", "auto"},
+                          {"results", nlohmann::json::array()}};
+    for (const auto& m : j["results"]) {
+        for (const auto& r : m["ranking"]) {
+            if (!r["candidate"].get<bool>()) continue;
+            rec["results"].push_back(
+                {{"matrix", m["matrix"]},
+                 {"precision", m["precision"]},
+                 {"format", r["variant"]},
+                 {"median_ms", factor * r["predicted_us"].get<double>() / 1000.0},
+                 {"error", ""}});
+        }
+    }
+    std::ofstream(file) << rec.dump();
+}
+
+/// validate(), where a Python with jsonschema is (the tests calling it check more than that)
+void validate_if_possible(const std::string& schema, const std::vector<std::string>& files)
+{
+    if (!python().empty()) validate(schema, files);
 }
 
 }  // namespace
@@ -261,28 +287,8 @@ TEST_CASE("solve and calibrate --constants-out follow their schemas", "[cli][sch
     // calibrate on records made from the model (as test_cli's calibrate test)
     const auto fit = tmp("schema_fit.json");
     const auto val = tmp("schema_val.json");
-    for (const auto& [file, inputs] : std::vector<std::pair<std::string, std::string>>{
-             {fit, "gen:pde:size=14 gen:onefull:n=300"}, {val, "gen:pde:size=11"}}) {
-        const auto out = tmp("schema_rec_in.json");
-        REQUIRE(run_spmvlab("recommend " + inputs + " --precision both --json", out).status == 0);
-        const auto j = read(out);
-        nlohmann::json rec = {{"device", "model"},
-                              {"block_rows", 32},
-                              {"slice_height", 32},
-                              {"sigma", "auto"},
-                              {"results", nlohmann::json::array()}};
-        for (const auto& m : j["results"]) {
-            for (const auto& r : m["ranking"]) {
-                if (!r["candidate"].get<bool>()) continue;
-                rec["results"].push_back({{"matrix", m["matrix"]},
-                                          {"precision", m["precision"]},
-                                          {"format", r["variant"]},
-                                          {"median_ms", r["predicted_us"].get<double>() / 1000.0},
-                                          {"error", ""}});
-            }
-        }
-        std::ofstream(file) << rec.dump();
-    }
+    model_record("gen:pde:size=14 gen:onefull:n=300", fit);
+    model_record("gen:pde:size=11", val);
     const auto consts = tmp("schema_constants.json");
     const auto r = run_spmvlab("calibrate --fit " + fit + " --validate " + val + " --matrices " +
                                SPMV_TEST_TMP + " --constants-out " + consts);
@@ -523,6 +529,150 @@ TEST_CASE("a multi-input run lists each input it could not read, with the reason
                         tmp("failed_none.json"))
                 .status == 0);
     CHECK(read(tmp("failed_none.json"))["failed"] == nlohmann::json::array());
+}
+
+TEST_CASE("dist chart charts the records it can read and lists each bad one with its reason",
+          "[cli][schema]")
+{
+    const auto good = tmp("chart_ok_bench.json");
+    REQUIRE(run_spmvlab("dist bench gen:pde:size=8 --repeat 3 --json-out " + good, "/dev/null")
+                .status == 0);
+    const auto not_json = tmp("chart_bad_not_json.json");
+    std::ofstream(not_json) << "ranks: 2\n";
+    const auto other = tmp("chart_bad_info.json");  // another command's record
+    REQUIRE(run_spmvlab("info gen:pde:size=4 --json", other).status == 0);
+    const auto no_modes = tmp("chart_bad_no_modes.json");  // a dist bench record less "modes"
+    auto cut = read(good);
+    cut.erase("modes");
+    std::ofstream(no_modes) << cut.dump();
+    const auto lost = tmp("chart_bad_lost.json");  // a record whose matrix is nowhere
+    auto moved = read(good);
+    moved["matrix"] = "chart_nowhere.mtx";
+    std::ofstream(lost) << moved.dump();
+    const auto alone = tmp("chart_ok_alone.json");
+    REQUIRE(run_spmvlab("dist chart " + good + " --scaling 1,2 --json-out " + alone, "/dev/null")
+                .status == 0);
+
+    const auto mixed = tmp("chart_mixed.json");
+    const auto r = run_spmvlab("dist chart " + lost + " " + not_json + " " + good + " " + other +
+                               " " + no_modes + " --scaling 1,2 --json-out " + mixed);
+
+    INFO(r.out);
+    CHECK(r.status == 1);  // spmvlab::exit_status::error: an input failed, the rest is charted
+    CHECK(r.out.find("spmvlab: skipped " + not_json + ": not JSON") != std::string::npos);
+    CHECK(r.out.find("spmvlab: skipped " + other + ": not a record of spmvlab dist bench "
+                     "--json-out (a record of spmvlab info)") != std::string::npos);
+    CHECK(r.out.find("spmvlab: skipped " + lost + ": matrix 'chart_nowhere.mtx' not found in the "
+                     "working directory") != std::string::npos);
+    CHECK(r.out.find("spmvlab dist chart: 4 record(s) could not be charted") != std::string::npos);
+    validate_if_possible("dist-chart.schema.json", {mixed});
+    const auto j = read(mixed);
+    // the good record's points, exactly as when it is charted alone
+    CHECK(j["points"] == read(alone)["points"]);
+    REQUIRE(j["points"].size() == 4);  // one rank: its four modes
+    for (const auto& p : j["points"]) CHECK(p["record"] == "chart_ok_bench.json");
+    const auto& failed = j["failed"];
+    REQUIRE(failed.size() == 4);  // in the order given
+    CHECK(failed[0]["input"] == lost);
+    CHECK(failed[0]["matrix"] == "chart_nowhere.mtx");
+    CHECK(failed[0]["reason"] == "matrix 'chart_nowhere.mtx' not found in the working directory; "
+                                 "give the directory that holds it with --matrices DIR");
+    CHECK(failed[1]["input"] == not_json);
+    CHECK(failed[1]["matrix"] == "chart_bad_not_json.json");  // no matrix named: the file's
+    CHECK(failed[1]["reason"].get<std::string>().rfind("not JSON: ", 0) == 0);
+    CHECK(failed[2]["input"] == other);
+    CHECK(failed[2]["reason"] ==
+          "not a record of spmvlab dist bench --json-out (a record of spmvlab info)");
+    CHECK(failed[3]["input"] == no_modes);
+    CHECK(failed[3]["matrix"] == "gen:pde:size=8");  // the record names its matrix
+    CHECK(failed[3]["reason"] == "no \"modes\": not a record of spmvlab dist bench --json-out");
+    CHECK(read(alone)["failed"] == nlohmann::json::array());
+
+    // nothing to chart: a clear error, nothing written
+    const auto none = tmp("chart_none.json");
+    std::filesystem::remove(none);
+    const auto n = run_spmvlab("dist chart " + not_json + " " + other + " --json-out " + none);
+    INFO(n.out);
+    CHECK(n.status == 1);
+    CHECK(n.out.find("spmvlab: error: dist chart: none of the 2 record(s) could be charted") !=
+          std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(none));
+}
+
+TEST_CASE("calibrate fits on the records it can read and lists each bad one with its reason",
+          "[cli][schema]")
+{
+    const auto fit = tmp("cal_ok_fit.json");
+    const auto val = tmp("cal_ok_val.json");
+    model_record("gen:pde:size=14 gen:onefull:n=300", fit, 1.5);
+    model_record("gen:pde:size=11", val, 1.5);
+    const auto not_json = tmp("cal_bad_not_json.json");
+    std::ofstream(not_json) << "{\"results\": [";
+    const auto nowhere = tmp("cal_bad_nowhere.json");  // a matrix that is in no directory
+    std::ofstream(nowhere) << R"({"results": [{"matrix": "nowhere.mtx", "precision": "dp", )"
+                              R"("format": "csr", "median_ms": 1, "error": ""}]})";
+    const auto no_time = tmp("cal_bad_no_time.json");  // a row without its time
+    std::ofstream(no_time) << R"({"results": [{"matrix": "gen:pde:size=9", "precision": "dp", )"
+                              R"("format": "csr", "error": ""}]})";
+    const auto other = tmp("cal_bad_verify.json");  // another command's record
+    REQUIRE(run_spmvlab("verify gen:pde:size=4 --formats csr --json", other).status == 0);
+    const std::string dirs = std::string(" --matrices ") + SPMV_TEST_TMP;
+    const auto alone = tmp("cal_ok_constants.json");
+    REQUIRE(run_spmvlab("calibrate --fit " + fit + " --validate " + val + dirs +
+                            " --constants-out " + alone, "/dev/null")
+                .status == 0);
+
+    const auto mixed = tmp("cal_mixed_constants.json");
+    const auto table = tmp("cal_mixed.md");
+    const auto r = run_spmvlab("calibrate --fit " + fit + " " + not_json + " " + nowhere +
+                               " --validate " + no_time + " " + val + " " + other + dirs +
+                               " --constants-out " + mixed + " --table-out " + table);
+
+    INFO(r.out);
+    CHECK(r.status == 1);  // spmvlab::exit_status::error: inputs skipped, the rest fitted
+    CHECK(r.out.find("validation set (held out): 2 matrix x precision cases") != std::string::npos);
+    CHECK(r.out.find("spmvlab: skipped " + nowhere + " (matrix nowhere.mtx): matrix "
+                     "'nowhere.mtx' not found") != std::string::npos);
+    CHECK(r.out.find("spmvlab calibrate: 4 input(s) skipped") != std::string::npos);
+    validate_if_possible("calibrate.schema.json", {mixed});
+    const auto j = read(mixed);
+    const auto a = read(alone);
+    // the constants of the good records alone
+    for (const char* key : {"profile", "bandwidth_gbs", "l2_gbs", "issue_ps", "kernels"}) {
+        INFO(key);
+        CHECK(j[key] == a[key]);
+    }
+    CHECK(j["source"].get<std::string>().find("calibrate") != std::string::npos);
+    const auto& failed = j["failed"];
+    REQUIRE(failed.size() == 4);  // --fit's, then --validate's, each in order
+    CHECK(failed[0]["input"] == not_json);
+    CHECK(failed[0]["reason"].get<std::string>().rfind("not a JSON file", 0) == 0);
+    CHECK(failed[1]["input"] == nowhere);
+    CHECK(failed[1]["matrix"] == "nowhere.mtx");
+    CHECK(failed[1]["reason"] == "matrix 'nowhere.mtx' not found in --matrices directories");
+    CHECK(failed[2]["input"] == no_time);
+    CHECK(failed[2]["reason"] == "results[0] (csr): no number \"median_ms\": not a record of "
+                                 "spmvlab bench --gpu --json-out");
+    CHECK(failed[3]["input"] == other);
+    CHECK(failed[3]["reason"] ==
+          "not a record of spmvlab bench --gpu --json-out (a record of spmvlab verify)");
+    CHECK(a["failed"] == nlohmann::json::array());
+    const auto md = slurp(table);
+    CHECK(md.find("## Skipped inputs") != std::string::npos);
+    CHECK(md.find("| " + nowhere + " | nowhere.mtx | matrix 'nowhere.mtx' not found") !=
+          std::string::npos);
+
+    // no --fit record readable: a clear error, nothing written
+    const auto none = tmp("cal_none_constants.json");
+    std::filesystem::remove(none);
+    const auto n = run_spmvlab("calibrate --fit " + not_json + " " + nowhere + " --validate " +
+                               val + dirs + " --constants-out " + none);
+    INFO(n.out);
+    CHECK(n.status == 1);
+    CHECK(n.out.find("spmvlab: error: calibrate: no sample of a modelled variant in the 2 --fit "
+                     "record(s) (2 input(s) skipped: the reasons are above); nothing written") !=
+          std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(none));
 }
 
 TEST_CASE("info --json carries the collection's name and id, as its text does", "[cli][schema]")

@@ -11,17 +11,13 @@
 
 #include "cli_run.hpp"
 #include "skip.hpp"
+#include "test_files.hpp"
 
 namespace {
 
 using spmv::test::shell;
 using spmv::test::spmvlab;
-
-std::string tmp(const std::string& name)
-{
-    std::filesystem::create_directories(SPMV_TEST_TMP);
-    return std::string(SPMV_TEST_TMP) + "/" + name;
-}
+using spmv::test::tmp;
 
 bool have_jsonschema()
 {

@@ -14,25 +14,19 @@
 #include <spmv/io/atomic_file.hpp>
 #include <spmv/io/matrix_market.hpp>
 
+#include "test_files.hpp"
 #include "test_matrices.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
+using spmv::test::slurp;
+
+/// A path in the tests' scratch directory (test_files.hpp), as a path.
 fs::path scratch(const char* name)
 {
-    const auto dir = fs::temp_directory_path() / "spmv_atomic_test";
-    fs::create_directories(dir);
-    return dir / name;
-}
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return spmv::test::tmp(name);
 }
 
 /// Files in the directory of `p` whose name starts with p's file name (the target and any

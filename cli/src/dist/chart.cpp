@@ -4,9 +4,11 @@
 // name in the --matrices directories or the working directory (common.hpp's locate_matrix,
 // which spmvlab plot --matrices uses too). The grouping into panels and curves is
 // spmv/dist/scaling_series.hpp's.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -19,6 +21,7 @@
 
 #include "common.hpp"
 #include "dist_cli.hpp"
+#include "exit_codes.hpp"
 #include "meta.hpp"
 
 namespace spmvlab::dist_cli {
@@ -27,30 +30,46 @@ using namespace spmv::dist;
 
 namespace {
 
-nlohmann::json read_bench_record(const std::string& file)
+/// A dist bench record (any schema version, brought to the current one). Throws InvalidArgument
+/// with the reason (without the file's name: the caller names it) when the file cannot be
+/// read, is not JSON, is the record of another command or lacks a key the chart needs;
+/// `matrix` is set to the record's matrix as soon as the record names one.
+nlohmann::json read_bench_record(const std::string& file, std::string& matrix)
 {
     std::ifstream in(file);
     if (!in) {
-        SPMV_THROW(spmv::InvalidArgument, file + ": cannot open");
+        SPMV_THROW(spmv::InvalidArgument, "cannot open");
     }
     nlohmann::json j;
     try {
         in >> j;
     } catch (const std::exception& e) {
-        SPMV_THROW(spmv::InvalidArgument, file + ": not JSON: " + e.what());
+        SPMV_THROW(spmv::InvalidArgument, std::string("not JSON: ") + e.what());
     }
-    if (j.is_object()) j = upgrade_record(std::move(j), "dist bench");  // any schema version
+    if (!j.is_object()) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "not a record of spmvlab dist bench --json-out (not a JSON object)");
+    }
+    if (j.contains("matrix") && j["matrix"].is_string()) matrix = j["matrix"].get<std::string>();
+    j = upgrade_record(std::move(j), "dist bench");  // any schema version
+    const auto command = j["meta"].value("command", std::string("dist bench"));
+    if (command != "dist bench") {
+        SPMV_THROW(spmv::InvalidArgument, "not a record of spmvlab dist bench --json-out (a "
+                                          "record of spmvlab " + command + ")");
+    }
     for (const char* key : {"matrix", "ranks", "precision", "partition", "modes"}) {
         if (!j.contains(key)) {
-            SPMV_THROW(spmv::InvalidArgument, file + ": no \"" + key +
-                                                  "\": not a record of spmvlab dist bench --json-out");
+            SPMV_THROW(spmv::InvalidArgument, std::string("no \"") + key +
+                                                  "\": not a record of spmvlab dist bench "
+                                                  "--json-out");
         }
     }
     return j;
 }
 
-/// What grouping and comparing need of a record (read_bench_record); a mode name that is not
-/// one of the four throws InvalidArgument.
+/// What grouping and comparing need of a record (read_bench_record); a mode or partition name
+/// that is not one of the known ones, or fewer than 1 rank, throws InvalidArgument (a key of
+/// the wrong type: nlohmann::json's type_error).
 BenchRun bench_run(const nlohmann::json& j)
 {
     BenchRun r;
@@ -60,6 +79,11 @@ BenchRun bench_run(const nlohmann::json& j)
     r.format = j.value("format", std::string("csr"));
     r.exchange_path = j.value("exchange_path", std::string("none"));
     r.num_ranks = j["ranks"].get<int>();
+    if (r.num_ranks < 1) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "\"ranks\" is " + std::to_string(r.num_ranks) + ": at least 1 expected");
+    }
+    (void)parse_partition_kind(r.partition);  // a name that is not a partition throws here
     for (const auto& md : j["modes"]) {
         MeasuredMode m;
         m.mode = parse_mode(md["mode"].get<std::string>());
@@ -70,6 +94,18 @@ BenchRun bench_run(const nlohmann::json& j)
         r.modes.push_back(m);
     }
     return r;
+}
+
+/// A record that cannot be charted: "spmvlab: skipped FILE: REASON" on stderr and an entry of
+/// "failed" (meta.hpp's failed_input; its "matrix" is the record's matrix where the record
+/// names one, else the file's name).
+void skip_record(const std::string& file, const std::string& matrix, const std::string& reason,
+                 nlohmann::json& failed)
+{
+    std::fprintf(stderr, "spmvlab: skipped %s: %s\n", file.c_str(), reason.c_str());
+    auto entry = failed_input(file, reason);
+    if (!matrix.empty()) entry["matrix"] = matrix;
+    failed.push_back(std::move(entry));
 }
 
 std::string join_dirs(const std::vector<std::string>& dirs)
@@ -93,16 +129,32 @@ spmv::viz::Rgb path_colour(const std::string& path)
 
 /// Groups the records by (matrix, precision, partition, format); per group the model's strong
 /// scaling for each exchange path present (alpha = 1 and alpha = min), the measured points,
-/// and a table of measured against predicted for every (record, mode).
+/// and a table of measured against predicted for every (record, mode). A record that cannot be
+/// read (not JSON, another command's record, a key missing, its matrix not found) is skipped
+/// with a line on stderr and listed in the JSON's "failed"; the others are charted and the exit
+/// status is then 1 (exit_codes.hpp). When no record can be charted, nothing is written.
 int run_chart(const DistCli& o)
 {
     std::vector<nlohmann::json> recs;
     std::vector<BenchRun> runs;
+    std::vector<std::string> paths;  // recs[i]'s file as given
+    nlohmann::json failed = nlohmann::json::array();
     for (const auto& f : o.records) {
-        auto j = read_bench_record(f);
-        j["file"] = std::filesystem::path(f).filename().string();
-        runs.push_back(bench_run(j));
-        recs.push_back(std::move(j));
+        std::string matrix;  // the record's, once known
+        try {
+            auto j = read_bench_record(f, matrix);
+            auto run = bench_run(j);
+            j["file"] = std::filesystem::path(f).filename().string();
+            runs.push_back(std::move(run));
+            recs.push_back(std::move(j));
+            paths.push_back(f);
+        } catch (const spmv::Error& e) {
+            skip_record(f, matrix, user_message(e.what()), failed);
+        } catch (const nlohmann::json::exception& e) {  // a key of the wrong type
+            skip_record(f, matrix,
+                        std::string("not a record of spmvlab dist bench --json-out: ") + e.what(),
+                        failed);
+        }
     }
     const auto ranks = int_list(o.chart_scaling);
     Table t({"record", "mode", "ranks", "exchange", "measured us", "model a=1", "model a=min",
@@ -115,19 +167,31 @@ int run_chart(const DistCli& o)
         const std::string matrix = first["matrix"];
         const std::string precision = first["precision"];
         const bool sp = precision == "single";
-        const auto kind = parse_partition_kind(first["partition"].get<std::string>());
         // the record names its matrix as dist bench was given it (the file name): found in
-        // --matrices DIR, or here (locate_matrix, the lookup spmvlab plot uses)
-        const auto where = locate_matrix(matrix, o.matrix_dirs);
-        if (where.empty()) {
-            SPMV_THROW(spmv::InvalidArgument,
-                       o.records[group.front()] + ": matrix '" + matrix + "' not found " +
-                           (o.matrix_dirs.empty() ? std::string("in the working directory")
-                                                  : "in --matrices " + join_dirs(o.matrix_dirs) +
-                                                        " or the working directory") +
-                           "; give the directory that holds it with --matrices DIR");
+        // --matrices DIR, or here (locate_matrix, the lookup spmvlab plot uses); a matrix that
+        // is nowhere or cannot be read fails each record of the group
+        std::optional<spmv::Csr<double, std::int32_t>> loaded;
+        std::string why;
+        try {
+            const auto where = locate_matrix(matrix, o.matrix_dirs);
+            if (where.empty()) {
+                why = "matrix '" + matrix + "' not found " +
+                      (o.matrix_dirs.empty() ? std::string("in the working directory")
+                                             : "in --matrices " + join_dirs(o.matrix_dirs) +
+                                                   " or the working directory") +
+                      "; give the directory that holds it with --matrices DIR";
+            } else {
+                loaded = load_matrix(where);
+            }
+        } catch (const spmv::Error& e) {
+            why = user_message(e.what());
         }
-        const auto a = load_matrix(where);
+        if (!loaded) {
+            for (const auto i : group) skip_record(paths[i], matrix, why, failed);
+            continue;
+        }
+        const auto& a = *loaded;
+        const auto kind = parse_partition_kind(first["partition"].get<std::string>());
         const std::string recorded = first.value("devices", std::string("host"));
         const bool gpu = recorded != "host";
         bool assumed = false;
@@ -187,6 +251,18 @@ int run_chart(const DistCli& o)
         }
         panels.push_back(std::move(panel));
     }
+    // "failed" in the order the records were given (a matrix not found is found out per group)
+    auto given_at = [&](const nlohmann::json& e) {
+        return std::find(o.records.begin(), o.records.end(), e["input"].get<std::string>()) -
+               o.records.begin();
+    };
+    std::stable_sort(failed.begin(), failed.end(),
+                     [&](const auto& x, const auto& y) { return given_at(x) < given_at(y); });
+    if (panels.empty()) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "dist chart: none of the " + std::to_string(o.records.size()) +
+                       " record(s) could be charted (the reasons are above); nothing written");
+    }
     std::printf("%s", t.str().c_str());
     std::string models_used;
     for (const auto& n : model_names) models_used += (models_used.empty() ? "" : ", ") + n;
@@ -200,7 +276,12 @@ int run_chart(const DistCli& o)
     if (!o.json_out.empty()) {
         write_json(o.json_out, {{"meta", make_meta("dist chart", o.records)},
                                 {"model_device", models_used}, {"link", o.chart_link},
-                                {"points", out}});
+                                {"points", out}, {"failed", failed}});
+    }
+    if (!failed.empty()) {
+        std::fprintf(stderr, "spmvlab dist chart: %zu record(s) could not be charted (see above)\n",
+                     failed.size());
+        throw ExitCode{exit_status::error};
     }
     return 0;
 }
