@@ -1,4 +1,5 @@
 #include <spmv/generators.hpp>
+#include <spmv/generator_rows.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +7,10 @@
 #include <cstdlib>
 #include <charconv>
 #include <limits>
+#include <optional>
+#include <type_traits>
 #include <set>
+#include <variant>
 
 #include <spmv/error.hpp>
 
@@ -102,17 +106,6 @@ std::vector<std::int32_t> sample_distinct(Rng& rng, std::int64_t n, std::int64_t
     return rest;
 }
 
-/// Appends sorted `cols` as the next row, with random values; throws once nnz passes int32.
-void append_row(Matrix& a, std::span<const std::int32_t> cols, Rng& rng)
-{
-    for (auto c : cols) {
-        a.col_idxs.push_back(c);
-        a.values.push_back(rng.value());
-    }
-    require_nnz("generator", static_cast<std::int64_t>(a.values.size()));
-    a.row_ptrs.push_back(static_cast<std::int32_t>(a.values.size()));
-}
-
 Matrix empty(std::int32_t rows, std::int32_t cols, std::int64_t nnz_hint)
 {
     Matrix a;
@@ -124,6 +117,442 @@ Matrix empty(std::int32_t rows, std::int32_t cols, std::int64_t nnz_hint)
     return a;
 }
 
+// ---- Every generator as a function of the row index ---------------------------------------
+//
+// Each generator is a small struct that emits any row range [first, end) into a sink: the
+// whole matrix (CsrSink, 32-bit) and a rank's rows (RowsSink, 64-bit global indices) run the
+// SAME code, so generate_rows(spec, first, end) is bit for bit the rows [first, end) of
+// generate(spec). That works because every row's content is a function of the parameters and
+// its own index only: the deterministic stencils by formula, the random ones from the stream
+// Rng(seed, row) (blocks5: Rng(seed, block row), whose five rows take its values in turn).
+// length(i) / lengths() give the row lengths without building the rows; closed_form structs
+// also count the nonzeros before any row in O(1) (nnz_before).
+
+using gidx = std::int64_t;
+
+/// The whole matrix: 32-bit CSR; throws once nnz passes int32 (power_law's total is random).
+struct CsrSink {
+    Matrix& a;
+    void entry(gidx c, double v)
+    {
+        a.col_idxs.push_back(static_cast<std::int32_t>(c));
+        a.values.push_back(v);
+    }
+    void end_row(gidx /*row*/)
+    {
+        require_nnz("generator", static_cast<std::int64_t>(a.values.size()));
+        a.row_ptrs.push_back(static_cast<std::int32_t>(a.values.size()));
+    }
+};
+
+/// A row range: global rows and columns, 64-bit row pointers, written into arrays sized from
+/// the range's count beforehand (generate_rows checks that the count was right).
+struct RowsSink {
+    gidx* rows;
+    std::int64_t* row_ptrs;  ///< from the second entry on
+    gidx* cols;
+    double* vals;
+    std::int64_t cap;
+    std::int64_t at = 0;
+    void entry(gidx c, double v)
+    {
+        if (at < cap) {  // a wrong count is reported after the rows, never written past
+            cols[at] = c;
+            vals[at] = v;
+        }
+        ++at;
+    }
+    void end_row(gidx row)
+    {
+        *rows++ = row;
+        *row_ptrs++ = at;
+    }
+};
+
+/// How many i in [0, b) have digit d (0 <= d < radix) at place value `place` (i / place %
+/// radix == d): whole periods of place * radix hold `place` each, the last partial one what
+/// reaches past d * place.
+gidx count_digit(gidx b, gidx place, gidx radix, gidx d)
+{
+    const gidx period = place * radix;
+    return b / period * place + std::clamp<gidx>(b % period - d * place, 0, place);
+}
+
+/// 7-point Laplacian on a k^3 grid (pde).
+struct PdeRows {
+    gidx k;
+    bool closed_form() const { return true; }
+    gidx num_rows() const { return k * k * k; }
+    gidx num_cols() const { return num_rows(); }
+    /// 7 minus the neighbours beyond the grid's faces.
+    std::int64_t length(gidx i) const
+    {
+        const gidx x = i % k, y = i / k % k, z = i / (k * k);
+        return 7 - (x == 0) - (x == k - 1) - (y == 0) - (y == k - 1) - (z == 0) - (z == k - 1);
+    }
+    /// Nonzeros of rows [0, b): 7b less one per row on each face (k = 1: all six faces).
+    gidx nnz_before(gidx b) const
+    {
+        gidx missing = 0;
+        for (const gidx place : {gidx{1}, k, k * k}) {
+            missing += count_digit(b, place, k, 0) + count_digit(b, place, k, k - 1);
+        }
+        return 7 * b - missing;
+    }
+    template <typename Sink>
+    void emit(gidx first, gidx end, Sink& s) const
+    {
+        const gidx plane = k * k;
+        for (gidx i = first; i < end; ++i) {
+            const gidx x = i % k, y = i / k % k, z = i / plane;
+            // Neighbours in increasing column order: z-1, y-1, x-1, self, x+1, y+1, z+1.
+            const std::pair<bool, gidx> stencil[7] = {
+                {z > 0, i - plane},  {y > 0, i - k},      {x > 0, i - 1},        {true, i},
+                {x + 1 < k, i + 1}, {y + 1 < k, i + k}, {z + 1 < k, i + plane}};
+            for (const auto& [present, c] : stencil) {
+                if (present) {
+                    s.entry(c, c == i ? 6.0 : -1.0);
+                }
+            }
+            s.end_row(i);
+        }
+    }
+};
+
+/// 5-point Laplacian on an nx x ny grid.
+struct Laplace2dRows {
+    gidx nx, ny;
+    bool closed_form() const { return true; }
+    gidx num_rows() const { return nx * ny; }
+    gidx num_cols() const { return num_rows(); }
+    std::int64_t length(gidx i) const
+    {
+        const gidx x = i % nx, y = i / nx;
+        return 5 - (x == 0) - (x == nx - 1) - (y == 0) - (y == ny - 1);
+    }
+    gidx nnz_before(gidx b) const
+    {
+        return 5 * b - count_digit(b, 1, nx, 0) - count_digit(b, 1, nx, nx - 1) -
+               count_digit(b, nx, ny, 0) - count_digit(b, nx, ny, ny - 1);
+    }
+    template <typename Sink>
+    void emit(gidx first, gidx end, Sink& s) const
+    {
+        for (gidx i = first; i < end; ++i) {
+            const gidx x = i % nx, y = i / nx;
+            const std::pair<bool, gidx> stencil[5] = {{y > 0, i - nx},
+                                                      {x > 0, i - 1},
+                                                      {true, i},
+                                                      {x + 1 < nx, i + 1},
+                                                      {y + 1 < ny, i + nx}};
+            for (const auto& [present, c] : stencil) {
+                if (present) {
+                    s.entry(c, c == i ? 4.0 : -1.0);
+                }
+            }
+            s.end_row(i);
+        }
+    }
+};
+
+/// Power-law row lengths: row i's length and columns from Rng(seed, i).
+struct PowerLawRows {
+    gidx rows, min_len;
+    std::uint64_t seed;
+    std::vector<double> cdf;  ///< cumulative weights of lengths min_len..max_len
+    double total = 0;
+    bool closed_form() const { return false; }
+    gidx num_rows() const { return rows; }
+    gidx num_cols() const { return rows; }
+    std::int64_t draw_length(Rng& rng) const
+    {
+        const double u = rng.unit() * total;
+        const auto k = std::min<std::size_t>(
+            static_cast<std::size_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin()),
+            cdf.size() - 1);
+        return min_len + static_cast<std::int64_t>(k);
+    }
+    std::int64_t length(gidx i) const
+    {
+        Rng rng(seed, static_cast<std::uint64_t>(i));
+        return draw_length(rng);
+    }
+    template <typename Sink>
+    void emit(gidx first, gidx end, Sink& s) const
+    {
+        std::vector<std::int32_t> cols;
+        for (gidx i = first; i < end; ++i) {
+            Rng rng(seed, static_cast<std::uint64_t>(i));
+            const std::int64_t len = draw_length(rng);
+            // The diagonal plus len-1 distinct others: draw from the rows-1 off-diagonal columns.
+            cols = sample_distinct(rng, rows - 1, len - 1);
+            for (auto& c : cols) {
+                c += c >= i ? 1 : 0;
+            }
+            cols.insert(std::lower_bound(cols.begin(), cols.end(), i),
+                        static_cast<std::int32_t>(i));
+            for (auto c : cols) {
+                s.entry(c, rng.value());
+            }
+            s.end_row(i);
+        }
+    }
+};
+
+PowerLawRows make_power_law(gidx rows, gidx min_len, double exponent, gidx max_len,
+                            std::uint64_t seed)
+{
+    PowerLawRows g{rows, min_len, seed, {}, 0};
+    g.cdf.resize(static_cast<std::size_t>(max_len - min_len) + 1);
+    for (std::size_t k = 0; k < g.cdf.size(); ++k) {
+        g.total += std::pow(static_cast<double>(min_len) + static_cast<double>(k), -exponent);
+        g.cdf[k] = g.total;
+    }
+    return g;
+}
+
+/// Row 0 full, every other row its diagonal; values from Rng(seed, row).
+struct OneFullRows {
+    gidx n;
+    std::uint64_t seed;
+    bool closed_form() const { return true; }
+    gidx num_rows() const { return n; }
+    gidx num_cols() const { return n; }
+    std::int64_t length(gidx i) const { return i == 0 ? n : 1; }
+    gidx nnz_before(gidx b) const { return b == 0 ? 0 : n + b - 1; }
+    template <typename Sink>
+    void emit(gidx first, gidx end, Sink& s) const
+    {
+        for (gidx i = first; i < end; ++i) {
+            Rng rng(seed, static_cast<std::uint64_t>(i));
+            if (i == 0) {
+                for (gidx c = 0; c < n; ++c) {
+                    s.entry(c, rng.value());
+                }
+            } else {
+                s.entry(i, rng.value());
+            }
+            s.end_row(i);
+        }
+    }
+};
+
+/// Dense 5x5 blocks: block row I's block columns and values from Rng(seed, I); its five rows
+/// take the values in turn, so a range starting inside a block row skips the rows before.
+struct Blocks5Rows {
+    static constexpr gidx bs = 5;
+    gidx nb, b;
+    std::uint64_t seed;
+    bool closed_form() const { return false; }
+    gidx num_rows() const { return bs * nb; }
+    gidx num_cols() const { return num_rows(); }
+    gidx window() const { return std::min(nb, 4 * b + 1); }
+    std::int64_t length(gidx i) const
+    {
+        Rng rng(seed, static_cast<std::uint64_t>(i / bs));
+        return bs * (1 + rng.below(b));
+    }
+    /// Block row bi's block columns (ascending, the diagonal block included), drawn from rng.
+    void draw_blocks(gidx bi, Rng& rng, std::vector<gidx>& blocks) const
+    {
+        const std::int64_t count = 1 + rng.below(b);
+        const gidx w = window();
+        const std::int64_t lo = std::clamp<std::int64_t>(bi - 2 * b, 0, nb - w);
+        // count-1 distinct block columns of the window other than the diagonal block.
+        const auto picked = sample_distinct(rng, w - 1, count - 1);
+        blocks.clear();
+        for (auto c : picked) {
+            blocks.push_back(c + lo + (c + lo >= bi ? 1 : 0));
+        }
+        blocks.insert(std::lower_bound(blocks.begin(), blocks.end(), bi), bi);
+    }
+    template <typename Sink>
+    void emit(gidx first, gidx end, Sink& s) const
+    {
+        std::vector<gidx> blocks;
+        for (gidx bi = first / bs; bi * bs < end; ++bi) {
+            Rng rng(seed, static_cast<std::uint64_t>(bi));
+            draw_blocks(bi, rng, blocks);
+            for (gidx r = 0; r < bs; ++r) {
+                const gidx i = bs * bi + r;
+                const bool keep = i >= first && i < end;
+                for (auto bc : blocks) {
+                    for (gidx c = 0; c < bs; ++c) {
+                        const double v = rng.value();  // drawn for skipped rows too
+                        if (keep) {
+                            s.entry(bs * bc + c, v);
+                        }
+                    }
+                }
+                if (keep) {
+                    s.end_row(i);
+                }
+            }
+        }
+    }
+};
+
+/// Band plus far off-diagonals (offsets sorted), each far entry kept with probability fill,
+/// from Rng(seed, row).
+struct BandedRows {
+    gidx n, bandwidth;
+    std::vector<gidx> offs;  ///< sorted
+    double fill;
+    std::uint64_t seed;
+    bool closed_form() const { return fill >= 1; }
+    gidx num_rows() const { return n; }
+    gidx num_cols() const { return n; }
+    /// The far entries' keep flags of row i (and the stream, positioned for the values).
+    void draw_keep(Rng& rng, std::vector<char>& keep) const
+    {
+        keep.assign(offs.size(), 1);
+        if (fill < 1) {
+            for (auto& k : keep) {
+                k = rng.unit() < fill ? 1 : 0;
+            }
+        }
+    }
+    std::int64_t length(gidx i) const
+    {
+        Rng rng(seed, static_cast<std::uint64_t>(i));
+        std::vector<char> keep;
+        draw_keep(rng, keep);
+        std::int64_t len = std::min(n - 1, i + bandwidth) - std::max<gidx>(0, i - bandwidth) + 1;
+        for (std::size_t k = 0; k < offs.size(); ++k) {
+            len += keep[k] && i + offs[k] >= 0 && i + offs[k] < n ? 1 : 0;
+        }
+        return len;
+    }
+    /// With fill 1 (no entry dropped) the lengths have a closed form.
+    gidx nnz_before(gidx b) const
+    {
+        // band: sum over i < b of min(n, i + bw + 1) - max(0, i - bw)
+        const gidx m = std::clamp<gidx>(n - bandwidth, 0, b);  // rows with i + bw + 1 <= n
+        const gidx upper = m * (bandwidth + 1) + m * (m - 1) / 2 + (b - m) * n;
+        const gidx t = std::max<gidx>(0, b - bandwidth - 1);
+        gidx count = upper - t * (t + 1) / 2;
+        for (const auto o : offs) {  // rows i < b with 0 <= i + o < n
+            count += o > 0 ? std::clamp<gidx>(n - o, 0, b) : std::max<gidx>(0, b + o);
+        }
+        return count;
+    }
+    template <typename Sink>
+    void emit(gidx first, gidx end, Sink& s) const
+    {
+        std::vector<char> keep;
+        for (gidx i = first; i < end; ++i) {
+            Rng rng(seed, static_cast<std::uint64_t>(i));
+            draw_keep(rng, keep);
+            // Sorted columns: far diagonals left of the band, the band, far diagonals right of it.
+            for (std::size_t k = 0; k < offs.size(); ++k) {
+                if (offs[k] < 0 && i + offs[k] >= 0 && keep[k]) {
+                    s.entry(i + offs[k], rng.value());
+                }
+            }
+            const auto band_end = std::min<gidx>(n - 1, i + bandwidth);
+            for (auto c = std::max<gidx>(0, i - bandwidth); c <= band_end; ++c) {
+                s.entry(c, rng.value());
+            }
+            for (std::size_t k = 0; k < offs.size(); ++k) {
+                if (offs[k] > 0 && i + offs[k] < n && keep[k]) {
+                    s.entry(i + offs[k], rng.value());
+                }
+            }
+            s.end_row(i);
+        }
+    }
+};
+
+/// Exactly per_row distinct uniform columns in every row, from Rng(seed, row).
+struct RandomRows {
+    gidx rows, cols, per_row;
+    std::uint64_t seed;
+    bool closed_form() const { return true; }
+    gidx num_rows() const { return rows; }
+    gidx num_cols() const { return cols; }
+    std::int64_t length(gidx /*i*/) const { return per_row; }
+    gidx nnz_before(gidx b) const { return b * per_row; }
+    template <typename Sink>
+    void emit(gidx first, gidx end, Sink& s) const
+    {
+        for (gidx i = first; i < end; ++i) {
+            Rng rng(seed, static_cast<std::uint64_t>(i));
+            const auto picked = sample_distinct(rng, cols, per_row);
+            for (auto c : picked) {
+                s.entry(c, rng.value());
+            }
+            s.end_row(i);
+        }
+    }
+};
+
+}  // namespace
+
+namespace {
+
+/// The whole matrix of a row source, in 32-bit CSR.
+template <typename Rows>
+Matrix whole(const Rows& g, std::int64_t nnz_hint)
+{
+    auto a = empty(static_cast<std::int32_t>(g.num_rows()), static_cast<std::int32_t>(g.num_cols()),
+                   nnz_hint);
+    CsrSink sink{a};
+    g.emit(0, g.num_rows(), sink);
+    return a;
+}
+
+// The parameter checks both paths share (the whole-matrix functions add the 32-bit limits).
+
+void check_power_law(std::int64_t rows, std::int64_t min_len, double exponent,
+                     std::int64_t max_len)
+{
+    require(rows >= 1, "power_law: rows must be >= 1, got " + std::to_string(rows));
+    require(min_len >= 1 && min_len <= max_len && max_len <= rows,
+            "power_law: need 1 <= min_len <= max_len <= rows, got min_len " +
+                std::to_string(min_len) + ", max_len " + std::to_string(max_len) + ", rows " +
+                std::to_string(rows));
+    require(std::isfinite(exponent) && exponent >= 0 && exponent <= 10,
+            "power_law: exponent must be in [0, 10], got " + std::to_string(exponent));
+}
+
+void check_blocks5(std::int64_t num_block_rows, std::int64_t max_blocks_per_row)
+{
+    require(num_block_rows >= 1,
+            "blocks5: num_block_rows must be >= 1, got " + std::to_string(num_block_rows));
+    require(max_blocks_per_row >= 1 && max_blocks_per_row <= num_block_rows,
+            "blocks5: need 1 <= max_blocks_per_row <= num_block_rows, got " +
+                std::to_string(max_blocks_per_row));
+}
+
+BandedRows make_banded(std::int64_t n, std::int64_t bandwidth,
+                       std::span<const std::int64_t> offsets, std::uint64_t seed, double fill)
+{
+    require(n >= 1, "banded: n must be >= 1, got " + std::to_string(n));
+    require(bandwidth >= 0 && bandwidth < n,
+            "banded: need 0 <= bandwidth < n, got bandwidth " + std::to_string(bandwidth));
+    require(fill > 0 && fill <= 1, "banded: fill must be in (0, 1], got " + std::to_string(fill));
+    std::vector<std::int64_t> offs(offsets.begin(), offsets.end());
+    std::sort(offs.begin(), offs.end());
+    for (std::size_t k = 0; k < offs.size(); ++k) {
+        const auto o = offs[k];
+        require(std::abs(o) > bandwidth && std::abs(o) < n,
+                "banded: off-diagonal offset " + std::to_string(o) +
+                    " must satisfy bandwidth < |offset| < n (bandwidth " +
+                    std::to_string(bandwidth) + ", n " + std::to_string(n) + ")");
+        require(k == 0 || offs[k - 1] != o,
+                "banded: off-diagonal offset " + std::to_string(o) + " given twice");
+    }
+    return {n, bandwidth, std::move(offs), fill, seed};
+}
+
+void check_random(std::int64_t rows, std::int64_t cols, std::int64_t nnz_per_row)
+{
+    require(rows >= 1 && cols >= 1, "random: rows and cols must be >= 1, got " +
+                                        std::to_string(rows) + " x " + std::to_string(cols));
+    require(nnz_per_row >= 0 && nnz_per_row <= cols,
+            "random: need 0 <= nnz_per_row <= cols, got " + std::to_string(nnz_per_row));
+}
+
 }  // namespace
 
 Matrix pde(std::int32_t k)
@@ -131,29 +560,7 @@ Matrix pde(std::int32_t k)
     require(k >= 1, "pde: grid size k must be >= 1, got " + std::to_string(k));
     const std::int64_t kk = k;
     require_nnz("pde", 7 * kk * kk * kk - 6 * kk * kk);
-    const std::int64_t n = kk * kk * kk;
-    auto a = empty(static_cast<std::int32_t>(n), static_cast<std::int32_t>(n),
-                   7 * kk * kk * kk - 6 * kk * kk);
-    const std::int64_t plane = kk * kk;
-    for (std::int64_t z = 0; z < kk; ++z) {
-        for (std::int64_t y = 0; y < kk; ++y) {
-            for (std::int64_t x = 0; x < kk; ++x) {
-                const std::int64_t i = x + kk * y + plane * z;
-                // Neighbours in increasing column order: z-1, y-1, x-1, self, x+1, y+1, z+1.
-                const std::pair<bool, std::int64_t> stencil[7] = {
-                    {z > 0, i - plane},  {y > 0, i - kk},      {x > 0, i - 1},         {true, i},
-                    {x + 1 < kk, i + 1}, {y + 1 < kk, i + kk}, {z + 1 < kk, i + plane}};
-                for (const auto& [present, c] : stencil) {
-                    if (present) {
-                        a.col_idxs.push_back(static_cast<std::int32_t>(c));
-                        a.values.push_back(c == i ? 6.0 : -1.0);
-                    }
-                }
-                a.row_ptrs.push_back(static_cast<std::int32_t>(a.values.size()));
-            }
-        }
-    }
-    return a;
+    return whole(PdeRows{kk}, 7 * kk * kk * kk - 6 * kk * kk);
 }
 
 Matrix laplace2d(std::int32_t nx, std::int32_t ny)
@@ -164,25 +571,7 @@ Matrix laplace2d(std::int32_t nx, std::int32_t ny)
     require(n <= index_limit, "laplace2d: " + std::to_string(n) + " rows exceed 2147483647");
     const std::int64_t count = 5 * n - 2 * std::int64_t{nx} - 2 * std::int64_t{ny};
     require_nnz("laplace2d", count);
-    auto a = empty(static_cast<std::int32_t>(n), static_cast<std::int32_t>(n), count);
-    for (std::int64_t y = 0; y < ny; ++y) {
-        for (std::int64_t x = 0; x < nx; ++x) {
-            const std::int64_t i = x + nx * y;
-            const std::pair<bool, std::int64_t> stencil[5] = {{y > 0, i - nx},
-                                                              {x > 0, i - 1},
-                                                              {true, i},
-                                                              {x + 1 < nx, i + 1},
-                                                              {y + 1 < ny, i + nx}};
-            for (const auto& [present, c] : stencil) {
-                if (present) {
-                    a.col_idxs.push_back(static_cast<std::int32_t>(c));
-                    a.values.push_back(c == i ? 4.0 : -1.0);
-                }
-            }
-            a.row_ptrs.push_back(static_cast<std::int32_t>(a.values.size()));
-        }
-    }
-    return a;
+    return whole(Laplace2dRows{nx, ny}, count);
 }
 
 double power_law_mean(std::int32_t min_len, double exponent, std::int32_t max_len)
@@ -203,153 +592,38 @@ double power_law_mean(std::int32_t min_len, double exponent, std::int32_t max_le
 Matrix power_law(std::int32_t rows, std::int32_t min_len, double exponent, std::int32_t max_len,
                  std::uint64_t seed)
 {
-    require(rows >= 1, "power_law: rows must be >= 1, got " + std::to_string(rows));
-    require(min_len >= 1 && min_len <= max_len && max_len <= rows,
-            "power_law: need 1 <= min_len <= max_len <= rows, got min_len " +
-                std::to_string(min_len) + ", max_len " + std::to_string(max_len) + ", rows " +
-                std::to_string(rows));
-    require(std::isfinite(exponent) && exponent >= 0 && exponent <= 10,
-            "power_law: exponent must be in [0, 10], got " + std::to_string(exponent));
-    // Cumulative weights of lengths min_len..max_len.
-    std::vector<double> cdf(static_cast<std::size_t>(max_len - min_len) + 1);
-    double total = 0;
-    for (std::size_t k = 0; k < cdf.size(); ++k) {
-        total += std::pow(static_cast<double>(min_len) + static_cast<double>(k), -exponent);
-        cdf[k] = total;
-    }
+    check_power_law(rows, min_len, exponent, max_len);
     const double mean = power_law_mean(min_len, exponent, max_len);
-    auto a = empty(rows, rows,
-                   std::min<std::int64_t>(index_limit, static_cast<std::int64_t>(mean * rows)));
-    std::vector<std::int32_t> cols;
-    for (std::int32_t i = 0; i < rows; ++i) {
-        Rng rng(seed, static_cast<std::uint64_t>(i));
-        const double u = rng.unit() * total;
-        const auto k = std::min<std::size_t>(
-            static_cast<std::size_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin()),
-            cdf.size() - 1);
-        const std::int64_t len = min_len + static_cast<std::int64_t>(k);
-        // The diagonal plus len-1 distinct others: draw from the rows-1 off-diagonal columns.
-        cols = sample_distinct(rng, rows - 1, len - 1);
-        for (auto& c : cols) {
-            c += c >= i ? 1 : 0;
-        }
-        cols.insert(std::lower_bound(cols.begin(), cols.end(), i), i);
-        append_row(a, cols, rng);
-    }
-    return a;
+    return whole(make_power_law(rows, min_len, exponent, max_len, seed),
+                 std::min<std::int64_t>(index_limit, static_cast<std::int64_t>(mean * rows)));
 }
 
 Matrix onefull(std::int32_t n, std::uint64_t seed)
 {
     require(n >= 1, "onefull: n must be >= 1, got " + std::to_string(n));
     require_nnz("onefull", 2 * std::int64_t{n} - 1);
-    auto a = empty(n, n, 2 * std::int64_t{n} - 1);
-    for (std::int32_t i = 0; i < n; ++i) {
-        Rng rng(seed, static_cast<std::uint64_t>(i));
-        if (i == 0) {
-            for (std::int32_t c = 0; c < n; ++c) {
-                a.col_idxs.push_back(c);
-                a.values.push_back(rng.value());
-            }
-        } else {
-            a.col_idxs.push_back(i);
-            a.values.push_back(rng.value());
-        }
-        a.row_ptrs.push_back(static_cast<std::int32_t>(a.values.size()));
-    }
-    return a;
+    return whole(OneFullRows{n, seed}, 2 * std::int64_t{n} - 1);
 }
 
 Matrix blocks5(std::int32_t num_block_rows, std::int32_t max_blocks_per_row, std::uint64_t seed)
 {
     constexpr std::int64_t bs = 5;
-    require(num_block_rows >= 1,
-            "blocks5: num_block_rows must be >= 1, got " + std::to_string(num_block_rows));
-    require(max_blocks_per_row >= 1 && max_blocks_per_row <= num_block_rows,
-            "blocks5: need 1 <= max_blocks_per_row <= num_block_rows, got " +
-                std::to_string(max_blocks_per_row));
+    check_blocks5(num_block_rows, max_blocks_per_row);
     const std::int64_t n = bs * num_block_rows;
     require(n <= index_limit, "blocks5: " + std::to_string(n) + " rows exceed 2147483647");
     require_nnz("blocks5", bs * bs * std::int64_t{num_block_rows} * max_blocks_per_row);
     const std::int64_t nb = num_block_rows;
     const std::int64_t b = max_blocks_per_row;
-    const std::int64_t window = std::min(nb, 4 * b + 1);
-    auto a = empty(static_cast<std::int32_t>(n), static_cast<std::int32_t>(n),
-                   bs * bs * nb * (b + 1) / 2);
-    std::vector<std::int32_t> blocks;
-    for (std::int64_t bi = 0; bi < nb; ++bi) {
-        Rng rng(seed, static_cast<std::uint64_t>(bi));
-        const std::int64_t count = 1 + rng.below(b);
-        const std::int64_t lo = std::clamp<std::int64_t>(bi - 2 * b, 0, nb - window);
-        // count-1 distinct block columns of the window other than the diagonal block.
-        blocks = sample_distinct(rng, window - 1, count - 1);
-        for (auto& c : blocks) {
-            c = static_cast<std::int32_t>(c + lo + (c + lo >= bi ? 1 : 0));
-        }
-        blocks.insert(std::lower_bound(blocks.begin(), blocks.end(), bi),
-                      static_cast<std::int32_t>(bi));
-        for (std::int64_t r = 0; r < bs; ++r) {
-            for (auto bc : blocks) {
-                for (std::int64_t c = 0; c < bs; ++c) {
-                    a.col_idxs.push_back(static_cast<std::int32_t>(bs * bc + c));
-                    a.values.push_back(rng.value());
-                }
-            }
-            a.row_ptrs.push_back(static_cast<std::int32_t>(a.values.size()));
-        }
-    }
-    return a;
+    return whole(Blocks5Rows{nb, b, seed}, bs * bs * nb * (b + 1) / 2);
 }
 
 Matrix banded_offdiag(std::int32_t n, std::int32_t bandwidth, std::span<const std::int64_t> offsets,
                       std::uint64_t seed, double fill)
 {
-    require(n >= 1, "banded: n must be >= 1, got " + std::to_string(n));
-    require(bandwidth >= 0 && bandwidth < n,
-            "banded: need 0 <= bandwidth < n, got bandwidth " + std::to_string(bandwidth));
-    require(fill > 0 && fill <= 1, "banded: fill must be in (0, 1], got " + std::to_string(fill));
-    std::vector<std::int64_t> offs(offsets.begin(), offsets.end());
-    std::sort(offs.begin(), offs.end());
-    for (std::size_t k = 0; k < offs.size(); ++k) {
-        const auto o = offs[k];
-        require(std::abs(o) > bandwidth && std::abs(o) < n,
-                "banded: off-diagonal offset " + std::to_string(o) +
-                    " must satisfy bandwidth < |offset| < n (bandwidth " +
-                    std::to_string(bandwidth) + ", n " + std::to_string(n) + ")");
-        require(k == 0 || offs[k - 1] != o,
-                "banded: off-diagonal offset " + std::to_string(o) + " given twice");
-    }
+    const auto g = make_banded(n, bandwidth, offsets, seed, fill);
     require_nnz("banded",
-                std::int64_t{n} * (2 * bandwidth + 1 + static_cast<std::int64_t>(offs.size())));
-    auto a = empty(n, n, std::int64_t{n} * (2 * bandwidth + 1));
-    std::vector<std::int32_t> cols;
-    std::vector<char> keep(offs.size(), 1);
-    for (std::int64_t i = 0; i < n; ++i) {
-        Rng rng(seed, static_cast<std::uint64_t>(i));
-        if (fill < 1) {
-            for (auto& k : keep) {
-                k = rng.unit() < fill ? 1 : 0;
-            }
-        }
-        // Sorted columns: far diagonals left of the band, the band, far diagonals right of it.
-        cols.clear();
-        for (std::size_t k = 0; k < offs.size(); ++k) {
-            if (offs[k] < 0 && i + offs[k] >= 0 && keep[k]) {
-                cols.push_back(static_cast<std::int32_t>(i + offs[k]));
-            }
-        }
-        const auto band_end = std::min<std::int64_t>(n - 1, i + bandwidth);
-        for (auto c = std::max<std::int64_t>(0, i - bandwidth); c <= band_end; ++c) {
-            cols.push_back(static_cast<std::int32_t>(c));
-        }
-        for (std::size_t k = 0; k < offs.size(); ++k) {
-            if (offs[k] > 0 && i + offs[k] < n && keep[k]) {
-                cols.push_back(static_cast<std::int32_t>(i + offs[k]));
-            }
-        }
-        append_row(a, cols, rng);
-    }
-    return a;
+                std::int64_t{n} * (2 * bandwidth + 1 + static_cast<std::int64_t>(g.offs.size())));
+    return whole(g, std::int64_t{n} * (2 * bandwidth + 1));
 }
 
 std::vector<std::int64_t> spread_offsets(std::int32_t n, std::int32_t count)
@@ -366,19 +640,11 @@ std::vector<std::int64_t> spread_offsets(std::int32_t n, std::int32_t count)
 Matrix random_uniform(std::int32_t rows, std::int32_t cols, std::int32_t nnz_per_row,
                       std::uint64_t seed)
 {
-    require(rows >= 1 && cols >= 1, "random: rows and cols must be >= 1, got " +
-                                        std::to_string(rows) + " x " + std::to_string(cols));
-    require(nnz_per_row >= 0 && nnz_per_row <= cols,
-            "random: need 0 <= nnz_per_row <= cols, got " + std::to_string(nnz_per_row));
+    check_random(rows, cols, nnz_per_row);
     require_nnz("random", std::int64_t{rows} * nnz_per_row);
-    auto a = empty(rows, cols, std::int64_t{rows} * nnz_per_row);
-    for (std::int32_t i = 0; i < rows; ++i) {
-        Rng rng(seed, static_cast<std::uint64_t>(i));
-        const auto picked = sample_distinct(rng, cols, nnz_per_row);
-        append_row(a, picked, rng);
-    }
-    return a;
+    return whole(RandomRows{rows, cols, nnz_per_row, seed}, std::int64_t{rows} * nnz_per_row);
 }
+
 
 namespace {
 
@@ -446,10 +712,20 @@ const std::vector<GeneratorInfo>& table()
     return t;
 }
 
-/// Parameter values of one generator call: defaults, overridden by the user's, checked.
+/// The largest value a parameter may take on the row-range path (generate_rows), where only
+/// the 32-bit limits of a whole matrix differ: pde's size (674: 2.1e9 nonzeros in one CSR)
+/// goes up to 10^6 (7e18 nonzeros still count in 64 bits). Others keep max_value.
+double row_range_max(const GeneratorInfo& info, const GeneratorParam& p)
+{
+    return info.name == "pde" && p.name == "size" ? 1e6 : p.max_value;
+}
+
+/// Parameter values of one generator call: defaults, overridden by the user's, checked (with
+/// the row-range limits when `row_range`).
 class Values {
 public:
-    Values(const GeneratorInfo& info, const GeneratorParams& given) : info_(info), given_(given)
+    Values(const GeneratorInfo& info, const GeneratorParams& given, bool row_range = false)
+        : info_(info), given_(given), row_range_(row_range)
     {
         for (const auto& [name, value] : given) {
             (void)value;
@@ -476,9 +752,10 @@ public:
         const double v = it == given_.end() ? p.default_value : it->second;
         const std::string what = "generator " + std::string(info_.name) + ": " +
                                  std::string(p.name) + " = " + std::to_string(v);
-        require(std::isfinite(v) && v >= p.min_value && v <= p.max_value,
+        const double max = row_range_ ? row_range_max(info_, p) : p.max_value;
+        require(std::isfinite(v) && v >= p.min_value && v <= max,
                 what + " is outside [" + std::to_string(p.min_value) + ", " +
-                    std::to_string(p.max_value) + "]");
+                    std::to_string(max) + "]");
         require(!p.integer || v == std::floor(v), what + " must be a whole number");
         return v;
     }
@@ -488,10 +765,154 @@ public:
         return static_cast<std::int32_t>(real(name));
     }
 
+    std::int64_t wide(std::string_view name) const { return static_cast<std::int64_t>(real(name)); }
+
 private:
     const GeneratorInfo& info_;
     const GeneratorParams& given_;
+    bool row_range_;
 };
+
+}  // namespace
+
+namespace {
+
+/// "gen:pde:size=1100": a spec as the user would write it, for messages.
+std::string spec_text(std::string_view name, const GeneratorParams& params)
+{
+    std::string text = "gen:" + std::string(name);
+    char sep = ':';
+    for (const auto& [key, value] : params) {
+        char num[32];
+        std::snprintf(num, sizeof num, "%.15g", value);
+        text += sep + key + "=" + num;
+        sep = ',';
+    }
+    return text;
+}
+
+using RowSource = std::variant<PdeRows, Laplace2dRows, PowerLawRows, OneFullRows, Blocks5Rows,
+                               BandedRows, RandomRows>;
+
+/// The named generator's rows as a function of their index, its parameters checked with the
+/// row-range limits (row_range_max) and so that its counts stay within 64 bits.
+RowSource row_source(std::string_view name, const GeneratorParams& params, std::uint64_t seed)
+{
+    const auto& info = find_generator(name);
+    const Values v(info, params, true);
+    constexpr std::int64_t count_limit = std::int64_t{1} << 62;
+    if (name == "pde") {
+        return PdeRows{v.wide("size")};
+    }
+    if (name == "laplace2d") {
+        const auto nx = v.wide("nx");
+        const auto ny = v.wide("ny");
+        require(nx <= (count_limit / 4) / ny, "laplace2d: nx * ny = " + std::to_string(nx) +
+                                                  " * " + std::to_string(ny) +
+                                                  " rows exceed 2^60");
+        return Laplace2dRows{nx, ny};
+    }
+    if (name == "powerlaw") {
+        const auto rows = v.wide("rows");
+        const auto lo = v.wide("min-len");
+        const auto hi = v.wide("max-len");
+        const double e = v.real("exponent");
+        check_power_law(rows, lo, e, hi);
+        return make_power_law(rows, lo, e, hi, seed);
+    }
+    if (name == "onefull") {
+        return OneFullRows{v.wide("n"), seed};
+    }
+    if (name == "blocks5") {
+        const auto nb = v.wide("block-rows");
+        const auto b = v.wide("blocks");
+        check_blocks5(nb, b);
+        require(b <= count_limit / (25 * nb),
+                "blocks5: " + std::to_string(nb) + " block rows of up to " + std::to_string(b) +
+                    " blocks exceed 2^62 nonzeros");
+        return Blocks5Rows{nb, b, seed};
+    }
+    if (name == "banded") {
+        const auto n = v.integer("n");
+        const auto offsets = spread_offsets(n, v.integer("offdiags"));
+        return make_banded(n, v.wide("bandwidth"), offsets, seed, v.real("fill"));
+    }
+    if (name == "random") {
+        const auto rows = v.wide("rows");
+        const auto cols = v.wide("cols");
+        check_random(rows, cols == 0 ? rows : cols, v.wide("nnz-per-row"));
+        return RandomRows{rows, cols == 0 ? rows : cols, v.wide("nnz-per-row"), seed};
+    }
+    throw InvalidArgument(__FILE__, __LINE__,
+                          "generator " + std::string(name) + " has no row-range form");
+}
+
+template <typename Rows>
+void check_range(const Rows& g, global_index first, global_index end)
+{
+    require(first >= 0 && first <= end && end <= g.num_rows(),
+            "row range [" + std::to_string(first) + ", " + std::to_string(end) +
+                ") is not within the generator's " + std::to_string(g.num_rows()) + " rows");
+}
+
+/// Nonzeros of rows [first, end): the closed form, or the lengths summed.
+template <typename Rows>
+std::int64_t count_in(const Rows& g, global_index first, global_index end)
+{
+    check_range(g, first, end);
+    if constexpr (requires { g.nnz_before(first); }) {
+        if (g.closed_form()) {
+            return g.nnz_before(end) - g.nnz_before(first);
+        }
+    }
+    std::int64_t sum = 0;
+    if constexpr (std::is_same_v<Rows, Blocks5Rows>) {  // one draw per block row
+        for (global_index i = first; i < end;) {
+            const auto next = std::min(end, (i / Blocks5Rows::bs + 1) * Blocks5Rows::bs);
+            sum += g.length(i) * (next - i);
+            i = next;
+        }
+        return sum;
+    }
+    for (global_index i = first; i < end; ++i) {
+        sum += g.length(i);
+    }
+    return sum;
+}
+
+/// Throws InvalidArgument, naming the spec and its size, when the whole matrix of a valid
+/// row-range spec would not fit 32-bit indices; returns quietly for anything else (the
+/// whole-matrix checks then speak for themselves).
+void require_whole_fits(std::string_view name, const GeneratorParams& params)
+{
+    std::optional<RowSource> src;
+    try {
+        src = row_source(name, params, 1);
+    } catch (const InvalidArgument&) {
+        return;
+    }
+    std::visit(
+        [&](const auto& g) {
+            const bool rows_fit = g.num_rows() <= index_limit && g.num_cols() <= index_limit;
+            std::int64_t entries = -1;
+            if constexpr (requires { g.nnz_before(0); }) {
+                if (g.closed_form()) {
+                    entries = g.nnz_before(g.num_rows());
+                }
+            }
+            if (rows_fit && entries <= index_limit) {
+                return;
+            }
+            throw InvalidArgument(
+                __FILE__, __LINE__,
+                spec_text(name, params) + " has " + std::to_string(g.num_rows()) + " rows" +
+                    (entries >= 0 ? " and " + std::to_string(entries) + " nonzeros" : "") +
+                    ": its whole matrix does not fit 32-bit indices (at most 2147483647); "
+                    "it can only be generated a row range at a time (spmv::gen::generate_rows; "
+                    "spmv::dist::generate_parallel on several ranks)");
+        },
+        *src);
+}
 
 }  // namespace
 
@@ -516,6 +937,7 @@ const GeneratorInfo& find_generator(std::string_view name)
 Matrix generate(std::string_view name, const GeneratorParams& params, std::uint64_t seed)
 {
     const auto& info = find_generator(name);
+    require_whole_fits(name, params);
     const Values v(info, params);
     if (name == "pde") {
         return pde(v.integer("size"));
@@ -684,18 +1106,83 @@ std::uint64_t estimate_bytes(std::string_view name, const GeneratorParams& param
 Matrix generate(const Spec& spec, const MemoryBudget& budget)
 {
     if (budget.limited()) {
-        std::string text = "gen:" + spec.name;
-        char sep = ':';
-        for (const auto& [key, value] : spec.params) {
-            char num[32];
-            std::snprintf(num, sizeof num, "%.15g", value);
-            text += sep + key + "=" + num;
-            sep = ',';
-        }
+        require_whole_fits(spec.name, spec.params);
         require_memory(budget, estimate_bytes(spec.name, spec.params),
-                       "generating " + text + " (its CSR)");
+                       "generating " + spec_text(spec.name, spec.params) + " (its CSR)");
     }
     return generate(spec.name, spec.params, spec.seed);
+}
+
+// ---- Row ranges (generator_rows.hpp) --------------------------------------------------------
+
+bool has_row_range(std::string_view name)
+{
+    (void)find_generator(name);
+    return true;  // every generator's rows are functions of their index (see the row sources)
+}
+
+Shape shape(const Spec& spec)
+{
+    return std::visit([](const auto& g) { return Shape{g.num_rows(), g.num_cols()}; },
+                      row_source(spec.name, spec.params, spec.seed));
+}
+
+bool nnz_closed_form(const Spec& spec)
+{
+    return std::visit([](const auto& g) { return g.closed_form(); },
+                      row_source(spec.name, spec.params, spec.seed));
+}
+
+std::int64_t count_nonzeros(const Spec& spec, global_index first, global_index end)
+{
+    return std::visit([&](const auto& g) { return count_in(g, first, end); },
+                      row_source(spec.name, spec.params, spec.seed));
+}
+
+std::vector<std::int64_t> row_lengths(const Spec& spec, global_index first, global_index end)
+{
+    return std::visit(
+        [&](const auto& g) {
+            check_range(g, first, end);
+            std::vector<std::int64_t> len(static_cast<std::size_t>(end - first));
+            for (global_index i = first; i < end; ++i) {
+                len[static_cast<std::size_t>(i - first)] = g.length(i);
+            }
+            return len;
+        },
+        row_source(spec.name, spec.params, spec.seed));
+}
+
+std::uint64_t rows_bytes(const Spec& spec, global_index first, global_index end)
+{
+    const auto entries = count_nonzeros(spec, first, end);
+    return 8 * static_cast<std::uint64_t>(end - first) +
+           8 * (static_cast<std::uint64_t>(end - first) + 1) +
+           16 * static_cast<std::uint64_t>(entries);
+}
+
+dist::GlobalRows<double> generate_rows(const Spec& spec, global_index first, global_index end)
+{
+    return std::visit(
+        [&](const auto& g) {
+            const auto entries = count_in(g, first, end);  // checks the range
+            dist::GlobalRows<double> out;
+            out.num_rows = g.num_rows();
+            out.num_cols = g.num_cols();
+            out.rows.resize(static_cast<std::size_t>(end - first));
+            out.row_ptrs.assign(static_cast<std::size_t>(end - first) + 1, 0);
+            out.col_idxs.resize(static_cast<std::size_t>(entries));
+            out.values.resize(static_cast<std::size_t>(entries));
+            RowsSink sink{out.rows.data(), out.row_ptrs.data() + 1, out.col_idxs.data(),
+                          out.values.data(), entries};
+            g.emit(first, end, sink);
+            if (sink.at != entries) {
+                SPMV_THROW(Error, "generate_rows: the rows hold " + std::to_string(sink.at) +
+                                      " entries, counted " + std::to_string(entries));
+            }
+            return out;
+        },
+        row_source(spec.name, spec.params, spec.seed));
 }
 
 }  // namespace spmv::gen

@@ -7,7 +7,9 @@
 /// and values come from one stream per row, so row i does not depend on how many rows follow.
 /// Random values are uniform in (-1, 1) and never exactly 0. Bad parameters throw
 /// InvalidArgument saying which one and why; sizes whose nonzeros would not fit in 32-bit
-/// indices are rejected up front.
+/// indices are rejected up front. The same generators build any row range [first, end) with
+/// 64-bit global indices, bit for bit the same rows, past those limits (pde1100):
+/// spmv/generator_rows.hpp.
 ///
 /// The same generators by name, for the CLI and GUI (`spmvlab generate pde --size 100`):
 ///   generators()  lists {name, description, parameters with defaults and ranges};
@@ -104,7 +106,9 @@ const GeneratorInfo& find_generator(std::string_view name);
 
 /// Builds the named generator. Throws InvalidArgument for an unknown name, an unknown
 /// parameter (listing the valid ones), a non-integer value for an integer parameter, or a
-/// value outside its range.
+/// value outside its range; for a size whose whole matrix would not fit 32-bit indices but a
+/// row range would (e.g. pde size 1100), the message names the spec, its rows and nonzeros and
+/// says to generate it by row ranges (generator_rows.hpp).
 Csr<double, std::int32_t> generate(std::string_view name, const GeneratorParams& params = {},
                                    std::uint64_t seed = 1);
 
