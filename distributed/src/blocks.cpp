@@ -1,6 +1,9 @@
-// A rank's blocks (blocks.hpp): the split into the two passes, the memory estimate, and the
-// products on the host (spmv_reference over the registry's formats) and on the GPU (the
-// kernels' DeviceMatrix, queued on the rank's compute stream).
+// A rank's blocks (blocks.hpp): the split into row chunks and the two passes, the memory
+// estimate, and the products on the host (spmv_reference over the registry's formats) and on
+// the GPU (the kernels' DeviceMatrix, queued on the rank's compute stream), chunk by chunk.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -8,11 +11,11 @@
 #include <type_traits>
 #include <utility>
 
-#include <spmv/analysis/estimate.hpp>
 #include <spmv/dist/model.hpp>
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/vector_ops.hpp>
+#include <spmv/registry.hpp>
 
 #include "blocks.hpp"
 
@@ -20,25 +23,37 @@ namespace spmv::dist::detail {
 
 namespace {
 
-/// The rows with non-local entries (the "boundary" rows), ascending.
 template <typename ValueType>
-std::vector<std::int32_t> boundary_rows(const Csr<ValueType, std::int32_t>& nonlocal)
+using CsrBlock = Csr<ValueType, std::int32_t>;
+
+/// Rows [r0, r1) of `a`.
+template <typename ValueType>
+CsrBlock<ValueType> row_range(const CsrBlock<ValueType>& a, std::int32_t r0, std::int32_t r1)
 {
-    std::vector<std::int32_t> rows;
-    for (std::int32_t i = 0; i < nonlocal.num_rows; ++i) {
-        if (nonlocal.row_ptrs[i + 1] > nonlocal.row_ptrs[i]) {
-            rows.push_back(i);
-        }
+    CsrBlock<ValueType> c;
+    c.num_rows = r1 - r0;
+    c.num_cols = a.num_cols;
+    const auto b = static_cast<std::size_t>(a.row_ptrs[static_cast<std::size_t>(r0)]);
+    const auto e = static_cast<std::size_t>(a.row_ptrs[static_cast<std::size_t>(r1)]);
+    c.row_ptrs.clear();  // a Csr starts with row_ptrs {0}
+    c.row_ptrs.reserve(static_cast<std::size_t>(r1 - r0) + 1);
+    for (auto i = r0; i <= r1; ++i) {
+        c.row_ptrs.push_back(a.row_ptrs[static_cast<std::size_t>(i)] -
+                             static_cast<std::int32_t>(b));
     }
-    return rows;
+    c.col_idxs.assign(a.col_idxs.begin() + static_cast<std::ptrdiff_t>(b),
+                      a.col_idxs.begin() + static_cast<std::ptrdiff_t>(e));
+    c.values.assign(a.values.begin() + static_cast<std::ptrdiff_t>(b),
+                    a.values.begin() + static_cast<std::ptrdiff_t>(e));
+    return c;
 }
 
 /// `a` with the listed rows (ascending) left empty.
 template <typename ValueType>
-Csr<ValueType, std::int32_t> without_rows(const Csr<ValueType, std::int32_t>& a,
-                                          const std::vector<std::int32_t>& rows)
+CsrBlock<ValueType> without_rows(const CsrBlock<ValueType>& a,
+                                 const std::vector<std::int32_t>& rows)
 {
-    Csr<ValueType, std::int32_t> c;
+    CsrBlock<ValueType> c;
     c.num_rows = a.num_rows;
     c.num_cols = a.num_cols;
     c.row_ptrs.assign(1, 0);
@@ -57,41 +72,153 @@ Csr<ValueType, std::int32_t> without_rows(const Csr<ValueType, std::int32_t>& a,
     return c;
 }
 
-/// The listed rows of the merged block [local | non-local] (merge_blocks), in that order: a
-/// matrix of rows.size() rows over the ghosted x [x_own | halo].
+/// The listed rows (of the chunk `v`, in that order) of the merged block [local | non-local]:
+/// a matrix of rows.size() rows over the ghosted x [x_own | halo].
 template <typename ValueType>
-Csr<ValueType, std::int32_t> merged_rows(const LocalMatrix<ValueType>& m,
-                                         const std::vector<std::int32_t>& rows)
+CsrBlock<ValueType> merged_rows(const ChunkView<ValueType>& v,
+                                const std::vector<std::int32_t>& rows)
 {
-    Csr<ValueType, std::int32_t> c;
+    const auto& l = *v.local;
+    const auto& n = *v.nonlocal;
+    CsrBlock<ValueType> c;
     c.num_rows = static_cast<std::int32_t>(rows.size());
-    c.num_cols = m.local.num_cols + m.nonlocal.num_cols;
+    c.num_cols = l.num_cols + n.num_cols;
     c.row_ptrs.assign(1, 0);
     for (auto i : rows) {
-        for (auto k = m.local.row_ptrs[i]; k < m.local.row_ptrs[i + 1]; ++k) {
-            c.col_idxs.push_back(m.local.col_idxs[static_cast<std::size_t>(k)]);
-            c.values.push_back(m.local.values[static_cast<std::size_t>(k)]);
+        for (auto k = l.row_ptrs[i]; k < l.row_ptrs[i + 1]; ++k) {
+            c.col_idxs.push_back(l.col_idxs[static_cast<std::size_t>(k)]);
+            c.values.push_back(l.values[static_cast<std::size_t>(k)]);
         }
-        for (auto k = m.nonlocal.row_ptrs[i]; k < m.nonlocal.row_ptrs[i + 1]; ++k) {
-            c.col_idxs.push_back(m.local.num_cols +
-                                 m.nonlocal.col_idxs[static_cast<std::size_t>(k)]);
-            c.values.push_back(m.nonlocal.values[static_cast<std::size_t>(k)]);
+        for (auto k = n.row_ptrs[i]; k < n.row_ptrs[i + 1]; ++k) {
+            c.col_idxs.push_back(l.num_cols + n.col_idxs[static_cast<std::size_t>(k)]);
+            c.values.push_back(n.values[static_cast<std::size_t>(k)]);
         }
         c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
     }
     return c;
 }
 
-/// [local | non-local] over [x_own | halo], every row: vector mode's single step.
+/// [local | non-local] over [x_own | halo] for the rows of chunk `c`: vector mode's single step.
 template <typename ValueType>
-Csr<ValueType, std::int32_t> merge_blocks(const LocalMatrix<ValueType>& m)
+CsrBlock<ValueType> merge_chunk(const LocalMatrix<ValueType>& part, const BlockChunk<ValueType>& c)
 {
-    std::vector<std::int32_t> all(static_cast<std::size_t>(m.local.num_rows));
-    std::iota(all.begin(), all.end(), 0);
-    return merged_rows(m, all);
+    const auto views = chunk_views(part);
+    std::vector<std::int32_t> rows(static_cast<std::size_t>(c.rows));
+    std::iota(rows.begin(), rows.end(), c.view_row);
+    return merged_rows(views[c.view], rows);
 }
 
-/// Host ranks: the blocks in host memory, each product computed by the calling thread.
+/// The two passes' blocks of chunk `c`: the interior rows and the boundary rows whole
+/// (`by_rows`), or the chunk's local and non-local rows.
+template <typename ValueType>
+std::pair<CsrBlock<ValueType>, CsrBlock<ValueType>> pass_blocks(
+    const LocalMatrix<ValueType>& part, const BlockChunk<ValueType>& c, bool by_rows)
+{
+    const auto v = chunk_views(part)[c.view];
+    const std::int32_t r0 = c.view_row;
+    const std::int32_t r1 = c.view_row + c.rows;
+    if (!by_rows) {
+        return {row_range(*v.local, r0, r1), row_range(*v.nonlocal, r0, r1)};
+    }
+    std::vector<std::int32_t> rows(c.boundary.size());  // of the view
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        rows[k] = r0 + c.boundary[k];
+    }
+    return {without_rows(row_range(*v.local, r0, r1), c.boundary), merged_rows(v, rows)};
+}
+
+/// The footprint format `fmt` would take for rows of these lengths (parameters resolved by the
+/// format's own rule, as the builder resolves them), from the lengths alone: the registry's
+/// estimate (spmv/analysis/estimate.hpp), or plain CSR-like counts for a format without one.
+/// Values are counted at 8 bytes: an upper bound for float blocks.
+Footprint footprint_of(const std::string& fmt, const FormatParams& params,
+                       std::span<const std::int32_t> lengths, std::int64_t num_cols)
+{
+    const auto& info = find_format(fmt);
+    std::vector<std::int32_t> ptrs(lengths.size() + 1, 0);
+    std::int64_t nnz = 0;
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        nnz += lengths[i];
+        ptrs[i + 1] = static_cast<std::int32_t>(
+            std::min<std::int64_t>(nnz, std::numeric_limits<std::int32_t>::max()));
+    }
+    if (info.estimate == nullptr) {
+        Footprint f;
+        f.stored_entries = nnz;
+        f.value_bytes = static_cast<std::size_t>(nnz) * 8;
+        f.index_bytes = static_cast<std::size_t>(nnz) * 4;
+        f.aux_bytes = ptrs.size() * 4;
+        return f;
+    }
+    const FormatParams resolved = info.resolve != nullptr ? info.resolve(ptrs, params) : params;
+    RowLengthProfile rows;
+    rows.num_rows = static_cast<std::int64_t>(lengths.size());
+    rows.num_cols = num_cols;
+    rows.nnz = nnz;
+    rows.lengths = lengths;
+    rows.row_ptrs = ptrs;
+    return info.estimate(rows, resolved);
+}
+
+/// The merged row lengths (local + non-local entries) of rows [r0, r1) of chunk `v`.
+template <typename ValueType>
+std::vector<std::int32_t> merged_lengths(const ChunkView<ValueType>& v, std::int32_t r0,
+                                         std::int32_t r1)
+{
+    std::vector<std::int32_t> len(static_cast<std::size_t>(r1 - r0));
+    for (auto i = r0; i < r1; ++i) {
+        len[static_cast<std::size_t>(i - r0)] =
+            v.local->row_ptrs[i + 1] - v.local->row_ptrs[i] + v.nonlocal->row_ptrs[i + 1] -
+            v.nonlocal->row_ptrs[i];
+    }
+    return len;
+}
+
+/// Cuts rows [r0, r1) of chunk `v` into halves until each range's merged rows hold at most
+/// `limit` nonzeros and stored slots in `fmt` (ours, issue 36). Appends the ranges to `out`.
+template <typename ValueType>
+void cut_rows(const ChunkView<ValueType>& v, std::int32_t r0, std::int32_t r1,
+              const std::string& fmt, const FormatParams& params, std::int64_t limit, int rank,
+              std::vector<std::pair<std::int32_t, std::int32_t>>& out)
+{
+    const auto len = merged_lengths(v, r0, r1);
+    std::int64_t nnz = 0;
+    for (auto l : len) {
+        nnz += l;
+    }
+    const std::int64_t cols = std::int64_t{v.local->num_cols} + v.nonlocal->num_cols;
+    // A shortcut before the estimate (which sorts, and searches sigma = auto): the registered
+    // formats pad the rows to a multiple of at most g rows (slices, blocks, warps, a pitch) and
+    // a row to at most g slots past the longest, so (rows + g) (longest + g) + nnz slots bound
+    // every layout; a range within that bound needs no estimate (a rank of pde400 on 4 GPUs,
+    // 16 million rows of 7, stays far under it).
+    const std::int64_t g =
+        std::max({64, params.slice_height, params.block_rows, params.warp_size,
+                  params.pitch_bytes / 4, params.diag_pad});
+    const std::int64_t longest = len.empty() ? 0 : *std::max_element(len.begin(), len.end());
+    std::int64_t slots = nnz;
+    const bool surely_fits = (std::int64_t{r1 - r0} + g) * (longest + g) + nnz <= limit;
+    if (nnz <= limit && nnz > 0 && !surely_fits) {  // the estimate's int32 offsets hold nnz
+        slots = std::max(nnz, footprint_of(fmt, params, len, cols).stored_entries);
+    }
+    if (std::max(nnz, slots) <= limit || r1 - r0 <= 1) {
+        if (slots > max_chunk_entries) {
+            SPMV_THROW(DimensionMismatch,
+                       "rank " + std::to_string(rank) + "'s row " +
+                           std::to_string(v.first_row + r0) + " takes " + std::to_string(slots) +
+                           " stored slots in " + fmt + ", more than one 32-bit block addresses "
+                           "(at most 2^31 - 1 = 2147483647): choose another format");
+        }
+        out.emplace_back(r0, r1);
+        return;
+    }
+    const std::int32_t mid = r0 + (r1 - r0) / 2;
+    cut_rows(v, r0, mid, fmt, params, limit, rank, out);
+    cut_rows(v, mid, r1, fmt, params, limit, rank, out);
+}
+
+/// Host ranks: the blocks in host memory, each product computed by the calling thread, chunk
+/// by chunk.
 template <typename ValueType>
 class HostBlocks final : public RankBlocks<ValueType> {
 public:
@@ -99,21 +226,35 @@ public:
                std::int64_t halo, const DistOptions& opt)
         : own_(static_cast<std::size_t>(part.num_own_cols)),
           halo_(static_cast<std::size_t>(halo)),
-          rows_(static_cast<std::size_t>(part.local.num_rows)),
-          boundary_(std::move(split.boundary))
+          by_rows_(split.by_rows)
     {
-        local_ = spmv::build<ValueType>(opt.format, split.first, opt.params);
-        nonlocal_ = spmv::build<ValueType>(opt.format, split.second, opt.params);
-        boundary_tmp_.resize(boundary_.size());
-        if (split.merged) {
-            merged_ = spmv::build<ValueType>(opt.format, merge_blocks(part), opt.params);
+        std::size_t most_boundary = 0;
+        for (auto& c : split.chunks) {
+            Chunk h;
+            h.first_row = static_cast<std::size_t>(c.first_row);
+            h.rows = static_cast<std::size_t>(c.rows);
+            {  // the chunk's CSR copies live only while its blocks are built
+                auto [first, second] = pass_blocks(part, c, by_rows_);
+                h.first = spmv::build<ValueType>(opt.format, first, opt.params);
+                first = {};  // built: not held beside the merged block
+                h.second = spmv::build<ValueType>(opt.format, second, opt.params);
+            }
+            h.boundary = std::move(c.boundary);
+            most_boundary = std::max(most_boundary, h.boundary.size());
+            if (split.merged) {
+                h.merged = spmv::build<ValueType>(opt.format, merge_chunk(part, c), opt.params);
+            }
+            chunks_.push_back(std::move(h));
         }
+        boundary_tmp_.resize(most_boundary);
     }
 
     void local(Product<ValueType>& p) override
     {
         Span s(p.rec, Lane::compute, Phase::local);
-        spmv_reference(*local_, ValueType{1}, x_own(p), ValueType{0}, y(p));
+        for (auto& c : chunks_) {
+            spmv_reference(*c.first, ValueType{1}, x_own(p), ValueType{0}, y(p, c));
+        }
     }
     void nonlocal(Product<ValueType>& p) override
     {
@@ -121,30 +262,45 @@ public:
             return;
         }
         Span s(p.rec, Lane::compute, Phase::nonlocal);
-        auto ys = y(p);
-        if (boundary_.empty()) {  // the full-row block adds into y itself
-            spmv_reference(*nonlocal_, ValueType{1},
-                           std::span<const ValueType>(p.x_ghost + own_, halo_), ValueType{1}, ys);
-            return;
-        }
-        spmv_reference(*nonlocal_, ValueType{1}, x_ghost(p), ValueType{0},
-                       std::span<ValueType>(boundary_tmp_));
-        for (std::size_t k = 0; k < boundary_.size(); ++k) {
-            ys[static_cast<std::size_t>(boundary_[k])] += boundary_tmp_[k];
+        for (auto& c : chunks_) {
+            auto ys = y(p, c);
+            if (!by_rows_) {  // the full-row block adds into y itself
+                spmv_reference(*c.second, ValueType{1},
+                               std::span<const ValueType>(p.x_ghost + own_, halo_), ValueType{1},
+                               ys);
+                continue;
+            }
+            if (c.boundary.empty()) {
+                continue;
+            }
+            const auto tmp = std::span<ValueType>(boundary_tmp_).first(c.boundary.size());
+            spmv_reference(*c.second, ValueType{1}, x_ghost(p), ValueType{0}, tmp);
+            for (std::size_t k = 0; k < c.boundary.size(); ++k) {
+                ys[static_cast<std::size_t>(c.boundary[k])] += tmp[k];
+            }
         }
     }
     void whole(Product<ValueType>& p) override
     {
-        if (!merged_) {
+        if (chunks_.empty() || !chunks_.front().merged) {
             local(p);
             nonlocal(p);
             return;
         }
         Span s(p.rec, Lane::compute, Phase::local);  // the whole SpMV in one step
-        spmv_reference(*merged_, ValueType{1}, x_ghost(p), ValueType{0}, y(p));
+        for (auto& c : chunks_) {
+            spmv_reference(*c.merged, ValueType{1}, x_ghost(p), ValueType{0}, y(p, c));
+        }
     }
+    int chunks() const noexcept override { return static_cast<int>(chunks_.size()); }
 
 private:
+    struct Chunk {
+        std::size_t first_row = 0, rows = 0;
+        std::optional<AnyMatrix<ValueType>> first, second, merged;
+        std::vector<std::int32_t> boundary;  // by rows: the chunk's boundary rows
+    };
+
     std::span<const ValueType> x_own(const Product<ValueType>& p) const
     {
         return {p.x_ghost, own_};
@@ -153,47 +309,63 @@ private:
     {
         return {p.x_ghost, own_ + halo_};
     }
-    std::span<ValueType> y(const Product<ValueType>& p) const { return {p.y, rows_}; }
+    static std::span<ValueType> y(const Product<ValueType>& p, const Chunk& c)
+    {
+        return {p.y + c.first_row, c.rows};
+    }
 
-    std::size_t own_, halo_, rows_;
-    std::optional<AnyMatrix<ValueType>> local_, nonlocal_, merged_;
-    std::vector<std::int32_t> boundary_;  // empty: the non-local block keeps every row
-    std::vector<ValueType> boundary_tmp_;
+    std::size_t own_, halo_;
+    bool by_rows_;
+    std::vector<Chunk> chunks_;
+    std::vector<ValueType> boundary_tmp_;  // shared: the chunks run one after the other
 };
 
-/// GPU ranks: the blocks on the rank's GPU, every product queued on its compute stream; the
-/// host waits only where the schedule says (wait_local) and at the end.
+/// GPU ranks: the blocks on the rank's GPU, every product queued on its compute stream (one
+/// launch per chunk); the host waits only where the schedule says (wait_local) and at the end.
 template <typename ValueType>
 class DeviceBlocks final : public RankBlocks<ValueType> {
 public:
     DeviceBlocks(const LocalMatrix<ValueType>& part, BlockSplit<ValueType> split,
                  std::int64_t halo, const DistOptions& opt, DeviceRank& device)
-        : device_(device), own_(part.num_own_cols), halo_(halo),
-          n_boundary_(static_cast<std::int64_t>(split.boundary.size()))
+        : device_(device), own_(part.num_own_cols), halo_(halo), by_rows_(split.by_rows)
     {
-        auto up = [&](const Csr<ValueType, std::int32_t>& c) {
+        auto up = [&](const CsrBlock<ValueType>& c) {
             if (opt.variant.empty()) {
                 return gpu::assemble(spmv::build<ValueType>(opt.format, c, opt.params));
             }
             const auto& v = gpu::find_variant(opt.variant);
             return gpu::assemble(v, spmv::build<ValueType>(v.format, c, opt.params));
         };
-        local_ = up(split.first);
-        if (halo > 0) {
-            nonlocal_ = up(split.second);
-            if (n_boundary_ > 0) {
-                boundary_ = gpu::DeviceBuffer<std::int32_t>::from_host(split.boundary,
-                                                                       "non-local rows");
-                boundary_tmp_ = gpu::DeviceBuffer<ValueType>(split.boundary.size(),
-                                                             "non-local products");
+        std::size_t most_boundary = 0;
+        bool wide = opt.double_sums;
+        for (auto& c : split.chunks) {
+            Chunk d;
+            d.first_row = c.first_row;
+            auto [first, second] = pass_blocks(part, c, by_rows_);
+            d.first = up(first);
+            first = {};
+            if (halo > 0) {
+                d.second = up(second);
+                if (by_rows_ && !c.boundary.empty()) {
+                    d.boundary = gpu::DeviceBuffer<std::int32_t>::from_host(c.boundary,
+                                                                            "non-local rows");
+                    d.n_boundary = static_cast<std::int64_t>(c.boundary.size());
+                    most_boundary = std::max(most_boundary, c.boundary.size());
+                }
             }
+            second = {};
+            if (split.merged) {
+                d.merged = up(merge_chunk(part, c));
+            }
+            wide = wide && d.first.has_double_sums() &&
+                   (!d.second || d.second.has_double_sums()) &&
+                   (!d.merged || d.merged.has_double_sums());
+            chunks_.push_back(std::move(d));
         }
-        if (split.merged) {
-            merged_ = up(merge_blocks(part));
+        if (most_boundary > 0) {
+            boundary_tmp_ = gpu::DeviceBuffer<ValueType>(most_boundary, "non-local products");
         }
-        const bool wide = opt.double_sums && local_.has_double_sums() &&
-                          (!nonlocal_ || nonlocal_.has_double_sums()) &&
-                          (!merged_ || merged_.has_double_sums());
+        merged_ = split.merged && !chunks_.empty();
         sums_ = wide ? gpu::Sums::double_precision : gpu::Sums::value_type;
     }
 
@@ -209,7 +381,10 @@ public:
     {
         auto& s = device_.compute;
         p.rec.gpu.span(Phase::local, s, [&] {
-            local_.spmv(ValueType{1}, p.x_ghost, ValueType{0}, p.y, RowOrder::original, s, sums_);
+            for (auto& c : chunks_) {
+                c.first.spmv(ValueType{1}, p.x_ghost, ValueType{0}, p.y + c.first_row,
+                             RowOrder::original, s, sums_);
+            }
         }, false);
     }
     void nonlocal(Product<ValueType>& p) override
@@ -219,15 +394,22 @@ public:
         }
         auto& s = device_.compute;
         p.rec.gpu.span(Phase::nonlocal, s, [&] {
-            if (n_boundary_ == 0) {
-                nonlocal_.spmv(ValueType{1}, p.x_ghost + own_, ValueType{1}, p.y,
-                               RowOrder::original, s, sums_);
-                return;
+            for (auto& c : chunks_) {
+                if (!by_rows_) {
+                    c.second.spmv(ValueType{1}, p.x_ghost + own_, ValueType{1},
+                                  p.y + c.first_row, RowOrder::original, s, sums_);
+                    continue;
+                }
+                if (c.n_boundary == 0) {
+                    continue;
+                }
+                // the boundary rows whole, over the ghosted x (the chunks share the products'
+                // buffer: their launches are ordered on the one stream)
+                c.second.spmv(ValueType{1}, p.x_ghost, ValueType{0}, boundary_tmp_.data(),
+                              RowOrder::original, s, sums_);
+                gpu::scatter_add(boundary_tmp_.data(), c.boundary.data(), c.n_boundary,
+                                 p.y + c.first_row, s);
             }
-            // the boundary rows whole, over the ghosted x
-            nonlocal_.spmv(ValueType{1}, p.x_ghost, ValueType{0}, boundary_tmp_.data(),
-                           RowOrder::original, s, sums_);
-            gpu::scatter_add(boundary_tmp_.data(), boundary_.data(), n_boundary_, p.y, s);
         }, false);
     }
     void whole(Product<ValueType>& p) override
@@ -239,8 +421,10 @@ public:
         }
         auto& s = device_.compute;
         p.rec.gpu.span(Phase::local, s, [&] {
-            merged_.spmv(ValueType{1}, p.x_ghost, ValueType{0}, p.y, RowOrder::original, s,
-                         sums_);
+            for (auto& c : chunks_) {
+                c.merged.spmv(ValueType{1}, p.x_ghost, ValueType{0}, p.y + c.first_row,
+                              RowOrder::original, s, sums_);
+            }
         }, false);
     }
     void wait_local(Product<ValueType>& p) override
@@ -263,13 +447,21 @@ public:
         p.rec.finish_gpu();
     }
     bool double_sums() const noexcept override { return sums_ == gpu::Sums::double_precision; }
+    int chunks() const noexcept override { return static_cast<int>(chunks_.size()); }
 
 private:
+    struct Chunk {
+        std::int64_t first_row = 0;
+        gpu::DeviceMatrix<ValueType> first, second, merged;
+        gpu::DeviceBuffer<std::int32_t> boundary;  // by rows: the chunk's boundary rows
+        std::int64_t n_boundary = 0;
+    };
+
     DeviceRank& device_;
     std::int64_t own_, halo_;
-    std::int64_t n_boundary_;  // 0: the non-local block keeps every row
-    gpu::DeviceMatrix<ValueType> local_, nonlocal_, merged_;
-    gpu::DeviceBuffer<std::int32_t> boundary_;
+    bool by_rows_;
+    bool merged_ = false;
+    std::vector<Chunk> chunks_;
     gpu::DeviceBuffer<ValueType> boundary_tmp_;
     gpu::Sums sums_ = gpu::Sums::value_type;
 };
@@ -280,43 +472,80 @@ template <typename ValueType>
 BlockSplit<ValueType> split_blocks(const LocalMatrix<ValueType>& part, std::int64_t halo,
                                    const DistOptions& opt, bool any_halo, int rank)
 {
+    SPMV_EXPECTS(opt.max_chunk_nnz >= 1 && opt.max_chunk_nnz <= max_chunk_entries,
+                 "DistOptions::max_chunk_nnz (" + std::to_string(opt.max_chunk_nnz) +
+                     ") must lie in [1, 2^31 - 1]");
     BlockSplit<ValueType> s;
     s.merged = opt.merged_block && any_halo && halo > 0;
-    std::vector<std::int32_t> rows_with_entries = boundary_rows(part.nonlocal);
-    const bool compress = compressed_nonlocal(static_cast<std::int64_t>(rows_with_entries.size()),
-                                              part.nonlocal.num_rows);
-    s.first = part.local;
-    s.second = part.nonlocal;
-    if (compress && !rows_with_entries.empty()) {
-        s.boundary = std::move(rows_with_entries);
-        s.first = without_rows(part.local, s.boundary);
-        s.second = merged_rows(part, s.boundary);
+    const auto views = chunk_views(part);
+    // the rule of the passes, for the rank as a whole (the model's): every chunk alike
+    std::int64_t boundary = 0;
+    for (const auto& v : views) {
+        for (std::int32_t i = 0; i < v.nonlocal->num_rows; ++i) {
+            boundary += v.nonlocal->row_ptrs[i + 1] > v.nonlocal->row_ptrs[i] ? 1 : 0;
+        }
     }
+    s.by_rows = compressed_nonlocal(boundary, local_rows(part)) && boundary > 0;
+    const std::int64_t ghosted_cols = std::int64_t{part.num_own_cols} + halo;
+    if (s.by_rows) {
+        check_ghosted_block(GhostedBlock::boundary_rows, ghosted_cols, rank);
+    }
+    if (s.merged) {
+        check_ghosted_block(GhostedBlock::merged, ghosted_cols, rank);
+    }
+    const std::string fmt = opt.variant.empty()
+                                ? opt.format
+                                : std::string(gpu::find_variant(opt.variant).format);
     // Every block this rank builds, estimated before any is (DistOptions::budget); inside the
     // build's collective step, a refusal on one rank ends every rank with its message.
-    if (opt.budget.limited()) {
-        const std::string fmt = opt.variant.empty()
-                                    ? opt.format
-                                    : std::string(gpu::find_variant(opt.variant).format);
-        std::uint64_t need = 0;
-        auto add = [&](const Csr<ValueType, std::int32_t>& c) {
-            if constexpr (std::is_same_v<ValueType, double>) {
-                need += analysis::estimate_footprint(c, fmt, opt.params).total_bytes();
-            } else {  // the estimate counts 8-byte values: an upper bound for float blocks
-                need += analysis::estimate_footprint(convert_values<double>(c), fmt, opt.params)
-                            .total_bytes();
+    std::uint64_t need = 0;
+    auto add = [&](const std::vector<std::int32_t>& lengths, std::int64_t cols) {
+        need += footprint_of(fmt, opt.params, lengths, cols).total_bytes();
+    };
+    for (std::size_t k = 0; k < views.size(); ++k) {
+        const auto& v = views[k];
+        std::vector<std::pair<std::int32_t, std::int32_t>> ranges;
+        cut_rows(v, 0, v.local->num_rows, fmt, opt.params, opt.max_chunk_nnz, rank, ranges);
+        for (const auto& [r0, r1] : ranges) {
+            BlockChunk<ValueType> c;
+            c.first_row = v.first_row + r0;
+            c.rows = r1 - r0;
+            c.view = k;
+            c.view_row = r0;
+            const bool estimate = opt.budget.limited();
+            std::vector<std::int32_t> first_len, second_len;  // the passes' row lengths
+            for (auto i = r0; i < r1; ++i) {
+                const std::int32_t l = v.local->row_ptrs[i + 1] - v.local->row_ptrs[i];
+                const std::int32_t n = v.nonlocal->row_ptrs[i + 1] - v.nonlocal->row_ptrs[i];
+                const bool boundary_row = s.by_rows && n > 0;
+                if (boundary_row) {
+                    c.boundary.push_back(i - r0);
+                }
+                if (estimate) {
+                    first_len.push_back(boundary_row ? 0 : l);
+                    if (boundary_row || !s.by_rows) {
+                        second_len.push_back(boundary_row ? l + n : n);
+                    }
+                }
             }
-        };
-        add(s.first);
-        if (halo > 0) {
-            add(s.second);
+            if (estimate) {
+                add(first_len, part.num_own_cols);
+                if (halo > 0) {
+                    add(second_len, s.by_rows ? ghosted_cols : halo);
+                }
+                if (s.merged) {
+                    add(merged_lengths(v, r0, r1), ghosted_cols);
+                }
+            }
+            s.chunks.push_back(std::move(c));
         }
-        if (s.merged) {
-            add(merge_blocks(part));
-        }
+    }
+    if (opt.budget.limited()) {
         require_memory(opt.budget, need,
                        "rank " + std::to_string(rank) + "'s " + fmt + " blocks (" +
-                           std::to_string(part.local.num_rows) + " rows; " +
+                           std::to_string(local_rows(part)) + " rows in " +
+                           std::to_string(s.chunks.size()) + " row chunk" +
+                           (s.chunks.size() == 1 ? "" : "s") + "; " +
                            (opt.gpu ? "device" : "host") + " memory, estimated)");
     }
     return s;

@@ -14,6 +14,12 @@
 //    non-local block adding into y (beta = 1).
 // Vector mode's single step runs the merged block [local | non-local] over [x_own | halo]
 // (DistOptions::merged_block), or the two passes one after the other.
+//
+// Row chunks (ours, issue 36): a rank whose rows hold more nonzeros than one 32-bit block
+// addresses builds every block per row chunk (BlockChunk); each pass and the single step run
+// one launch per chunk, in row order, writing y from the chunk's first row. Every row is
+// still summed by one launch in the same order, so y is the same to the last bit as without
+// chunks.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -61,21 +67,44 @@ public:
     virtual void end(Product<ValueType>& /*p*/) {}
     /// Whether the kernels add in double (DistOptions::double_sums taken).
     virtual bool double_sums() const noexcept { return false; }
+    /// The row chunks every pass runs over (1 unless the rank's rows pass the chunk limit).
+    virtual int chunks() const noexcept = 0;
 };
 
-/// What a rank builds, as CSR: the two passes' blocks and whether vector mode's merged block
-/// is built too.
+/// One row chunk of what a rank builds (ours, issue 36; the papers' nodes never held 2^31
+/// nonzeros per process): rows [first_row, first_row + rows) of the rank, taken from one chunk
+/// of its LocalMatrix (chunk_views(part)[view], from that chunk's row view_row). Every block of
+/// a chunk has fewer than 2^31 nonzeros and stored slots, so it is an ordinary 32-bit block in
+/// any format; the passes run chunk after chunk, each writing y from first_row. Its CSR blocks
+/// are cut from the LocalMatrix only when make_blocks builds that chunk, so that the host holds
+/// one chunk's copies at a time besides the LocalMatrix.
+template <typename ValueType>
+struct BlockChunk {
+    std::int32_t first_row = 0;
+    std::int32_t rows = 0;
+    std::size_t view = 0;
+    std::int32_t view_row = 0;
+    std::vector<std::int32_t> boundary;  ///< split by rows: the boundary rows (chunk's own)
+};
+
+/// What a rank builds: its chunks (one unless its rows pass DistOptions::max_chunk_nnz or a
+/// block's stored slots would), how the passes are split (the boundary rows' rule above,
+/// decided for the rank as a whole), and whether vector mode's merged block is built too.
 template <typename ValueType>
 struct BlockSplit {
-    Csr<ValueType, std::int32_t> first;   ///< the first pass (interior rows, or local block)
-    Csr<ValueType, std::int32_t> second;  ///< the second pass (boundary rows, or non-local)
-    std::vector<std::int32_t> boundary;   ///< the boundary rows when split by rows, else empty
-    bool merged = false;                  ///< build the merged block (DistOptions::merged_block)
+    std::vector<BlockChunk<ValueType>> chunks;
+    bool by_rows = false;  ///< the second pass runs the boundary rows whole (rule above)
+    bool merged = false;   ///< build the merged block (DistOptions::merged_block)
 };
 
-/// The split of `part` into the passes (the rule above) and the estimate of every block this
-/// rank builds against opt.budget (MemoryLimitExceeded naming `rank`). `any_halo`: some rank
-/// exchanges; `halo`: this rank's halo size. Host-only work: no device is touched.
+/// The split of `part` into chunks and passes (the rule above) and the estimate of every block
+/// this rank builds against opt.budget (MemoryLimitExceeded naming `rank`). Chunks: each chunk
+/// of `part` (split() cut them by DistOptions::max_chunk_nnz), halved by rows until its merged
+/// rows' nonzeros and stored slots in the blocks' format (the footprint estimate, from row
+/// lengths) are at most opt.max_chunk_nnz; every other block of the chunk has at most as
+/// many per row (a conservative bound where the merged block is not built). A single row
+/// over 2^31 - 1 slots is refused (DimensionMismatch). `any_halo`: some rank exchanges;
+/// `halo`: this rank's halo size. Host-only work: no device is touched.
 template <typename ValueType>
 BlockSplit<ValueType> split_blocks(const LocalMatrix<ValueType>& part, std::int64_t halo,
                                    const DistOptions& opt, bool any_halo, int rank);

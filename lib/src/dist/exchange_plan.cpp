@@ -1,3 +1,5 @@
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include <spmv/dist/exchange_plan.hpp>
@@ -35,6 +37,15 @@ void fill_send_side(ExchangePlan& plan, const std::vector<std::vector<global_ind
 {
     plan.send.clear();
     plan.send_idx.clear();
+    // send_idx holds local (32-bit) indices of this rank's x entries: its share must fit them
+    // (split() refuses the same share; plan_all() gets here without a split of this rank)
+    if (cols.count(plan.rank) > std::numeric_limits<std::int32_t>::max()) {
+        SPMV_THROW(DimensionMismatch,
+                   "rank " + std::to_string(plan.rank) + "'s share of x (" +
+                       std::to_string(cols.count(plan.rank)) +
+                       " entries) does not fit the 32-bit local indices of its send list (at "
+                       "most 2^31 - 1 = 2147483647): use more ranks");
+    }
     for (std::size_t s = 0; s < requests.size(); ++s) {
         if (requests[s].empty()) {
             continue;

@@ -13,17 +13,97 @@ namespace {
 
 constexpr global_index max_i32 = std::numeric_limits<std::int32_t>::max();
 
-void check_fits(global_index n, const char* what, int rank)
+void check_index(global_index n, const std::string& what, int rank)
 {
     if (n > max_i32) {
         SPMV_THROW(DimensionMismatch,
-                   std::string("rank ") + std::to_string(rank) + "'s " + what + " (" +
-                       std::to_string(n) + ") does not fit the 32-bit indices of a rank's "
-                       "formats (at most 2^31 - 1): use more ranks");
+                   "rank " + std::to_string(rank) + "'s " + what + " (" + std::to_string(n) +
+                       ") does not fit the 32-bit local indices of a rank's blocks (at most "
+                       "2^31 - 1 = 2147483647): use more ranks");
     }
 }
 
 }  // namespace
+
+global_index check_local_block(const LocalBlockSizes& s, int rank, global_index max_chunk_nnz)
+{
+    SPMV_EXPECTS(s.rows >= 0 && s.own_cols >= 0 && s.local_nnz >= 0 && s.nonlocal_nnz >= 0 &&
+                     s.halo >= 0 && s.halo <= s.nonlocal_nnz && s.max_row_nnz >= 0 &&
+                     s.max_row_nnz <= s.local_nnz + s.nonlocal_nnz,
+                 "rank " + std::to_string(rank) + ": negative or inconsistent block sizes");
+    SPMV_EXPECTS(max_chunk_nnz >= 1 && max_chunk_nnz <= max_chunk_entries,
+                 "the chunk limit (" + std::to_string(max_chunk_nnz) +
+                     " nonzeros) must lie in [1, 2^31 - 1]");
+    check_index(s.rows, "row count", rank);
+    check_index(s.own_cols, "share of x (entries it owns)", rank);
+    if (s.halo > max_i32) {
+        SPMV_THROW(DimensionMismatch,
+                   "rank " + std::to_string(rank) + "'s halo (" + std::to_string(s.halo) +
+                       " x entries it receives) does not fit the 32-bit column indices of its "
+                       "non-local block (at most 2^31 - 1 = 2147483647; local column indices "
+                       "stay 32-bit, only the rows are cut into chunks): use more ranks or a "
+                       "partition with a smaller halo");
+    }
+    if (s.max_row_nnz > max_i32) {
+        SPMV_THROW(DimensionMismatch,
+                   "rank " + std::to_string(rank) + " has a row of " +
+                       std::to_string(s.max_row_nnz) + " nonzeros, more than one 32-bit block "
+                       "addresses (at most 2^31 - 1 = 2147483647): row chunks cannot cut a row, "
+                       "and more ranks do not either");
+    }
+    const global_index total = s.local_nnz + s.nonlocal_nnz;
+    return std::max<global_index>(1, (total + max_chunk_nnz - 1) / max_chunk_nnz);
+}
+
+void check_ghosted_block(GhostedBlock which, global_index cols, int rank)
+{
+    const bool merged = which == GhostedBlock::merged;
+    const std::string what = merged ? "merged block [local | non-local] (vector mode's single step)"
+                                    : "second pass (its boundary rows, local and non-local "
+                                      "entries)";
+    const std::string way_out =
+        merged ? "run vector mode on the two blocks (DistOptions::merged_block = false, "
+                 "`spmvlab dist --split-blocks`) or use more ranks"
+               : "use more ranks";
+    if (cols > max_i32) {
+        SPMV_THROW(DimensionMismatch,
+                   "rank " + std::to_string(rank) + "'s " + what + " spans " +
+                       std::to_string(cols) + " columns (own x entries and halo), more than "
+                       "32-bit local column indices number (at most 2^31 - 1 = 2147483647): " +
+                       way_out);
+    }
+}
+
+std::vector<std::int32_t> row_chunks(std::span<const std::int64_t> row_ptrs,
+                                     global_index max_chunk_nnz, int rank)
+{
+    SPMV_EXPECTS(!row_ptrs.empty(), "row offsets need at least one entry");
+    SPMV_EXPECTS(max_chunk_nnz >= 1 && max_chunk_nnz <= max_chunk_entries,
+                 "the chunk limit (" + std::to_string(max_chunk_nnz) +
+                     " nonzeros) must lie in [1, 2^31 - 1]");
+    const auto n = row_ptrs.size() - 1;
+    check_index(static_cast<global_index>(n), "row count", rank);
+    std::vector<std::int32_t> cuts{0};
+    std::int64_t in_chunk = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t len = row_ptrs[i + 1] - row_ptrs[i];
+        SPMV_EXPECTS(len >= 0, "row offsets must not decrease");
+        if (len > max_i32) {
+            SPMV_THROW(DimensionMismatch,
+                       "rank " + std::to_string(rank) + "'s row " + std::to_string(i) + " has " +
+                           std::to_string(len) + " nonzeros, more than one 32-bit block "
+                           "addresses (at most 2^31 - 1 = 2147483647): row chunks cannot cut a "
+                           "row, and more ranks do not either");
+        }
+        if (in_chunk > 0 && in_chunk + len > max_chunk_nnz) {
+            cuts.push_back(static_cast<std::int32_t>(i));
+            in_chunk = 0;
+        }
+        in_chunk += len;
+    }
+    cuts.push_back(static_cast<std::int32_t>(n));  // no rows: one empty chunk
+    return cuts;
+}
 
 template <typename ValueType>
 GlobalRows<ValueType> extract_rows(const Csr<ValueType, std::int32_t>& a, const Partition& rows,
@@ -55,7 +135,7 @@ GlobalRows<ValueType> extract_rows(const Csr<ValueType, std::int32_t>& a, const 
 
 template <typename ValueType>
 LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& row_part,
-                             const Partition& col_part, int rank)
+                             const Partition& col_part, int rank, global_index max_chunk_nnz)
 {
     SPMV_EXPECTS(row_part.size == in.num_rows && col_part.size == in.num_cols,
                  "the partitions do not match the matrix's size");
@@ -65,8 +145,19 @@ LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& r
                  "inconsistent row arrays");
     const auto n_rows = static_cast<global_index>(in.rows.size());
     const global_index own_cols = col_part.count(rank);
-    check_fits(n_rows, "row count", rank);
-    check_fits(own_cols, "share of x", rank);
+    // a contiguous column partition: the rank's own columns are one range, checked without the
+    // binary search of owner_of (the split's hot loop: once per nonzero, twice)
+    const global_index own_first =
+        col_part.contiguous() ? col_part.offsets[static_cast<std::size_t>(rank)] : -1;
+    const auto owns = [&](global_index c) {
+        return own_first >= 0 && c >= own_first && c < own_first + own_cols;
+    };
+    check_index(n_rows, "row count", rank);
+    check_index(own_cols, "share of x (entries it owns)", rank);
+    // where the rows are cut (ours, issue 36): from the row offsets alone, before any pass;
+    // refuses a row no 32-bit block can hold
+    const auto cuts = row_chunks(in.row_ptrs, max_chunk_nnz, rank);
+    const std::size_t n_chunks = cuts.size() - 1;
 
     LocalMatrix<ValueType> m;
     m.rank = rank;
@@ -75,10 +166,21 @@ LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& r
     m.row_ids = in.rows;
     m.num_own_cols = static_cast<std::int32_t>(own_cols);
 
-    // Pass 1: which entries are local, and the distinct (owner, column) pairs of the halo.
-    std::vector<std::int32_t> owner(in.col_idxs.size());
+    // Pass 1: the local nonzeros per chunk, and the distinct (owner, column) pairs of the halo.
+    // The owner of each entry is looked up again in pass 2 rather than kept (4 bytes per
+    // nonzero), and the pairs are deduplicated whenever they double, so that the transient
+    // memory stays about twice the distinct halo (a pde1100 rank: 2.4 million pairs, not its
+    // 2.3 billion nonzeros' owners and tens of millions of repeated pairs).
     std::vector<std::pair<std::int32_t, global_index>> halo;
+    std::size_t compact_at = std::size_t{1} << 20;
+    auto compact = [&] {
+        std::sort(halo.begin(), halo.end());
+        halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
+    };
+    std::vector<std::int64_t> chunk_local(n_chunks, 0);
     std::int64_t local_nnz = 0;
+    std::int64_t max_row = 0;
+    std::size_t chunk = 0;
     for (std::size_t i = 0; i < in.rows.size(); ++i) {
         const auto row = in.rows[i];
         if (row < 0 || row >= in.num_rows || row_part.owner_of(row) != rank) {
@@ -89,6 +191,10 @@ LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& r
             SPMV_THROW(InvalidArgument, "rows must be ascending (row " + std::to_string(row) +
                                             " after " + std::to_string(in.rows[i - 1]) + ")");
         }
+        while (static_cast<std::size_t>(cuts[chunk + 1]) <= i) {
+            ++chunk;
+        }
+        max_row = std::max(max_row, in.row_ptrs[i + 1] - in.row_ptrs[i]);
         for (auto k = in.row_ptrs[i]; k < in.row_ptrs[i + 1]; ++k) {
             const auto c = in.col_idxs[static_cast<std::size_t>(k)];
             if (c < 0 || c >= in.num_cols) {
@@ -96,21 +202,25 @@ LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& r
                                                 std::to_string(row) + " outside [0, " +
                                                 std::to_string(in.num_cols) + ")");
             }
-            const int o = col_part.owner_of(c);
-            owner[static_cast<std::size_t>(k)] = o;
+            const int o = owns(c) ? rank : col_part.owner_of(c);
             if (o == rank) {
                 ++local_nnz;
+                ++chunk_local[chunk];
             } else {
                 halo.emplace_back(o, c);
+                if (halo.size() >= compact_at) {
+                    compact();
+                    compact_at = std::max(compact_at, 2 * halo.size());
+                }
             }
         }
     }
-    std::sort(halo.begin(), halo.end());
-    halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
-    check_fits(static_cast<global_index>(halo.size()), "halo", rank);
-    check_fits(local_nnz, "local nonzeros", rank);
-    check_fits(static_cast<global_index>(in.values.size()) - local_nnz, "non-local nonzeros",
-               rank);
+    compact();
+    halo.shrink_to_fit();
+    check_local_block({n_rows, own_cols, local_nnz,
+                       static_cast<global_index>(in.values.size()) - local_nnz,
+                       static_cast<global_index>(halo.size()), max_row},
+                      rank, max_chunk_nnz);
     m.halo_cols.reserve(halo.size());
     m.halo_owner.reserve(halo.size());
     for (const auto& [o, c] : halo) {
@@ -118,42 +228,60 @@ LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& r
         m.halo_cols.push_back(c);
     }
 
-    // Pass 2: the two CSR blocks. Local columns keep the global order (local indices ascend
-    // with the global ones in both partition kinds); halo indices are sorted per row.
-    auto& L = m.local;
-    auto& N = m.nonlocal;
-    L.num_rows = N.num_rows = static_cast<std::int32_t>(n_rows);
-    L.num_cols = static_cast<std::int32_t>(own_cols);
-    N.num_cols = static_cast<std::int32_t>(halo.size());
-    L.row_ptrs.assign(1, 0);
-    N.row_ptrs.assign(1, 0);
-    L.col_idxs.reserve(static_cast<std::size_t>(local_nnz));
-    L.values.reserve(static_cast<std::size_t>(local_nnz));
-    N.col_idxs.reserve(in.values.size() - static_cast<std::size_t>(local_nnz));
-    N.values.reserve(in.values.size() - static_cast<std::size_t>(local_nnz));
+    // Pass 2: the two CSR blocks of each chunk. Local columns keep the global order (local
+    // indices ascend with the global ones in both partition kinds); halo indices are sorted
+    // per row.
+    if (n_chunks > 1) {
+        m.chunks.resize(n_chunks);
+    }
     std::vector<std::pair<std::int32_t, ValueType>> row_halo;
-    for (std::size_t i = 0; i < in.rows.size(); ++i) {
-        row_halo.clear();
-        for (auto k = in.row_ptrs[i]; k < in.row_ptrs[i + 1]; ++k) {
-            const auto ks = static_cast<std::size_t>(k);
-            const auto c = in.col_idxs[ks];
-            if (owner[ks] == rank) {
-                L.col_idxs.push_back(static_cast<std::int32_t>(col_part.local_index_of(c)));
-                L.values.push_back(in.values[ks]);
-            } else {
-                const auto it = std::lower_bound(halo.begin(), halo.end(),
-                                                 std::make_pair(owner[ks], c));
-                row_halo.emplace_back(static_cast<std::int32_t>(it - halo.begin()), in.values[ks]);
+    for (std::size_t k = 0; k < n_chunks; ++k) {
+        auto& L = n_chunks > 1 ? m.chunks[k].local : m.local;
+        auto& N = n_chunks > 1 ? m.chunks[k].nonlocal : m.nonlocal;
+        const auto r0 = static_cast<std::size_t>(cuts[k]);
+        const auto r1 = static_cast<std::size_t>(cuts[k + 1]);
+        if (n_chunks > 1) {
+            m.chunks[k].first_row = cuts[k];
+        }
+        const auto chunk_nnz = static_cast<std::size_t>(in.row_ptrs[r1] - in.row_ptrs[r0]);
+        const auto chunk_nonlocal = chunk_nnz - static_cast<std::size_t>(chunk_local[k]);
+        L.num_rows = N.num_rows = static_cast<std::int32_t>(r1 - r0);
+        L.num_cols = static_cast<std::int32_t>(own_cols);
+        N.num_cols = static_cast<std::int32_t>(halo.size());
+        L.row_ptrs.reserve(r1 - r0 + 1);
+        N.row_ptrs.reserve(r1 - r0 + 1);
+        L.row_ptrs.assign(1, 0);
+        N.row_ptrs.assign(1, 0);
+        L.col_idxs.reserve(static_cast<std::size_t>(chunk_local[k]));
+        L.values.reserve(static_cast<std::size_t>(chunk_local[k]));
+        N.col_idxs.reserve(chunk_nonlocal);
+        N.values.reserve(chunk_nonlocal);
+        for (std::size_t i = r0; i < r1; ++i) {
+            row_halo.clear();
+            for (auto e = in.row_ptrs[i]; e < in.row_ptrs[i + 1]; ++e) {
+                const auto es = static_cast<std::size_t>(e);
+                const auto c = in.col_idxs[es];
+                const int o = owns(c) ? rank : col_part.owner_of(c);
+                if (o == rank) {
+                    L.col_idxs.push_back(static_cast<std::int32_t>(
+                        own_first >= 0 ? c - own_first : col_part.local_index_of(c)));
+                    L.values.push_back(in.values[es]);
+                } else {
+                    const auto it = std::lower_bound(halo.begin(), halo.end(),
+                                                     std::make_pair(o, c));
+                    row_halo.emplace_back(static_cast<std::int32_t>(it - halo.begin()),
+                                          in.values[es]);
+                }
             }
+            std::sort(row_halo.begin(), row_halo.end(),
+                      [](const auto& x, const auto& y) { return x.first < y.first; });
+            for (const auto& [h, v] : row_halo) {
+                N.col_idxs.push_back(h);
+                N.values.push_back(v);
+            }
+            L.row_ptrs.push_back(static_cast<std::int32_t>(L.col_idxs.size()));
+            N.row_ptrs.push_back(static_cast<std::int32_t>(N.col_idxs.size()));
         }
-        std::sort(row_halo.begin(), row_halo.end(),
-                  [](const auto& x, const auto& y) { return x.first < y.first; });
-        for (const auto& [h, v] : row_halo) {
-            N.col_idxs.push_back(h);
-            N.values.push_back(v);
-        }
-        L.row_ptrs.push_back(static_cast<std::int32_t>(L.col_idxs.size()));
-        N.row_ptrs.push_back(static_cast<std::int32_t>(N.col_idxs.size()));
     }
     return m;
 }
@@ -162,14 +290,21 @@ template <typename ValueType>
 void spmv_reference(const LocalMatrix<ValueType>& m, std::span<const ValueType> x_own,
                     std::span<const ValueType> halo, std::span<ValueType> y)
 {
-    spmv_reference(m.local, ValueType{1}, x_own, ValueType{0}, y);
-    spmv_reference(m.nonlocal, ValueType{1}, halo, ValueType{1}, y);
+    SPMV_EXPECTS(static_cast<global_index>(y.size()) == local_rows(m),
+                 "y has " + std::to_string(y.size()) + " entries for " +
+                     std::to_string(local_rows(m)) + " rows");
+    for (const auto& c : chunk_views(m)) {
+        const auto ys = y.subspan(static_cast<std::size_t>(c.first_row),
+                                  static_cast<std::size_t>(c.local->num_rows));
+        spmv_reference(*c.local, ValueType{1}, x_own, ValueType{0}, ys);
+        spmv_reference(*c.nonlocal, ValueType{1}, halo, ValueType{1}, ys);
+    }
 }
 
 #define SPMV_INSTANTIATE_LOCAL(V)                                                            \
     template GlobalRows<V> extract_rows<V>(const Csr<V, std::int32_t>&, const Partition&, int); \
     template LocalMatrix<V> split<V>(const GlobalRows<V>&, const Partition&, const Partition&,  \
-                                     int);                                                      \
+                                     int, global_index);                                        \
     template void spmv_reference<V>(const LocalMatrix<V>&, std::span<const V>,                  \
                                     std::span<const V>, std::span<V>);
 SPMV_INSTANTIATE_LOCAL(double)

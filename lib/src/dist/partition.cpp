@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -231,6 +232,11 @@ Partition owner_partition(std::vector<std::int32_t> owner, int ranks)
     std::vector<std::int32_t> next(static_cast<std::size_t>(ranks), 0);
     for (std::size_t g = 0; g < owner.size(); ++g) {
         SPMV_EXPECTS(owner[g] >= 0 && owner[g] < ranks, "owner outside [0, ranks)");
+        // local indices are 32-bit: a rank owns at most 2^31 - 1 indices (as split() requires)
+        SPMV_EXPECTS(next[static_cast<std::size_t>(owner[g])] <
+                         std::numeric_limits<std::int32_t>::max(),
+                     "rank " + std::to_string(owner[g]) +
+                         " would own more than 2^31 - 1 indices: use more ranks");
         p.local[g] = next[static_cast<std::size_t>(owner[g])]++;
     }
     p.owner = std::move(owner);

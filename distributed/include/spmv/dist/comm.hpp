@@ -113,7 +113,8 @@ public:
     /// Variable all-to-all of int64 (counts and displacements in elements).
     void alltoallv(std::span<const std::int64_t> send, std::span<const std::int64_t> send_counts,
                    std::span<std::int64_t> recv, std::span<const std::int64_t> recv_counts) const;
-    /// Blocking send / receive of `count` elements (split into messages below 2^31 elements).
+    /// Blocking send / receive of `count` elements (split into messages of at most
+    /// detail::max_message_elements(); the same for every call below that takes a count).
     void send(const void* data, std::int64_t count, Datatype t, int dest, int tag) const;
     void recv(void* data, std::int64_t count, Datatype t, int source, int tag) const;
     /// Non-blocking; completed by wait_all (the buffers must live until then).
@@ -152,6 +153,21 @@ void collective(const Comm& comm, const std::function<void()>& f);
 /// Ends every rank now (MPI_Abort with `code` after printing `why` on stderr): only for an
 /// error inside an exchange, where the peers may be blocked in a receive.
 [[noreturn]] void abort_all(const std::string& why, int code = 1);
+
+namespace detail {
+/// Large counts: MPI counts and displacements are int, so one message carries at most this
+/// many elements (2^30 by default). Longer transfers go as several messages: send, recv,
+/// isend, irecv, broadcast and allreduce_sum in pieces of at most this many elements (in order:
+/// MPI does not let messages of one sender, tag and communicator overtake each other), and
+/// gatherv, scatterv and alltoallv, when the blocks a rank sends or receives pass it together
+/// on any rank, as point-to-point messages of at most this many elements between every pair
+/// of ranks. Tests
+/// lower it to run the splitting on small arrays; it must be the same on every rank (set it
+/// between collective steps). Returns the previous limit; throws InvalidArgument outside
+/// [1, 2^31 - 1].
+std::int64_t set_max_message_elements(std::int64_t n);
+std::int64_t max_message_elements() noexcept;
+}  // namespace detail
 
 /// "Open MPI v4.1.4, ..." (MPI_Get_library_version, first line), or "no MPI".
 std::string library_version();
