@@ -12,7 +12,8 @@
 # - the static libraries' link-only dependencies are found again by the config file
 #   (cmake/SpMVLabConfig.cmake.in): Threads, METIS (the imported target SpMVLab::metis),
 #   libarchive (LibArchive::LibArchive), CUDAToolkit (CUDA::cudart_static, CUDA::cusparse)
-#   and MPI (MPI::MPI_CXX), each only when this build used it. Boost.Graph is header-only and
+#   MPI (MPI::MPI_CXX) and NCCL (the imported target SpMVLab::nccl), each only when this build
+#   used it. Boost.Graph is header-only and
 #   private: nothing to find. A new imported dependency without an entry here is warned about.
 # One export set per component, so that find_package(SpMVLab COMPONENTS core) needs neither
 # CUDA nor MPI.
@@ -56,7 +57,7 @@ endif()
 # Every imported target the libraries link must be found again by the config file: warn when
 # one appears that cmake/SpMVLabConfig.cmake.in does not know (the package test would fail).
 set(spmv_pkg_known_deps Threads::Threads SpMVLab::metis LibArchive::LibArchive ZLIB::ZLIB
-    CUDA::cudart_static CUDA::cusparse MPI::MPI_CXX)
+    CUDA::cudart_static CUDA::cusparse MPI::MPI_CXX SpMVLab::nccl)
 foreach(lib IN ITEMS spmv_core spmv_kernels spmv_dist)
   get_target_property(deps ${lib} LINK_LIBRARIES)
   foreach(dep IN LISTS deps)
@@ -74,6 +75,12 @@ foreach(lib IN ITEMS spmv_core spmv_kernels spmv_dist)
     endif()
   endforeach()
 endforeach()
+set(SPMV_PKG_HAVE_NCCL OFF)
+set(SPMV_PKG_NCCL_DIR "")
+if(SPMV_HAVE_NCCL)
+  set(SPMV_PKG_HAVE_NCCL ON)
+  get_filename_component(SPMV_PKG_NCCL_DIR ${SPMV_NCCL_LIBRARY} DIRECTORY)
+endif()
 if(TARGET MPI::MPI_CXX AND MPI_CXX_FOUND)
   set(SPMV_PKG_HAVE_MPI ON)
 else()

@@ -10,6 +10,8 @@
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/memory.hpp>
 
+#include "nccl_comm.hpp"
+
 namespace spmv::dist::detail {
 
 /// Where the exchange's device work (the gather, the copies of the halo) is queued: behind and
@@ -26,6 +28,11 @@ struct DeviceRank {
     std::string name;
     gpu::Stream compute;                            ///< the products
     gpu::Stream comm{gpu::Stream::Priority::high};  ///< the halo's gather and copies go first
+    /// Exchange path "nccl" with more than one rank: the ranks' NCCL communicator (the halo,
+    /// and CG's reductions on the device), made by make_halo_exchange; shared with the matrices
+    /// with_values() makes of this one (the same ranks and device; NCCL orders the operations
+    /// of one communicator as they are queued, whatever the stream), destroyed with the last.
+    std::shared_ptr<NcclComm> nccl;
 
     gpu::Stream& stream(Queue q) noexcept { return q == Queue::comm ? comm : compute; }
 };

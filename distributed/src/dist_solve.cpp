@@ -1,10 +1,14 @@
 // The distributed solver backends: every vector operation on this rank's entries, every
-// reduction finished by an allreduce over the ranks, every SpMV a DistMatrix::apply.
+// reduction finished by an allreduce over the ranks, every SpMV a DistMatrix::apply. GPU ranks
+// of a matrix with exchange path "nccl" keep CG's scalars on the device and reduce them with
+// ncclAllReduce (GpuDistBackend, "device reductions"); all others reduce host scalars with
+// MPI_Allreduce.
 #include <algorithm>
 #include <array>
 #include <optional>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -12,10 +16,13 @@
 
 #include <spmv/dist/dist_solve.hpp>
 #include <spmv/error.hpp>
+#include <spmv/gpu/dist_cg.hpp>
 #include <spmv/gpu/memory.hpp>
 #include <spmv/gpu/vector_ops.hpp>
 #include <spmv/solvers/cg.hpp>
 #include <spmv/solvers/host_backend.hpp>
+
+#include "device_rank.hpp"
 
 namespace spmv::dist {
 
@@ -69,12 +76,15 @@ public:
     /// entry is local column i of the local block), inverted for Jacobi.
     std::vector<ValueType> inverse_diagonal() const
     {
-        const auto& l = a_->part().local;
         std::vector<ValueType> d(n_, ValueType{0});
-        for (std::int32_t i = 0; i < l.num_rows; ++i) {
-            for (auto k = l.row_ptrs[i]; k < l.row_ptrs[i + 1]; ++k) {
-                if (l.col_idxs[static_cast<std::size_t>(k)] == i) {
-                    d[static_cast<std::size_t>(i)] = l.values[static_cast<std::size_t>(k)];
+        for (const auto& c : chunk_views(a_->part())) {  // row chunks (ours, issue 36)
+            const auto& l = *c.local;
+            for (std::int32_t i = 0; i < l.num_rows; ++i) {
+                const auto row = c.first_row + i;  // its diagonal: local column `row`
+                for (auto k = l.row_ptrs[i]; k < l.row_ptrs[i + 1]; ++k) {
+                    if (l.col_idxs[static_cast<std::size_t>(k)] == row) {
+                        d[static_cast<std::size_t>(row)] = l.values[static_cast<std::size_t>(k)];
+                    }
                 }
             }
         }
@@ -306,6 +316,37 @@ private:
 
 // ---- GPU ranks --------------------------------------------------------------------------------
 
+/// Whether GPU ranks reduce CG's scalars on the device (DistSolveOptions::device_reductions;
+/// SPMV_DIST_REDUCTIONS=mpi turns it off, a diagnostic for `spmvlab dist solve`, whose CLI has
+/// no option for it: the same NCCL exchange with the reductions through the host).
+bool device_reductions(const DistMatrix<double>& a, const DistSolveOptions& o)
+{
+    if (!a.on_gpu() || a.options().exchange != "nccl" || !o.device_reductions) {
+        return false;
+    }
+    const char* env = std::getenv("SPMV_DIST_REDUCTIONS");
+    return env == nullptr || std::string(env) != "mpi";
+}
+
+/// GPU ranks. Two ways to finish CG's reductions:
+///  - MPI (every exchange path but nccl): each fused step's rank-local sums come back to the
+///    host (DotEngine, which waits for the device), MPI_Allreduce adds them, the host decides
+///    alpha and beta (cg_step.hpp) and queues the next step with them: two host round trips per
+///    iteration, and the cg() driver reads every iteration at once (lookahead 0);
+///  - on the device (exchange path nccl, DistSolveOptions::device_reductions): the sums stay
+///    in device memory (gpu::DistCgSteps), ncclAllReduce adds them in place on the rank's
+///    compute stream, the same cg_step.hpp functions decide alpha, beta and the stop flag in a
+///    one-thread kernel, and the host only queues: no host round trip inside an iteration's
+///    reductions. The host reads each iteration's scalars one iteration late (lookahead 1, as
+///    the single-GPU solver): iteration it + 1 is queued before iteration it's record is read,
+///    and when it stopped, the device's stop flag turns the steps of it + 1 into no-ops (only
+///    its SpMV runs, recomputing q = A p), so the iteration count and the residual reported are
+///    exactly those of the iteration that met the tolerance, as with MPI. What still waits on
+///    the host each iteration is the distributed SpMV itself, whose product ends with a
+///    synchronize of the compute stream (RankBlocks::end).
+/// The rank-local sums have the same bits on both ways (DistCgSteps runs DotEngine's
+/// arithmetic on its grid); with two ranks MPI and NCCL both add a + b, so both take the same
+/// iterations; with more, the ranks' sums may be added in another order (±1 iteration).
 template <typename ValueType>
 class GpuDistBackend : public DistBackendBase<ValueType> {
     using Base = DistBackendBase<ValueType>;
@@ -318,7 +359,23 @@ public:
     /// Ghosted device vector (own entries, then the halo).
     using Vector = gpu::DeviceBuffer<ValueType>;
 
-    GpuDistBackend(DistMatrix<ValueType>& a, const DistSolveOptions& o) : Base(a, o) {}
+    /// Iterations queued before one is read: 1 with device reductions, else 0 (cg.hpp).
+    const int lookahead;
+
+    GpuDistBackend(DistMatrix<ValueType>& a, const DistSolveOptions& o, bool on_device)
+        : Base(a, o), lookahead(on_device ? 1 : 0)
+    {
+        if (on_device) {
+            device_ = a.device_rank();
+            SPMV_EXPECTS(device_ != nullptr, "device reductions need GPU ranks");
+            SPMV_EXPECTS(a.comm().size() == 1 || device_->nccl,
+                         "device reductions need the matrix's NCCL communicator (exchange nccl)");
+            steps_.emplace(std::size_t{4});  // > lookahead + 1: a record is read before reuse
+            events_.resize(4);
+        }
+    }
+    /// Whether CG's reductions run on the device (NCCL).
+    bool on_device() const noexcept { return steps_.has_value(); }
     /// Not available on GPU ranks: their dot products and fused-step sums are
     /// spmv::gpu::DotEngine's (kernels/src/vector_ops.cu, the public BLAS-1 API), which
     /// accumulate in double for both precisions; a float accumulator there is the same
@@ -389,8 +446,42 @@ public:
         }
     }
     void cg_spmv(const Vector& p, Vector& q) { spmv(p, q); }
+    void cg_begin(double rho, const CgLimits& limits)
+    {
+        Base::cg_begin(rho, limits);
+        if (steps_) {
+            steps_->begin(rho, limits, stream());
+        }
+    }
+    void cg_iteration(int iteration)
+    {
+        Base::cg_iteration(iteration);
+        if (steps_) {
+            dev_slot_ = static_cast<std::size_t>(iteration) % steps_->record_slots();
+        }
+    }
+    CgScalars cg_read(int iteration) const
+    {
+        if (!steps_) {
+            return Base::cg_read(iteration);
+        }
+        const auto slot = static_cast<std::size_t>(iteration) % steps_->record_slots();
+        events_[slot].synchronize();  // the record is written by the iteration's last step
+        return steps_->record(slot);
+    }
     void cg_alpha(const Vector& p, const Vector& q, const Vector* r)
     {
+        if (steps_) {
+            {
+                Timer t(times_.reduction_ms);
+                steps_->alpha_sums(p.data(), q.data(), r != nullptr ? r->data() : nullptr, n(),
+                                   stream());
+            }
+            device_allreduce();
+            Timer t(times_.vector_ms);
+            steps_->alpha(r != nullptr, dev_slot_, stream());
+            return;
+        }
         if (s_.stop != solvers::cg_running) {
             return;
         }
@@ -405,6 +496,19 @@ public:
     }
     void cg_update(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector* z)
     {
+        if (steps_) {
+            {
+                Timer t(times_.vector_ms);
+                steps_->update_sums(p.data(), q.data(), x.data(), r.data(),
+                                    z != nullptr ? inv_diag_.data() : nullptr,
+                                    z != nullptr ? z->data() : nullptr, n(), stream());
+            }
+            device_allreduce();
+            Timer t(times_.vector_ms);
+            steps_->after_update(dev_slot_, stream());
+            events_[dev_slot_].record(stream());
+            return;
+        }
         if (s_.stop != solvers::cg_running) {
             return;
         }
@@ -420,6 +524,11 @@ public:
     }
     void cg_direction(const Vector& z, Vector& p)
     {
+        if (steps_) {
+            Timer t(times_.vector_ms);
+            steps_->direction(z.data(), p.data(), n(), stream());
+            return;
+        }
         if (s_.stop == solvers::cg_running) {
             xpay(z, s_.beta, p);
         }
@@ -441,8 +550,38 @@ public:
     void download(const Vector& v, std::span<ValueType> h) { v.download(h); }
 
 private:
+    /// The device reductions' stream: the rank's compute stream, where the SpMV runs (the
+    /// other vector operations run on the legacy default stream, which orders itself with it).
+    gpu::StreamRef stream() const { return device_->compute.ref(); }
+    /// The two sums of the last step over the ranks, in place on the device (ncclAllReduce
+    /// queued on the compute stream; nothing on one rank). Recorded as a reduce phase of the
+    /// SpMV it follows, like the MPI reductions; its times are the host's queuing only (the
+    /// device's time for it lies in the next synchronize). NCCL's connection for this sum was
+    /// made with the matrix (halo_exchange.cpp, connect_nccl), not in the first iteration.
+    void device_allreduce()
+    {
+        if (!device_->nccl) {
+            return;
+        }
+        const double b = this->now_us();
+        {
+            Timer t(times_.reduction_ms);
+            device_->nccl->allreduce_sum(steps_->sums(), 2, stream());
+        }
+        if (this->opt_.timeline != nullptr) {
+            this->opt_.timeline->events.push_back({a_->comm().rank(), Lane::compute,
+                                                   Phase::reduce,
+                                                   std::max(0, this->spmv_count_ - 1), b,
+                                                   this->now_us()});
+        }
+    }
+
     gpu::DeviceBuffer<ValueType> inv_diag_;
     gpu::DotEngine<ValueType> dots_;
+    detail::DeviceRank* device_ = nullptr;        // device reductions: streams, communicator
+    std::optional<gpu::DistCgSteps<ValueType>> steps_;
+    mutable std::vector<gpu::Event> events_;      // per record slot: its iteration's last step
+    std::size_t dev_slot_ = 0;                    // the record of the iteration being queued
 };
 
 template <typename Outer, typename Inner>
@@ -475,6 +614,16 @@ solvers::SolveResult run(Outer& outer, Inner* inner, std::span<const double> b_o
     return res;
 }
 
+template <typename B, typename V>
+B make_backend(DistMatrix<V>& a, const DistSolveOptions& dist, bool on_device)
+{
+    if constexpr (std::is_constructible_v<B, DistMatrix<V>&, const DistSolveOptions&, bool>) {
+        return B(a, dist, on_device);
+    } else {
+        return B(a, dist);  // host ranks: MPI
+    }
+}
+
 /// Builds the backends (and MPIR-CG's float matrix on the same partition) and solves.
 template <template <typename> class Backend>
 solvers::SolveResult solve_with(DistMatrix<double>& a, std::span<const double> b_own,
@@ -484,7 +633,8 @@ solvers::SolveResult solve_with(DistMatrix<double>& a, std::span<const double> b
     auto elapsed = [](Clock::time_point t) {
         return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
     };
-    Backend<double> outer(a, dist);
+    const bool on_device = device_reductions(a, dist);
+    Backend<double> outer = make_backend<Backend<double>>(a, dist, on_device);
     std::optional<DistMatrix<float>> af;
     std::optional<Backend<float>> inner;
     double setup_ms = 0.0;
@@ -496,7 +646,7 @@ solvers::SolveResult solve_with(DistMatrix<double>& a, std::span<const double> b
         // ranks add in float either way)
         const bool as_written = options.mpir_outer == solvers::MpirOuter::pcg;
         af.emplace(a.template with_values<float>(options.inner.double_sums && !as_written));
-        inner.emplace(*af, dist);
+        inner.emplace(make_backend<Backend<float>>(*af, dist, on_device));
         float_reductions = inner->set_float_reductions(as_written);
         setup_ms = elapsed(ts);
     }

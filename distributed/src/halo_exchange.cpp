@@ -1,6 +1,7 @@
 // The halo exchange's implementations (halo_exchange.hpp): the host ranks' path and the GPU
-// ranks' three (cuda-aware, host-staged, cuda-ipc), and the collective choice between them.
-// Plain C++ over Comm (comm.cpp holds every MPI call) and the kernels' public API.
+// ranks' four (cuda-aware, host-staged, cuda-ipc, nccl), and the collective choice between them.
+// Plain C++ over Comm (comm.cpp holds every MPI call), NcclComm (nccl_comm.cpp every NCCL call)
+// and the kernels' public API.
 #include <array>
 #include <chrono>
 #include <cstring>
@@ -109,12 +110,12 @@ public:
             return;
         }
         sent_ = true;
-        if (plan_.send_size() > 0) {
+        if (plan_.send_size() > 0 && host_waits_for_pack()) {
             const auto s = d.span(Phase::pack);  // the host waits for the gather (+ copy)
             device_.stream(d.queue).synchronize();
         }
         const auto s = d.span(Phase::post);
-        post_sends();
+        post_sends(d);
     }
     void finish(const Driver& d) override
     {
@@ -128,8 +129,12 @@ protected:
     virtual void post_receives() = 0;
     /// Queues what follows the gather on `s` (host-staged: the copy to the host).
     virtual void stage_out(const Driver& /*d*/, gpu::Stream& /*s*/) {}
-    /// Posts the sends (the gathered entries are complete).
-    virtual void post_sends() = 0;
+    /// Whether send() waits on the host for the gather before post_sends (MPI reads the send
+    /// buffer when it is posted; NCCL's sends are queued behind the gather on its stream).
+    virtual bool host_waits_for_pack() const noexcept { return true; }
+    /// Posts the sends (the gathered entries are complete, or queued before them on d.queue's
+    /// stream where host_waits_for_pack() is false).
+    virtual void post_sends(const Driver& d) = 0;
     /// Waits for every message and brings the halo into x_ghost's tail (queued on d.queue).
     virtual void complete(const Driver& d) = 0;
 
@@ -184,7 +189,7 @@ protected:
                               tag_halo, reqs_);
         }
     }
-    void post_sends() override
+    void post_sends(const Driver& /*d*/) override
     {
         const ValueType* src = send_buffer();
         for (const auto& n : this->plan_.send) {
@@ -281,7 +286,7 @@ protected:
                               tag_ipc_consumed, consumed_);
         }
     }
-    void post_sends() override
+    void post_sends(const Driver& /*d*/) override
     {
         // tell the receivers that the send buffer holds their entries
         for (const auto& n : this->plan_.send) {
@@ -330,6 +335,69 @@ private:
     Requests reqs_;      // the tokens sent
     Requests packed_;    // the senders' "packed" tokens
     Requests consumed_;  // the receivers' "consumed" tokens
+};
+
+/// NCCL: the gather, then one group of ncclSend (from the device send buffer) and ncclRecv (into
+/// x_ghost's halo tail), all queued on the driver's stream: no host staging, no MPI and no host
+/// wait on the data path. Where the modes put it (schedule.hpp):
+///  - vector and naive (compute stream): the group is queued when the sends are due (vector:
+///    finish(), before the whole SpMV; naive: send(), before the local SpMV), so the SpMV that
+///    follows on the same stream reads the halo in order. Naive mode's host still blocks on the
+///    local kernel (which now runs after the exchange, on the same stream: nothing hidden, as
+///    the paper expects of naive overlap);
+///  - overlap (comm stream): start() queues the gather; the host launches the local SpMV on
+///    the compute stream; finish() queues the group on the comm stream behind the gather, while
+///    the GPU runs the local SpMV; the non-local SpMV waits for it with an event
+///    (RankBlocks::halo_ready); the host never waits for the exchange. The group used to be
+///    queued in start(), before the local SpMV's launch: NCCL's host side of a group
+///    (ncclGroupEnd: the plan, the proxy's work, the kernel launch) then delayed the local
+///    SpMV's launch by its whole time, and overlap ran slower than vector and task mode (2 x
+///    H200, pde150 SELL: 81.0 us against 74.2 and 72.5, issue 36). NCCL's kernel, queued
+///    behind a local SpMV that may fill the GPU, gets the SMs first as they free up (the comm
+///    stream has the device's greatest priority), as the gather queued ahead of it does;
+///  - task: the host thread queues the gather (queue_pack) and launches the local SpMV, the
+///    communication thread queues the group on the comm stream meanwhile and is done at once;
+///    after the join, the event as in overlap.
+/// The timeline shows the group as Phase::copy_peer on the GPU lane (NCCL's kernel moving the
+/// halo from the neighbours' GPUs) and its queuing as Phase::post on the driver's lane. The
+/// share of the exchange "hidden" (overlap_times) counts an exchange interval as hidden where
+/// a compute interval of another lane covers it, and the GPU lane holds both streams: NCCL's
+/// kernel beside the local SpMV (both on the GPU lane) is not counted, only the host's queuing
+/// beside the GPU's kernels is. So for this path it says little; compare the modes' times.
+/// The send buffer is safe to overwrite at the next gather: it is queued behind this group's
+/// kernel on the same stream, or (the other stream) after the product's final synchronize.
+template <typename ValueType>
+class NcclExchange final : public DeviceExchange<ValueType> {
+public:
+    NcclExchange(const Comm& comm, const ExchangePlan& plan, std::int64_t own,
+                 DeviceRank& device, HaloBuffers<ValueType>& buffers)
+        : DeviceExchange<ValueType>(comm, plan, own, device, buffers)
+    {}
+    const char* path() const noexcept override { return "nccl"; }
+
+protected:
+    bool host_waits_for_pack() const noexcept override { return false; }
+    void post_receives() override {}  // in the group, with the sends
+    void post_sends(const Driver& d) override
+    {
+        const auto& plan = this->plan_;
+        sends_.clear();
+        recvs_.clear();
+        for (const auto& n : plan.send) {
+            sends_.push_back({n.rank, this->send_.data() + n.offset, n.count});
+        }
+        for (const auto& n : plan.recv) {
+            recvs_.push_back({n.rank, this->halo() + n.offset, n.count});
+        }
+        auto& stream = this->device_.stream(d.queue);
+        d.gpu_span(Phase::copy_peer, stream, [&] {
+            this->device_.nccl->exchange(sends_, recvs_, datatype_of<ValueType>(), stream.ref());
+        });
+    }
+    void complete(const Driver& /*d*/) override {}  // the halo arrives in order on the stream
+
+private:
+    std::vector<NcclPeer> sends_, recvs_;
 };
 
 /// Exchanges the IPC handles of the send buffers with the neighbours and opens theirs.
@@ -396,6 +464,53 @@ std::string open_neighbours(const Comm& comm, const ExchangePlan& plan, const De
     return {};
 }
 
+/// Makes every NCCL connection the matrix's products and solves will use, at its creation.
+/// NCCL (>= 2.22, NCCL_RUNTIME_CONNECT=1 by default) connects lazily: on the first ncclSend /
+/// ncclRecv to each peer and on the first collective of each algorithm, each first call costing
+/// ~100 ms or more. Left to the solve, that landed inside CG's first iteration (issue 36, 2 x
+/// H200, pde150: 420 ms with device reductions against 68 ms with CUDA IPC, 157 ms of it in
+/// the reductions; dist bench, which warms up, never saw it). So the setup makes them, once:
+///  - one halo exchange with the plan's peers and sizes, queued on the comm stream (the entries
+///    sent are whatever the send buffer holds, the received ones land in scratch memory: only
+///    the connections matter, which NCCL makes per peer whatever the size);
+///  - the sum of two doubles on the compute stream: exactly the device reductions' call
+///    (NcclComm::allreduce_sum of gpu::DistCgSteps::sums(), both precisions), so that NCCL's
+///    tuning picks the same algorithm, whose connection is the one made;
+/// then waits for both. The setup time (DistMatrix::create, with_values) includes NCCL's
+/// connection set-up; the products and solves after it do not. Collective: the scratch memory
+/// (which can fail on one rank alone) is agreed before any rank enters NCCL, whose connection
+/// set-up waits for the peers; the NCCL calls' own result is agreed after them.
+template <typename ValueType>
+void connect_nccl(const Comm& comm, const ExchangePlan& plan, DeviceRank& device,
+                  gpu::DeviceBuffer<ValueType>& send)
+{
+    gpu::DeviceBuffer<ValueType> halo;
+    gpu::DeviceBuffer<double> sums;
+    collective(comm, [&] {
+        gpu::set_device(device.ordinal);
+        halo = gpu::DeviceBuffer<ValueType>(static_cast<std::size_t>(plan.halo_size()),
+                                            "NCCL warm-up halo");
+        sums = gpu::DeviceBuffer<double>(2, "NCCL warm-up sums");
+        sums.fill(0.0);
+        if (send.size() > 0) {
+            send.fill(ValueType{0});  // defined data on the wire (compute-sanitizer's initcheck)
+        }
+    });
+    collective(comm, [&] {
+        std::vector<NcclPeer> sends, recvs;
+        for (const auto& n : plan.send) {
+            sends.push_back({n.rank, send.data() + n.offset, n.count});
+        }
+        for (const auto& n : plan.recv) {
+            recvs.push_back({n.rank, halo.data() + n.offset, n.count});
+        }
+        device.nccl->exchange(sends, recvs, datatype_of<ValueType>(), device.comm.ref());
+        device.nccl->allreduce_sum(sums.data(), 2, device.compute.ref());
+        device.comm.synchronize();
+        device.compute.synchronize();
+    });
+}
+
 /// Every rank throws `what` as the root's error (a choice all ranks made alike).
 void fail_everywhere(const Comm& comm, const std::string& what)
 {
@@ -421,10 +536,26 @@ void Driver::wait(Requests& reqs) const
 
 void check_exchange_name(const std::string& name)
 {
-    if (name != "auto" && name != "host-staged" && name != "cuda-ipc" && name != "cuda-aware") {
-        SPMV_THROW(InvalidArgument,
-                   "exchange path '" + name + "': not auto, host-staged, cuda-ipc or cuda-aware");
+    if (name != "auto" && name != "host-staged" && name != "cuda-ipc" && name != "cuda-aware" &&
+        name != "nccl") {
+        SPMV_THROW(InvalidArgument, "exchange path '" + name +
+                                        "': not auto, nccl, host-staged, cuda-ipc or cuda-aware");
     }
+    if (name == "nccl" && !nccl_compiled()) {
+        SPMV_THROW(NotCompiled,
+                   "exchange path nccl: this build has no NCCL (" + nccl_version() + ")");
+    }
+}
+
+std::string auto_exchange(bool cuda_aware_mpi)
+{
+    // The one place of auto's rule. NCCL is left out until it is measured faster (issue 36:
+    // "chosen by auto where it is faster (measured)"); to take it, return "nccl" here where
+    // nccl_compiled() (and, across hosts, where NCCL's network transport is the better one).
+    if (cuda_aware_mpi) {
+        return "cuda-aware";
+    }
+    return "cuda-ipc";  // falls back to host-staged where IPC cannot run (make_halo_exchange)
 }
 
 template <typename ValueType>
@@ -438,8 +569,11 @@ HaloBuffers<ValueType> allocate_halo_buffers(const ExchangePlan& plan, const Dis
     }
     b.send_idx = gpu::DeviceBuffer<std::int32_t>::from_host(plan.send_idx, "halo send indices");
     b.send = gpu::DeviceBuffer<ValueType>(n_send, "halo send buffer");
-    b.cuda_aware = (opt.exchange == "auto" || opt.exchange == "cuda-aware") && cuda_aware();
-    if (!b.cuda_aware) {
+    const bool mpi_cuda_aware = cuda_aware();
+    b.cuda_aware = mpi_cuda_aware &&
+                   (opt.exchange == "cuda-aware" ||
+                    (opt.exchange == "auto" && auto_exchange(true) == "cuda-aware"));
+    if (!b.cuda_aware && opt.exchange != "nccl") {
         b.pinned_send = gpu::PinnedBuffer<ValueType>(n_send);
         b.pinned_recv = gpu::PinnedBuffer<ValueType>(static_cast<std::size_t>(plan.halo_size()));
     }
@@ -450,9 +584,31 @@ template <typename ValueType>
 ExchangeChoice<ValueType> make_halo_exchange(const Comm& comm, const ExchangePlan& plan,
                                              std::int64_t own, const DistOptions& opt,
                                              bool any_halo, DeviceRank* device,
-                                             HaloBuffers<ValueType> buffers)
+                                             HaloBuffers<ValueType> buffers,
+                                             std::shared_ptr<NcclComm> shared_nccl)
 {
     ExchangeChoice<ValueType> c;
+    if (opt.exchange == "nccl") {
+        if (!opt.gpu) {
+            fail_everywhere(comm, "exchange path nccl: NCCL moves data between GPUs; it needs "
+                                  "GPU ranks (--gpu, DistOptions::gpu)");
+        }
+        if (comm.size() > 1) {  // one rank has nothing to exchange or reduce
+            if (shared_nccl) {
+                device->nccl = std::move(shared_nccl);
+            } else {
+                device->nccl = NcclComm::create(comm, device->ordinal);
+            }
+            // at setup, not in the first product or solve (connect_nccl); cheap where the
+            // connections exist already (a shared communicator)
+            connect_nccl(comm, plan, *device, buffers.send);
+        }
+        if (any_halo) {
+            c.exchange = std::make_unique<NcclExchange<ValueType>>(comm, plan, own, *device,
+                                                                   buffers);
+        }
+        return c;
+    }
     if (!any_halo) {
         return c;  // exchange_path "none": every mode is the local SpMV
     }
@@ -471,7 +627,7 @@ ExchangeChoice<ValueType> make_halo_exchange(const Comm& comm, const ExchangePla
                                                                     buffers);
         return c;
     }
-    if (want == "auto" || want == "cuda-ipc") {
+    if ((want == "auto" && auto_exchange(false) == "cuda-ipc") || want == "cuda-ipc") {
         std::vector<gpu::IpcMapping> maps;
         std::vector<std::int64_t> offsets;
         const std::string why = open_neighbours(comm, plan, *device, buffers.send, maps, offsets);
@@ -495,7 +651,8 @@ ExchangeChoice<ValueType> make_halo_exchange(const Comm& comm, const ExchangePla
     template HaloBuffers<V> allocate_halo_buffers<V>(const ExchangePlan&, const DistOptions&); \
     template ExchangeChoice<V> make_halo_exchange<V>(const Comm&, const ExchangePlan&,       \
                                                      std::int64_t, const DistOptions&, bool,  \
-                                                     DeviceRank*, HaloBuffers<V>)
+                                                     DeviceRank*, HaloBuffers<V>,             \
+                                                     std::shared_ptr<NcclComm>)
 SPMV_DIST_INSTANTIATE(double);
 SPMV_DIST_INSTANTIATE(float);
 #undef SPMV_DIST_INSTANTIATE

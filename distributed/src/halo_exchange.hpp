@@ -7,7 +7,8 @@
 //   └── DeviceExchange           GPU ranks: the gather on the device, the step order
 //       ├── CudaAwareExchange    device buffers to MPI                        "cuda-aware"
 //       │   └── HostStagedExchange   + copies through page-locked memory     "host-staged"
-//       └── CudaIpcExchange      peer copies of the halo, MPI for tokens only   "cuda-ipc"
+//       ├── CudaIpcExchange      peer copies of the halo, MPI for tokens only   "cuda-ipc"
+//       └── NcclExchange         ncclSend / ncclRecv queued on the stream, no MPI  "nccl"
 //
 // Like the row gatherer of Ginkgo's distributed::Matrix (`req = gather.apply_async(b, recv);
 // local.apply(...); req.wait(); non_local.apply(...)`) and PETSc's VecScatterBegin / End
@@ -63,7 +64,7 @@ template <typename ValueType>
 class HaloExchange {
 public:
     virtual ~HaloExchange() = default;
-    /// "host", "host-staged", "cuda-aware" or "cuda-ipc" (DistMatrix::exchange_path).
+    /// "host", "host-staged", "cuda-aware", "cuda-ipc" or "nccl" (DistMatrix::exchange_path).
     virtual const char* path() const noexcept = 0;
     /// Called on the communication thread before it drives an exchange (GPU ranks: makes the
     /// rank's device current there).
@@ -93,12 +94,21 @@ struct HaloBuffers {
     std::vector<ValueType> host_send;                  ///< host ranks: the packed entries
     gpu::DeviceBuffer<std::int32_t> send_idx;          ///< GPU ranks: the plan's send_idx
     gpu::DeviceBuffer<ValueType> send;                 ///< GPU ranks: the gathered entries
-    gpu::PinnedBuffer<ValueType> pinned_send, pinned_recv;  ///< host-staged (not cuda-aware)
+    gpu::PinnedBuffer<ValueType> pinned_send, pinned_recv;  ///< host-staged (not cuda-aware,
+                                                            ///< not nccl)
     bool cuda_aware = false;  ///< "auto" or "cuda-aware" asked for and the MPI library is
 };
 
-/// Throws InvalidArgument unless `name` is auto, host-staged, cuda-ipc or cuda-aware.
+/// Throws InvalidArgument unless `name` is auto, nccl, host-staged, cuda-ipc or cuda-aware, and
+/// NotCompiled for nccl in a build without NCCL ("this build has no NCCL").
 void check_exchange_name(const std::string& name);
+
+/// What "auto" takes for GPU ranks, in one place: cuda-aware where the MPI library is, else
+/// cuda-ipc where every rank is on one host and the GPUs can read each other's memory, else
+/// host-staged. NCCL is not (yet) among auto's choices: it is taken only when asked for, until
+/// the measurements (scripts/experiments/nccl_x2.sh, docs/distributed.md "NCCL") say where it
+/// is faster. Returns the name to try first.
+std::string auto_exchange(bool cuda_aware_mpi);
 
 template <typename ValueType>
 HaloBuffers<ValueType> allocate_halo_buffers(const ExchangePlan& plan, const DistOptions& opt);
@@ -112,12 +122,20 @@ struct ExchangeChoice {
 /// Chooses the exchange path (DistOptions::exchange) and builds it over `buffers`; for CUDA
 /// IPC it opens every neighbour's send buffer. Collective: every rank reaches it with the same
 /// options and all take the same path (a rank that cannot open a buffer makes all of them fall
-/// back to host-staged, or, with "cuda-ipc" asked for, fail with its reason). `plan` and
-/// `device` must outlive the exchange. GPU ranks pass their device, host ranks nullptr.
+/// back to host-staged, or, with "cuda-ipc" asked for, fail with its reason). With "nccl" and
+/// more than one rank it gives `device` the ranks' NCCL communicator (device->nccl, whether or
+/// not any rank has a halo, as CG's reductions use it too): `shared_nccl` where given (another
+/// matrix's over the same ranks and device: DistMatrix::with_values, MPIR-CG's float operator),
+/// else a new one; then it makes every NCCL connection the products and CG's device reductions
+/// will use (one halo exchange, one sum of two doubles), so that NCCL's lazy connection set-up
+/// (~100 ms per first call) is part of the setup time, not of the first product or solve.
+/// `plan` and `device` must outlive the exchange. GPU ranks pass their device, host ranks
+/// nullptr.
 template <typename ValueType>
 ExchangeChoice<ValueType> make_halo_exchange(const Comm& comm, const ExchangePlan& plan,
                                              std::int64_t own, const DistOptions& opt,
                                              bool any_halo, DeviceRank* device,
-                                             HaloBuffers<ValueType> buffers);
+                                             HaloBuffers<ValueType> buffers,
+                                             std::shared_ptr<NcclComm> shared_nccl = {});
 
 }  // namespace spmv::dist::detail

@@ -16,6 +16,11 @@
 //   task     communication thread  comm stream   on that thread              no: it joins the
 //                                                                            thread after it
 //
+// The table's host waits are those of the MPI paths. Exchange path nccl queues its group of
+// ncclSend / ncclRecv on the same stream behind the gather, so its host never waits for the
+// packed entries or the messages (halo_exchange.cpp, NcclExchange): the columns "device work
+// queued on" and the first pass's wait are all that tell its modes apart.
+//
 // On host ranks the first pass is the host's own work and the exchange packs on the host: the
 // sends are posted in start() already, so overlap runs naive's order (one thread cannot compute
 // and sit in MPI at once), as Mode's documentation says.

@@ -4,7 +4,9 @@
 /// rank's own entries, whose SpMV is DistMatrix::apply in one of the three modes, and whose
 /// dot products end in MPI_Allreduce (Cevahir et al. §3.3: rows and vector entries spread over
 /// the GPUs, input vector entries exchanged before every SpMV, scalars reduced twice per
-/// iteration; MPIR-CG's inner CG in float on the GPUs, refinement in double).
+/// iteration; MPIR-CG's inner CG in float on the GPUs, refinement in double). GPU ranks whose
+/// matrix exchanges through NCCL reduce on the device instead (ncclAllReduce,
+/// DistSolveOptions::device_reductions).
 ///
 /// Host ranks keep their vectors in std::vector, GPU ranks on their device (the SpMV input is
 /// "ghosted": own entries followed by the halo, so the exchange writes straight into it). The
@@ -29,6 +31,16 @@ struct DistSolveOptions {
     Mode mode = Mode::task;       ///< how each SpMV exchanges its halo
     /// Record every SpMV and every reduction into this timeline (this rank's events).
     Timeline* timeline = nullptr;
+    /// GPU ranks of a matrix with exchange path "nccl" (DistOptions::exchange): CG's dot
+    /// products are summed over the ranks by ncclAllReduce on device scalars and alpha, beta
+    /// and the stopping test are decided on the device, so the host only queues an iteration's
+    /// reductions and reads its scalars one iteration late (the solver stops exactly at the
+    /// iteration that met the tolerance: the device's stop flag makes the steps queued after it
+    /// no-ops). false: MPI_Allreduce on host scalars, as on every other path (a diagnostic; the
+    /// environment variable SPMV_DIST_REDUCTIONS=mpi does the same for `spmvlab dist solve`).
+    /// Host ranks and the other exchange paths always reduce through MPI. The norms outside
+    /// the iterations (||b||, true residuals) go through MPI either way.
+    bool device_reductions = true;
 };
 
 /// Collective. Solves A x = b with b_own / x_own this rank's entries (x_own holds the initial
