@@ -55,14 +55,15 @@ struct DistMatrix<ValueType>::Impl {
     std::int64_t own() const { return part.num_own_cols; }
 
     /// Collective, once the plan is complete: the blocks and the exchange's buffers (one
-    /// collective step, so that any rank's failure ends every rank), then the exchange path.
-    void build();
+    /// collective step, so that any rank's failure ends every rank), then the exchange path
+    /// (exchange nccl: over `nccl` where given, another matrix's communicator, else a new one).
+    void build(std::shared_ptr<detail::NcclComm> nccl = {});
     /// y = A x in `mode` over the ghosted x (host or device pointers, as the blocks are).
     void run(Mode mode, ValueType* x_ghost, ValueType* y, Timeline* timeline, int iteration);
 };
 
 template <typename ValueType>
-void DistMatrix<ValueType>::Impl::build()
+void DistMatrix<ValueType>::Impl::build(std::shared_ptr<detail::NcclComm> nccl)
 {
     detail::HaloBuffers<ValueType> buffers;
     collective(comm, [&] {
@@ -82,7 +83,7 @@ void DistMatrix<ValueType>::Impl::build()
         }
     });
     auto choice = detail::make_halo_exchange(comm, plan, own(), opt, any_halo, device.get(),
-                                             std::move(buffers));
+                                             std::move(buffers), std::move(nccl));
     exchange = std::move(choice.exchange);
     exchange_note = std::move(choice.note);
 }
@@ -225,7 +226,7 @@ DistMatrix<ValueType> DistMatrix<ValueType>::create(const Comm& comm,
         recv_vec(comm, mine.col_idxs, 0);
         recv_vec(comm, mine.values, 0);
     }
-    return from_rows(comm, mine, p, opt);
+    return from_rows(comm, std::move(mine), p, opt);
 }
 
 template <typename ValueType>
@@ -233,6 +234,25 @@ DistMatrix<ValueType> DistMatrix<ValueType>::from_rows(const Comm& comm,
                                                        const GlobalRows<ValueType>& rows,
                                                        const Partition& row_partition,
                                                        const DistOptions& opt)
+{
+    return from_rows_(comm, rows, nullptr, row_partition, opt);
+}
+
+template <typename ValueType>
+DistMatrix<ValueType> DistMatrix<ValueType>::from_rows(const Comm& comm,
+                                                       GlobalRows<ValueType>&& rows,
+                                                       const Partition& row_partition,
+                                                       const DistOptions& opt)
+{
+    return from_rows_(comm, rows, &rows, row_partition, opt);
+}
+
+template <typename ValueType>
+DistMatrix<ValueType> DistMatrix<ValueType>::from_rows_(const Comm& comm,
+                                                        const GlobalRows<ValueType>& rows,
+                                                        GlobalRows<ValueType>* owned,
+                                                        const Partition& row_partition,
+                                                        const DistOptions& opt)
 {
     DistMatrix m;
     m.impl_ = std::make_unique<Impl>();
@@ -246,18 +266,42 @@ DistMatrix<ValueType> DistMatrix<ValueType>::from_rows(const Comm& comm,
         validate(row_partition);
         d.rows = row_partition;
         d.cols = column_partition(row_partition, rows.num_cols);
-        d.part = split(rows, d.rows, d.cols, comm.rank());
-        d.plan = receive_side(comm.rank(), d.part.halo_owner);
+        d.part = split(rows, d.rows, d.cols, comm.rank(), opt.max_chunk_nnz);
+        if (owned != nullptr) {
+            *owned = GlobalRows<ValueType>{};  // the rows live on in d.part only
+        }
     });
-    // The send side: tell every owner which of its x entries this rank needs (all-to-all).
+    d.plan = exchange_plan(comm, d.part.halo_cols, d.part.halo_owner, d.cols);
+    d.any_halo = comm.allreduce_sum(static_cast<std::int64_t>(d.plan.halo_size() + d.plan.send_size())) > 0;
+    d.build();
+    comm.barrier();
+    d.origin = Clock::now();
+    return m;
+}
+
+ExchangePlan exchange_plan(const Comm& comm, std::span<const global_index> halo_cols,
+                           std::span<const std::int32_t> halo_owner, const Partition& cols)
+{
+    ExchangePlan plan;
+    collective(comm, [&] {
+        SPMV_EXPECTS(halo_cols.size() == halo_owner.size(),
+                     "one owner per halo entry (" + std::to_string(halo_owner.size()) + " for " +
+                         std::to_string(halo_cols.size()) + ")");
+        SPMV_EXPECTS(cols.num_ranks == comm.size(), "the column partition has " +
+                                                        std::to_string(cols.num_ranks) +
+                                                        " ranks, the run " +
+                                                        std::to_string(comm.size()));
+        plan = receive_side(comm.rank(), halo_owner);
+    });
+    // The send side: tell every owner which of its x entries this rank needs (all-to-all of
+    // the counts, then of the global columns, 64-bit; Comm splits what passes one message).
     const auto P = static_cast<std::size_t>(comm.size());
     std::vector<std::int64_t> want(P, 0), asked(P, 0);
-    for (const auto& n : d.plan.recv) {
+    for (const auto& n : plan.recv) {
         want[static_cast<std::size_t>(n.rank)] = n.count;
     }
     comm.alltoall(want, asked);
     std::vector<std::int64_t> req_in;
-    std::vector<std::vector<global_index>> requests(P);
     collective(comm, [&] {
         std::int64_t total = 0;
         for (auto v : asked) {
@@ -265,22 +309,20 @@ DistMatrix<ValueType> DistMatrix<ValueType>::from_rows(const Comm& comm,
         }
         req_in.resize(static_cast<std::size_t>(total));
     });
-    comm.alltoallv(std::span<const std::int64_t>(d.part.halo_cols), want, req_in, asked);
+    comm.alltoallv(halo_cols, want, req_in, asked);
     collective(comm, [&] {
+        std::vector<std::vector<global_index>> requests(P);
         std::size_t pos = 0;
         for (std::size_t s = 0; s < P; ++s) {
+            const auto n = static_cast<std::size_t>(asked[s]);
             requests[s].assign(req_in.begin() + static_cast<std::ptrdiff_t>(pos),
-                               req_in.begin() + static_cast<std::ptrdiff_t>(pos + static_cast<std::size_t>(asked[s])));
-            pos += static_cast<std::size_t>(asked[s]);
+                               req_in.begin() + static_cast<std::ptrdiff_t>(pos + n));
+            pos += n;
         }
-        fill_send_side(d.plan, requests, d.cols);
-        validate(d.plan, d.part.num_own_cols);
+        fill_send_side(plan, requests, cols);
+        validate(plan, cols.count(comm.rank()));
     });
-    d.any_halo = comm.allreduce_sum(static_cast<std::int64_t>(d.plan.halo_size() + d.plan.send_size())) > 0;
-    d.build();
-    comm.barrier();
-    d.origin = Clock::now();
-    return m;
+    return plan;
 }
 
 template <typename ValueType>
@@ -296,7 +338,7 @@ const ExchangePlan& DistMatrix<ValueType>::plan() const { return impl_->plan; }
 template <typename ValueType>
 const DistOptions& DistMatrix<ValueType>::options() const { return impl_->opt; }
 template <typename ValueType>
-std::int64_t DistMatrix<ValueType>::own_rows() const { return impl_->part.local.num_rows; }
+std::int64_t DistMatrix<ValueType>::own_rows() const { return local_rows(impl_->part); }
 template <typename ValueType>
 std::int64_t DistMatrix<ValueType>::own_cols() const { return impl_->part.num_own_cols; }
 template <typename ValueType>
@@ -306,6 +348,12 @@ bool DistMatrix<ValueType>::on_gpu() const { return impl_->opt.gpu; }
 
 template <typename ValueType>
 int DistMatrix<ValueType>::task_poll_interval_us() const { return impl_->poll_us; }
+
+template <typename ValueType>
+detail::DeviceRank* DistMatrix<ValueType>::device_rank() const noexcept
+{
+    return impl_->device.get();  // the NCCL solver backend's streams and communicator
+}
 
 template <typename ValueType>
 std::string DistMatrix<ValueType>::exchange_path() const
@@ -327,8 +375,9 @@ RankInfo DistMatrix<ValueType>::info() const
     r.rank = d.comm.rank();
     r.device = d.device ? d.device->name : "host";
     r.device_ordinal = d.device ? d.device->ordinal : -1;
-    r.rows = d.part.local.num_rows;
-    r.nnz = nnz(d.part.local) + nnz(d.part.nonlocal);
+    r.rows = local_rows(d.part);
+    r.nnz = local_nnz(d.part) + nonlocal_nnz(d.part);
+    r.chunks = d.blocks->chunks();
     r.halo = d.halo();
     r.neighbours = static_cast<int>(std::max(d.plan.recv.size(), d.plan.send.size()));
     r.double_sums = d.blocks->double_sums();
@@ -358,12 +407,16 @@ DistMatrix<To> DistMatrix<ValueType>::with_values(bool double_sums) const
         p.global_cols = d.part.global_cols;
         p.local = convert_values<To>(d.part.local);
         p.nonlocal = convert_values<To>(d.part.nonlocal);
+        for (const auto& c : d.part.chunks) {  // row chunks (ours, issue 36)
+            p.chunks.push_back({c.first_row, convert_values<To>(c.local),
+                                convert_values<To>(c.nonlocal)});
+        }
         p.row_ids = d.part.row_ids;
         p.halo_cols = d.part.halo_cols;
         p.halo_owner = d.part.halo_owner;
         p.num_own_cols = d.part.num_own_cols;
     });
-    o.build();
+    o.build(d.device ? d.device->nccl : nullptr);  // one NCCL communicator for both
     o.origin = d.origin;
     return m;
 }
@@ -471,13 +524,19 @@ std::vector<ValueType> scatter_from_root(const Comm& comm, const Partition& part
                      "the global vector does not match the partition");
         for (int r = 0; r < comm.size(); ++r) {
             counts.push_back(part.count(r));
-            for (auto g : part.indices_of(r)) {
-                all.push_back(global[static_cast<std::size_t>(g)]);
+        }
+        if (!part.contiguous()) {  // rank after rank (a contiguous partition is that already)
+            all.reserve(global.size());
+            for (int r = 0; r < comm.size(); ++r) {
+                for (auto g : part.indices_of(r)) {
+                    all.push_back(global[static_cast<std::size_t>(g)]);
+                }
             }
         }
     }
+    const ValueType* send = part.contiguous() ? global.data() : all.data();
     std::vector<ValueType> mine(static_cast<std::size_t>(part.count(comm.rank())));
-    comm.scatterv(all.data(), counts, mine.data(), static_cast<std::int64_t>(mine.size()),
+    comm.scatterv(send, counts, mine.data(), static_cast<std::int64_t>(mine.size()),
                   datatype_of<ValueType>());
     return mine;
 }

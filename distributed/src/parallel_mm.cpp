@@ -15,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include <spmv/dist/nnz_split.hpp>
 #include <spmv/error.hpp>
+#include <spmv/memory.hpp>
 
 namespace spmv::dist {
 namespace {
@@ -97,128 +99,104 @@ struct Block {
     std::int64_t zeros = 0;
 };
 
-/// The entries of rows [first, first + count) in CSR order: sorted by (row, column, file
-/// order), duplicates summed in file order (as the serial reader's assembly), zeros counted.
-Block assemble(std::vector<Entry>& in, std::int64_t first, std::int64_t count)
+/// The entries of rows [first, first + count), received in pieces, in CSR order: sorted by
+/// (row, column, file order), duplicates summed in file order (as the serial reader's
+/// assembly), zeros counted. No sorted copy of the entries: each piece is placed straight into
+/// the block's arrays by a counting sort on the row and freed, then each row is sorted in
+/// place. Peak: the pieces (32 bytes per entry) and the arrays (24: column, file order, value),
+/// where a sorted copy of the entries took 64 and the rows 16 more.
+Block assemble(std::vector<std::vector<Entry>>& pieces, std::int64_t first, std::int64_t count)
 {
-    const auto before = [](const Entry& a, const Entry& b) {
-        return a.row != b.row ? a.row < b.row : a.col != b.col ? a.col < b.col : a.seq < b.seq;
-    };
-    if (!std::is_sorted(in.begin(), in.end(), before)) {  // a file in CSR order arrives sorted
-        // a counting sort by row, then each row by (column, file order), as the serial
-        // reader's assembly: linear in the entries for the usual short rows
-        std::vector<std::int64_t> start(static_cast<std::size_t>(count) + 1, 0);
-        for (const auto& x : in) {
+    const auto rows = static_cast<std::size_t>(count);
+    std::vector<std::int64_t> start(rows + 1, 0);
+    for (const auto& piece : pieces) {
+        for (const auto& x : piece) {
             SPMV_EXPECTS(x.row >= first && x.row < first + count,
                          "an entry reached a rank that does not own its row");
             ++start[static_cast<std::size_t>(x.row - first) + 1];
         }
-        for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) {
-            start[i + 1] += start[i];
-        }
-        std::vector<Entry> sorted(in.size());
-        {
-            std::vector<std::int64_t> at(start.begin(), start.end() - 1);
-            for (const auto& x : in) {
-                sorted[static_cast<std::size_t>(at[static_cast<std::size_t>(x.row - first)]++)] =
-                    x;
+    }
+    for (std::size_t i = 0; i < rows; ++i) {
+        start[i + 1] += start[i];
+    }
+    const auto n = static_cast<std::size_t>(start[rows]);
+    std::vector<std::int64_t> cols(n);
+    std::vector<std::int64_t> seqs(n);
+    std::vector<double> vals(n);
+    {
+        std::vector<std::int64_t> at(start.begin(), start.end() - 1);
+        for (auto& piece : pieces) {
+            for (const auto& x : piece) {
+                auto& pos = at[static_cast<std::size_t>(x.row - first)];
+                const auto k = static_cast<std::size_t>(pos++);
+                cols[k] = x.col;
+                seqs[k] = x.seq;
+                vals[k] = x.val;
             }
+            std::vector<Entry>().swap(piece);
         }
-        std::vector<Entry>().swap(in);
-        for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) {
-            auto* b = sorted.data() + start[i];
-            auto* e = sorted.data() + start[i + 1];
-            if (e - b > 32) {
-                std::sort(b, e, before);
-            } else {
-                for (auto* it = b; it != e; ++it) {
-                    for (auto* k = it; k != b && before(*k, *(k - 1)); --k) {
-                        std::swap(*(k - 1), *k);
-                    }
+        pieces.clear();
+    }
+    // each row by (column, file order): insertion sort for the usual short rows (a row that
+    // arrives in order costs one pass), std::sort on a copy of a long one
+    std::vector<Entry> row;
+    for (std::size_t i = 0; i < rows; ++i) {
+        const auto b = static_cast<std::size_t>(start[i]);
+        const auto e = static_cast<std::size_t>(start[i + 1]);
+        const auto before = [&](std::size_t x, std::size_t y) {
+            return cols[x] != cols[y] ? cols[x] < cols[y] : seqs[x] < seqs[y];
+        };
+        if (e - b <= 32) {
+            for (auto k = b + 1; k < e; ++k) {
+                for (auto j = k; j > b && before(j, j - 1); --j) {
+                    std::swap(cols[j], cols[j - 1]);
+                    std::swap(seqs[j], seqs[j - 1]);
+                    std::swap(vals[j], vals[j - 1]);
                 }
             }
-        }
-        in.swap(sorted);
-    }
-    Block b;
-    b.first = first;
-    std::size_t w = 0;
-    for (std::size_t k = 0; k < in.size(); ++k) {
-        SPMV_EXPECTS(in[k].row >= first && in[k].row < first + count,
-                     "an entry reached a rank that does not own its row");
-        if (w > 0 && in[w - 1].row == in[k].row && in[w - 1].col == in[k].col) {
-            in[w - 1].val += in[k].val;
-            ++b.duplicates;
         } else {
-            in[w++] = in[k];
+            row.clear();
+            for (auto k = b; k < e; ++k) {
+                row.push_back({0, cols[k], seqs[k], vals[k]});
+            }
+            std::sort(row.begin(), row.end(), [](const Entry& x, const Entry& y) {
+                return x.col != y.col ? x.col < y.col : x.seq < y.seq;
+            });
+            for (auto k = b; k < e; ++k) {
+                cols[k] = row[k - b].col;
+                vals[k] = row[k - b].val;
+            }
         }
     }
-    in.resize(w);
-    b.row_ptrs.assign(static_cast<std::size_t>(count) + 1, 0);
-    b.cols.resize(w);
-    b.vals.resize(w);
-    for (std::size_t k = 0; k < w; ++k) {
-        ++b.row_ptrs[static_cast<std::size_t>(in[k].row - first) + 1];
-        b.cols[k] = in[k].col;
-        b.vals[k] = in[k].val;
-        b.zeros += in[k].val == 0.0 ? 1 : 0;
-    }
-    for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) {
-        b.row_ptrs[i + 1] += b.row_ptrs[i];
-    }
-    std::vector<Entry>().swap(in);
-    return b;
-}
-
-/// Partition nnz from the row blocks (partition_weighted's rule over the global prefix sums of
-/// the row lengths), without any rank holding more than its block's row pointers: the rank
-/// whose block holds the ideal split finds the boundary.
-Partition cut_by_nnz(const Comm& comm, const Partition& blocks, const Block& mine)
-{
-    const int P = comm.size();
-    const std::int64_t own_nnz = mine.row_ptrs.back();
-    const auto totals = allgather_i64(comm, std::span<const std::int64_t>(&own_nnz, 1));
-    std::int64_t base = 0;
-    std::int64_t total = 0;
-    for (int s = 0; s < P; ++s) {
-        if (s < comm.rank()) {
-            base += totals[static_cast<std::size_t>(s)];
+    std::vector<std::int64_t>().swap(seqs);
+    // duplicates summed in file order, in place
+    Block blk;
+    blk.first = first;
+    blk.row_ptrs.assign(rows + 1, 0);
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < rows; ++i) {
+        const auto row_begin = w;
+        const auto e = static_cast<std::size_t>(start[i + 1]);
+        for (auto k = static_cast<std::size_t>(start[i]); k < e; ++k) {
+            if (w > row_begin && cols[w - 1] == cols[k]) {
+                vals[w - 1] += vals[k];
+                ++blk.duplicates;
+            } else {
+                cols[w] = cols[k];
+                vals[w] = vals[k];
+                ++w;
+            }
         }
-        total += totals[static_cast<std::size_t>(s)];
+        blk.row_ptrs[i + 1] = static_cast<std::int64_t>(w);
     }
-    std::vector<std::int64_t> cuts(static_cast<std::size_t>(P) + 1, 0);
-    for (int r = 1; r < P; ++r) {
-        const long double ideal = static_cast<long double>(total) * r / P;
-        if (total == 0 || !(base < ideal && ideal <= base + own_nnz)) {
-            continue;  // total 0: every cut at 0, as partition_weighted's lower_bound gives
-        }
-        const auto& ptr = mine.row_ptrs;
-        // first local boundary i >= 1 with base + ptr[i] >= ideal
-        const auto it = std::lower_bound(
-            ptr.begin() + 1, ptr.end(), ideal,
-            [base](std::int64_t v, long double t) { return base + v < t; });
-        auto i = static_cast<std::size_t>(it - ptr.begin());
-        auto b = blocks.offsets[static_cast<std::size_t>(comm.rank())] +
-                 static_cast<std::int64_t>(i);
-        if (ideal - static_cast<long double>(base + ptr[i - 1]) <
-            static_cast<long double>(base + ptr[i]) - ideal) {
-            --b;  // the boundary before is nearer
-        }
-        cuts[static_cast<std::size_t>(r)] = b;
+    cols.resize(w);
+    vals.resize(w);
+    for (const double v : vals) {
+        blk.zeros += v == 0.0 ? 1 : 0;
     }
-    Partition p;
-    p.kind = PartitionKind::nnz;
-    p.num_ranks = P;
-    p.size = blocks.size;
-    p.offsets.assign(static_cast<std::size_t>(P) + 1, 0);
-    p.offsets.back() = p.size;
-    for (int r = 1; r < P; ++r) {
-        const auto b = comm.allreduce_sum(cuts[static_cast<std::size_t>(r)]);
-        p.offsets[static_cast<std::size_t>(r)] =
-            std::clamp(b, p.offsets[static_cast<std::size_t>(r) - 1], p.size);
-    }
-    validate(p);
-    return p;
+    blk.cols = std::move(cols);
+    blk.vals = std::move(vals);
+    return blk;
 }
 
 template <typename ValueType>
@@ -266,6 +244,57 @@ std::int64_t rounds_for(const Comm& comm, std::int64_t amount, std::int64_t per_
 {
     const std::int64_t mine = (amount + per_round - 1) / per_round;
     return static_cast<std::int64_t>(comm.allreduce_max(static_cast<double>(mine)));
+}
+
+/// Entries one rank's row block gets when the entries are spread evenly: 1/P of the entry
+/// lines (at most the data lines the file has: a size line may declare more than it holds),
+/// doubled for a symmetric or skew-symmetric file's mirrors.
+std::int64_t share_entries(const io::MatrixMarketInfo& info, std::int64_t data_lines, int P)
+{
+    const std::int64_t mirror = info.symmetry != io::Symmetry::general ? 2 : 1;
+    return (std::min(data_lines, info.entries) * mirror + P - 1) / P;
+}
+
+/// Bytes one rank needs in steps 3 and 5, estimated before any is allocated: in step 3 its
+/// share of the entries (share_entries) as they arrive (32 bytes each) and one round's buffers
+/// (84 bytes per entry parsed and sent: the parsed triplets, the outgoing entries, their
+/// destinations and the send buffer; the lines of one round taken at the range's mean line
+/// length), in step 5 the entries and the arrays they are sorted into (24 more: column, file
+/// order, value); its row block's pointers and counting sort (24 per row). Too low when a
+/// rank's rows hold more than 1/P of the entries: the step-5 check counts what arrived.
+std::uint64_t share_estimate(const io::MatrixMarketInfo& info, std::int64_t data_lines,
+                             std::int64_t range_lines, std::int64_t range_bytes, int P, int me,
+                             std::int64_t round_bytes)
+{
+    const std::int64_t mirror = info.symmetry != io::Symmetry::general ? 2 : 1;
+    const double share = static_cast<double>(share_entries(info, data_lines, P));
+    const double rows = static_cast<double>(partition_rows(info.rows, P).count(me));
+    const double per_round =
+        range_bytes > round_bytes
+            ? std::ceil(static_cast<double>(range_lines) * static_cast<double>(round_bytes) /
+                        static_cast<double>(range_bytes)) + 1
+            : static_cast<double>(range_lines);
+    const double round = std::min(per_round, static_cast<double>(info.entries)) *
+                         static_cast<double>(mirror);
+    return static_cast<std::uint64_t>(std::max(share * 32 + round * 84, share * 56) + rows * 24);
+}
+
+/// "rank 1 of 4: reading its share of F (1000000 x 1000000, 6940000 entries: rows 250000 to
+/// 499999, about 1735000 entries)" for the budget's message.
+std::string share_what(const std::string& source, const io::MatrixMarketInfo& info,
+                       std::int64_t data_lines, int P, int me)
+{
+    const Partition blocks = partition_rows(info.rows, P);
+    const auto first = blocks.offsets[static_cast<std::size_t>(me)];
+    const auto count = blocks.count(me);
+    return "rank " + std::to_string(me) + " of " + std::to_string(P) + ": reading its share of " +
+           source + " (" + std::to_string(info.rows) + " x " + std::to_string(info.cols) + ", " +
+           std::to_string(info.entries) + " entries: " +
+           (count > 0 ? "rows " + std::to_string(first) + " to " +
+                            std::to_string(first + count - 1)
+                      : std::string("no rows")) +
+           ", about " + std::to_string(share_entries(info, data_lines, P)) + " entries" +
+           (info.symmetry != io::Symmetry::general ? " after symmetric expansion" : "") + ")";
 }
 
 /// The root's info (numbers and strings) to every rank.
@@ -326,13 +355,26 @@ ParallelRead<ValueType> read_matrix_market_parallel(const Comm& comm,
                      "round_bytes and round_entries must be at least 1");
         io::ReadOptions ro = opt.read;
         ro.threads = 1;
+        // the byte limit applies to this rank's share (below), not to the whole matrix's CSR
+        // as the serial reader checks it; the size line's dimension check stays as it is
+        ro.memory.bytes = 0;
         reader = std::make_unique<io::EntryRangeReader>(path, ro);
     });
     std::int64_t plain = reader->plain() ? 1 : 0;
     comm.broadcast(&plain, 1, Datatype::i64);
 
     ParallelRead<ValueType> result;
-    std::vector<Entry> received;  // entries of this rank's row block
+    // the entries of this rank's row block (steps 3 and 5), then of its nnz-partition rows
+    // (step 6): one piece per round, each allocated once at its size (a growing vector would
+    // hold up to twice the entries, and three times while it moves)
+    std::vector<std::vector<Entry>> pieces;
+    const auto receive = [&](std::span<const Entry> out, const auto& owner_of) {
+        std::vector<Entry> got;
+        exchange(comm, out, owner_of, got);
+        if (!got.empty()) {
+            pieces.push_back(std::move(got));
+        }
+    };
     io::MatrixMarketInfo& info = result.info;
 
     if (plain == 0) {
@@ -367,7 +409,7 @@ ParallelRead<ValueType> read_matrix_market_parallel(const Comm& comm,
                 out.push_back({row, a.col_idxs[static_cast<std::size_t>(k)], k,
                                a.values[static_cast<std::size_t>(k)]});
             }
-            exchange(comm, out, [&](std::int64_t g) { return blocks.owner_of(g); }, received);
+            receive(out, [&](std::int64_t g) { return blocks.owner_of(g); });
         }
     } else {
         info = reader->info();
@@ -386,9 +428,19 @@ ParallelRead<ValueType> read_matrix_market_parallel(const Comm& comm,
                        text.begin() + static_cast<std::ptrdiff_t>(e), '\n'));
         const auto all_newlines = allgather_i64(comm, std::span<const std::int64_t>(&newlines, 1));
         std::int64_t first_line = reader->data_line();
-        for (int s = 0; s < me; ++s) {
-            first_line += all_newlines[static_cast<std::size_t>(s)];
+        std::int64_t data_lines = 1;  // the last line may lack its end of line
+        for (int s = 0; s < P; ++s) {
+            first_line += s < me ? all_newlines[static_cast<std::size_t>(s)] : 0;
+            data_lines += all_newlines[static_cast<std::size_t>(s)];
         }
+        // this rank's share against the budget, before anything is parsed (parallel_mm.hpp)
+        collective(comm, [&] {
+            require_memory(opt.read.memory,
+                           share_estimate(info, data_lines, newlines + 1,
+                                          static_cast<std::int64_t>(e - b), P, me,
+                                          opt.round_bytes),
+                           share_what(reader->source(), info, data_lines, P, me));
+        });
         const Partition blocks = partition_rows(info.rows, P);
         const auto owner = [&](std::int64_t g) { return blocks.owner_of(g); };
 
@@ -425,7 +477,7 @@ ParallelRead<ValueType> read_matrix_market_parallel(const Comm& comm,
                 }
                 pos = stop;
             }
-            exchange(comm, out, owner, received);
+            receive(out, owner);
         }
         std::vector<Entry>().swap(out);
 
@@ -490,7 +542,23 @@ ParallelRead<ValueType> read_matrix_market_parallel(const Comm& comm,
     const Partition blocks = partition_rows(info.rows, P);
     Block block;
     collective(comm, [&] {
-        block = assemble(received, blocks.offsets[static_cast<std::size_t>(me)], blocks.count(me));
+        if (result.per_rank) {  // the entries that did arrive (a skewed file's share is larger)
+            std::int64_t n = 0;
+            double have = 0.0;
+            for (const auto& piece : pieces) {
+                n += static_cast<std::int64_t>(piece.size());
+                have += static_cast<double>(piece.capacity()) * sizeof(Entry);
+            }
+            const auto rows = static_cast<double>(blocks.count(me));
+            require_memory(opt.read.memory,
+                           static_cast<std::uint64_t>(have + 24.0 * static_cast<double>(n) +
+                                                      24 * rows),
+                           "rank " + std::to_string(me) + " of " + std::to_string(P) +
+                               ": assembling its " + std::to_string(n) + " entries of " +
+                               path.string() + " into rows");
+        }
+        block = assemble(pieces, blocks.offsets[static_cast<std::size_t>(me)],
+                                blocks.count(me));
     });
     if (result.per_rank) {
         info.duplicates_summed = comm.allreduce_sum(block.duplicates);
@@ -502,7 +570,10 @@ ParallelRead<ValueType> read_matrix_market_parallel(const Comm& comm,
         result.rows = to_rows<ValueType>(std::move(block), info.rows, info.cols);
         return result;
     }
-    result.partition = cut_by_nnz(comm, blocks, block);
+    // the split points from the blocks' row pointers (nnz_split.hpp, shared with generate_parallel)
+    result.partition = nnz_partition(
+        comm, info.rows, block.first, static_cast<std::int64_t>(block.row_ptrs.size()) - 1,
+        [&block](global_index i) { return block.row_ptrs[static_cast<std::size_t>(i)]; });
     const Partition& p = result.partition;
     if (p.offsets == blocks.offsets) {  // the nnz cuts are the row blocks: nothing moves
         result.rows = to_rows<ValueType>(std::move(block), info.rows, info.cols);
@@ -523,11 +594,12 @@ ParallelRead<ValueType> read_matrix_market_parallel(const Comm& comm,
             out.push_back({block.first + row, block.cols[static_cast<std::size_t>(k)], 0,
                            block.vals[static_cast<std::size_t>(k)]});
         }
-        exchange(comm, out, [&](std::int64_t g) { return p.owner_of(g); }, received);
+        receive(out, [&](std::int64_t g) { return p.owner_of(g); });
     }
     block = Block{};
     collective(comm, [&] {
-        auto moved = assemble(received, p.offsets[static_cast<std::size_t>(me)], p.count(me));
+        auto moved =
+            assemble(pieces, p.offsets[static_cast<std::size_t>(me)], p.count(me));
         result.rows = to_rows<ValueType>(std::move(moved), info.rows, info.cols);
     });
     return result;

@@ -14,7 +14,7 @@
 #   1. spmvlab dist plan M --gpu --device H200 --format F --ranks P --link nvlink4
 #      --exchange cuda-ipc --scaling none --json-out OUTDIR/planP_M_F.json
 #      (the model alone: per-format and Kreutzer's eq. 2, per rank; the same partition)
-#   2. mpiexec -n P spmvlab dist bench M --gpu --format F --mode all --precision double
+#   2. mpiexec -n P spmvlab dist bench M --gpu --format F --mode all --precision double --load root (the per-format model needs the whole matrix)
 #      --exchange cuda-ipc (P = 1: none needed) --repeat 200 --scaling none
 #      --json-out OUTDIR/benchP_M_F.json
 #      (each mode's median with "model X us (Kreutzer eq. 2 Y us)" beside it; the record
@@ -63,7 +63,7 @@ for n in $PDE_SIZES; do
                 grep -E "^predicted SpMV|^Kreutzer" "$OUT/plan$tag.log"
                 echo "=== bench $tag"
                 timeout 600 mpiexec --bind-to none -n "$P" "$B" dist bench "$M" $G --format "$F" \
-                    --mode all --precision double --exchange "$EX" --repeat "$REPEAT" \
+                    --mode all --precision double --exchange "$EX" --repeat "$REPEAT" --load root \
                     --scaling none --json-out "$OUT/bench$tag.json" >"$OUT/bench$tag.log" 2>&1
                 echo "rc=$?"
                 grep -E "median|^model" "$OUT/bench$tag.log"

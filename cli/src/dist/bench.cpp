@@ -1,10 +1,12 @@
 // spmvlab dist bench: the distributed SpMV timed in each mode (wall clock per product, the
 // slowest rank), the exchange hidden in a recorded timeline, the single-process baseline on
 // the root's GPU and the model's prediction beside each mode. Runs under mpiexec, or as one
-// rank without it.
+// rank without it. The input is loaded per rank where it can be (run_bench says what that
+// leaves out).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -29,17 +31,110 @@ namespace spmvlab::dist_cli {
 using namespace spmv::dist;
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+/// The partition statistics the model takes (what analyse() counts from the whole matrix),
+/// from every rank's own blocks and exchange plan, on every rank: for input read per rank,
+/// where no rank holds the matrix. Collective.
+template <typename V>
+PartitionStats gathered_stats(const Comm& comm, const DistMatrix<V>& m)
+{
+    const int P = comm.size();
+    const auto& part = m.part();
+    const auto& plan = m.plan();
+    std::vector<std::int64_t> mine(10 + static_cast<std::size_t>(P), 0);
+    mine[0] = local_rows(part);
+    mine[1] = part.num_own_cols;
+    mine[2] = local_nnz(part);
+    mine[3] = nonlocal_nnz(part);
+    for (const auto& c : chunk_views(part)) {  // the rank's rows, in one chunk or several
+        const auto& l = *c.local;
+        const auto& n = *c.nonlocal;
+        for (std::int32_t i = 0; i < n.num_rows; ++i) {
+            if (n.row_ptrs[i + 1] > n.row_ptrs[i]) {
+                ++mine[4];
+                mine[5] += l.row_ptrs[i + 1] - l.row_ptrs[i];
+            }
+        }
+    }
+    mine[6] = plan.halo_size();
+    mine[7] = plan.send_size();
+    mine[8] = static_cast<std::int64_t>(plan.recv.size());
+    mine[9] = static_cast<std::int64_t>(plan.send.size());
+    for (const auto& n : plan.send) {
+        mine[10 + static_cast<std::size_t>(n.rank)] = n.count;
+    }
+    const auto all = comm.allgather(std::string(reinterpret_cast<const char*>(mine.data()),
+                                                mine.size() * sizeof(std::int64_t)));
+    PartitionStats s;
+    s.kind = m.row_partition().kind;
+    s.num_ranks = P;
+    s.num_rows = m.row_partition().size;
+    s.num_cols = m.col_partition().size;
+    s.value_bytes = static_cast<int>(sizeof(V));
+    s.comm.assign(static_cast<std::size_t>(P) * static_cast<std::size_t>(P), 0);
+    for (int r = 0; r < P; ++r) {
+        std::vector<std::int64_t> v(mine.size());
+        std::memcpy(v.data(), all[static_cast<std::size_t>(r)].data(),
+                    v.size() * sizeof(std::int64_t));
+        RankStats rs;
+        rs.rank = r;
+        rs.rows = v[0];
+        rs.own_cols = v[1];
+        rs.local_nnz = v[2];
+        rs.nonlocal_nnz = v[3];
+        rs.nnz = v[2] + v[3];
+        rs.nonlocal_rows = v[4];
+        rs.boundary_local_nnz = v[5];
+        rs.halo = v[6];
+        rs.sent = v[7];
+        rs.recv_neighbours = static_cast<int>(v[8]);
+        rs.send_neighbours = static_cast<int>(v[9]);
+        rs.bytes_received = static_cast<double>(rs.halo) * s.value_bytes;
+        rs.bytes_sent = static_cast<double>(rs.sent) * s.value_bytes;
+        for (int d = 0; d < P; ++d) {
+            s.comm[static_cast<std::size_t>(r) * static_cast<std::size_t>(P) +
+                   static_cast<std::size_t>(d)] = v[10 + static_cast<std::size_t>(d)];
+        }
+        s.ranks.push_back(rs);
+    }
+    finish_totals(s);
+    return s;
+}
+
+}  // namespace
+
 template <typename V>
 int run_bench(const Comm& comm, const DistCli& options)
 {
-    const auto a = load_on_root(comm, options.input);
-    // ranked per SpMV: the timed products come after the setup, which is not timed
-    const auto o = resolve_auto(comm, options, a, advisor_precision(options), 0);
+    // Input loaded per rank (no rank holds the matrix): no single-process baseline, the model
+    // from the ranks' gathered statistics with Kreutzer's eq. 2 only and no predicted scaling
+    // (those need the whole matrix; --load root keeps them).
+    const bool per_rank = root_reason(options).empty();
+    spmv::Csr<double, std::int32_t> a;  // the root path: the whole matrix on the root
+    RankRows in;
+    DistCli o = options;
+    SetupClock clock(comm);
+    if (per_rank) {
+        in = load_per_rank(comm, options);
+        clock.input_done();
+    } else {
+        print_root_reason(comm, options);
+        a = load_on_root(comm, options.input);
+        clock.input_done();
+        // ranked per SpMV: the timed products come after the setup, which is not timed
+        o = resolve_auto(comm, options, a, advisor_precision(options), 0);
+    }
     // Single-process baseline on the root's device (the same format, kernel and timing: warm,
     // back to back, each product synchronised), before the distributed run.
     double base_us = 0.0;
     std::string base_device;
-    if (o.gpu) {
+    if (o.gpu && per_rank && comm.rank() == 0) {
+        std::printf("no single-process baseline: %s was loaded per rank and no rank holds the "
+                    "whole matrix (--load root measures it)\n",
+                    input_name(o.input).c_str());
+    }
+    if (o.gpu && !per_rank) {
         collective(comm, [&] {
             if (comm.rank() == 0 && spmv::gpu::is_available()) {
                 spmv::gpu::set_device(comm.node_rank() % spmv::gpu::device_count());
@@ -65,10 +160,16 @@ int run_bench(const Comm& comm, const DistCli& options)
             }
         });
     }
-    auto m = distribute_input<V>(comm, o, a);
+    clock.build_begin();  // after the single-process baseline
+    auto m = per_rank ? build_from_rows<V>(comm, o, std::move(in.rows), in.partition)
+                      : distribute_input<V>(comm, o, a);
+    clock.build_done();
+    const auto setup = clock.report(comm);
     const auto devices = rank_devices(comm, m.info().device);
     nlohmann::json j = record_head(o, comm, "dist bench");
     j["devices"] = devices;
+    j["row_chunks"] = static_cast<int>(comm.allreduce_max(static_cast<double>(m.info().chunks)));
+    j["setup"] = setup;
     j["exchange_path"] = m.exchange_path();
     if (!m.exchange_note().empty()) {
         j["exchange_note"] = m.exchange_note();
@@ -98,9 +199,14 @@ int run_bench(const Comm& comm, const DistCli& options)
     };
     const auto total_nnz = comm.allreduce_sum(static_cast<std::int64_t>(m.info().nnz));
     // The model's prediction for this very partition, printed next to each measured mode (the
-    // root holds the matrix; labelled MODEL with the profiles it assumed).
+    // root holds the matrix, or the ranks' statistics gathered; labelled MODEL with the
+    // profiles it assumed).
     std::optional<DistPrediction> pred;
     std::optional<DistPrediction> kreutzer;  // the paper's eq. 2, format-agnostic
+    std::optional<PartitionStats> gathered;
+    if (per_rank && o.bench_link != "none") {
+        gathered = gathered_stats(comm, m);
+    }
     collective(comm, [&] {
         if (comm.rank() == 0 && o.bench_link != "none") {
             bool assumed = false;
@@ -123,7 +229,16 @@ int run_bench(const Comm& comm, const DistCli& options)
             mo.variant = model_variant(o);
             mo.params = apply_format_params(o.params);
             mo.merged_block = !o.split_blocks;
-            auto stats = partition_stats(a, m.row_partition(), static_cast<int>(sizeof(V)));
+            if (per_rank && !mo.variant.empty()) {
+                std::printf("model: Kreutzer's eq. 2 for the kernels, not the per-format model "
+                            "of %s (its kernel shapes need the whole matrix, which was loaded "
+                            "per rank; --load root gives them)\n",
+                            mo.variant.c_str());
+                mo.variant.clear();
+            }
+            auto stats = per_rank ? *gathered
+                                  : partition_stats(a, m.row_partition(),
+                                                    static_cast<int>(sizeof(V)));
             if (!mo.variant.empty()) {
                 add_kernel_shapes(stats, a, m.row_partition(), mo.variant, mo.params,
                                   mo.merged_block);
@@ -139,7 +254,12 @@ int run_bench(const Comm& comm, const DistCli& options)
                                     {"max_neighbours", stats.max_neighbours},
                                     {"row_imbalance", stats.row_imbalance},
                                     {"nnz_imbalance", stats.nnz_imbalance}};
-            if (!o.bench_scaling.empty() && o.bench_scaling != "none") {
+            if (per_rank && !o.bench_scaling.empty() && o.bench_scaling != "none") {
+                std::printf("model: no predicted scaling (--scaling %s): it partitions the whole "
+                            "matrix, which was loaded per rank (--load root, or spmvlab dist "
+                            "plan, gives it)\n",
+                            o.bench_scaling.c_str());
+            } else if (!o.bench_scaling.empty() && o.bench_scaling != "none") {
                 // the model's curve for this matrix, partition kind and precision, which
                 // `spmvlab dist chart` draws through the measured points
                 j["predicted_scaling"] =

@@ -3,10 +3,14 @@
 // `mpiexec -n N spmvlab dist ...` (or as one rank without mpiexec). This file registers the
 // subcommands and their options, and starts MPI for those that need it; each subcommand is a
 // file of its own beside it (dist_cli.hpp lists them).
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+#ifdef __GLIBC__  // (defined by the standard headers above)
+#include <malloc.h>
+#endif
 
 #include <spmv/dist/comm.hpp>
 #include <spmv/dist/mode.hpp>
@@ -61,6 +65,7 @@ constexpr const char* modes_help =
 std::vector<std::pair<std::string, std::string>> schedule_options(const DistCli& o)
 {
     return {{"INPUT", o.input},
+            {"--load", o.load},
             {"--mode", mode_option_text(o.modes)},
             {"--partition", o.partition},
             {"--format", o.format},
@@ -115,9 +120,17 @@ std::string schedule_mismatch(const Comm& comm, const DistCli& o)
 /// MPI_Init for the commands that need it; the ranks first agree on every option that decides
 /// the collective schedule (schedule_mismatch), then every rank runs the command; RemoteError
 /// and any other error end every rank with a non-zero status. An error every rank agreed on is
-/// printed once, by rank 0.
+/// printed whole by rank 0 and named in one line by every other rank.
 int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
 {
+#ifdef __GLIBC__
+    // Every allocation of 1 MiB or more straight from the system and back to it when freed:
+    // glibc's default raises that threshold as large blocks are freed and then keeps their
+    // pages in its heap, so a rank's resident memory stayed at the per-rank read's peak while
+    // the blocks were built (pde100 on 4 ranks: 174 MB at the peak against 156 MB with this,
+    // docs/benchmarks/per_rank_input_2026-11-28). The products allocate nothing of that size.
+    if (!std::getenv("SPMV_NO_MALLOPT")) mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     int argc = 0;
     char** argv = nullptr;
     Environment env(&argc, &argv);
@@ -126,9 +139,17 @@ int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
         agree(comm, schedule_mismatch(comm, o));
         check_auto(o);
         return run(comm, o);
-    } catch (const RemoteError&) {
+    } catch (const RemoteError& e) {
         if (comm.rank() != 0) {
-            throw ExitCode{exit_status::error};  // rank 0 prints the message all ranks agreed on
+            // rank 0 prints the whole message all ranks agreed on; every other rank names it in
+            // one line of its own, so that each rank's exit says why (the file and line of a bad
+            // input), whichever rank's output a batch system keeps
+            std::string what = e.what();
+            what = what.substr(0, what.find('\n'));
+            std::fprintf(stderr, "spmvlab: rank %d of %d stops: %s\n", comm.rank(), comm.size(),
+                         what.c_str());
+            std::fflush(stderr);
+            throw ExitCode{exit_status::error};
         }
         throw;
     }
@@ -136,9 +157,22 @@ int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
 
 void add_common(CLI::App* c, DistCli& o, bool with_mode)
 {
-    c->add_option("INPUT", o.input, "Matrix Market file or generator spec (gen:pde:size=150)")
+    c->add_option("INPUT", o.input,
+                  with_mode ? "Matrix Market file or generator spec (gen:pde:size=150), loaded "
+                              "per rank (--load)"
+                            : "Matrix Market file or generator spec (gen:pde:size=150)")
         ->required();
     if (with_mode) {
+        c->add_option("--load", o.load,
+                      "how the matrix reaches the ranks: auto = per rank where it can (every "
+                      "rank reads its share of a Matrix Market file, or generates its rows of a "
+                      "gen: spec; no rank holds the whole matrix), else on rank 0 with a note "
+                      "saying why (--format auto, --partition metis; a compressed or archived "
+                      "file or - is read whole by rank 0); root = rank 0 reads or generates the "
+                      "whole matrix and sends each rank its rows (dist bench's single-process "
+                      "baseline, per-format kernel model and predicted scaling need it)")
+            ->check(CLI::IsMember({"auto", "root"}))
+            ->capture_default_str();
         // parsed here, once: the subcommands get the modes (an unknown name ends the command
         // with parse_mode's message before anything runs)
         c->add_option_function<std::string>(
@@ -152,7 +186,8 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
     c->add_option("--format", o.format,
                   "storage format of both blocks (spmvlab formats), or auto: the format "
                   "advisor's first choice for the global matrix (made once, the same on every "
-                  "rank; printed with the reason and recorded in --json-out as auto_choice)")
+                  "rank; printed with the reason and recorded in --json-out as auto_choice; "
+                  "rank 0 then loads the whole matrix, see --load)")
         ->capture_default_str()
         ->each([&o](const std::string&) { o.format_given = true; });
     c->add_option("--variant", o.variant,
@@ -165,7 +200,8 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
         c->add_option("--timeline", o.timeline, "write PREFIX.json and PREFIX.svg timelines"));
     c->add_flag("--split-blocks", o.split_blocks,
                 "vector mode runs the local and non-local blocks one after the other "
-                "(default: one merged block, a single pass over y)");
+                "(default: one merged block, a single pass over y, built only when "
+                "vector mode runs)");
     c->add_option("--task-poll-us", o.task_poll_us,
                   "task mode: the communication thread tests its messages every N us and sleeps "
                   "in between; 0: MPI_Waitall, which keeps a core busy; -1: 20 when the ranks "
@@ -173,8 +209,13 @@ void add_common(CLI::App* c, DistCli& o, bool with_mode)
         ->capture_default_str()->check(CLI::Range(-1, 100000));
     c->add_option("--exchange", o.exchange,
                   "GPU ranks: how the halo moves: auto (cuda-aware MPI, else CUDA IPC on one "
-                  "host, else host-staged), host-staged, cuda-ipc or cuda-aware")
-        ->check(CLI::IsMember({"auto", "host-staged", "cuda-ipc", "cuda-aware"}))
+                  "host, else host-staged; never nccl for now), host-staged, cuda-ipc, "
+                  "cuda-aware or nccl (ncclSend/ncclRecv queued on the GPU's stream, no host "
+                  "staging and no MPI on the data path; `dist solve` then also sums CG's dot "
+                  "products with ncclAllReduce on the GPUs, alpha and beta decided there, "
+                  "SPMV_DIST_REDUCTIONS=mpi to keep MPI for them; a build without NCCL says "
+                  "so)")
+        ->check(CLI::IsMember({"auto", "host-staged", "cuda-ipc", "cuda-aware", "nccl"}))
         ->capture_default_str();
     add_format_param_options(c, o.params);
 }
@@ -214,15 +255,22 @@ void add_dist_command(CLI::App& app)
         ->capture_default_str();
     plan->callback([o] { run_plan(*o); });
 
-    auto* verify = dist->add_subcommand("verify", "every mode against the single-process "
-                                                  "product (exit 3 on a mismatch)");
+    auto* verify = dist->add_subcommand(
+        "verify", "every mode against a double-precision reference product (exit 3 on a "
+                  "mismatch): with the input loaded per rank (--load), each rank multiplies its "
+                  "own rows as read, the errors summed over the ranks; through rank 0, the whole "
+                  "matrix's product");
     add_common(verify, *o, true);
     verify->add_option("--precision", o->precision, "double or float")->capture_default_str();
     verify->callback([o] {
         with_mpi(*o, o->precision == "float" ? &run_verify<float> : &run_verify<double>);
     });
 
-    auto* bench = dist->add_subcommand("bench", "time the distributed SpMV in each mode");
+    auto* bench = dist->add_subcommand(
+        "bench", "time the distributed SpMV in each mode, the model's prediction beside it. With "
+                 "the input loaded per rank (--load auto) there is no single-process baseline "
+                 "(--gpu), the GPU kernels are priced by Kreutzer's eq. 2 and --scaling gives no "
+                 "curve (they need the whole matrix: --load root keeps them)");
     add_common(bench, *o, true);
     bench->add_option("--precision", o->precision, "double or float")->capture_default_str();
     bench->add_option("--link", o->bench_link,

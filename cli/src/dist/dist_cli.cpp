@@ -2,11 +2,15 @@
 #include "dist_cli.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <type_traits>
 
+#include <spmv/dist/parallel_gen.hpp>
+#include <spmv/dist/parallel_mm.hpp>
 #include <spmv/error.hpp>
+#include <spmv/generators.hpp>
 #include <spmv/model/format_model.hpp>
 
 #include "auto_format.hpp"
@@ -85,7 +89,7 @@ double parse_alpha(const std::string& s)
 // local kernel as task mode does.
 std::pair<LinkProfile, bool> link_for_path(const std::string& link, const std::string& path)
 {
-    const bool direct = path == "cuda-ipc" || path == "cuda-aware";
+    const bool direct = path == "cuda-ipc" || path == "cuda-aware" || path == "nccl";
     if (link != "auto") {
         return {find_link(link), !direct};
     }
@@ -182,6 +186,50 @@ void write_timelines(const Comm& comm, const std::vector<Timeline>& tls, const s
     });
 }
 
+namespace {
+double seconds_now()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+}  // namespace
+
+SetupClock::SetupClock(const Comm& comm)
+{
+    comm.barrier();
+    start_ = seconds_now();
+    input_end_ = build_begin_ = build_end_ = start_;
+}
+
+void SetupClock::input_done()
+{
+    input_end_ = seconds_now();
+    build_begin_ = input_end_;
+}
+
+void SetupClock::build_begin()
+{
+    build_begin_ = seconds_now();
+}
+
+void SetupClock::build_done()
+{
+    build_end_ = seconds_now();
+}
+
+nlohmann::json SetupClock::report(const Comm& comm) const
+{
+    const double input_s = comm.allreduce_max(input_end_ - start_);
+    const double build_s = comm.allreduce_max(build_end_ - build_begin_);
+    const double total_s = comm.allreduce_max((input_end_ - start_) + (build_end_ - build_begin_));
+    if (comm.rank() == 0) {
+        std::printf("setup (slowest rank): input %.2f s, build %.2f s, total %.2f s\n", input_s,
+                    build_s, total_s);
+        std::fflush(stdout);
+    }
+    return {{"input_s", input_s}, {"build_s", build_s}, {"total_s", total_s}};
+}
+
 spmv::Csr<double, std::int32_t> load_on_root(const Comm& comm, const std::string& input)
 {
     spmv::Csr<double, std::int32_t> a;
@@ -193,9 +241,8 @@ spmv::Csr<double, std::int32_t> load_on_root(const Comm& comm, const std::string
     return a;
 }
 
-template <typename V>
-DistMatrix<V> distribute_input(const Comm& comm, const DistCli& o,
-                               const spmv::Csr<double, std::int32_t>& a)
+namespace {
+DistOptions dist_options(const DistCli& o)
 {
     DistOptions opt;
     opt.partition = parse_partition_kind(o.partition);
@@ -203,10 +250,113 @@ DistMatrix<V> distribute_input(const Comm& comm, const DistCli& o,
     opt.variant = o.variant;
     opt.params = apply_format_params(o.params);
     opt.gpu = o.gpu;
-    opt.merged_block = !o.split_blocks;
+    // vector mode's merged block (one more copy of the rank's rows) only where vector mode runs
+    opt.merged_block =
+        !o.split_blocks &&
+        std::find(o.modes.begin(), o.modes.end(), spmv::dist::Mode::vector) != o.modes.end();
     opt.task_poll_us = o.task_poll_us;
     opt.exchange = o.exchange;
     opt.budget = memory_budget();  // every rank's blocks, estimated before they are built
+    return opt;
+}
+
+}  // namespace
+
+std::string root_reason(const DistCli& o)
+{
+    const std::string whole = "rank 0 " +
+                              std::string(spmv::gen::is_spec(o.input) ? "generates " : "reads ") +
+                              input_name(o.input) + " whole and sends each rank its rows (";
+    if (o.load == "root") {
+        return whole + "--load root)";
+    }
+    if (o.format == "auto" || o.variant == "auto") {
+        return whole + "the advisor of --" + (o.format == "auto" ? "format" : "variant") +
+               " auto chooses for the whole matrix; name a format to have every rank load its "
+               "own rows)";
+    }
+    if (o.partition != "rows" && o.partition != "nnz") {
+        return whole + "--partition " + o.partition + " needs the whole graph)";
+    }
+    return {};
+}
+
+void print_root_reason(const Comm& comm, const DistCli& o)
+{
+    if (comm.rank() == 0) {
+        std::printf("input: %s\n", root_reason(o).c_str());
+        std::fflush(stdout);
+    }
+}
+
+RankRows load_per_rank(const Comm& comm, const DistCli& o)
+{
+    RankRows r;
+    bool per_rank = true;
+    std::string note;
+    const auto kind = parse_partition_kind(o.partition);
+    if (spmv::gen::is_spec(o.input)) {
+        auto g = generate_parallel<double>(comm, o.input, kind, memory_budget());
+        r.rows = std::move(g.rows);
+        r.partition = std::move(g.partition);
+        per_rank = g.per_rank;
+        note = std::move(g.note);
+    } else {
+        ParallelReadOptions ro;
+        ro.read.memory = memory_budget();  // a budget per rank (parallel_mm.hpp)
+        ro.partition = kind;
+        auto g = read_matrix_market_parallel<double>(comm, o.input, ro);
+        r.rows = std::move(g.rows);
+        r.partition = std::move(g.partition);
+        per_rank = g.per_rank;
+        note = std::move(g.note);
+    }
+    if (comm.rank() == 0) {
+        if (per_rank) {
+            std::printf("input: %s %s per rank (%d rank(s), each its rows of the %s "
+                        "partition)\n",
+                        input_name(o.input).c_str(),
+                        spmv::gen::is_spec(o.input) ? "generated" : "read", comm.size(),
+                        o.partition.c_str());
+        } else {
+            std::printf("input: %s\n", note.c_str());
+        }
+        std::fflush(stdout);
+    }
+    return r;
+}
+
+template <typename V>
+DistMatrix<V> build_from_rows(const Comm& comm, const DistCli& o, GlobalRows<double>&& rows,
+                              const Partition& partition)
+{
+    // the rows are freed once split (DistMatrix::from_rows taking them), before the blocks are
+    // built: a rank never holds both
+    if constexpr (std::is_same_v<V, double>) {
+        return DistMatrix<double>::from_rows(comm, std::move(rows), partition, dist_options(o));
+    } else {
+        GlobalRows<V> r;  // the index arrays move, the values are converted
+        r.num_rows = rows.num_rows;
+        r.num_cols = rows.num_cols;
+        r.rows = std::move(rows.rows);
+        r.row_ptrs = std::move(rows.row_ptrs);
+        r.col_idxs = std::move(rows.col_idxs);
+        r.values.assign(rows.values.begin(), rows.values.end());
+        rows = GlobalRows<double>{};
+        return DistMatrix<V>::from_rows(comm, std::move(r), partition, dist_options(o));
+    }
+}
+
+template DistMatrix<float> build_from_rows<float>(const Comm&, const DistCli&,
+                                                  GlobalRows<double>&&, const Partition&);
+template DistMatrix<double> build_from_rows<double>(const Comm&, const DistCli&,
+                                                    GlobalRows<double>&&, const Partition&);
+
+template <typename V>
+DistMatrix<V> distribute_input(const Comm& comm, const DistCli& o,
+                               const spmv::Csr<double, std::int32_t>& a)
+{
+    const auto opt = dist_options(o);
     if constexpr (std::is_same_v<V, double>) {
         return DistMatrix<double>::create(comm, a, opt);
     } else {

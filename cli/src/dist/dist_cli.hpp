@@ -23,6 +23,8 @@ namespace spmvlab::dist_cli {
 /// Every option of every dist subcommand (one object: CLI11 fills what the chosen one names).
 struct DistCli {
     std::string input;
+    /// --load: auto (per rank where the input allows it: root_reason) or root
+    std::string load = "auto";
     /// --mode, converted when the option is read (parse_mode_option): the one mode named, or
     /// every mode (all_modes, their order) for "all", the default.
     std::vector<spmv::dist::Mode> modes{spmv::dist::all_modes.begin(),
@@ -73,7 +75,8 @@ struct DistCli {
 
 int run_plan(const DistCli& o);   ///< plan.cpp: partition statistics and the model (no MPI)
 int run_chart(const DistCli& o);  ///< chart.cpp: dist bench records against the model (no MPI)
-/// verify.cpp: every mode against the single-process product (ExitCode exit_status::mismatch, 3, on a mismatch)
+/// verify.cpp: every mode against a double-precision reference product, per rank for input
+/// loaded per rank (ExitCode exit_status::mismatch, 3, on a mismatch)
 template <typename V>
 int run_verify(const spmv::dist::Comm& comm, const DistCli& options);
 /// bench.cpp: the distributed SpMV timed in each mode
@@ -132,6 +135,55 @@ void write_timelines(const spmv::dist::Comm& comm, const std::vector<spmv::dist:
                      int svg_iteration = spmv::viz::timeline_last_iteration);
 
 // ---- the MPI commands' set-up -----------------------------------------------------------------
+
+/// Why INPUT goes through the root (load_on_root, distribute_input) instead of reaching the
+/// ranks per rank (load_per_rank, build_from_rows); empty when it goes per rank. Per rank
+/// (--load auto, the default): a Matrix Market file (plain; compressed and archived files and
+/// "-" too, which the reader has rank 0 read whole, saying so) and a gen: spec, each rank
+/// generating its rows. Through the root: --load root, --format auto / --variant auto (the
+/// advisor looks at the whole matrix) and --partition metis (the whole graph). The same on
+/// every rank (the options are).
+std::string root_reason(const DistCli& o);
+/// Prints on the root why the input goes through the root (root_reason).
+void print_root_reason(const spmv::dist::Comm& comm, const DistCli& o);
+/// This rank's rows (global numbering) and the partition, the same on every rank.
+struct RankRows {
+    spmv::dist::GlobalRows<double> rows;
+    spmv::dist::Partition partition;
+};
+/// Every rank reads its rows of the Matrix Market file INPUT (spmv::dist::
+/// read_matrix_market_parallel) or generates its rows of the gen: spec INPUT
+/// (spmv::dist::generate_parallel), for --partition rows or nnz, within memory_budget() per
+/// rank; the root says so, or prints the reader's note (input that rank 0 had to read whole).
+/// Collective.
+RankRows load_per_rank(const spmv::dist::Comm& comm, const DistCli& o);
+/// DistMatrix<V>::from_rows on this rank's rows (values converted to V), which are freed
+/// (moved from) once the blocks are built. Collective.
+template <typename V>
+spmv::dist::DistMatrix<V> build_from_rows(const spmv::dist::Comm& comm, const DistCli& o,
+                                          spmv::dist::GlobalRows<double>&& rows,
+                                          const spmv::dist::Partition& partition);
+
+/// The set-up's wall time in two phases, each the slowest rank's: "input" (every rank reads or
+/// generates its rows, or the root loads the whole matrix) and "build" (rows to their owners,
+/// the local / non-local split, the exchange plan, the blocks in the format on the host or the
+/// GPU, NCCL's connections). Issue 36's setup bar compares these between --load auto and root.
+class SetupClock {
+public:
+    explicit SetupClock(const spmv::dist::Comm& comm);  ///< a barrier, then the clock starts
+    void input_done();   ///< the input phase ends here (and the build phase begins)
+    void build_begin();  ///< the build phase begins here (after work of the command's own)
+    void build_done();   ///< the build phase ends here
+    /// Collective: the maxima over the ranks; the root prints one line ("setup (slowest rank):
+    /// input 12.3 s, build 4.5 s"); the record's "setup" object ({input_s, build_s, total_s}).
+    nlohmann::json report(const spmv::dist::Comm& comm) const;
+
+private:
+    double start_ = 0.0;
+    double input_end_ = 0.0;
+    double build_begin_ = 0.0;
+    double build_end_ = 0.0;
+};
 
 /// The root loads the input; a failure there ends every rank with its message. Collective.
 spmv::Csr<double, std::int32_t> load_on_root(const spmv::dist::Comm& comm,

@@ -36,9 +36,10 @@ int run_plan(const DistCli& o)
     mo.precision = vb == 4 ? spmv::model::Precision::single_precision
                            : spmv::model::Precision::double_precision;
     mo.alpha = parse_alpha(o.alpha);
-    // GPU ranks that copy device to device (CUDA IPC, CUDA-aware MPI) stage nothing through
-    // the host; host-staged and auto keep the two PCIe copies
-    mo.stage_through_host = !(o.exchange == "cuda-ipc" || o.exchange == "cuda-aware");
+    // GPU ranks that copy device to device (CUDA IPC, CUDA-aware MPI, NCCL) stage nothing
+    // through the host; host-staged and auto keep the two PCIe copies
+    mo.stage_through_host =
+        !(o.exchange == "cuda-ipc" || o.exchange == "cuda-aware" || o.exchange == "nccl");
     mo.variant = model_variant(o);
     mo.params = params;
     mo.merged_block = !o.split_blocks;

@@ -1,6 +1,7 @@
 // spmvlab dist solve: distributed CG, Jacobi-CG and MPIR-CG (Cevahir et al. 2009 §3.3) on
 // b = ones from x0 = 0, in one mode (exit 4 when it does not converge). Runs under mpiexec, or
-// as one rank without it.
+// as one rank without it. The input is loaded per rank (dist_cli.hpp root_reason says which
+// inputs go through the root).
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -20,16 +21,32 @@ using namespace spmv::dist;
 
 int run_solve(const Comm& comm, const DistCli& options)
 {
-    const auto a = load_on_root(comm, options.input);
     // MPIR-CG's SpMVs are mostly the inner float ones; setup amortised over --maxit SpMVs
     const bool mpir = options.method == "mpir" || options.method == "mpir-cg";
-    const auto o = resolve_auto(comm, options, a, mpir ? "sp" : "dp", std::max(0, options.maxit));
-    auto m = distribute_input<double>(comm, o, a);
-    std::vector<double> bg;
-    if (comm.rank() == 0) {
-        bg.assign(static_cast<std::size_t>(a.num_rows), 1.0);
+    DistCli o = options;
+    // one mode per solve (all: task mode), so that only that mode's blocks are built (vector
+    // mode's merged block is not, for the others)
+    if (is_all_modes(o.modes)) {
+        o.modes = {Mode::task};
     }
-    const auto b = scatter_from_root<double>(comm, m.row_partition(), bg);
+    DistMatrix<double> m;
+    SetupClock clock(comm);
+    if (root_reason(options).empty()) {
+        // per rank: every rank loads its rows; b = ones needs nothing global
+        auto in = load_per_rank(comm, options);
+        clock.input_done();
+        m = build_from_rows<double>(comm, o, std::move(in.rows), in.partition);
+    } else {
+        print_root_reason(comm, options);
+        const auto a = load_on_root(comm, options.input);
+        clock.input_done();
+        o = resolve_auto(comm, o, a, mpir ? "sp" : "dp", std::max(0, options.maxit));
+        clock.build_begin();
+        m = distribute_input<double>(comm, o, a);
+    }
+    clock.build_done();
+    const auto setup = clock.report(comm);
+    const std::vector<double> b(static_cast<std::size_t>(m.own_rows()), 1.0);
     std::vector<double> x(b.size(), 0.0);
     spmv::solvers::SolveOptions so;
     so.tol = o.tol;
@@ -55,7 +72,7 @@ int run_solve(const Comm& comm, const DistCli& options)
         outer_pcg ? spmv::solvers::MpirOuter::pcg : spmv::solvers::MpirOuter::richardson;
     so.inner.max_iterations = o.inner_maxit > 0 ? o.inner_maxit : (outer_pcg ? 100 : 1000);
     DistSolveOptions dso;
-    dso.mode = is_all_modes(o.modes) ? Mode::task : o.modes.front();  // all: task mode
+    dso.mode = o.modes.front();  // all: task mode (above)
     Timeline t;
     if (!o.timeline.empty()) {
         t.mode = dso.mode;
@@ -72,6 +89,9 @@ int run_solve(const Comm& comm, const DistCli& options)
     comm.barrier();
     const auto res = solve(m, b, x, method, so, dso);
     const auto devices = rank_devices(comm, m.info().device);
+    // the most row chunks of a rank's blocks (DistOptions::max_chunk_nnz)
+    const int row_chunks =
+        static_cast<int>(comm.allreduce_max(static_cast<double>(m.info().chunks)));
     collective(comm, [&] {
         if (comm.rank() == 0) {
             std::printf("%s: %s on %d rank(s) (%s), %s mode, %s partition, format %s, "
@@ -94,6 +114,8 @@ int run_solve(const Comm& comm, const DistCli& options)
             if (!o.json_out.empty()) {
                 auto j = record_head(o, comm, "dist solve");
                 j["devices"] = devices;
+                j["row_chunks"] = row_chunks;
+                j["setup"] = setup;
                 j["method"] = spmv::solvers::to_string(method);
                 j["exchange_path"] = m.exchange_path();
                 j["mode"] = to_string(dso.mode);

@@ -50,10 +50,13 @@
 /// library is CUDA-aware, else "cuda-ipc" (each rank pulls its halo from its neighbours' send
 /// buffers with a device copy; MPI carries "packed" / "consumed" tokens) where every rank is on
 /// one host and the GPUs can read each other's memory, else "host-staged" (copy to page-locked
-/// host memory, MPI, copy back: the papers' path). exchange_path() says which ran. In naive
-/// mode every path keeps the paper's order: the sends (IPC: the "packed" tokens) are posted
-/// before the local SpMV, everything that waits for the neighbours (IPC: their tokens and the
-/// device copy) after its synchronize.
+/// host memory, MPI, copy back: the papers' path). "nccl", asked for by name, queues the gather
+/// and one NCCL group of ncclSend / ncclRecv on the GPU's stream (no host staging, no MPI and
+/// no host wait on the data path; halo_exchange.cpp, NcclExchange). exchange_path() says which
+/// ran. In naive mode every path keeps the paper's order: the sends (IPC: the "packed" tokens;
+/// NCCL: the group, queued before the local kernel on the same stream) are posted before the
+/// local SpMV, everything that waits for the neighbours (IPC: their tokens and the device copy)
+/// after its synchronize.
 ///
 ///   spmv::dist::Environment env(&argc, &argv);
 ///   auto comm = spmv::dist::Comm::world();
@@ -79,6 +82,10 @@
 
 namespace spmv::dist {
 
+namespace detail {
+struct DeviceRank;
+}
+
 struct DistOptions {
     PartitionKind partition = PartitionKind::nnz;  ///< Cevahir's rule by default
     std::string format = "csr";  ///< registry name of both blocks' format
@@ -100,13 +107,25 @@ struct DistOptions {
     /// GPU ranks: how the halo moves between the GPUs.
     /// - "auto" (default): "cuda-aware" where the MPI library is, else "cuda-ipc" where every
     ///   rank is on one host and the GPUs can read each other's memory, else "host-staged"
-    ///   (exchange_note() says why IPC was not taken);
+    ///   (exchange_note() says why IPC was not taken). auto never takes nccl (yet): the rule
+    ///   is one function, auto_exchange() in distributed/src/halo_exchange.cpp;
     /// - "host-staged": gather on the device, copy to page-locked host memory, MPI, copy back
     ///   (the papers' path);
     /// - "cuda-ipc": each rank opens its neighbours' send buffers once (CUDA IPC) and pulls its
     ///   halo with a device copy (NVLink or PCIe peer-to-peer); MPI carries only a "packed" and
     ///   a "consumed" token per neighbour and exchange;
-    /// - "cuda-aware": device buffers to MPI directly.
+    /// - "cuda-aware": device buffers to MPI directly;
+    /// - "nccl": one NCCL communicator per matrix (created with it, collectively, and shared
+    ///   with the matrices with_values() makes of it; destroyed with the last), whose
+    ///   connections are all made at creation (NCCL makes them lazily, ~100 ms per first
+    ///   call: the setup time includes them, the first product does not); each exchange is
+    ///   the gather and one group of ncclSend (from the device send buffer) and ncclRecv
+    ///   (into the halo) queued on the stream of the mode's exchange
+    ///   (vector, naive: the compute stream; overlap, task: the comm stream, the non-local
+    ///   SpMV waiting on an event), so the host never waits for it. Distributed CG on such a
+    ///   matrix also sums its dot products with ncclAllReduce on the device
+    ///   (DistSolveOptions::device_reductions). Needs GPU ranks and a build with NCCL
+    ///   (SPMV_ENABLE_NCCL, cmake/SpmvNccl.cmake): otherwise an error saying so.
     /// A path that cannot run here is an error naming why.
     std::string exchange = "auto";
     /// Float GPU ranks: add each row's products in double and round once
@@ -118,8 +137,17 @@ struct DistOptions {
     /// GPU ranks): the local, non-local and merged blocks are estimated from their row lengths
     /// (parameters resolved first, sigma = auto included) before any is built, and a block set
     /// over the limit on any rank ends every rank with that rank's estimate
-    /// (MemoryLimitExceeded, agreed collectively). No limit by default.
+    /// (MemoryLimitExceeded, agreed collectively). No limit by default. With row chunks,
+    /// every chunk's blocks are estimated and summed.
     MemoryBudget budget;
+    /// Row chunks (ours, issue 36; the papers' nodes never held 2^31 nonzeros per process):
+    /// the most nonzeros (local + non-local entries of its rows) and stored slots (padding
+    /// included, from the format's footprint estimate) one chunk of a rank's blocks may hold.
+    /// A rank with more is cut into consecutive row chunks, each an ordinary 32-bit block in
+    /// the chosen format, and every pass runs once per chunk (RankInfo::chunks says how many);
+    /// y is the same to the last bit. In [1, 2^31 - 1]; the default, 2^31 - 2^24, leaves a
+    /// margin under 32 bits. Tests set it small to cut small matrices into many chunks.
+    std::int64_t max_chunk_nnz = default_max_chunk_nnz;
 };
 
 /// Where the rank's work ran, for result records.
@@ -132,6 +160,7 @@ struct RankInfo {
     std::int64_t halo = 0;
     int neighbours = 0;
     bool double_sums = false;  ///< the kernels add in double (DistOptions::double_sums)
+    int chunks = 1;  ///< row chunks of the rank's blocks (DistOptions::max_chunk_nnz)
 };
 
 template <typename ValueType>
@@ -156,10 +185,17 @@ public:
     /// nonzeros in total, generated rank by rank).
     static DistMatrix from_rows(const Comm& comm, const GlobalRows<ValueType>& rows,
                                 const Partition& row_partition, const DistOptions& opt);
+    /// The same, taking the rows: they are freed as soon as they are split into the rank's
+    /// local and non-local parts, before the blocks are built, so that a rank never holds its
+    /// rows and its blocks at once (per-rank input: spmvlab dist, issue 36).
+    static DistMatrix from_rows(const Comm& comm, GlobalRows<ValueType>&& rows,
+                                const Partition& row_partition, const DistOptions& opt);
 
     const Comm& comm() const;
     const Partition& row_partition() const;
     const Partition& col_partition() const;
+    /// This rank's blocks as split (row chunks past DistOptions::max_chunk_nnz: read them
+    /// through chunk_views(), or local_rows() / local_nnz() / nonlocal_nnz()).
     const LocalMatrix<ValueType>& part() const;
     const ExchangePlan& plan() const;
     const DistOptions& options() const;
@@ -167,12 +203,15 @@ public:
     std::int64_t own_rows() const;   ///< entries of y on this rank
     std::int64_t own_cols() const;   ///< entries of x on this rank
     /// "none" (no rank has a halo), "host" (host ranks), "host-staged" (GPU ranks through
-    /// page-locked host buffers), "cuda-ipc" (GPU to GPU copies, MPI for tokens only) or
-    /// "cuda-aware" (device buffers to MPI).
+    /// page-locked host buffers), "cuda-ipc" (GPU to GPU copies, MPI for tokens only),
+    /// "cuda-aware" (device buffers to MPI) or "nccl" (ncclSend / ncclRecv on the device).
     std::string exchange_path() const;
     /// Why "auto" did not take CUDA IPC (empty when it did, or was not tried).
     std::string exchange_note() const;
     bool on_gpu() const;
+    /// Internal to spmv::dist (its solvers): this GPU rank's device and streams, and with
+    /// exchange path "nccl" its NCCL communicator (device_rank.hpp); null on host ranks.
+    detail::DeviceRank* device_rank() const noexcept;
     /// The communication thread's poll interval in task mode (DistOptions::task_poll_us
     /// resolved): 0 for MPI_Waitall.
     int task_poll_interval_us() const;
@@ -213,7 +252,19 @@ private:
     friend class DistMatrix;
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    /// from_rows; `owned`, when given, is `rows` itself, freed once split.
+    static DistMatrix from_rows_(const Comm& comm, const GlobalRows<ValueType>& rows,
+                                 GlobalRows<ValueType>* owned, const Partition& row_partition,
+                                 const DistOptions& opt);
 };
+
+/// This rank's exchange plan from its halo (LocalMatrix::halo_cols and halo_owner, as split()
+/// makes them) under MPI: the receive side from the halo, then one all-to-all of the counts
+/// and one of the requested global columns (64-bit) give every rank its send side. Collective;
+/// DistMatrix::from_rows builds its plan so, and it serves to build plans without the blocks
+/// (tests, tools). Throws RemoteError on every rank when any rank's plan is inconsistent.
+ExchangePlan exchange_plan(const Comm& comm, std::span<const global_index> halo_cols,
+                           std::span<const std::int32_t> halo_owner, const Partition& cols);
 
 /// Gathers a distributed vector (each rank's own entries, `part` its index set) on the root in
 /// global order; other ranks get an empty vector. Collective.

@@ -22,7 +22,9 @@
 ///      (RemoteError, agree()). A file with fewer entries than declared fails as the serial
 ///      reader does ("file ends at line N after k of M entries").
 ///   5. Each row block's owner sorts its entries by (row, column, file order) and sums
-///      duplicates in file order: the same CSR rows, to the bit, as read_matrix_market.
+///      duplicates in file order: the same CSR rows, to the bit, as read_matrix_market. The
+///      entries arrive in one piece per round; each piece is placed into the rows' arrays by a
+///      counting sort on the row and freed, each row then sorted in place (no sorted copy).
 ///   6. Partition `rows` is those blocks. Partition `nnz` (Cevahir §3.3, partition_weighted's
 ///      rule) is cut from the blocks' row lengths by a distributed prefix sum: every rank knows
 ///      only its block's row pointers and the P block totals; the rank whose block holds the
@@ -34,11 +36,22 @@
 /// them with read_matrix_market and its entries go through steps 3, 5, 6 (ParallelRead::note
 /// says so, for the caller to print; rank 0 then holds the whole matrix, as before).
 ///
-/// Not done yet: ReadOptions::memory is checked by every rank against the whole file's size
-/// line exactly as the serial reader checks it (the dimension check, and the whole matrix's
-/// CSR estimate: conservative), not against one rank's share; the per-rank budget of the
-/// reliability work is still to come. A failed allocation inside an all-to-all round is not
-/// agreed (the exchange itself is not wrapped in collective()). Partition `metis` needs the
+/// Memory: ReadOptions::memory is a budget per rank. The size line's dimension check
+/// (unconfirmed_dimension) is the serial reader's; the byte limit is held against the rank's
+/// share, not the whole matrix's CSR: once step 2 has counted the lines, before any entry is
+/// parsed, every rank estimates what steps 3 and 5 take (1/P of the entries after symmetric
+/// expansion: 32 bytes each as they arrive, beside one round's buffers of 84 bytes per entry
+/// parsed; then 56 while they are sorted into rows, 16 once they are; 24 bytes per row), and
+/// after step 3 it checks the entries that did arrive before assembling them (a file whose
+/// rows are skewed gives some rank more than 1/P). A rank over the limit ends every rank with
+/// MemoryLimitExceeded naming that rank, its rows and its estimate ("rank 1 of 4: reading its
+/// share of F (... rows 250000 to 499999, about 1735000 entries) would need 139 MiB; the memory
+/// limit is ..."), agreed collectively. Compressed and archived input is read whole by rank 0
+/// within the whole budget, as the serial reader reads it.
+///
+/// Not done yet: a failed allocation inside an all-to-all round is not agreed (the exchange
+/// itself is not wrapped in collective()); step 6's second all-to-all is not estimated
+/// against the budget (its peak is about twice a rank's share). Partition `metis` needs the
 /// whole graph and is refused.
 #include <cstdint>
 #include <filesystem>
@@ -57,11 +70,15 @@ struct ParallelReadOptions {
     io::ReadOptions read;
     PartitionKind partition = PartitionKind::nnz;  ///< rows or nnz
     /// Bytes of text each rank parses and sends per round: with at most one entry per 4 bytes
-    /// ("1 1\n") and two per symmetric line, a round's buffers hold at most round_bytes / 2
-    /// entries of 32 bytes. Tests set it small to run many rounds.
-    std::int64_t round_bytes = std::int64_t{16} << 20;
-    /// Entries per rank per round when rows move to their nnz-partition owners.
-    std::int64_t round_entries = std::int64_t{1} << 20;
+    /// ("1 1\n") and two per symmetric line, a round's buffers (84 bytes per entry) hold at
+    /// most round_bytes / 2 entries; a typical line of 15 to 40 bytes gives 2 to 11 MiB for the
+    /// default of 1 MiB (16 MiB, the first default, made the buffers of a 65 MB pde100 file
+    /// larger than a rank's rows on 4 ranks). Tests set it small to run many rounds.
+    std::int64_t round_bytes = std::int64_t{1} << 20;
+    /// Entries per rank per round when rows move to their nnz-partition owners: the round's
+    /// buffers take 68 bytes per entry (4.25 MiB for the default; 2^20, the first default,
+    /// gave 68 MiB, more than a rank's rows of pde100 on 4 ranks).
+    std::int64_t round_entries = std::int64_t{1} << 16;
 };
 
 template <typename ValueType>

@@ -1,0 +1,309 @@
+// spmvlab dist verify / bench / solve with per-rank input (issue 36): a Matrix Market file is
+// read by every rank for its own rows (spmv::dist::read_matrix_market_parallel), the reference
+// of dist verify taken per rank; a bad line near the end of the file ends every rank with the
+// file and the line, within seconds; the memory budget applies to one rank's share. Under
+// mpiexec -n 1..4 (skipped, visibly, in a build without MPI).
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "skip.hpp"
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out;
+    double seconds;
+};
+
+/// `prefix spmvlab args` (stderr joined) with a 60 s limit: a hang fails the test.
+Run run(const std::string& prefix, const std::string& args)
+{
+    const std::string cmd = "timeout 60 " + prefix + " " + SPMVLAB_EXE + " " + args + " 2>&1";
+    const auto t0 = std::chrono::steady_clock::now();
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
+        out.append(buf.data(), n);
+    }
+    const int st = pclose(p);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out, s};
+}
+
+/// mpiexec -n N (empty without MPI). CI runs as root, which Open MPI refuses unless told.
+std::string mpiexec(int n)
+{
+    const std::string exe = MPIEXEC;
+    if (exe.empty()) {
+        return {};
+    }
+    return "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe + " -n " +
+           std::to_string(n) + " --oversubscribe";
+}
+
+std::string tmp(const std::string& name)
+{
+    std::filesystem::create_directories(SPMV_TEST_TMP);
+    return std::string(SPMV_TEST_TMP) + "/" + name;
+}
+
+nlohmann::json read_json(const std::string& path)
+{
+    std::ifstream f(path);
+    REQUIRE(f.good());
+    return nlohmann::json::parse(f);
+}
+
+/// spmvlab (one process) that must succeed, e.g. to write a test matrix.
+void make(const std::string& args)
+{
+    const auto r = run("", args);
+    INFO(args << "\n" << r.out);
+    REQUIRE(r.status == 0);
+}
+
+/// The relative errors of a dist verify record, one per mode.
+std::vector<double> errors_of(const std::string& json)
+{
+    std::vector<double> e;
+    const auto j = read_json(json);  // kept: a range-for over a temporary's member dangles
+    for (const auto& m : j["modes"]) {
+        CHECK(m["ok"] == true);
+        e.push_back(m["relative_error"].get<double>());
+    }
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("dist verify reads a Matrix Market file per rank and agrees with the root path",
+          "[cli_dist_input]")
+{
+    if (mpiexec(1).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    // general (values with 17 digits: the file holds the generated matrix exactly), symmetric
+    // (pde: the lower triangle, expanded by every rank on the way), pattern (values 1)
+    struct Case {
+        std::string name;
+        std::string spec;  ///< the same matrix through the root path
+        std::string write;
+    };
+    const std::vector<Case> cases = {
+        {"general", "gen:powerlaw:rows=3000,max-len=60",
+         "convert gen:powerlaw:rows=3000,max-len=60 " + tmp("general.mtx")},
+        {"symmetric", "gen:pde:size=14", "generate pde --size 14 -o " + tmp("symmetric.mtx")},
+        {"pattern", "", "convert gen:banded --pattern " + tmp("pattern.mtx")},
+    };
+    for (const auto& c : cases) {
+        make(c.write);
+        const auto file = tmp(c.name + ".mtx");
+        // the root path for the same file: rank 0 reads it whole, takes the reference of the
+        // whole matrix and sends each rank its rows (as before per-rank input)
+        const auto root_json = tmp(c.name + "_root.json");
+        const auto root =
+            run(mpiexec(3), "dist verify " + file + " --load root --json-out " + root_json);
+        INFO(c.name << " root path:\n" << root.out);
+        REQUIRE(root.status == 0);
+        CHECK(root.out.find("input: rank 0 reads " + c.name + ".mtx whole and sends each "
+                            "rank its rows (--load root)") != std::string::npos);
+        const auto root_err = errors_of(root_json);
+        for (int n = 1; n <= 4; ++n) {
+            for (const char* partition : {"nnz", "rows"}) {
+                const auto json = tmp(c.name + "_" + std::to_string(n) + partition + ".json");
+                const auto r = run(mpiexec(n), "dist verify " + file + " --partition " +
+                                                   partition + " --mode all --json-out " + json);
+                INFO(c.name << " on " << n << " rank(s), " << partition << ":\n" << r.out);
+                REQUIRE(r.status == 0);
+                CHECK(r.out.find("read per rank (" + std::to_string(n) + " rank(s)") !=
+                      std::string::npos);
+                const auto j = read_json(json);
+                CHECK(j["ranks"] == n);
+                CHECK(j["partition"] == partition);
+                const auto err = errors_of(json);
+                REQUIRE(err.size() == 4);
+                for (const double e : err) {
+                    // the same magnitude as the root path's: both rounding noise of a double
+                    // product, far below the tolerance (a wrong row, column or expansion
+                    // gives an error of order 1)
+                    CHECK(e < 1e-14);
+                    CHECK(e <= std::max(100 * root_err.front(), 1e-15));
+                }
+            }
+        }
+        if (!c.spec.empty()) {  // and the generated matrix itself, each rank its rows
+            const auto json = tmp(c.name + "_spec.json");
+            const auto r = run(mpiexec(3), "dist verify " + c.spec + " --json-out " + json);
+            INFO(r.out);
+            REQUIRE(r.status == 0);
+            CHECK(r.out.find("generated per rank (3 rank(s)") != std::string::npos);
+            for (const double e : errors_of(json)) {
+                CHECK(e < 1e-14);
+            }
+        }
+    }
+}
+
+TEST_CASE("dist verify --precision float per rank is within float rounding", "[cli_dist_input]")
+{
+    if (mpiexec(3).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    make("generate pde --size 12 -o " + tmp("f32.mtx"));
+    const auto json = tmp("f32.json");
+    const auto r = run(mpiexec(3), "dist verify " + tmp("f32.mtx") +
+                                       " --precision float --format sell --json-out " + json);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    for (const double e : errors_of(json)) {
+        CHECK(e > 0.0);   // float values: not the double product
+        CHECK(e < 1e-6);  // but one rounding of each value and sum
+    }
+}
+
+TEST_CASE("A bad line near the end of the file ends every rank with the file and the line",
+          "[cli_dist_input]")
+{
+    if (mpiexec(3).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    // issue 36's bar: a generated pde with one corrupt line in the last 1 % of the file
+    const auto good = tmp("good_pde.mtx");
+    make("generate pde --size 30 -o " + good);
+    std::vector<std::string> lines;
+    {
+        std::ifstream in(good);
+        for (std::string l; std::getline(in, l);) {
+            lines.push_back(l);
+        }
+    }
+    REQUIRE(lines.size() > 50000);
+    const std::size_t bad = lines.size() - lines.size() / 200;  // 0-based: line bad + 1
+    INFO("corrupt line " << bad + 1 << " of " << lines.size() << ": " << lines[bad]);
+    lines[bad] = lines[bad].substr(0, lines[bad].rfind(' ')) + " 1.0e+x";
+    const auto path = tmp("BAD.mtx");
+    {
+        std::ofstream out(path);
+        for (const auto& l : lines) {
+            out << l << '\n';
+        }
+    }
+    const auto r = run(mpiexec(3), "dist verify " + path);
+    INFO(r.out);
+    CHECK(r.status != 0);
+    CHECK(r.status != 124);  // not the timeout
+    CHECK(r.seconds < 30.0);
+    CHECK(r.out.find("BAD.mtx:" + std::to_string(bad + 1) + ": value '1.0e+x' is not a number") !=
+          std::string::npos);
+    CHECK(r.out.find("rank 2 of 3 failed") != std::string::npos);  // the last range's reader
+    // ranks 1 and 2 name it too, each in its own line (rank 0 printed it whole)
+    for (int k = 1; k < 3; ++k) {
+        const std::string line = "spmvlab: rank " + std::to_string(k) + " of 3 stops: ";
+        const auto at = r.out.find(line);
+        REQUIRE(at != std::string::npos);
+        const auto eol = r.out.find('\n', at);
+        CHECK(r.out.substr(at, eol - at).find("BAD.mtx:" + std::to_string(bad + 1) + ":") !=
+              std::string::npos);
+    }
+    // every rank's own exit status, each printed by a shell around it (which then exits 0, so
+    // that mpiexec does not end the others before they print theirs)
+    const std::string each =
+        "sh -c '\"$0\" \"$@\"; echo \"rank $OMPI_COMM_WORLD_RANK exit $?\"'";
+    const auto w = run(mpiexec(3) + " " + each, "dist verify " + path);
+    INFO(w.out);
+    CHECK(w.seconds < 30.0);
+    for (int k = 0; k < 3; ++k) {
+        const std::regex exit_line("rank " + std::to_string(k) + " exit ([0-9]+)");
+        std::smatch m;
+        REQUIRE(std::regex_search(w.out, m, exit_line));
+        CHECK(std::stoi(m[1]) != 0);
+    }
+}
+
+TEST_CASE("The memory budget of dist verify applies to one rank's share of the file",
+          "[cli_dist_input]")
+{
+    if (mpiexec(4).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    const auto file = tmp("budget_pde.mtx");
+    make("generate pde --size 40 -o " + file);  // 64,000 rows, 251,200 lines, 438,400 nonzeros
+    // one rank's share is the whole file: its estimate (28.5 MiB: the entries as they arrive
+    // and sorted into rows, the rows' pointers, one round's buffers) is over 20 MiB ...
+    const auto one = run(mpiexec(1), "dist verify " + file + " --max-memory 20M --mode vector");
+    INFO(one.out);
+    CHECK(one.status != 0);
+    CHECK(one.out.find("rank 0 of 1: reading its share of " + file) != std::string::npos);
+    CHECK(one.out.find("about 502400 entries after symmetric expansion") != std::string::npos);
+    // ... a quarter of it fits (15.0 MiB), and so do the rank's blocks
+    const auto four = run(mpiexec(4), "dist verify " + file + " --max-memory 20M --mode vector");
+    INFO(four.out);
+    CHECK(four.status == 0);
+    CHECK(four.out.find("OK") != std::string::npos);
+    // a budget too small for a rank's share names the rank, its rows and its estimate
+    const auto tiny = run(mpiexec(2), "dist verify " + file + " --max-memory 1M");
+    INFO(tiny.out);
+    CHECK(tiny.status != 0);
+    CHECK(tiny.out.find("rank 0 of 2 failed: rank 0 of 2: reading its share of " + file +
+                        " (64000 x 64000, 251200 entries: rows 0 to 31999, about 251200 "
+                        "entries after symmetric expansion) would need ") != std::string::npos);
+    CHECK(tiny.out.find("the memory limit is 1.00 MiB (--max-memory 1M)") != std::string::npos);
+}
+
+TEST_CASE("dist solve and bench read a file per rank, as the root path solves and models it",
+          "[cli_dist_input]")
+{
+    if (mpiexec(2).empty()) {
+        SPMV_SKIP("this build has no MPI");
+    }
+    const auto file = tmp("solve_pde.mtx");
+    make("generate pde --size 12 -o " + file);
+    const auto sj = tmp("solve.json");
+    const auto s = run(mpiexec(3), "dist solve " + file + " --json-out " + sj);
+    INFO(s.out);
+    REQUIRE(s.status == 0);
+    CHECK(s.out.find("read per rank") != std::string::npos);
+    const auto j = read_json(sj);
+    CHECK(j["status"] == "converged");
+    // the same solve through the root path takes the same iterations (same matrix, same b)
+    const auto root =
+        run(mpiexec(3), "dist solve " + file + " --load root --json-out " + tmp("solve_root.json"));
+    INFO(root.out);
+    REQUIRE(root.status == 0);
+    CHECK(read_json(tmp("solve_root.json"))["iterations"] == j["iterations"]);
+
+    const auto bj = tmp("bench.json");
+    const auto b = run(mpiexec(2), "dist bench " + file + " --repeat 3 --json-out " + bj);
+    INFO(b.out);
+    REQUIRE(b.status == 0);
+    CHECK(b.out.find("no predicted scaling") != std::string::npos);
+    const auto bench = read_json(bj);
+    // the model's statistics gathered from the ranks equal dist bench's root path's
+    const auto rb = run(mpiexec(2), "dist bench " + file + " --load root --repeat 3 --json-out " +
+                                        tmp("bench_root.json"));
+    INFO(rb.out);
+    REQUIRE(rb.status == 0);
+    const auto root_bench = read_json(tmp("bench_root.json"));
+    CHECK(bench["partition_stats"] == root_bench["partition_stats"]);
+    CHECK(!bench.contains("predicted_scaling"));
+    CHECK(root_bench.contains("predicted_scaling"));
+    REQUIRE(bench["modes"].size() == root_bench["modes"].size());
+    for (std::size_t k = 0; k < bench["modes"].size(); ++k) {
+        CHECK(bench["modes"][k]["predicted_us"] == root_bench["modes"][k]["predicted_us"]);
+    }
+}
