@@ -5,7 +5,8 @@
 # generates its rows), on 1 and RANKS GPUs; each run prints and records its setup per phase
 # (the slowest rank's input and build, cli/src/dist/dist_cli.hpp SetupClock) and the whole run's
 # wall time. From the repository root with .deps carried and SPMV_COMMIT set; results under
-# $RESULTS (not $OUT: the device tool's own folder variable).
+# $RESULTS (not $OUT: the device tool's own folder variable). RUNS: the runs as "RANKS LOAD"
+# words, e.g. RUNS="4_root 4_auto" (underscores; default: 1 auto, RANKS root, RANKS auto).
 set -uo pipefail
 export SPMV_COMMIT=${SPMV_COMMIT:?}
 R=${RESULTS:?}
@@ -19,7 +20,9 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
     device_build "$R/logs" spmvlab || exit 1
 fi
 S=build-device/cli/spmvlab
-for run in "1 auto" "$RANKS root" "$RANKS auto"; do
+runs=${RUNS:-"1_auto ${RANKS}_root ${RANKS}_auto"}
+for run in $runs; do
+    run=${run/_/ }
     set -- $run
     s=$(date +%s.%N)
     timeout 300 $MPI -n "$1" $S dist solve gen:pde:size=$PDE --gpu --format sell --mode task \
