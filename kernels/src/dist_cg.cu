@@ -1,19 +1,20 @@
 // DistCgSteps (spmv/gpu/dist_cg.hpp): distributed CG's steps with the scalars on the device. The
 // sums kernels are DotEngine's (vector_ops.cu: dot2_kernel, cg_update_sums_kernel) with their
-// result written to device memory instead of page-locked host memory and a stop check in front;
+// result written to device memory instead of page-locked host memory and a stop check in front:
+// the same per-thread passes and DotEngine's grid (dot_engine.cuh), so the same bits;
 // the scalar kernels are one thread running cg_step.hpp's functions, as the single-GPU solver's
 // fused kernels do in their last block (solver_backend.cu).
 #include <algorithm>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <initializer_list>
-#include <limits>
 #include <string>
 
 #include <spmv/error.hpp>
 #include <spmv/gpu/dist_cg.hpp>
 
 #include "cuda_check.cuh"
+#include "dot_engine.cuh"
 #include "grid_sum.cuh"
 #include "launch.cuh"
 #include "vector_kernels.cuh"
@@ -22,10 +23,9 @@ namespace spmv::gpu {
 namespace {
 
 constexpr int block_size = 256;  // element-wise kernels: one thread per entry
-constexpr int red_block = 256;   // reductions: one thread per 16-byte chunk, grid-stride (as
-                                 // DotEngine's, so that the sums have the same bits)
+// reductions: DotEngine's, so that the sums have its bits (dot_engine.cuh)
+constexpr int red_block = detail::dot_block;
 
-using detail::Pack;
 using solvers::CgLimits;
 using solvers::CgScalars;
 
@@ -34,16 +34,7 @@ struct State {  // DistCgSteps<V>::State, the same layout for both value types
     CgLimits limits;
 };
 
-template <bool second, typename V>
-__device__ __forceinline__ void add_products(V xi, V yi, V ui, V vi, double2& m)
-{
-    m.x += static_cast<double>(xi) * static_cast<double>(yi);
-    if constexpr (second) {
-        m.y += static_cast<double>(ui) * static_cast<double>(vi);
-    }
-}
-
-// sums = {p.q, r.p}: DotEngine's dot2_kernel (the same loop, the same grid_sum).
+// sums = {p.q, r.p}: DotEngine's dot2_kernel (the same pass, the same grid_sum).
 template <typename V, bool aligned, bool second>
 __global__ void __launch_bounds__(red_block)
     dist_cg_alpha_sums_kernel(std::int64_t n, const V* __restrict__ x, const V* __restrict__ y,
@@ -54,26 +45,7 @@ __global__ void __launch_bounds__(red_block)
     if (state->s.stop != solvers::cg_running) {
         return;  // every block alike: the ticket stays 0
     }
-    double2 m = make_double2(0.0, 0.0);
-    detail::grid_stride_chunks<V, red_block>(
-        n,
-        [&](std::int64_t i) {
-            const Pack<V> xx = detail::load_chunk<aligned>(x + i);
-            const Pack<V> yy = detail::load_chunk<aligned>(y + i);
-            Pack<V> uu{};
-            Pack<V> vv{};
-            if constexpr (second) {
-                uu = detail::load_chunk<aligned>(u + i);
-                vv = detail::load_chunk<aligned>(v + i);
-            }
-#pragma unroll
-            for (int k = 0; k < detail::pack_width<V>; ++k) {
-                add_products<second>(xx.v[k], yy.v[k], uu.v[k], vv.v[k], m);
-            }
-        },
-        [&](std::int64_t k) {
-            add_products<second>(x[k], y[k], second ? u[k] : V{}, second ? v[k] : V{}, m);
-        });
+    const double2 m = detail::dot2_pass<V, red_block, aligned, second>(n, x, y, u, v);
     double2 t;
     if (detail::grid_sum<red_block>(m, partials, ticket, t) && threadIdx.x == 0) {
         *sums = t;
@@ -99,59 +71,6 @@ __global__ void __launch_bounds__(red_block)
     double2 t;
     if (detail::grid_sum<red_block>(m, partials, ticket, t) && threadIdx.x == 0) {
         *sums = make_double2(t.x, jacobi ? t.y : t.x);
-    }
-}
-
-// DotEngine's two reduction kernels as vector_ops.cu has them, never launched: their occupancy
-// decides DotEngine's grid (one resident wave of the fewest blocks any of them keeps resident),
-// and the grid decides the order of the sums. DistCgSteps takes its grid from these twins, not
-// from its own kernels (whose early exit may cost a register), so that its sums run on
-// DotEngine's grid and have its bits whatever the compiler allots. Keep them equal to
-// vector_ops.cu's dot2_kernel and cg_update_sums_kernel.
-template <typename V, bool aligned, bool second>
-__global__ void __launch_bounds__(red_block)
-    dot_engine_dot2_twin(std::int64_t n, const V* __restrict__ x, const V* __restrict__ y,
-                         const V* __restrict__ u, const V* __restrict__ v, double2* partials,
-                         unsigned* ticket, double2* result)
-{
-    double2 m = make_double2(0.0, 0.0);
-    detail::grid_stride_chunks<V, red_block>(
-        n,
-        [&](std::int64_t i) {
-            const Pack<V> xx = detail::load_chunk<aligned>(x + i);
-            const Pack<V> yy = detail::load_chunk<aligned>(y + i);
-            Pack<V> uu{};
-            Pack<V> vv{};
-            if constexpr (second) {
-                uu = detail::load_chunk<aligned>(u + i);
-                vv = detail::load_chunk<aligned>(v + i);
-            }
-#pragma unroll
-            for (int k = 0; k < detail::pack_width<V>; ++k) {
-                add_products<second>(xx.v[k], yy.v[k], uu.v[k], vv.v[k], m);
-            }
-        },
-        [&](std::int64_t k) {
-            add_products<second>(x[k], y[k], second ? u[k] : V{}, second ? v[k] : V{}, m);
-        });
-    double2 t;
-    if (detail::grid_sum<red_block>(m, partials, ticket, t) && threadIdx.x == 0) {
-        *result = t;
-    }
-}
-
-template <typename V, bool aligned, bool jacobi>
-__global__ void __launch_bounds__(red_block)
-    dot_engine_update_twin(std::int64_t n, V alpha, const V* __restrict__ p,
-                           const V* __restrict__ q, V* __restrict__ x, V* __restrict__ r,
-                           const V* __restrict__ inv_diag, V* __restrict__ z, double2* partials,
-                           unsigned* ticket, double2* result)
-{
-    const double2 m =
-        detail::cg_update_pass<V, red_block, jacobi, aligned>(n, alpha, p, q, x, r, inv_diag, z);
-    double2 t;
-    if (detail::grid_sum<red_block>(m, partials, ticket, t) && threadIdx.x == 0) {
-        *result = make_double2(t.x, jacobi ? t.y : t.x);
     }
 }
 
@@ -210,19 +129,6 @@ bool aligned16(std::initializer_list<const void*> ptrs)
                        [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; });
 }
 
-int per_sm(const void* kernel)
-{
-    int blocks = 0;
-    SPMV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, red_block, 0));
-    return std::max(blocks, 1);
-}
-
-template <typename K>
-const void* as_ptr(K* kernel)
-{
-    return reinterpret_cast<const void*>(kernel);
-}
-
 void expect_n(const char* what, std::int64_t n, std::initializer_list<const void*> ptrs)
 {
     SPMV_EXPECTS(n >= 0, std::string(what) + ": negative length " + std::to_string(n));
@@ -239,22 +145,11 @@ template <typename V>
 DistCgSteps<V>::DistCgSteps(std::size_t record_slots)
 {
     SPMV_EXPECTS(record_slots > 0, "DistCgSteps: at least one record slot");
-    // DotEngine's grid: one wave of the fewest blocks any of its reduction kernels keeps
-    // resident (the twins above), so that the sums add in DotEngine's order. Our own kernels
-    // may keep fewer resident: the blocks of the wave that do not fit then run after the
-    // others, which changes nothing in the result (grid_sum's last block adds in block order)
-    int fewest = std::numeric_limits<int>::max();
-    for (const void* k : {as_ptr(&dot_engine_dot2_twin<V, true, true>),
-                          as_ptr(&dot_engine_dot2_twin<V, true, false>),
-                          as_ptr(&dot_engine_dot2_twin<V, false, true>),
-                          as_ptr(&dot_engine_dot2_twin<V, false, false>),
-                          as_ptr(&dot_engine_update_twin<V, true, true>),
-                          as_ptr(&dot_engine_update_twin<V, true, false>),
-                          as_ptr(&dot_engine_update_twin<V, false, true>),
-                          as_ptr(&dot_engine_update_twin<V, false, false>)}) {
-        fewest = std::min(fewest, per_sm(k));
-    }
-    max_blocks_ = static_cast<unsigned>(fewest * detail::multiprocessor_count());
+    // DotEngine's grid (dot_engine.cuh), so that the sums add in DotEngine's order. Our own
+    // kernels may keep fewer blocks resident (their early exit may cost a register): the blocks
+    // of the wave that do not fit then run after the others, which changes nothing in the result
+    // (grid_sum's last block adds in block order)
+    max_blocks_ = detail::dot_engine_max_blocks<V>();
     state_ = DeviceBuffer<typename DistCgSteps<V>::State>(1, "CG scalars");
     sums_ = DeviceBuffer<double>(2, "CG sums");
     partials_ = DeviceBuffer<double>(2 * std::size_t{max_blocks_}, "reduction partials");
@@ -269,9 +164,7 @@ DistCgSteps<V>::DistCgSteps(std::size_t record_slots)
 template <typename V>
 unsigned DistCgSteps<V>::blocks_for(std::int64_t n) const
 {
-    const std::int64_t chunks = detail::ceil_div<std::int64_t>(n, detail::pack_width<V>);
-    return static_cast<unsigned>(std::clamp<std::int64_t>(
-        detail::ceil_div<std::int64_t>(chunks, red_block), 1, std::int64_t{max_blocks_}));
+    return detail::dot_engine_blocks<V>(n, max_blocks_);
 }
 
 template <typename V>

@@ -1,21 +1,11 @@
 // Build without CUDA: distributed CG's device steps (spmv/gpu/dist_cg.hpp) exist and report that
 // CUDA was not compiled in (spmv::NotCompiled), so spmv::dist links without an #ifdef.
-#include <string>
-
-#include <spmv/error.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/dist_cg.hpp>
 
 namespace spmv::gpu {
-namespace {
 
-[[noreturn]] void not_compiled(const char* what)
-{
-    SPMV_THROW(NotCompiled, std::string(what) +
-                                ": SpMV Lab was built without CUDA (SPMV_ENABLE_CUDA=OFF or no "
-                                "nvcc)");
-}
-
-}  // namespace
+using detail::not_compiled;  // spmv/gpu/declare.hpp
 
 template <typename V>
 DistCgSteps<V>::DistCgSteps(std::size_t)

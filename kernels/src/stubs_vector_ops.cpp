@@ -3,22 +3,13 @@
 // #ifdef.
 #include <array>
 #include <cstdint>
-#include <string>
 
-#include <spmv/error.hpp>
+#include <spmv/gpu/declare.hpp>
 #include <spmv/gpu/vector_ops.hpp>
 
 namespace spmv::gpu {
-namespace {
 
-[[noreturn]] void not_compiled(const char* what)
-{
-    SPMV_THROW(NotCompiled, std::string(what) +
-                                ": SpMV Lab was built without CUDA (SPMV_ENABLE_CUDA=OFF or no "
-                                "nvcc)");
-}
-
-}  // namespace
+using detail::not_compiled;  // spmv/gpu/declare.hpp
 
 template <typename V>
 void gather(const V*, const std::int32_t*, std::int64_t, V*, StreamRef)

@@ -1,7 +1,8 @@
 // Device BLAS-1 of the distributed SpMV and CG (spmv/gpu/vector_ops.hpp): element-wise kernels
 // (one thread per entry, vector_kernels.cuh, shared with the solver backend) and the
 // deterministic reductions of DotEngine (one resident wave of blocks, grid-stride over 16-byte
-// chunks, per-block partials added in block order by the last block: grid_sum.cuh).
+// chunks, per-block partials added in block order by the last block: grid_sum.cuh; its pass and
+// grid in dot_engine.cuh, shared with distributed CG's device steps, dist_cg.cu).
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <spmv/gpu/vector_ops.hpp>
 
 #include "cuda_check.cuh"
+#include "dot_engine.cuh"
 #include "grid_sum.cuh"
 #include "launch.cuh"
 #include "vector_kernels.cuh"
@@ -23,9 +25,8 @@ namespace spmv::gpu {
 namespace {
 
 constexpr int block_size = 256;  // element-wise kernels: one thread per entry
-constexpr int red_block = 256;   // reductions: one thread per 16-byte chunk, grid-stride
-
-using detail::Pack;
+// reductions: one thread per 16-byte chunk, grid-stride (dot_engine.cuh)
+constexpr int red_block = detail::dot_block;
 
 unsigned grid_for(std::int64_t n)
 {
@@ -51,17 +52,6 @@ bool aligned16(std::initializer_list<const void*> ptrs)
 
 // ---- reductions ------------------------------------------------------------------------------
 
-// m.x += x y and (second) m.y += u v: one function for the chunk and the tail paths, so that
-// both do the same arithmetic.
-template <bool second, typename V>
-__device__ __forceinline__ void add_products(V xi, V yi, V ui, V vi, double2& m)
-{
-    m.x += static_cast<double>(xi) * static_cast<double>(yi);
-    if constexpr (second) {
-        m.y += static_cast<double>(ui) * static_cast<double>(vi);
-    }
-}
-
 // {x.y, u.v} (u.v only when `second`) into *result, a double2 in page-locked host memory.
 template <typename V, bool aligned, bool second>
 __global__ void __launch_bounds__(red_block)
@@ -69,26 +59,7 @@ __global__ void __launch_bounds__(red_block)
                 const V* __restrict__ u, const V* __restrict__ v, double2* partials,
                 unsigned* ticket, double2* result)
 {
-    double2 m = make_double2(0.0, 0.0);
-    detail::grid_stride_chunks<V, red_block>(
-        n,
-        [&](std::int64_t i) {
-            const Pack<V> xx = detail::load_chunk<aligned>(x + i);
-            const Pack<V> yy = detail::load_chunk<aligned>(y + i);
-            Pack<V> uu{};
-            Pack<V> vv{};
-            if constexpr (second) {
-                uu = detail::load_chunk<aligned>(u + i);
-                vv = detail::load_chunk<aligned>(v + i);
-            }
-#pragma unroll
-            for (int k = 0; k < detail::pack_width<V>; ++k) {
-                add_products<second>(xx.v[k], yy.v[k], uu.v[k], vv.v[k], m);
-            }
-        },
-        [&](std::int64_t k) {
-            add_products<second>(x[k], y[k], second ? u[k] : V{}, second ? v[k] : V{}, m);
-        });
+    const double2 m = detail::dot2_pass<V, red_block, aligned, second>(n, x, y, u, v);
     double2 t;
     if (detail::grid_sum<red_block>(m, partials, ticket, t) && threadIdx.x == 0) {
         *result = t;  // t.y = 0 without `second`
@@ -223,8 +194,10 @@ void add_scaled(const From* src, double s, To* dst, std::int64_t n, StreamRef st
 
 // ---- DotEngine -----------------------------------------------------------------------------
 
+namespace detail {
+
 template <typename V>
-DotEngine<V>::DotEngine()
+unsigned dot_engine_max_blocks()
 {
     // One wave: the fewest resident blocks of any reduction kernel, so that every reduction of
     // a given n runs on the same grid (dot and dot2, aligned or not, add in the same order).
@@ -238,7 +211,18 @@ DotEngine<V>::DotEngine()
           as_ptr(&cg_update_sums_kernel<V, false, false>)}) {
         fewest = std::min(fewest, per_sm(k));
     }
-    const auto blocks = static_cast<unsigned>(fewest * detail::multiprocessor_count());
+    return static_cast<unsigned>(fewest * multiprocessor_count());
+}
+
+template unsigned dot_engine_max_blocks<float>();
+template unsigned dot_engine_max_blocks<double>();
+
+}  // namespace detail
+
+template <typename V>
+DotEngine<V>::DotEngine()
+{
+    const unsigned blocks = detail::dot_engine_max_blocks<V>();
     partials_ = DeviceBuffer<double>(2 * std::size_t{blocks}, "reduction partials");
     ticket_ = DeviceBuffer<unsigned>(1, "reduction ticket");
     result_ = PinnedBuffer<double>(2);
@@ -251,9 +235,7 @@ DotEngine<V>::DotEngine()
 template <typename V>
 unsigned DotEngine<V>::blocks_for(std::int64_t n) const
 {
-    const std::int64_t chunks = detail::ceil_div<std::int64_t>(n, detail::pack_width<V>);
-    return static_cast<unsigned>(std::clamp<std::int64_t>(
-        detail::ceil_div<std::int64_t>(chunks, red_block), 1, std::int64_t{max_blocks_}));
+    return detail::dot_engine_blocks<V>(n, max_blocks_);
 }
 
 template <typename V>
