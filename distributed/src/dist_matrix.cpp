@@ -15,6 +15,7 @@
 #include "device_rank.hpp"
 #include "halo_exchange.hpp"
 #include "schedule.hpp"
+#include "shared_steps.hpp"
 #include "trace.hpp"
 
 namespace spmv::dist {
@@ -128,6 +129,12 @@ void recv_vec(const Comm& c, std::vector<T>& v, int source)
     c.recv(v.data(), static_cast<std::int64_t>(v.size()), datatype_of<T>(), source, tag_rows);
 }
 
+}  // namespace
+
+namespace detail {
+
+// Declared in shared_steps.hpp: the root path of per-rank generation (parallel_gen.cpp) takes
+// it too.
 /// The partition from the root to every rank.
 Partition broadcast_partition(const Comm& comm, Partition p)
 {
@@ -157,7 +164,9 @@ Partition broadcast_partition(const Comm& comm, Partition p)
     return p;
 }
 
-}  // namespace
+}  // namespace detail
+
+using detail::broadcast_partition;
 
 template <typename ValueType>
 DistMatrix<ValueType> DistMatrix<ValueType>::create(const Comm& comm,

@@ -7,9 +7,13 @@
 
 #include <spmv/error.hpp>
 
-namespace spmv::dist {
-namespace {
+#include "shared_steps.hpp"
 
+namespace spmv::dist {
+
+namespace detail {
+
+// Declared in shared_steps.hpp (parallel_mm.cpp uses it too).
 /// Every rank's `mine` (the same length on every rank), rank after rank, on every rank.
 std::vector<std::int64_t> allgather_i64(const Comm& comm, std::span<const std::int64_t> mine)
 {
@@ -25,7 +29,9 @@ std::vector<std::int64_t> allgather_i64(const Comm& comm, std::span<const std::i
     return all;
 }
 
-}  // namespace
+}  // namespace detail
+
+using detail::allgather_i64;
 
 std::vector<global_index> nnz_splits_in_block(global_index first, global_index count,
                                               std::int64_t base, std::int64_t total, int ranks,

@@ -15,7 +15,12 @@
 #include <spmv/generator_rows.hpp>
 #include <spmv/generators.hpp>
 
+#include "shared_steps.hpp"
+
 namespace spmv::dist {
+
+using detail::broadcast_partition;
+
 namespace {
 
 constexpr int tag_rows = 3601;
@@ -63,35 +68,6 @@ std::uint64_t share_bytes(std::int64_t rows, std::int64_t entries)
     const std::uint64_t convert = std::is_same_v<ValueType, double> ? 0 : sizeof(ValueType);
     return 8 * static_cast<std::uint64_t>(rows) + 8 * (static_cast<std::uint64_t>(rows) + 1) +
            (16 + convert) * static_cast<std::uint64_t>(entries);
-}
-
-/// The root's partition on every rank (offsets, or the owner of every row for metis).
-Partition broadcast_partition(const Comm& comm, Partition p)
-{
-    std::int64_t head[4] = {static_cast<std::int64_t>(p.kind), p.num_ranks, p.size,
-                            p.contiguous() ? 1 : 0};
-    comm.broadcast(head, 4, Datatype::i64);
-    p.kind = static_cast<PartitionKind>(head[0]);
-    p.num_ranks = static_cast<int>(head[1]);
-    p.size = head[2];
-    if (head[3] == 1) {
-        p.offsets.resize(static_cast<std::size_t>(p.num_ranks) + 1);
-        comm.broadcast(p.offsets.data(), static_cast<std::int64_t>(p.offsets.size()),
-                       Datatype::i64);
-        p.owner.clear();
-        p.local.clear();
-        return p;
-    }
-    p.offsets.clear();
-    p.owner.resize(static_cast<std::size_t>(p.size));
-    comm.broadcast(p.owner.data(), p.size, Datatype::i32);
-    p.local.resize(p.owner.size());
-    std::vector<std::int32_t> next(static_cast<std::size_t>(p.num_ranks), 0);
-    for (std::size_t g = 0; g < p.owner.size(); ++g) {
-        p.local[g] = next[static_cast<std::size_t>(p.owner[g])]++;
-    }
-    validate(p);
-    return p;
 }
 
 /// Rank 0 generates the whole matrix (within `budget`), partitions it and sends every rank its

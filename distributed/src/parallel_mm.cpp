@@ -19,7 +19,12 @@
 #include <spmv/error.hpp>
 #include <spmv/memory.hpp>
 
+#include "shared_steps.hpp"
+
 namespace spmv::dist {
+
+using detail::allgather_i64;
+
 namespace {
 
 /// One entry on its way to its owner: global row and column, its place in file order (rank of
@@ -32,21 +37,6 @@ struct Entry {
 };
 static_assert(sizeof(Entry) == 4 * sizeof(std::int64_t));
 constexpr int seq_shift = 40;
-
-/// Every rank's `mine` (the same length on every rank), rank after rank, on every rank.
-std::vector<std::int64_t> allgather_i64(const Comm& comm, std::span<const std::int64_t> mine)
-{
-    const auto P = static_cast<std::size_t>(comm.size());
-    const auto k = mine.size();
-    std::vector<std::int64_t> send(P * k);
-    for (std::size_t s = 0; s < P; ++s) {
-        std::copy(mine.begin(), mine.end(), send.begin() + static_cast<std::ptrdiff_t>(s * k));
-    }
-    std::vector<std::int64_t> counts(P, static_cast<std::int64_t>(k));
-    std::vector<std::int64_t> all(P * k);
-    comm.alltoallv(send, counts, all, counts);
-    return all;
-}
 
 /// Sends every entry of `out` to owner(row) and appends what this rank receives to `in`.
 /// Collective (one all-to-all of counts, one of entries).

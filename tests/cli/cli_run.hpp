@@ -1,12 +1,15 @@
 #pragma once
-// Running the real spmvlab binary from a CLI test: its exit status, its output, and (for the
-// memory bars) its wall time and peak resident memory. SPMVLAB_EXE comes from CMake.
+// Running the real spmvlab binary from a CLI test: its exit status, its output and wall time,
+// (for the memory bars) its peak resident memory, under a time limit and mpiexec for the dist
+// tests, and a JSON file it wrote. SPMVLAB_EXE comes from CMake, and MPIEXEC (the dist tests:
+// empty in a build without MPI) too.
 #include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -16,11 +19,13 @@ namespace spmv::test {
 
 struct Run {
     int status;
-    std::string out;  // stdout (and stderr when asked)
+    std::string out;       // stdout (and stderr when asked)
+    double seconds = 0.0;  // wall time of the command
 };
 
 inline Run shell(const std::string& cmd)
 {
+    const auto t0 = std::chrono::steady_clock::now();
     FILE* p = popen(cmd.c_str(), "r");
     REQUIRE(p != nullptr);
     std::string out;
@@ -29,7 +34,8 @@ inline Run shell(const std::string& cmd)
         out.append(buf.data(), n);
     }
     const int st = pclose(p);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out, s};
 }
 
 /// spmvlab with `args` (a shell fragment: redirections allowed); stderr joins stdout unless
@@ -37,6 +43,35 @@ inline Run shell(const std::string& cmd)
 inline Run spmvlab(const std::string& args, bool with_stderr = true)
 {
     return shell(std::string(SPMVLAB_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
+}
+
+/// `launcher spmvlab args` (stderr joined) with a 60 s limit, so that a hang fails the test
+/// instead of CI; `launcher` is mpiexec(n) or empty (one process).
+inline Run run(const std::string& launcher, const std::string& args)
+{
+    return shell("timeout 60 " + launcher + " " + SPMVLAB_EXE + " " + args + " 2>&1");
+}
+
+#ifdef MPIEXEC
+/// mpiexec -n N --oversubscribe (empty when this build has no MPI: the caller skips visibly).
+/// CI runs as root, which Open MPI's mpiexec refuses unless told.
+inline std::string mpiexec(int n)
+{
+    const std::string exe = MPIEXEC;
+    if (exe.empty()) {
+        return {};
+    }
+    return "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe + " -n " +
+           std::to_string(n) + " --oversubscribe";
+}
+#endif
+
+/// The JSON file at `path` (fails the test when it cannot be opened).
+inline nlohmann::json read_json(const std::string& path)
+{
+    std::ifstream f(path);
+    REQUIRE(f.good());
+    return nlohmann::json::parse(f);
 }
 
 /// The --json output of a run that must succeed.
@@ -59,9 +94,8 @@ struct Measured {
 /// case in a process of its own).
 inline Measured measured(const std::string& args)
 {
-    const auto t0 = std::chrono::steady_clock::now();
     Measured m{spmvlab(args), 0, 0};
-    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    m.seconds = m.run.seconds;
     rusage ru{};
     getrusage(RUSAGE_CHILDREN, &ru);
     m.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: KiB

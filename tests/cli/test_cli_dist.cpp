@@ -1,11 +1,7 @@
 // spmvlab dist end to end: plan without MPI, verify / bench / solve as one rank and under
 // mpiexec, and the failures that must end every rank with a message, never a hang.
 #include <sys/resource.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,64 +11,23 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "skip.hpp"
-
 #include "cli_run.hpp"
+#include "skip.hpp"
+#include "test_files.hpp"
+
+using spmv::test::mpiexec;
+using spmv::test::read_json;
+using spmv::test::Run;
+using spmv::test::run;
+using spmv::test::sample;
+using spmv::test::tmp;
 
 namespace {
 
-struct Run {
-    int status;
-    std::string out;
-    double seconds;
-};
-
-/// Runs `prefix spmvlab args` with a 60 s limit (a hang fails the test instead of CI).
-Run run(const std::string& prefix, const std::string& args)
-{
-    const std::string cmd = "timeout 60 " + prefix + " " + SPMVLAB_EXE + " " + args + " 2>&1";
-    const auto t0 = std::chrono::steady_clock::now();
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
-        out.append(buf.data(), n);
-    }
-    const int st = pclose(p);
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out, s};
-}
-
+/// spmvlab as one process, with the 60 s limit.
 Run spmvlab(const std::string& args) { return run("", args); }
 
-/// mpiexec -n N ... (empty when this build has no MPI: the caller skips visibly). CI runs as
-/// root, which Open MPI's mpiexec refuses unless told.
-std::string mpiexec(int n)
-{
-    const std::string exe = MPIEXEC;
-    if (exe.empty()) {
-        return {};
-    }
-    return "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe + " -n " +
-           std::to_string(n) + " --oversubscribe";
-}
-
-std::string tmp(const std::string& name)
-{
-    std::filesystem::create_directories(SPMV_TEST_TMP);
-    return std::string(SPMV_TEST_TMP) + "/" + name;
-}
-
-nlohmann::json read_json(const std::string& path)
-{
-    std::ifstream f(path);
-    REQUIRE(f.good());
-    return nlohmann::json::parse(f);
-}
-
-const std::string canonical = std::string(SPMV_SOURCE_DIR) + "/sample_matrices/canonical4.mtx";
+const std::string canonical = sample("canonical4.mtx");
 
 /// Every event of a timeline file names a rank of the run, a lane and a phase, and ends after
 /// it begins (a recorder reading freed memory wrote garbage ranks once).
@@ -508,8 +463,7 @@ TEST_CASE("dist chart finds the matrix of a record made elsewhere with --matrice
     // the record names its matrix by file name, as dist bench was given it in its directory
     const auto made = tmp("chart_elsewhere");
     std::filesystem::create_directories(made);
-    std::filesystem::copy_file(std::string(SPMV_SOURCE_DIR) + "/sample_matrices/banded_1k.mtx",
-                               made + "/chart_elsewhere_band.mtx",
+    std::filesystem::copy_file(sample("banded_1k.mtx"), made + "/chart_elsewhere_band.mtx",
                                std::filesystem::copy_options::overwrite_existing);
     const auto rec = tmp("chart_elsewhere.json");
     const auto table = tmp("chart_elsewhere_table.json");

@@ -3,12 +3,6 @@
 // of dist verify taken per rank; a bad line near the end of the file ends every rank with the
 // file and the line, within seconds; the memory budget applies to one rank's share. Under
 // mpiexec -n 1..4 (skipped, visibly, in a build without MPI).
-#include <sys/wait.h>
-
-#include <array>
-#include <chrono>
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -18,56 +12,16 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli_run.hpp"
 #include "skip.hpp"
+#include "test_files.hpp"
+
+using spmv::test::mpiexec;
+using spmv::test::read_json;
+using spmv::test::run;
+using spmv::test::tmp;
 
 namespace {
-
-struct Run {
-    int status;
-    std::string out;
-    double seconds;
-};
-
-/// `prefix spmvlab args` (stderr joined) with a 60 s limit: a hang fails the test.
-Run run(const std::string& prefix, const std::string& args)
-{
-    const std::string cmd = "timeout 60 " + prefix + " " + SPMVLAB_EXE + " " + args + " 2>&1";
-    const auto t0 = std::chrono::steady_clock::now();
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (auto n = std::fread(buf.data(), 1, buf.size(), p)) {
-        out.append(buf.data(), n);
-    }
-    const int st = pclose(p);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out, s};
-}
-
-/// mpiexec -n N (empty without MPI). CI runs as root, which Open MPI refuses unless told.
-std::string mpiexec(int n)
-{
-    const std::string exe = MPIEXEC;
-    if (exe.empty()) {
-        return {};
-    }
-    return "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + exe + " -n " +
-           std::to_string(n) + " --oversubscribe";
-}
-
-std::string tmp(const std::string& name)
-{
-    std::filesystem::create_directories(SPMV_TEST_TMP);
-    return std::string(SPMV_TEST_TMP) + "/" + name;
-}
-
-nlohmann::json read_json(const std::string& path)
-{
-    std::ifstream f(path);
-    REQUIRE(f.good());
-    return nlohmann::json::parse(f);
-}
 
 /// spmvlab (one process) that must succeed, e.g. to write a test matrix.
 void make(const std::string& args)
@@ -75,6 +29,14 @@ void make(const std::string& args)
     const auto r = run("", args);
     INFO(args << "\n" << r.out);
     REQUIRE(r.status == 0);
+}
+
+/// tmp(name), written by spmvlab generate pde --size `size` (which must succeed): the path.
+std::string pde_file(const std::string& name, int size)
+{
+    const auto path = tmp(name);
+    make("generate pde --size " + std::to_string(size) + " -o " + path);
+    return path;
 }
 
 /// The relative errors of a dist verify record, one per mode.
@@ -164,9 +126,9 @@ TEST_CASE("dist verify --precision float per rank is within float rounding", "[c
     if (mpiexec(3).empty()) {
         SPMV_SKIP("this build has no MPI");
     }
-    make("generate pde --size 12 -o " + tmp("f32.mtx"));
+    const auto file = pde_file("f32.mtx", 12);
     const auto json = tmp("f32.json");
-    const auto r = run(mpiexec(3), "dist verify " + tmp("f32.mtx") +
+    const auto r = run(mpiexec(3), "dist verify " + file +
                                        " --precision float --format sell --json-out " + json);
     INFO(r.out);
     REQUIRE(r.status == 0);
@@ -183,8 +145,7 @@ TEST_CASE("A bad line near the end of the file ends every rank with the file and
         SPMV_SKIP("this build has no MPI");
     }
     // issue 36's bar: a generated pde with one corrupt line in the last 1 % of the file
-    const auto good = tmp("good_pde.mtx");
-    make("generate pde --size 30 -o " + good);
+    const auto good = pde_file("good_pde.mtx", 30);
     std::vector<std::string> lines;
     {
         std::ifstream in(good);
@@ -241,8 +202,8 @@ TEST_CASE("The memory budget of dist verify applies to one rank's share of the f
     if (mpiexec(4).empty()) {
         SPMV_SKIP("this build has no MPI");
     }
-    const auto file = tmp("budget_pde.mtx");
-    make("generate pde --size 40 -o " + file);  // 64,000 rows, 251,200 lines, 438,400 nonzeros
+    // 64,000 rows, 251,200 lines, 438,400 nonzeros
+    const auto file = pde_file("budget_pde.mtx", 40);
     // one rank's share is the whole file: its estimate (28.5 MiB: the entries as they arrive
     // and sorted into rows, the rows' pointers, one round's buffers) is over 20 MiB ...
     const auto one = run(mpiexec(1), "dist verify " + file + " --max-memory 20M --mode vector");
@@ -271,8 +232,7 @@ TEST_CASE("dist solve and bench read a file per rank, as the root path solves an
     if (mpiexec(2).empty()) {
         SPMV_SKIP("this build has no MPI");
     }
-    const auto file = tmp("solve_pde.mtx");
-    make("generate pde --size 12 -o " + file);
+    const auto file = pde_file("solve_pde.mtx", 12);
     const auto sj = tmp("solve.json");
     const auto s = run(mpiexec(3), "dist solve " + file + " --json-out " + sj);
     INFO(s.out);

@@ -36,6 +36,19 @@ const std::vector<std::string> specs = {
     "gen:random:rows=20,cols=5,nnz-per-row=0",
 };
 
+/// Runs check(spec, a, n) for every spec of `specs` with its whole matrix `a` of n rows; a
+/// failure names the spec.
+template <typename Check>
+void for_every_spec(const Check& check)
+{
+    for (const auto& text : specs) {
+        INFO(text);
+        const auto spec = gen::parse_spec(text);
+        const Matrix a = gen::generate(spec);
+        check(spec, a, static_cast<std::int64_t>(a.num_rows));
+    }
+}
+
 /// The rows [first, end) of the whole matrix, in the same form.
 dist::GlobalRows<double> whole_rows(const Matrix& a, std::int64_t first, std::int64_t end)
 {
@@ -102,11 +115,7 @@ std::int64_t pde_prefix(std::int64_t k, std::int64_t b)
 TEST_CASE("generate_rows over any cut of the rows is the whole generator, bit for bit",
           "[generators][row-range]")
 {
-    for (const auto& text : specs) {
-        INFO(text);
-        const auto spec = gen::parse_spec(text);
-        const Matrix a = gen::generate(spec);
-        const auto n = static_cast<std::int64_t>(a.num_rows);
+    for_every_spec([](const gen::Spec& spec, const Matrix& a, std::int64_t n) {
         REQUIRE(gen::has_row_range(spec.name));
         CHECK(gen::shape(spec).num_rows == n);
         CHECK(gen::shape(spec).num_cols == a.num_cols);
@@ -125,18 +134,13 @@ TEST_CASE("generate_rows over any cut of the rows is the whole generator, bit fo
         for (std::int64_t i = 0; i < n; i += 1 + n / 17) {
             CHECK(same(gen::generate_rows(spec, i, i + 1), whole_rows(a, i, i + 1)));
         }
-    }
+    });
 }
 
 TEST_CASE("Row lengths and nonzero counts of a row range match the whole generator",
           "[generators][row-range]")
 {
-    for (const auto& text : specs) {
-        INFO(text);
-        const auto spec = gen::parse_spec(text);
-        const Matrix a = gen::generate(spec);
-        const auto n = static_cast<std::int64_t>(a.num_rows);
-
+    for_every_spec([](const gen::Spec& spec, const Matrix& a, std::int64_t n) {
         const auto len = gen::row_lengths(spec, 0, n);
 
         REQUIRE(static_cast<std::int64_t>(len.size()) == n);
@@ -158,7 +162,7 @@ TEST_CASE("Row lengths and nonzero counts of a row range match the whole generat
                   static_cast<std::int64_t>(a.values.size()) -
                       a.row_ptrs[static_cast<std::size_t>(first)]);
         }
-    }
+    });
     CHECK(gen::nnz_closed_form(gen::parse_spec("gen:pde")));
     CHECK(gen::nnz_closed_form(gen::parse_spec("gen:banded:fill=1")));
     CHECK_FALSE(gen::nnz_closed_form(gen::parse_spec("gen:banded:fill=0.5")));

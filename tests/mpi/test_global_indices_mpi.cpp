@@ -22,17 +22,14 @@
 #include <spmv/dist/partition.hpp>
 #include <spmv/error.hpp>
 
+#include "mpi_test_support.hpp"
+
 using namespace spmv;
 using namespace spmv::dist;
+using spmv::test::world;
 using Catch::Matchers::Contains;
 
 namespace {
-
-const Comm& world()
-{
-    static const Comm c = Comm::world();
-    return c;
-}
 
 /// Lowers Comm's message limit for one scope (the same on every rank: each rank runs it).
 class MessageLimit {

@@ -17,33 +17,16 @@
 #include <spmv/gpu/device.hpp>
 #include <spmv/solvers/solve.hpp>
 
+#include "mpi_test_support.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
 using namespace spmv::dist;
+using spmv::test::distributed_y;
+using spmv::test::on_root;
+using spmv::test::world;
 
 namespace {
-
-const Comm& world()
-{
-    static const Comm c = Comm::world();
-    return c;
-}
-
-Csr<double, std::int32_t> on_root(const Csr<double, std::int32_t>& a)
-{
-    return world().rank() == 0 ? a : Csr<double, std::int32_t>{};
-}
-
-/// y = A x in `mode`, gathered on the root (empty elsewhere).
-std::vector<double> distributed_y(DistMatrix<double>& m, const std::vector<double>& x_global,
-                                  Mode mode)
-{
-    const auto x = scatter_from_root<double>(world(), m.col_partition(), x_global);
-    std::vector<double> y(static_cast<std::size_t>(m.own_rows()));
-    m.apply(mode, x, y);
-    return gather_to_root<double>(world(), m.row_partition(), y);
-}
 
 /// 600 rows: rows 0-199 a 1-D Laplacian (2 on the diagonal, -1 beside) plus -0.5 in column
 /// i + 200; rows 200-599 a diagonal (3, 4, 5, ...). With the rows partition the exchange is

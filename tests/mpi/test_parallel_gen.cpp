@@ -20,16 +20,13 @@
 #include <spmv/generator_rows.hpp>
 #include <spmv/generators.hpp>
 
+#include "mpi_test_support.hpp"
+
 using namespace spmv;
 using namespace spmv::dist;
+using spmv::test::world;
 
 namespace {
-
-const Comm& comm()
-{
-    static const Comm c = Comm::world();
-    return c;
-}
 
 /// The nnz partition of `prefix` (global row pointers) cut from `blocks` equal row blocks,
 /// each seeing only its own rows' prefix (what nnz_partition does over the ranks, in one
@@ -173,11 +170,11 @@ TEST_CASE("The nnz cut of pde1100 over 4 ranks comes from closed-form counts in 
     CHECK(got.offsets == want);
 
     // and the collective on however many ranks run this (the same rule over comm.size())
-    const auto P = comm().size();
+    const auto P = world().size();
     const auto mine = partition_rows(n, P);
-    const auto first = mine.offsets[static_cast<std::size_t>(comm().rank())];
+    const auto first = mine.offsets[static_cast<std::size_t>(world().rank())];
     const auto all =
-        nnz_partition(comm(), n, first, mine.count(comm().rank()),
+        nnz_partition(world(), n, first, mine.count(world().rank()),
                       [&](global_index i) { return gen::count_nonzeros(spec, first, first + i); });
     if (P == 4) {
         CHECK(all.offsets == want);
@@ -200,14 +197,14 @@ TEST_CASE("Per-rank generation gives every rank the rows of the whole generator"
         "gen:random:rows=301,cols=77,nnz-per-row=9,seed=3",
         "gen:onefull:n=2",  // fewer rows than ranks
     };
-    const int P = comm().size();
-    const int me = comm().rank();
+    const int P = world().size();
+    const int me = world().rank();
     for (const auto& text : specs) {
         const auto a = gen::generate(gen::parse_spec(text));
         for (const auto kind : {PartitionKind::rows, PartitionKind::nnz}) {
             INFO(text << ", partition " << to_string(kind) << ", rank " << me << " of " << P);
 
-            const auto got = generate_parallel<double>(comm(), text, kind);
+            const auto got = generate_parallel<double>(world(), text, kind);
 
             const auto want = make_partition(a, kind, P);
             CHECK(got.per_rank);
@@ -221,7 +218,7 @@ TEST_CASE("Per-rank generation gives every rank the rows of the whole generator"
     // float: the same rows, values rounded once
     const auto a = gen::generate(gen::parse_spec("gen:powerlaw:rows=500,seed=8"));
     const auto got =
-        generate_parallel<float>(comm(), "gen:powerlaw:rows=500,seed=8", PartitionKind::nnz);
+        generate_parallel<float>(world(), "gen:powerlaw:rows=500,seed=8", PartitionKind::nnz);
     const auto want = extract_rows(a, make_partition(a, PartitionKind::nnz, P), me);
     CHECK(got.rows.rows == want.rows);
     CHECK(got.rows.col_idxs == want.col_idxs);
@@ -234,20 +231,20 @@ TEST_CASE("Per-rank generation gives every rank the rows of the whole generator"
 TEST_CASE("Partition metis generates the whole matrix on rank 0 and sends the rows",
           "[mpi][parallel_gen]")
 {
-    if (!has_metis() && comm().size() > 1) {
+    if (!has_metis() && world().size() > 1) {
         return;  // a build without METIS partitions only on one rank
     }
     const std::string text = "gen:laplace2d:nx=20,ny=15";
     const auto a = gen::generate(gen::parse_spec(text));
 
-    const auto got = generate_parallel<double>(comm(), text, PartitionKind::metis);
+    const auto got = generate_parallel<double>(world(), text, PartitionKind::metis);
 
-    const auto want = make_partition(a, PartitionKind::metis, comm().size());
+    const auto want = make_partition(a, PartitionKind::metis, world().size());
     CHECK_FALSE(got.per_rank);
     CHECK_THAT(got.note, Catch::Contains("generated whole on rank 0") &&
                              Catch::Contains("metis needs the whole graph"));
     CHECK(got.partition.owners() == want.owners());
-    CHECK(same(got.rows, extract_rows(a, want, comm().rank())));
+    CHECK(same(got.rows, extract_rows(a, want, world().rank())));
 }
 
 TEST_CASE("A rank over its budget ends every rank, naming it and its estimate",
@@ -256,7 +253,7 @@ TEST_CASE("A rank over its budget ends every rank, naming it and its estimate",
     // onefull: rank 0's block holds the full row 0 (n entries), every other row one entry
     const std::string text = "gen:onefull:n=40000";
     const auto spec = gen::parse_spec(text);
-    const int P = comm().size();
+    const int P = world().size();
     const auto blocks = partition_rows(40000, P);
     const auto rank0 = gen::rows_bytes(spec, 0, blocks.offsets[1]);
     MemoryBudget budget;
@@ -266,7 +263,7 @@ TEST_CASE("A rank over its budget ends every rank, naming it and its estimate",
     }
 
     try {
-        (void)generate_parallel<double>(comm(), text, PartitionKind::rows, budget);
+        (void)generate_parallel<double>(world(), text, PartitionKind::rows, budget);
         FAIL("no error");
     } catch (const RemoteError& e) {
         CHECK(e.failed_rank() == 0);
@@ -276,13 +273,13 @@ TEST_CASE("A rank over its budget ends every rank, naming it and its estimate",
 
     // a bad spec: every rank ends with the parser's message
     try {
-        (void)generate_parallel<double>(comm(), "gen:pde:size=4,size=5", PartitionKind::nnz);
+        (void)generate_parallel<double>(world(), "gen:pde:size=4,size=5", PartitionKind::nnz);
         FAIL("no error");
     } catch (const RemoteError& e) {
         CHECK_THAT(e.what(), Catch::Contains("key size given twice"));
     }
     // within the budget it runs
     budget.bytes = rank0;
-    CHECK(generate_parallel<double>(comm(), text, PartitionKind::rows, budget).rows.rows.size() ==
-          static_cast<std::size_t>(blocks.count(comm().rank())));
+    CHECK(generate_parallel<double>(world(), text, PartitionKind::rows, budget).rows.rows.size() ==
+          static_cast<std::size_t>(blocks.count(world().rank())));
 }

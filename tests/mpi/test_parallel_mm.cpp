@@ -11,10 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <vector>
-
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -27,59 +24,15 @@
 #include <spmv/generators.hpp>
 #include <spmv/io/matrix_market.hpp>
 
+#include "mpi_test_support.hpp"
+
 using namespace spmv;
 using namespace spmv::dist;
+using spmv::test::on_root;
+using spmv::test::shared_file;
+using spmv::test::world;
 
 namespace {
-
-const Comm& comm()
-{
-    static const Comm c = Comm::world();
-    return c;
-}
-
-/// Removes rank 0's directory at exit (after the last test: mpi_main agrees on the verdict
-/// first, so no rank still reads it).
-struct RemoveAtExit {
-    std::filesystem::path dir;
-    ~RemoveAtExit()
-    {
-        std::error_code ec;
-        if (!dir.empty()) {
-            std::filesystem::remove_all(dir, ec);
-        }
-    }
-};
-
-/// A directory every rank sees (the ranks of these tests share one host), made by rank 0.
-std::filesystem::path shared_dir()
-{
-    static RemoveAtExit cleanup;
-    static const std::filesystem::path dir = [] {
-        std::string name;
-        if (comm().rank() == 0) {
-            auto d = std::filesystem::temp_directory_path() /
-                     ("spmv_parallel_mm_" + std::to_string(::getpid()));
-            std::filesystem::create_directories(d);
-            cleanup.dir = d;
-            name = d.string();
-        }
-        comm().broadcast(name);
-        return std::filesystem::path(name);
-    }();
-    return dir;
-}
-
-/// Rank 0 writes `text` to `name` in the shared directory; every rank gets its path.
-std::filesystem::path write_file(const std::string& name, const std::string& text)
-{
-    const auto path = shared_dir() / name;
-    if (comm().rank() == 0) {
-        std::ofstream(path, std::ios::binary) << text;
-    }
-    comm().barrier();
-    return path;
-}
 
 std::string crlf(const std::string& s)
 {
@@ -99,18 +52,18 @@ void check_same(const std::filesystem::path& path, PartitionKind kind,
 {
     io::MatrixMarketInfo want_info;
     const auto a = io::read_matrix_market(path, &want_info);
-    const auto p = make_partition(a, kind, comm().size());
-    const auto want = extract_rows(a, p, comm().rank());
+    const auto p = make_partition(a, kind, world().size());
+    const auto want = extract_rows(a, p, world().rank());
 
     ParallelReadOptions opt;
     opt.partition = kind;
     opt.round_bytes = round_bytes;
     opt.round_entries = round_entries;
-    const auto got = read_matrix_market_parallel<double>(comm(), path, opt);
+    const auto got = read_matrix_market_parallel<double>(world(), path, opt);
 
     INFO(path.filename().string() << ", partition " << to_string(kind) << ", round_bytes "
-                                  << round_bytes << ", rank " << comm().rank() << " of "
-                                  << comm().size());
+                                  << round_bytes << ", rank " << world().rank() << " of "
+                                  << world().size());
     CHECK(got.per_rank);
     CHECK(got.partition.kind == p.kind);
     CHECK(got.partition.offsets == p.offsets);
@@ -159,7 +112,7 @@ void check_error(const std::filesystem::path& path, const std::string& where)
     ParallelReadOptions opt;
     opt.round_bytes = 9;
     try {
-        (void)read_matrix_market_parallel<double>(comm(), path, opt);
+        (void)read_matrix_market_parallel<double>(world(), path, opt);
         FAIL("no error");
     } catch (const RemoteError& e) {
         CHECK_THAT(e.what(), Catch::Contains(want));
@@ -196,11 +149,11 @@ TEST_CASE("Per-rank reading gives every rank the serial reader's rows", "[mpi][p
 {
     SECTION("general, duplicates, comments and blank lines among the entries")
     {
-        check_all_ways(write_file("general.mtx", general_text));
+        check_all_ways(shared_file("general.mtx", general_text));
     }
     SECTION("CRLF line ends")
     {
-        check_all_ways(write_file("general_crlf.mtx", crlf(general_text)));
+        check_all_ways(shared_file("general_crlf.mtx", crlf(general_text)));
     }
     SECTION("symmetric, expanded on the way (pde 8x8 grid, written as one triangle)")
     {
@@ -209,7 +162,7 @@ TEST_CASE("Per-rank reading gives every rank the serial reader's rows", "[mpi][p
         w.symmetric = true;
         w.comment = "pde8";
         io::write_matrix_market(s, gen::pde(8), w);
-        check_all_ways(write_file("pde8_sym.mtx", s.str()));
+        check_all_ways(shared_file("pde8_sym.mtx", s.str()));
     }
     SECTION("general pde with long lines (17 digits)")
     {
@@ -219,22 +172,22 @@ TEST_CASE("Per-rank reading gives every rank the serial reader's rows", "[mpi][p
             a.values[k] += 1.0 / 3.0 * static_cast<double>(k % 7);
         }
         io::write_matrix_market(s, a);
-        check_all_ways(write_file("pde6_general.mtx", s.str()));
+        check_all_ways(shared_file("pde6_general.mtx", s.str()));
     }
     SECTION("skew-symmetric")
     {
-        check_all_ways(write_file("skew.mtx", "%%MatrixMarket matrix coordinate real "
-                                              "skew-symmetric\n5 5 4\n2 1 1.5\n3 1 -2\n5 4 "
-                                              "3.25\n4 2 7\n"));
+        check_all_ways(shared_file("skew.mtx", "%%MatrixMarket matrix coordinate real "
+                                               "skew-symmetric\n5 5 4\n2 1 1.5\n3 1 -2\n5 4 "
+                                               "3.25\n4 2 7\n"));
     }
     SECTION("pattern symmetric and integer")
     {
-        check_all_ways(write_file("pattern.mtx", "%%MatrixMarket matrix coordinate pattern "
-                                                 "symmetric\n6 6 6\n1 1\n2 1\n3 2\n6 1\n6 6\n5 "
-                                                 "4\n"));
-        check_all_ways(write_file("integer.mtx", "%%MatrixMarket matrix coordinate integer "
-                                                 "general\n3 5 4\n1 5 -7\n3 1 12\n2 2 0\n1 5 "
-                                                 "9\n"));
+        check_all_ways(shared_file("pattern.mtx", "%%MatrixMarket matrix coordinate pattern "
+                                                  "symmetric\n6 6 6\n1 1\n2 1\n3 2\n6 1\n6 6\n5 "
+                                                  "4\n"));
+        check_all_ways(shared_file("integer.mtx", "%%MatrixMarket matrix coordinate integer "
+                                                  "general\n3 5 4\n1 5 -7\n3 1 12\n2 2 0\n1 5 "
+                                                  "9\n"));
     }
     SECTION("real matrices of the shared set (general and symmetric)")
     {
@@ -251,23 +204,23 @@ TEST_CASE("Per-rank reading gives every rank the serial reader's rows", "[mpi][p
     }
     SECTION("more ranks than rows, and no entries at all")
     {
-        check_all_ways(write_file("two.mtx", "%%MatrixMarket matrix coordinate real "
-                                             "general\n2 3 3\n2 3 1\n1 1 2\n2 1 3\n"));
-        check_all_ways(write_file("none.mtx", "%%MatrixMarket matrix coordinate real "
-                                              "general\n3 3 0\n"));
-        check_all_ways(write_file("one_no_eol.mtx", "%%MatrixMarket matrix coordinate real "
-                                                    "general\n1 1 1\n1 1 4"));
+        check_all_ways(shared_file("two.mtx", "%%MatrixMarket matrix coordinate real "
+                                              "general\n2 3 3\n2 3 1\n1 1 2\n2 1 3\n"));
+        check_all_ways(shared_file("none.mtx", "%%MatrixMarket matrix coordinate real "
+                                               "general\n3 3 0\n"));
+        check_all_ways(shared_file("one_no_eol.mtx", "%%MatrixMarket matrix coordinate real "
+                                                     "general\n1 1 1\n1 1 4"));
     }
 }
 
 TEST_CASE("Per-rank reading in float rounds the serial reader's values once",
           "[mpi][parallel_mm]")
 {
-    const auto path = write_file("general_f.mtx", general_text);
+    const auto path = shared_file("general_f.mtx", general_text);
     const auto a = io::read_matrix_market(path);
-    const auto p = make_partition(a, PartitionKind::nnz, comm().size());
-    const auto want = extract_rows(a, p, comm().rank());
-    const auto got = read_matrix_market_parallel<float>(comm(), path);
+    const auto p = make_partition(a, PartitionKind::nnz, world().size());
+    const auto want = extract_rows(a, p, world().rank());
+    const auto got = read_matrix_market_parallel<float>(world(), path);
     REQUIRE(got.rows.values.size() == want.values.size());
     for (std::size_t k = 0; k < want.values.size(); ++k) {
         CHECK(got.rows.values[k] == static_cast<float>(want.values[k]));
@@ -288,35 +241,35 @@ TEST_CASE("A bad line on any rank ends every rank with the serial reader's file 
     {
         auto text = head + lines;
         text.replace(text.find("38 3 38.5"), 9, "38 3 x8.5");
-        check_error(write_file("bad_end.mtx", text), "bad_end.mtx:41:");
+        check_error(shared_file("bad_end.mtx", text), "bad_end.mtx:41:");
     }
     SECTION("a bad index at the start and another near the end: the first is named (line 4)")
     {
         auto text = head + lines;
         text.replace(text.find("1 40 1.5"), 8, "1 99 1.5");
         text.replace(text.find("38 3 38.5"), 9, "38 3 x8.5");
-        check_error(write_file("bad_two.mtx", text), "bad_two.mtx:4:");
+        check_error(shared_file("bad_two.mtx", text), "bad_two.mtx:4:");
     }
     SECTION("CRLF, error on line 23")
     {
         auto text = head + lines;
         text.replace(text.find("20 21 20.5"), 10, "20 21");
-        check_error(write_file("bad_crlf.mtx", crlf(text)), "bad_crlf.mtx:23:");
+        check_error(shared_file("bad_crlf.mtx", crlf(text)), "bad_crlf.mtx:23:");
     }
     SECTION("more entries than declared: the first extra line")
     {
         auto text = "%%MatrixMarket matrix coordinate real general\n40 40 37\n" + lines;
-        check_error(write_file("extra.mtx", text), "extra.mtx:40:");
+        check_error(shared_file("extra.mtx", text), "extra.mtx:40:");
     }
     SECTION("fewer entries than declared")
     {
         auto text = "%%MatrixMarket matrix coordinate real general\n40 40 45\n" + lines;
-        check_error(write_file("short.mtx", text), "file ends at line 42 after 40 of 45");
+        check_error(shared_file("short.mtx", text), "file ends at line 42 after 40 of 45");
     }
     SECTION("a symmetric file with both triangles, far apart")
     {
         auto text = "%%MatrixMarket matrix coordinate real symmetric\n40 40 40\n" + lines;
-        check_error(write_file("both.mtx", text), "both.mtx:23:");
+        check_error(shared_file("both.mtx", text), "both.mtx:23:");
     }
 }
 
@@ -326,22 +279,22 @@ TEST_CASE("A compressed file is read by rank 0 and spread like a range", "[mpi][
         WARN("SKIPPED: this build reads no compressed input");
         return;
     }
-    const auto path = write_file("gz.mtx", general_text);
+    const auto path = shared_file("gz.mtx", general_text);
     int rc = 0;
-    if (comm().rank() == 0) {
+    if (world().rank() == 0) {
         rc = std::system(("gzip -kf '" + path.string() + "'").c_str());
     }
-    if (comm().allreduce_max(static_cast<double>(rc)) != 0.0) {
+    if (world().allreduce_max(static_cast<double>(rc)) != 0.0) {
         WARN("SKIPPED: gzip did not run");
         return;
     }
     const auto gz = path.string() + ".gz";
     const auto a = io::read_matrix_market(gz);
-    const auto p = make_partition(a, PartitionKind::nnz, comm().size());
-    const auto want = extract_rows(a, p, comm().rank());
+    const auto p = make_partition(a, PartitionKind::nnz, world().size());
+    const auto want = extract_rows(a, p, world().rank());
     ParallelReadOptions opt;
     opt.round_entries = 2;
-    const auto got = read_matrix_market_parallel<double>(comm(), gz, opt);
+    const auto got = read_matrix_market_parallel<double>(world(), gz, opt);
     CHECK_FALSE(got.per_rank);
     CHECK_THAT(got.note, Catch::Contains("gzip"));
     CHECK(got.partition.offsets == p.offsets);
@@ -359,25 +312,25 @@ TEST_CASE("A DistMatrix built from the per-rank rows computes the root-read matr
     io::WriteOptions w;
     w.symmetric = true;
     io::write_matrix_market(s, gen::pde(9), w);
-    const auto path = write_file("pde9_sym.mtx", s.str());
+    const auto path = shared_file("pde9_sym.mtx", s.str());
     const auto a = io::read_matrix_market(path);
     DistOptions opt;
     opt.partition = PartitionKind::nnz;
     auto from_root =
-        DistMatrix<double>::create(comm(), comm().rank() == 0 ? a : Csr<double, std::int32_t>{},
+        DistMatrix<double>::create(world(), on_root(a),
                                    opt);
     ParallelReadOptions ro;
     ro.round_bytes = 64;
-    const auto got = read_matrix_market_parallel<double>(comm(), path, ro);
-    auto per_rank = DistMatrix<double>::from_rows(comm(), got.rows, got.partition, opt);
+    const auto got = read_matrix_market_parallel<double>(world(), path, ro);
+    auto per_rank = DistMatrix<double>::from_rows(world(), got.rows, got.partition, opt);
     REQUIRE(per_rank.own_rows() == from_root.own_rows());
     REQUIRE(per_rank.own_cols() == from_root.own_cols());
     std::vector<double> x_global(static_cast<std::size_t>(a.num_cols));
     for (std::size_t k = 0; k < x_global.size(); ++k) {
         x_global[k] = 1.0 + 0.25 * static_cast<double>(k % 5);
     }
-    const auto x = scatter_from_root<double>(comm(), from_root.col_partition(),
-                                             comm().rank() == 0 ? x_global
+    const auto x = scatter_from_root<double>(world(), from_root.col_partition(),
+                                             world().rank() == 0 ? x_global
                                                                 : std::vector<double>{});
     std::vector<double> y1(static_cast<std::size_t>(from_root.own_rows()));
     std::vector<double> y2(y1.size());
@@ -385,8 +338,8 @@ TEST_CASE("A DistMatrix built from the per-rank rows computes the root-read matr
     per_rank.apply(Mode::vector, x, y2);
     CHECK(y1 == y2);
     // and against the serial product on the root
-    const auto y = gather_to_root<double>(comm(), per_rank.row_partition(), y2);
-    if (comm().rank() == 0) {
+    const auto y = gather_to_root<double>(world(), per_rank.row_partition(), y2);
+    if (world().rank() == 0) {
         std::vector<double> want(static_cast<std::size_t>(a.num_rows), 0.0);
         for (std::int32_t i = 0; i < a.num_rows; ++i) {
             for (auto k = a.row_ptrs[static_cast<std::size_t>(i)];
@@ -412,26 +365,26 @@ TEST_CASE("Per-rank reading of SPMV_PMM_FILE matches the serial reader", "[.para
         WARN("SKIPPED: set SPMV_PMM_FILE");
         return;
     }
-    comm().barrier();
+    world().barrier();
     auto t0 = std::chrono::steady_clock::now();
-    const auto got = read_matrix_market_parallel<double>(comm(), file);
-    comm().barrier();
+    const auto got = read_matrix_market_parallel<double>(world(), file);
+    world().barrier();
     const double t_parallel =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     t0 = std::chrono::steady_clock::now();
     const auto a = io::read_matrix_market(file);
     const double t_serial =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const auto p = make_partition(a, PartitionKind::nnz, comm().size());
-    const auto want = extract_rows(a, p, comm().rank());
+    const auto p = make_partition(a, PartitionKind::nnz, world().size());
+    const auto want = extract_rows(a, p, world().rank());
     CHECK(got.partition.offsets == p.offsets);
     CHECK(got.rows.row_ptrs == want.row_ptrs);
     CHECK(got.rows.col_idxs == want.col_idxs);
     CHECK(got.rows.values == want.values);
-    if (comm().rank() == 0) {
+    if (world().rank() == 0) {
         std::printf("%s: %lld nonzeros, per-rank read on %d rank(s) %.3f s, serial read "
                     "(one process, its threads) %.3f s\n",
-                    file, static_cast<long long>(got.info.nnz), comm().size(), t_parallel,
+                    file, static_cast<long long>(got.info.nnz), world().size(), t_parallel,
                     t_serial);
     }
 }

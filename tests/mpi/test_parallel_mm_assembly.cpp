@@ -11,10 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <vector>
-
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -25,59 +22,28 @@
 #include <spmv/error.hpp>
 #include <spmv/io/matrix_market.hpp>
 
+#include "mpi_test_support.hpp"
+
 using namespace spmv;
 using namespace spmv::dist;
+using spmv::test::shared_file;
+using spmv::test::world;
 
 namespace {
-
-const Comm& comm()
-{
-    static const Comm c = Comm::world();
-    return c;
-}
-
-/// Rank 0 writes `text` to a file every rank sees (the ranks share one host); removed at exit.
-std::filesystem::path shared_file(const std::string& name, const std::string& text)
-{
-    struct Dir {
-        std::filesystem::path path;
-        ~Dir()
-        {
-            std::error_code ec;
-            if (!path.empty()) {
-                std::filesystem::remove_all(path, ec);
-            }
-        }
-    };
-    static Dir dir;
-    std::string where;
-    if (comm().rank() == 0) {
-        if (dir.path.empty()) {
-            dir.path = std::filesystem::temp_directory_path() /
-                       ("spmv_pmm_assembly_" + std::to_string(::getpid()));
-            std::filesystem::create_directories(dir.path);
-        }
-        where = (dir.path / name).string();
-        std::ofstream(where, std::ios::binary) << text;
-    }
-    comm().broadcast(where);
-    comm().barrier();
-    return where;
-}
 
 /// Every rank's rows against the serial reader's matrix cut by make_partition + extract_rows.
 void check_same(const std::filesystem::path& path, PartitionKind kind, std::int64_t round_bytes)
 {
     const auto a = io::read_matrix_market(path);
-    const auto p = make_partition(a, kind, comm().size());
-    const auto want = extract_rows(a, p, comm().rank());
+    const auto p = make_partition(a, kind, world().size());
+    const auto want = extract_rows(a, p, world().rank());
     ParallelReadOptions opt;
     opt.partition = kind;
     opt.round_bytes = round_bytes;
     opt.round_entries = 7;  // step 6 in many rounds too
-    const auto got = read_matrix_market_parallel<double>(comm(), path, opt);
+    const auto got = read_matrix_market_parallel<double>(world(), path, opt);
     INFO(path.filename().string() << ", " << to_string(kind) << ", round_bytes " << round_bytes
-                                  << ", rank " << comm().rank() << " of " << comm().size());
+                                  << ", rank " << world().rank() << " of " << world().size());
     CHECK(got.partition.offsets == p.offsets);
     CHECK(got.rows.rows == want.rows);
     CHECK(got.rows.row_ptrs == want.row_ptrs);
@@ -190,13 +156,13 @@ TEST_CASE("The per-rank reader holds the memory budget against one rank's share"
         }
     }
     const auto path = shared_file("budget.mtx", text);
-    const int P = comm().size();
+    const int P = world().size();
     ParallelReadOptions opt;
     opt.partition = PartitionKind::rows;
     opt.read.memory.bytes = 4096;  // too small for any rank's share
     opt.read.memory.origin = "test";
     try {
-        (void)read_matrix_market_parallel<double>(comm(), path, opt);
+        (void)read_matrix_market_parallel<double>(world(), path, opt);
         FAIL("no error");
     } catch (const RemoteError& e) {
         // the lowest failing rank, its rows and its share of the entries (1/P of 7998 lines
@@ -214,6 +180,6 @@ TEST_CASE("The per-rank reader holds the memory budget against one rank's share"
     // 1 MiB holds every rank's share of this file (one rank: 7998 entries at 56 bytes, one
     // round's buffers at 84, 2000 rows at 24: 0.93 MiB)
     opt.read.memory.bytes = 1 << 20;  // 1 MiB: every rank's share of this file fits
-    const auto got = read_matrix_market_parallel<double>(comm(), path, opt);
+    const auto got = read_matrix_market_parallel<double>(world(), path, opt);
     CHECK(got.info.nnz == 5998);
 }

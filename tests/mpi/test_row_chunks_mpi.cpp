@@ -18,32 +18,16 @@
 #include <spmv/gpu/device.hpp>
 #include <spmv/solvers/solve.hpp>
 
+#include "mpi_test_support.hpp"
 #include "test_matrices.hpp"
 
 using namespace spmv;
 using namespace spmv::dist;
+using spmv::test::distributed_y;
+using spmv::test::on_root;
+using spmv::test::world;
 
 namespace {
-
-const Comm& world()
-{
-    static const Comm c = Comm::world();
-    return c;
-}
-
-Csr<double, std::int32_t> on_root(const Csr<double, std::int32_t>& a)
-{
-    return world().rank() == 0 ? a : Csr<double, std::int32_t>{};
-}
-
-std::vector<double> distributed_y(DistMatrix<double>& m, const std::vector<double>& x_global,
-                                  Mode mode)
-{
-    const auto x = scatter_from_root<double>(world(), m.col_partition(), x_global);
-    std::vector<double> y(static_cast<std::size_t>(m.own_rows()));
-    m.apply(mode, x, y);
-    return gather_to_root<double>(world(), m.row_partition(), y);
-}
 
 /// A tridiagonal n x n matrix with a far entry in every 40th row: on 2 to 4 ranks few rows
 /// have non-local entries (the second pass runs the boundary rows whole) and they lie in
