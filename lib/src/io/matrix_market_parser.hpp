@@ -22,56 +22,14 @@
 #include <vector>
 
 #include <spmv/formats/csr.hpp>
+#include <spmv/parallel.hpp>
 #include <spmv/io/matrix_market.hpp>
 
 #include "matrix_market_text.hpp"
 
 namespace spmv::io::detail {
 
-/// Calls fn(k) for every k in [0, count) on up to `threads` threads, the calling thread being
-/// one of them; the items are handed out in order, one at a time. The first exception stops
-/// the handing out and is rethrown once every thread has finished. If the system refuses a
-/// thread, the others do its share.
-template <typename Fn>
-void parallel_for(std::size_t count, unsigned threads, Fn&& fn)
-{
-    std::atomic<std::size_t> next{0};
-    std::mutex mutex;
-    std::exception_ptr error;
-    const auto work = [&] {
-        for (;;) {
-            const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
-            if (k >= count) {
-                return;
-            }
-            try {
-                fn(k);
-            } catch (...) {
-                const std::lock_guard<std::mutex> lock(mutex);
-                if (!error) {
-                    error = std::current_exception();
-                }
-                next.store(count, std::memory_order_relaxed);
-                return;
-            }
-        }
-    };
-    {
-        std::vector<std::jthread> pool;
-        const std::size_t extra = std::min<std::size_t>(threads, count);
-        for (std::size_t t = 1; t < extra; ++t) {
-            try {
-                pool.emplace_back(work);
-            } catch (const std::system_error&) {
-                break;
-            }
-        }
-        work();
-    }  // joins
-    if (error) {
-        std::rethrow_exception(error);
-    }
-}
+using spmv::parallel_for;  // spmv/parallel.hpp
 
 /// Entries in file order, each symmetric mirror right after its entry.
 struct Triplets {
