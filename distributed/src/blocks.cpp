@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -15,6 +16,7 @@
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/vector_ops.hpp>
+#include <spmv/parallel.hpp>
 #include <spmv/registry.hpp>
 
 #include "blocks.hpp"
@@ -26,49 +28,63 @@ namespace {
 template <typename ValueType>
 using CsrBlock = Csr<ValueType, std::int32_t>;
 
-/// Rows [r0, r1) of `a`.
-template <typename ValueType>
-CsrBlock<ValueType> row_range(const CsrBlock<ValueType>& a, std::int32_t r0, std::int32_t r1)
+/// Row offsets (row_ptrs) of n rows of lengths len(i): each piece of rows sums its lengths,
+/// then writes its offsets from the sums before it (spmv/parallel.hpp: the same offsets on any
+/// number of threads). The caller's block fits 32-bit offsets (a row chunk's).
+template <typename Len>
+std::vector<std::int32_t> offsets_of(std::size_t n, const Len& len)
 {
+    std::vector<std::int32_t> ptrs(n + 1, 0);
+    const auto b = range_bounds(n, std::size_t{1} << 14);
+    std::vector<std::int64_t> sums(b.size(), 0);  // sums[r + 1]: the entries of piece r
+    parallel_for(b.size() - 1, build_threads(), [&](std::size_t r) {
+        std::int64_t total = 0;
+        for (auto i = b[r]; i < b[r + 1]; ++i) {
+            total += len(i);
+        }
+        sums[r + 1] = total;
+    });
+    std::partial_sum(sums.begin(), sums.end(), sums.begin());
+    parallel_for(b.size() - 1, build_threads(), [&](std::size_t r) {
+        std::int64_t at = sums[r];
+        for (auto i = b[r]; i < b[r + 1]; ++i) {
+            at += len(i);
+            ptrs[i + 1] = static_cast<std::int32_t>(at);
+        }
+    });
+    return ptrs;
+}
+
+/// Rows [r0, r1) of `a`, the rows `emptied` (ascending, counted from r0) left empty: their
+/// offsets first, then every piece of rows copies its entries (on the build threads).
+template <typename ValueType>
+CsrBlock<ValueType> copy_rows(const CsrBlock<ValueType>& a, std::int32_t r0, std::int32_t r1,
+                              const std::vector<std::int32_t>& emptied = {})
+{
+    const auto n = static_cast<std::size_t>(r1 - r0);
+    std::vector<bool> gone(emptied.empty() ? 0 : n, false);
+    for (const auto i : emptied) {
+        gone[static_cast<std::size_t>(i)] = true;
+    }
+    const auto src = [&](std::size_t i) { return static_cast<std::size_t>(a.row_ptrs[r0 + i]); };
     CsrBlock<ValueType> c;
     c.num_rows = r1 - r0;
     c.num_cols = a.num_cols;
-    const auto b = static_cast<std::size_t>(a.row_ptrs[static_cast<std::size_t>(r0)]);
-    const auto e = static_cast<std::size_t>(a.row_ptrs[static_cast<std::size_t>(r1)]);
-    c.row_ptrs.clear();  // a Csr starts with row_ptrs {0}
-    c.row_ptrs.reserve(static_cast<std::size_t>(r1 - r0) + 1);
-    for (auto i = r0; i <= r1; ++i) {
-        c.row_ptrs.push_back(a.row_ptrs[static_cast<std::size_t>(i)] -
-                             static_cast<std::int32_t>(b));
-    }
-    c.col_idxs.assign(a.col_idxs.begin() + static_cast<std::ptrdiff_t>(b),
-                      a.col_idxs.begin() + static_cast<std::ptrdiff_t>(e));
-    c.values.assign(a.values.begin() + static_cast<std::ptrdiff_t>(b),
-                    a.values.begin() + static_cast<std::ptrdiff_t>(e));
-    return c;
-}
-
-/// `a` with the listed rows (ascending) left empty.
-template <typename ValueType>
-CsrBlock<ValueType> without_rows(const CsrBlock<ValueType>& a,
-                                 const std::vector<std::int32_t>& rows)
-{
-    CsrBlock<ValueType> c;
-    c.num_rows = a.num_rows;
-    c.num_cols = a.num_cols;
-    c.row_ptrs.assign(1, 0);
-    std::size_t next = 0;
-    for (std::int32_t i = 0; i < a.num_rows; ++i) {
-        if (next < rows.size() && rows[next] == i) {
-            ++next;
-        } else {
-            for (auto k = a.row_ptrs[i]; k < a.row_ptrs[i + 1]; ++k) {
-                c.col_idxs.push_back(a.col_idxs[static_cast<std::size_t>(k)]);
-                c.values.push_back(a.values[static_cast<std::size_t>(k)]);
-            }
+    c.row_ptrs = offsets_of(n, [&](std::size_t i) -> std::int64_t {
+        return !gone.empty() && gone[i] ? 0 : a.row_ptrs[r0 + i + 1] - a.row_ptrs[r0 + i];
+    });
+    c.col_idxs.resize(static_cast<std::size_t>(c.row_ptrs.back()));
+    c.values.resize(static_cast<std::size_t>(c.row_ptrs.back()));
+    parallel_ranges(n, [&](std::size_t b, std::size_t e) {
+        for (auto i = b; i < e; ++i) {
+            const auto at = static_cast<std::size_t>(c.row_ptrs[i]);
+            const auto len = static_cast<std::size_t>(c.row_ptrs[i + 1]) - at;
+            std::copy_n(a.col_idxs.begin() + static_cast<std::ptrdiff_t>(src(i)), len,
+                        c.col_idxs.begin() + static_cast<std::ptrdiff_t>(at));
+            std::copy_n(a.values.begin() + static_cast<std::ptrdiff_t>(src(i)), len,
+                        c.values.begin() + static_cast<std::ptrdiff_t>(at));
         }
-        c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
-    }
+    });
     return c;
 }
 
@@ -83,18 +99,26 @@ CsrBlock<ValueType> merged_rows(const ChunkView<ValueType>& v,
     CsrBlock<ValueType> c;
     c.num_rows = static_cast<std::int32_t>(rows.size());
     c.num_cols = l.num_cols + n.num_cols;
-    c.row_ptrs.assign(1, 0);
-    for (auto i : rows) {
-        for (auto k = l.row_ptrs[i]; k < l.row_ptrs[i + 1]; ++k) {
-            c.col_idxs.push_back(l.col_idxs[static_cast<std::size_t>(k)]);
-            c.values.push_back(l.values[static_cast<std::size_t>(k)]);
+    c.row_ptrs = offsets_of(rows.size(), [&](std::size_t j) -> std::int64_t {
+        const auto i = rows[j];
+        return l.row_ptrs[i + 1] - l.row_ptrs[i] + n.row_ptrs[i + 1] - n.row_ptrs[i];
+    });
+    c.col_idxs.resize(static_cast<std::size_t>(c.row_ptrs.back()));
+    c.values.resize(static_cast<std::size_t>(c.row_ptrs.back()));
+    parallel_ranges(rows.size(), [&](std::size_t b, std::size_t e) {
+        for (auto j = b; j < e; ++j) {
+            const auto i = rows[j];
+            auto at = static_cast<std::size_t>(c.row_ptrs[j]);
+            for (auto k = l.row_ptrs[i]; k < l.row_ptrs[i + 1]; ++k, ++at) {
+                c.col_idxs[at] = l.col_idxs[static_cast<std::size_t>(k)];
+                c.values[at] = l.values[static_cast<std::size_t>(k)];
+            }
+            for (auto k = n.row_ptrs[i]; k < n.row_ptrs[i + 1]; ++k, ++at) {
+                c.col_idxs[at] = l.num_cols + n.col_idxs[static_cast<std::size_t>(k)];
+                c.values[at] = n.values[static_cast<std::size_t>(k)];
+            }
         }
-        for (auto k = n.row_ptrs[i]; k < n.row_ptrs[i + 1]; ++k) {
-            c.col_idxs.push_back(l.num_cols + n.col_idxs[static_cast<std::size_t>(k)]);
-            c.values.push_back(n.values[static_cast<std::size_t>(k)]);
-        }
-        c.row_ptrs.push_back(static_cast<std::int32_t>(c.col_idxs.size()));
-    }
+    });
     return c;
 }
 
@@ -108,23 +132,44 @@ CsrBlock<ValueType> merge_chunk(const LocalMatrix<ValueType>& part, const BlockC
     return merged_rows(views[c.view], rows);
 }
 
-/// The two passes' blocks of chunk `c`: the interior rows and the boundary rows whole
-/// (`by_rows`), or the chunk's local and non-local rows.
+/// The CSR blocks of the two passes of chunk `c`: the interior rows and the boundary rows
+/// whole (`by_rows`), or the chunk's local and non-local rows. A block that is a whole view's
+/// (one chunk, split by columns) is not copied: `first` / `second` point into the rank's part.
 template <typename ValueType>
-std::pair<CsrBlock<ValueType>, CsrBlock<ValueType>> pass_blocks(
-    const LocalMatrix<ValueType>& part, const BlockChunk<ValueType>& c, bool by_rows)
+struct PassBlocks {
+    std::unique_ptr<CsrBlock<ValueType>> first_copy, second_copy;  // where one was made
+    const CsrBlock<ValueType>* first = nullptr;
+    const CsrBlock<ValueType>* second = nullptr;
+
+    void drop_first() { first_copy.reset(), first = nullptr; }
+    void drop_second() { second_copy.reset(), second = nullptr; }
+};
+
+template <typename ValueType>
+PassBlocks<ValueType> pass_blocks(const LocalMatrix<ValueType>& part,
+                                  const BlockChunk<ValueType>& c, bool by_rows)
 {
     const auto v = chunk_views(part)[c.view];
     const std::int32_t r0 = c.view_row;
     const std::int32_t r1 = c.view_row + c.rows;
+    PassBlocks<ValueType> b;
+    const auto keep = [](std::unique_ptr<CsrBlock<ValueType>>& slot, CsrBlock<ValueType>&& m) {
+        slot = std::make_unique<CsrBlock<ValueType>>(std::move(m));
+        return slot.get();
+    };
     if (!by_rows) {
-        return {row_range(*v.local, r0, r1), row_range(*v.nonlocal, r0, r1)};
+        const bool whole = r0 == 0 && r1 == v.local->num_rows;
+        b.first = whole ? v.local : keep(b.first_copy, copy_rows(*v.local, r0, r1));
+        b.second = whole ? v.nonlocal : keep(b.second_copy, copy_rows(*v.nonlocal, r0, r1));
+        return b;
     }
     std::vector<std::int32_t> rows(c.boundary.size());  // of the view
     for (std::size_t k = 0; k < rows.size(); ++k) {
         rows[k] = r0 + c.boundary[k];
     }
-    return {without_rows(row_range(*v.local, r0, r1), c.boundary), merged_rows(v, rows)};
+    b.first = keep(b.first_copy, copy_rows(*v.local, r0, r1, c.boundary));
+    b.second = keep(b.second_copy, merged_rows(v, rows));
+    return b;
 }
 
 /// The footprint format `fmt` would take for rows of these lengths (parameters resolved by the
@@ -234,10 +279,10 @@ public:
             h.first_row = static_cast<std::size_t>(c.first_row);
             h.rows = static_cast<std::size_t>(c.rows);
             {  // the chunk's CSR copies live only while its blocks are built
-                auto [first, second] = pass_blocks(part, c, by_rows_);
-                h.first = spmv::build<ValueType>(opt.format, first, opt.params);
-                first = {};  // built: not held beside the merged block
-                h.second = spmv::build<ValueType>(opt.format, second, opt.params);
+                auto pass = pass_blocks(part, c, by_rows_);
+                h.first = spmv::build<ValueType>(opt.format, *pass.first, opt.params);
+                pass.drop_first();  // built: not held beside the merged block
+                h.second = spmv::build<ValueType>(opt.format, *pass.second, opt.params);
             }
             h.boundary = std::move(c.boundary);
             most_boundary = std::max(most_boundary, h.boundary.size());
@@ -341,11 +386,11 @@ public:
         for (auto& c : split.chunks) {
             Chunk d;
             d.first_row = c.first_row;
-            auto [first, second] = pass_blocks(part, c, by_rows_);
-            d.first = up(first);
-            first = {};
+            auto pass = pass_blocks(part, c, by_rows_);
+            d.first = up(*pass.first);
+            pass.drop_first();
             if (halo > 0) {
-                d.second = up(second);
+                d.second = up(*pass.second);
                 if (by_rows_ && !c.boundary.empty()) {
                     d.boundary = gpu::DeviceBuffer<std::int32_t>::from_host(c.boundary,
                                                                             "non-local rows");
@@ -353,7 +398,7 @@ public:
                     most_boundary = std::max(most_boundary, c.boundary.size());
                 }
             }
-            second = {};
+            pass.drop_second();
             if (split.merged) {
                 d.merged = up(merge_chunk(part, c));
             }

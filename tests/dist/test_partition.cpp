@@ -12,6 +12,7 @@
 #include <spmv/dist/partition_stats.hpp>
 #include <spmv/error.hpp>
 #include <spmv/generators.hpp>
+#include <spmv/parallel.hpp>
 
 #include "skip.hpp"
 #include "test_matrices.hpp"
@@ -238,6 +239,77 @@ TEST_CASE("A row given to the wrong rank is refused", "[dist]")
     CHECK_THROWS_AS(split(g, p, p, 1), InvalidArgument);
     g.col_idxs[0] = 9;
     CHECK_THROWS_WITH(split(g, p, p, 0), Catch::Contains("outside"));
+}
+
+TEST_CASE("split() makes the same blocks on 1 and on several build threads, and names the first "
+          "bad row", "[dist]")
+{
+    // a power law of 200,000 rows over 3 ranks: rank 1's rows are cut into pieces, one per
+    // build thread (spmv/parallel.hpp), each counting and writing its own rows' entries
+    const auto a = gen::power_law(200000, 1, 2.0, 300, 7);
+    const auto p = partition_nnz(a, 3);
+    const auto g = extract_rows(a, p, 1);
+    const auto nnz = static_cast<global_index>(g.values.size());
+    REQUIRE(g.rows.size() > 50000);
+    const auto same = [](const Csr<double, std::int32_t>& x, const Csr<double, std::int32_t>& y) {
+        CHECK(x.num_rows == y.num_rows);
+        CHECK(x.num_cols == y.num_cols);
+        CHECK(x.row_ptrs == y.row_ptrs);
+        CHECK(x.col_idxs == y.col_idxs);
+        CHECK(x.values == y.values);
+    };
+    for (const global_index limit : {global_index{default_max_chunk_nnz}, nnz / 3 + 1}) {
+        set_build_threads(1);
+        const auto one = split(g, p, p, 1, limit);
+        for (const unsigned threads : {2u, 5u, 16u}) {
+            set_build_threads(threads);
+            const auto many = split(g, p, p, 1, limit);
+            INFO("threads " << threads << ", chunk limit " << limit);
+            CHECK(many.halo_cols == one.halo_cols);
+            CHECK(many.halo_owner == one.halo_owner);
+            CHECK(many.row_ids == one.row_ids);
+            CHECK(many.num_own_cols == one.num_own_cols);
+            REQUIRE(many.chunks.size() == one.chunks.size());
+            if (limit == default_max_chunk_nnz) {
+                CHECK(one.chunks.empty());
+            } else {  // cut at row boundaries: at least the 3 the nonzeros need
+                CHECK(one.chunks.size() >= 3);
+            }
+            same(many.local, one.local);
+            same(many.nonlocal, one.nonlocal);
+            for (std::size_t k = 0; k < one.chunks.size(); ++k) {
+                CHECK(many.chunks[k].first_row == one.chunks[k].first_row);
+                same(many.chunks[k].local, one.chunks[k].local);
+                same(many.chunks[k].nonlocal, one.chunks[k].nonlocal);
+            }
+        }
+        // the halo is every distinct non-local column, ordered by owner, then column
+        std::vector<std::pair<std::int32_t, global_index>> want;
+        for (const auto c : g.col_idxs) {
+            if (p.owner_of(c) != 1) {
+                want.emplace_back(p.owner_of(c), c);
+            }
+        }
+        std::sort(want.begin(), want.end());
+        want.erase(std::unique(want.begin(), want.end()), want.end());
+        REQUIRE(one.halo_cols.size() == want.size());
+        for (std::size_t h = 0; h < want.size(); ++h) {
+            CHECK(one.halo_owner[h] == want[h].first);
+            CHECK(one.halo_cols[h] == want[h].second);
+        }
+    }
+    // two bad columns in rows far apart (different pieces on 16 threads): the first is named
+    auto bad = g;
+    const std::size_t early = g.rows.size() / 3;
+    const std::size_t late = g.rows.size() - 10;
+    bad.col_idxs[static_cast<std::size_t>(bad.row_ptrs[late])] = a.num_cols + 5;
+    bad.col_idxs[static_cast<std::size_t>(bad.row_ptrs[early])] = -2;
+    for (const unsigned threads : {1u, 16u}) {
+        set_build_threads(threads);
+        CHECK_THROWS_WITH(split(bad, p, p, 1),
+                          Catch::Contains("column -2 of row " + std::to_string(g.rows[early])));
+    }
+    set_build_threads(0);
 }
 
 TEST_CASE("METIS recovers the locality of a randomly renumbered grid", "[dist]")

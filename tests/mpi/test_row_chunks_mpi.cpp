@@ -15,6 +15,7 @@
 #include <spmv/dist/dist_matrix.hpp>
 #include <spmv/dist/dist_solve.hpp>
 #include <spmv/generators.hpp>
+#include <spmv/parallel.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/solvers/solve.hpp>
 
@@ -163,6 +164,44 @@ TEST_CASE("Row chunks: every mode and format gives the unchunked product to the 
           "[mpi][chunks]")
 {
     check_formats({"csr", "sell", "ell", "jds", "hyb", "coo", "pjds", "ellg"}, false, true);
+}
+
+TEST_CASE("Build threads: blocks built on 1 and on 6 threads give the same product to the last "
+          "bit", "[mpi][chunks]")
+{
+    // large enough that each rank's rows are cut into several pieces (spmv/parallel.hpp: at
+    // least 16,384 rows each) on 1 to 4 ranks: the split, the passes' copies (boundary rows
+    // whole for the pde, split by columns for the power law) and the merged block
+    const auto& comm = world();
+    const std::vector<ChunkCase> cases = {{"pde64", gen::pde(64)},
+                                          {"powerlaw", gen::power_law(300000, 1, 2.0, 200, 5)}};
+    for (const auto& [name, a] : cases) {
+        const auto x = test::random_vector(static_cast<std::size_t>(a.num_cols), 43);
+        for (const char* format : {"csr", "sell"}) {
+            for (const bool chunked : {false, true}) {
+                DistOptions opt;
+                opt.format = format;
+                if (chunked) {
+                    opt.max_chunk_nnz = nnz(a) / (3 * comm.size()) + 1;
+                }
+                set_build_threads(1);
+                auto one = DistMatrix<double>::create(comm, on_root(a), opt);
+                set_build_threads(6);
+                auto six = DistMatrix<double>::create(comm, on_root(a), opt);
+                set_build_threads(0);
+                CHECK(six.info().chunks == one.info().chunks);
+                for (auto mode : all_modes) {
+                    const auto y1 = distributed_y(one, x, mode);
+                    const auto y6 = distributed_y(six, x, mode);
+                    if (comm.rank() == 0) {
+                        INFO(name << ", " << format << (chunked ? ", chunked" : "") << ", "
+                                  << to_string(mode) << ", " << comm.size() << " ranks");
+                        CHECK(y6 == y1);
+                    }
+                }
+            }
+        }
+    }
 }
 
 TEST_CASE("Row chunks: a limit outside [1, 2^31 - 1] is refused on every rank", "[mpi][chunks]")

@@ -3,9 +3,11 @@
 // `mpiexec -n N spmvlab dist ...` (or as one rank without mpiexec). This file registers the
 // subcommands and their options, and starts MPI for those that need it; each subcommand is a
 // file of its own beside it (dist_cli.hpp lists them).
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 #ifdef __GLIBC__  // (defined by the standard headers above)
@@ -14,6 +16,7 @@
 
 #include <spmv/dist/comm.hpp>
 #include <spmv/dist/mode.hpp>
+#include <spmv/parallel.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -135,6 +138,12 @@ int with_mpi(const DistCli& o, int (*run)(const Comm&, const DistCli&))
     char** argv = nullptr;
     Environment env(&argc, &argv);
     const auto comm = Comm::world();
+    // The set-up's builders (per-rank generation, the split, the blocks: spmv/parallel.hpp) on
+    // this rank's share of its host's hardware threads, unless SPMV_BUILD_THREADS says
+    if (!std::getenv("SPMV_BUILD_THREADS")) {
+        const auto hw = std::max(1u, std::thread::hardware_concurrency());
+        spmv::set_build_threads(std::max(1u, hw / static_cast<unsigned>(comm.node_size())));
+    }
     try {
         agree(comm, schedule_mismatch(comm, o));
         check_auto(o);

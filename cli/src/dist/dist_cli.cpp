@@ -12,6 +12,7 @@
 #include <spmv/error.hpp>
 #include <spmv/generators.hpp>
 #include <spmv/model/format_model.hpp>
+#include <spmv/parallel.hpp>
 
 #include "auto_format.hpp"
 #include "meta.hpp"
@@ -223,11 +224,16 @@ nlohmann::json SetupClock::report(const Comm& comm) const
     const double build_s = comm.allreduce_max(build_end_ - build_begin_);
     const double total_s = comm.allreduce_max((input_end_ - start_) + (build_end_ - build_begin_));
     if (comm.rank() == 0) {
-        std::printf("setup (slowest rank): input %.2f s, build %.2f s, total %.2f s\n", input_s,
-                    build_s, total_s);
+        const unsigned threads = spmv::build_threads();
+        std::printf("setup (slowest rank): input %.2f s, build %.2f s, total %.2f s (%u "
+                    "thread%s per rank)\n",
+                    input_s, build_s, total_s, threads, threads == 1 ? "" : "s");
         std::fflush(stdout);
     }
-    return {{"input_s", input_s}, {"build_s", build_s}, {"total_s", total_s}};
+    return {{"input_s", input_s},
+            {"build_s", build_s},
+            {"total_s", total_s},
+            {"threads", spmv::build_threads()}};
 }
 
 spmv::Csr<double, std::int32_t> load_on_root(const Comm& comm, const std::string& input)

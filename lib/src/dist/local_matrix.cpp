@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <exception>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -6,6 +7,7 @@
 
 #include <spmv/dist/local_matrix.hpp>
 #include <spmv/error.hpp>
+#include <spmv/parallel.hpp>
 
 namespace spmv::dist {
 
@@ -166,56 +168,111 @@ LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& r
     m.row_ids = in.rows;
     m.num_own_cols = static_cast<std::int32_t>(own_cols);
 
-    // Pass 1: the local nonzeros per chunk, and the distinct (owner, column) pairs of the halo.
-    // The owner of each entry is looked up again in pass 2 rather than kept (4 bytes per
-    // nonzero), and the pairs are deduplicated whenever they double, so that the transient
-    // memory stays about twice the distinct halo (a pde1100 rank: 2.4 million pairs, not its
-    // 2.3 billion nonzeros' owners and tens of millions of repeated pairs).
-    std::vector<std::pair<std::int32_t, global_index>> halo;
-    std::size_t compact_at = std::size_t{1} << 20;
-    auto compact = [&] {
+    // The rows of each chunk are cut into pieces, one per build thread (spmv/parallel.hpp),
+    // that both passes walk on their own: a piece counts, then writes, only its own rows'
+    // entries at offsets known from the pieces before it, so the blocks are the same bit for
+    // bit on any number of threads (ours, issue 36: a pde1100 rank splits 2.3 billion
+    // nonzeros). Where several pieces find bad input, the first piece's error is the one
+    // thrown: the first bad row, as one thread walking the rows would find it.
+    using HaloPair = std::pair<std::int32_t, global_index>;  // (owner, global column)
+    struct Piece {
+        std::size_t chunk = 0, r0 = 0, r1 = 0;  // rows [r0, r1) of the rank, in chunk `chunk`
+        std::int64_t local = 0;                 // its local nonzeros (pass 1)
+        std::int64_t max_row = 0;
+        std::vector<HaloPair> halo;             // its distinct (owner, column) pairs
+        std::int64_t local_at = 0, nonlocal_at = 0;  // where its entries start in the chunk
+    };
+    std::vector<Piece> pieces;
+    for (std::size_t k = 0; k < n_chunks; ++k) {
+        const auto r0 = static_cast<std::size_t>(cuts[k]);
+        const auto bounds = range_bounds(static_cast<std::size_t>(cuts[k + 1]) - r0, 1 << 14);
+        for (std::size_t b = 0; b + 1 < bounds.size(); ++b) {
+            Piece piece;
+            piece.chunk = k;
+            piece.r0 = r0 + bounds[b];
+            piece.r1 = r0 + bounds[b + 1];
+            pieces.push_back(std::move(piece));
+        }
+    }
+    const auto each_piece = [&](auto&& fn) {
+        std::vector<std::exception_ptr> errors(pieces.size());
+        parallel_for(pieces.size(), build_threads(), [&](std::size_t q) {
+            try {
+                fn(pieces[q]);
+            } catch (...) {
+                errors[q] = std::current_exception();
+            }
+        });
+        for (const auto& e : errors) {
+            if (e) {
+                std::rethrow_exception(e);
+            }
+        }
+    };
+    const auto compact = [](std::vector<HaloPair>& halo) {
         std::sort(halo.begin(), halo.end());
         halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
     };
-    std::vector<std::int64_t> chunk_local(n_chunks, 0);
-    std::int64_t local_nnz = 0;
-    std::int64_t max_row = 0;
-    std::size_t chunk = 0;
-    for (std::size_t i = 0; i < in.rows.size(); ++i) {
-        const auto row = in.rows[i];
-        if (row < 0 || row >= in.num_rows || row_part.owner_of(row) != rank) {
-            SPMV_THROW(InvalidArgument, "row " + std::to_string(row) + " is not owned by rank " +
-                                            std::to_string(rank));
-        }
-        if (i > 0 && row <= in.rows[i - 1]) {
-            SPMV_THROW(InvalidArgument, "rows must be ascending (row " + std::to_string(row) +
-                                            " after " + std::to_string(in.rows[i - 1]) + ")");
-        }
-        while (static_cast<std::size_t>(cuts[chunk + 1]) <= i) {
-            ++chunk;
-        }
-        max_row = std::max(max_row, in.row_ptrs[i + 1] - in.row_ptrs[i]);
-        for (auto k = in.row_ptrs[i]; k < in.row_ptrs[i + 1]; ++k) {
-            const auto c = in.col_idxs[static_cast<std::size_t>(k)];
-            if (c < 0 || c >= in.num_cols) {
-                SPMV_THROW(InvalidArgument, "column " + std::to_string(c) + " of row " +
-                                                std::to_string(row) + " outside [0, " +
-                                                std::to_string(in.num_cols) + ")");
+
+    // Pass 1: the local nonzeros of each piece, and its distinct (owner, column) pairs of the
+    // halo. The owner of each entry is looked up again in pass 2 rather than kept (4 bytes per
+    // nonzero), and the pairs are deduplicated whenever they double, so that the transient
+    // memory stays about twice the distinct halo per piece (a pde1100 rank: 2.4 million pairs,
+    // not its 2.3 billion nonzeros' owners and tens of millions of repeated pairs).
+    each_piece([&](Piece& p) {
+        std::size_t compact_at = std::size_t{1} << 20;
+        for (std::size_t i = p.r0; i < p.r1; ++i) {
+            const auto row = in.rows[i];
+            if (row < 0 || row >= in.num_rows || row_part.owner_of(row) != rank) {
+                SPMV_THROW(InvalidArgument, "row " + std::to_string(row) +
+                                                " is not owned by rank " + std::to_string(rank));
             }
-            const int o = owns(c) ? rank : col_part.owner_of(c);
-            if (o == rank) {
-                ++local_nnz;
-                ++chunk_local[chunk];
-            } else {
-                halo.emplace_back(o, c);
-                if (halo.size() >= compact_at) {
-                    compact();
-                    compact_at = std::max(compact_at, 2 * halo.size());
+            if (i > 0 && row <= in.rows[i - 1]) {
+                SPMV_THROW(InvalidArgument, "rows must be ascending (row " + std::to_string(row) +
+                                                " after " + std::to_string(in.rows[i - 1]) + ")");
+            }
+            p.max_row = std::max(p.max_row, in.row_ptrs[i + 1] - in.row_ptrs[i]);
+            for (auto k = in.row_ptrs[i]; k < in.row_ptrs[i + 1]; ++k) {
+                const auto c = in.col_idxs[static_cast<std::size_t>(k)];
+                if (c < 0 || c >= in.num_cols) {
+                    SPMV_THROW(InvalidArgument, "column " + std::to_string(c) + " of row " +
+                                                    std::to_string(row) + " outside [0, " +
+                                                    std::to_string(in.num_cols) + ")");
+                }
+                const int o = owns(c) ? rank : col_part.owner_of(c);
+                if (o == rank) {
+                    ++p.local;
+                } else {
+                    p.halo.emplace_back(o, c);
+                    if (p.halo.size() >= compact_at) {
+                        compact(p.halo);
+                        compact_at = std::max(compact_at, 2 * p.halo.size());
+                    }
                 }
             }
         }
+        compact(p.halo);
+    });
+    std::vector<std::int64_t> chunk_local(n_chunks, 0);
+    std::vector<std::int64_t> chunk_nonlocal(n_chunks, 0);
+    std::int64_t local_nnz = 0;
+    std::int64_t max_row = 0;
+    std::vector<HaloPair> halo;
+    for (auto& p : pieces) {
+        const auto nonlocal = in.row_ptrs[p.r1] - in.row_ptrs[p.r0] - p.local;
+        p.local_at = chunk_local[p.chunk];
+        p.nonlocal_at = chunk_nonlocal[p.chunk];
+        chunk_local[p.chunk] += p.local;
+        chunk_nonlocal[p.chunk] += nonlocal;
+        local_nnz += p.local;
+        max_row = std::max(max_row, p.max_row);
+        halo.insert(halo.end(), p.halo.begin(), p.halo.end());
+        p.halo = {};
+        if (halo.size() >= (std::size_t{1} << 20)) {
+            compact(halo);
+        }
     }
-    compact();
+    compact(halo);
     halo.shrink_to_fit();
     check_local_block({n_rows, own_cols, local_nnz,
                        static_cast<global_index>(in.values.size()) - local_nnz,
@@ -234,38 +291,46 @@ LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& r
     if (n_chunks > 1) {
         m.chunks.resize(n_chunks);
     }
-    std::vector<std::pair<std::int32_t, ValueType>> row_halo;
+    const auto local_of = [&](std::size_t k) -> Csr<ValueType, std::int32_t>& {
+        return n_chunks > 1 ? m.chunks[k].local : m.local;
+    };
+    const auto nonlocal_of = [&](std::size_t k) -> Csr<ValueType, std::int32_t>& {
+        return n_chunks > 1 ? m.chunks[k].nonlocal : m.nonlocal;
+    };
     for (std::size_t k = 0; k < n_chunks; ++k) {
-        auto& L = n_chunks > 1 ? m.chunks[k].local : m.local;
-        auto& N = n_chunks > 1 ? m.chunks[k].nonlocal : m.nonlocal;
-        const auto r0 = static_cast<std::size_t>(cuts[k]);
-        const auto r1 = static_cast<std::size_t>(cuts[k + 1]);
+        auto& L = local_of(k);
+        auto& N = nonlocal_of(k);
         if (n_chunks > 1) {
             m.chunks[k].first_row = cuts[k];
         }
-        const auto chunk_nnz = static_cast<std::size_t>(in.row_ptrs[r1] - in.row_ptrs[r0]);
-        const auto chunk_nonlocal = chunk_nnz - static_cast<std::size_t>(chunk_local[k]);
-        L.num_rows = N.num_rows = static_cast<std::int32_t>(r1 - r0);
+        const auto rows = static_cast<std::size_t>(cuts[k + 1] - cuts[k]);
+        L.num_rows = N.num_rows = static_cast<std::int32_t>(rows);
         L.num_cols = static_cast<std::int32_t>(own_cols);
         N.num_cols = static_cast<std::int32_t>(halo.size());
-        L.row_ptrs.reserve(r1 - r0 + 1);
-        N.row_ptrs.reserve(r1 - r0 + 1);
-        L.row_ptrs.assign(1, 0);
-        N.row_ptrs.assign(1, 0);
-        L.col_idxs.reserve(static_cast<std::size_t>(chunk_local[k]));
-        L.values.reserve(static_cast<std::size_t>(chunk_local[k]));
-        N.col_idxs.reserve(chunk_nonlocal);
-        N.values.reserve(chunk_nonlocal);
-        for (std::size_t i = r0; i < r1; ++i) {
+        L.row_ptrs.assign(rows + 1, 0);
+        N.row_ptrs.assign(rows + 1, 0);
+        L.col_idxs.resize(static_cast<std::size_t>(chunk_local[k]));
+        L.values.resize(static_cast<std::size_t>(chunk_local[k]));
+        N.col_idxs.resize(static_cast<std::size_t>(chunk_nonlocal[k]));
+        N.values.resize(static_cast<std::size_t>(chunk_nonlocal[k]));
+    }
+    each_piece([&](Piece& p) {
+        auto& L = local_of(p.chunk);
+        auto& N = nonlocal_of(p.chunk);
+        const auto first = static_cast<std::size_t>(cuts[p.chunk]);
+        auto l = static_cast<std::size_t>(p.local_at);
+        auto n = static_cast<std::size_t>(p.nonlocal_at);
+        std::vector<std::pair<std::int32_t, ValueType>> row_halo;
+        for (std::size_t i = p.r0; i < p.r1; ++i) {
             row_halo.clear();
             for (auto e = in.row_ptrs[i]; e < in.row_ptrs[i + 1]; ++e) {
                 const auto es = static_cast<std::size_t>(e);
                 const auto c = in.col_idxs[es];
                 const int o = owns(c) ? rank : col_part.owner_of(c);
                 if (o == rank) {
-                    L.col_idxs.push_back(static_cast<std::int32_t>(
-                        own_first >= 0 ? c - own_first : col_part.local_index_of(c)));
-                    L.values.push_back(in.values[es]);
+                    L.col_idxs[l] = static_cast<std::int32_t>(
+                        own_first >= 0 ? c - own_first : col_part.local_index_of(c));
+                    L.values[l++] = in.values[es];
                 } else {
                     const auto it = std::lower_bound(halo.begin(), halo.end(),
                                                      std::make_pair(o, c));
@@ -276,13 +341,13 @@ LocalMatrix<ValueType> split(const GlobalRows<ValueType>& in, const Partition& r
             std::sort(row_halo.begin(), row_halo.end(),
                       [](const auto& x, const auto& y) { return x.first < y.first; });
             for (const auto& [h, v] : row_halo) {
-                N.col_idxs.push_back(h);
-                N.values.push_back(v);
+                N.col_idxs[n] = h;
+                N.values[n++] = v;
             }
-            L.row_ptrs.push_back(static_cast<std::int32_t>(L.col_idxs.size()));
-            N.row_ptrs.push_back(static_cast<std::int32_t>(N.col_idxs.size()));
+            L.row_ptrs[i - first + 1] = static_cast<std::int32_t>(l);
+            N.row_ptrs[i - first + 1] = static_cast<std::int32_t>(n);
         }
-    }
+    });
     return m;
 }
 
