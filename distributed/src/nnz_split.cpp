@@ -3,7 +3,6 @@
 #include <spmv/dist/nnz_split.hpp>
 
 #include <algorithm>
-#include <string>
 
 #include <spmv/error.hpp>
 
@@ -41,55 +40,20 @@ std::vector<global_index> nnz_splits_in_block(global_index first, global_index c
     SPMV_EXPECTS(first >= 0 && count >= 0 && base >= 0, "a block needs first, count, base >= 0");
     std::vector<global_index> splits(static_cast<std::size_t>(ranks) - 1, -1);
     const std::int64_t own = count > 0 ? prefix(count) : 0;
+    const auto global_prefix = [&](global_index i) { return base + prefix(i); };
     for (int r = 1; r < ranks; ++r) {
-        // partition_weighted's ideal split, in the same arithmetic (exact for 64-bit totals)
-        const long double ideal = static_cast<long double>(total) * r / ranks;
+        // partition_weighted's ideal split and nearest boundary, in the same arithmetic
+        const long double ideal = ideal_split(total, r, ranks);
         if (total == 0 || !(static_cast<long double>(base) < ideal &&
                             ideal <= static_cast<long double>(base + own))) {
             continue;  // another block's (total 0: every cut at 0, as lower_bound gives)
         }
-        // first local boundary i in [1, count] with base + prefix(i) >= ideal: it exists, as
-        // base + prefix(count) >= ideal, and it is the global lower_bound, as base < ideal
-        global_index lo = 1;
-        global_index hi = count;
-        while (lo < hi) {
-            const global_index mid = lo + (hi - lo) / 2;
-            if (static_cast<long double>(base + prefix(mid)) < ideal) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        global_index b = first + lo;
-        if (ideal - static_cast<long double>(base + prefix(lo - 1)) <
-            static_cast<long double>(base + prefix(lo)) - ideal) {
-            --b;  // the boundary before is nearer
-        }
-        splits[static_cast<std::size_t>(r) - 1] = b;
+        // base + prefix(count) >= ideal, so the first boundary at or after it is in this block,
+        // and it is the global one, as base < ideal: so is the nearer of it and the one before
+        splits[static_cast<std::size_t>(r) - 1] =
+            first + nearest_boundary(count, ideal, global_prefix);
     }
     return splits;
-}
-
-Partition nnz_partition_from_splits(global_index num_rows, int ranks,
-                                    std::span<const global_index> splits)
-{
-    SPMV_EXPECTS(ranks >= 1, "a partition needs at least one rank");
-    SPMV_EXPECTS(splits.size() == static_cast<std::size_t>(ranks) - 1,
-                 "one split per rank boundary (" + std::to_string(ranks - 1) + "), got " +
-                     std::to_string(splits.size()));
-    Partition p;
-    p.kind = PartitionKind::nnz;
-    p.num_ranks = ranks;
-    p.size = num_rows;
-    p.offsets.assign(static_cast<std::size_t>(ranks) + 1, 0);
-    p.offsets.back() = num_rows;
-    for (int r = 1; r < ranks; ++r) {
-        p.offsets[static_cast<std::size_t>(r)] =
-            std::clamp(splits[static_cast<std::size_t>(r) - 1],
-                       p.offsets[static_cast<std::size_t>(r) - 1], num_rows);
-    }
-    validate(p);
-    return p;
 }
 
 Partition nnz_partition(const Comm& comm, global_index num_rows, global_index first,

@@ -144,26 +144,35 @@ Partition partition_weighted(std::span<const global_index> prefix, int ranks)
     SPMV_EXPECTS(std::is_sorted(prefix.begin(), prefix.end()), "prefix sums must not decrease");
     const auto size = static_cast<global_index>(prefix.size()) - 1;
     const global_index total = prefix.back();
+    std::vector<global_index> splits(static_cast<std::size_t>(ranks) - 1);
+    for (int r = 1; r < ranks; ++r) {
+        splits[static_cast<std::size_t>(r) - 1] =
+            nearest_boundary(size, ideal_split(total, r, ranks),
+                             [&](global_index b) { return prefix[static_cast<std::size_t>(b)]; });
+    }
+    return nnz_partition_from_splits(size, ranks, splits);
+}
+
+Partition nnz_partition_from_splits(global_index num_rows, int ranks,
+                                    std::span<const global_index> splits)
+{
+    SPMV_EXPECTS(ranks >= 1, "a partition needs at least one rank");
+    SPMV_EXPECTS(num_rows >= 0, "negative row count");
+    SPMV_EXPECTS(splits.size() == static_cast<std::size_t>(ranks) - 1,
+                 "one split per rank boundary (" + std::to_string(ranks - 1) + "), got " +
+                     std::to_string(splits.size()));
     Partition p;
     p.kind = PartitionKind::nnz;
     p.num_ranks = ranks;
-    p.size = size;
+    p.size = num_rows;
     p.offsets.assign(static_cast<std::size_t>(ranks) + 1, 0);
-    p.offsets.back() = size;
+    p.offsets.back() = num_rows;
     for (int r = 1; r < ranks; ++r) {
-        // ideal split r * total / P, computed without overflow for totals near 2^63
-        const long double ideal = static_cast<long double>(total) * r / ranks;
-        // first row boundary b with prefix[b] >= ideal
-        auto it = std::lower_bound(prefix.begin(), prefix.end(), ideal,
-                                   [](global_index v, long double t) { return v < t; });
-        auto b = static_cast<global_index>(it - prefix.begin());
-        if (b > 0 && ideal - prefix[static_cast<std::size_t>(b) - 1] <
-                         prefix[static_cast<std::size_t>(b)] - ideal) {
-            --b;  // the boundary before is nearer
-        }
-        b = std::clamp(b, p.offsets[static_cast<std::size_t>(r) - 1], size);
-        p.offsets[static_cast<std::size_t>(r)] = b;
+        p.offsets[static_cast<std::size_t>(r)] =
+            std::clamp(splits[static_cast<std::size_t>(r) - 1],
+                       p.offsets[static_cast<std::size_t>(r) - 1], num_rows);
     }
+    validate(p);
     return p;
 }
 

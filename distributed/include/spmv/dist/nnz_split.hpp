@@ -12,10 +12,11 @@
 ///   3. for every r in 1..P-1, the ideal split r * total / P lies in exactly one block's range
 ///      (base, base + block_nnz] (none when total = 0); that block finds the first global row
 ///      boundary at or after it by binary search over prefix() and steps back one row when the
-///      boundary before is nearer -- partition_weighted's lower_bound and its tie rule, with the
-///      same long double arithmetic, so the cut is the same to the row;
-///   4. the splits are allgathered and partition_weighted's clamp (a rank never gets fewer than
-///      zero rows) is applied in rank order.
+///      boundary before is nearer -- partition_weighted's own ideal_split and nearest_boundary
+///      (spmv/dist/partition.hpp), so the cut is the same to the row;
+///   4. the splits are allgathered and nnz_partition_from_splits (spmv/dist/partition.hpp),
+///      the clamp partition_weighted itself ends in (a rank never gets fewer than zero rows),
+///      makes the partition.
 /// Cost: one allgather of P totals and one of P - 1 splits, O(log count) prefix() calls per
 /// split found.
 #include <cstdint>
@@ -43,12 +44,6 @@ using BlockPrefix = std::function<std::int64_t(global_index i)>;
 std::vector<global_index> nnz_splits_in_block(global_index first, global_index count,
                                               std::int64_t base, std::int64_t total, int ranks,
                                               const BlockPrefix& prefix);
-
-/// The nnz partition of `num_rows` rows from the splits (entry r - 1 for r in 1..ranks-1; -1 or
-/// any value at or below the previous cut means "at the previous cut", as when the total is 0):
-/// partition_weighted's clamp applied in rank order.
-Partition nnz_partition_from_splits(global_index num_rows, int ranks,
-                                    std::span<const global_index> splits);
 
 /// Collective: the nnz partition over comm.size() ranks of `num_rows` rows of which this rank
 /// holds the block [first, first + count) (the blocks in rank order, together all rows).

@@ -113,23 +113,28 @@ global_index local_rows(const LocalMatrix<ValueType>& m)
 {
     return static_cast<global_index>(m.row_ids.size());
 }
+/// Nonzeros of one of the rank's blocks (`block`: &ChunkView::local or ::nonlocal) over its
+/// chunks.
 template <typename ValueType>
-global_index local_nnz(const LocalMatrix<ValueType>& m)
+global_index block_nnz(const LocalMatrix<ValueType>& m,
+                       const Csr<ValueType, std::int32_t>* ChunkView<ValueType>::*block)
 {
     global_index n = 0;
     for (const auto& c : chunk_views(m)) {
-        n += c.local->row_ptrs.empty() ? 0 : c.local->row_ptrs.back();
+        const auto& b = *(c.*block);
+        n += b.row_ptrs.empty() ? 0 : b.row_ptrs.back();
     }
     return n;
 }
 template <typename ValueType>
+global_index local_nnz(const LocalMatrix<ValueType>& m)
+{
+    return block_nnz(m, &ChunkView<ValueType>::local);
+}
+template <typename ValueType>
 global_index nonlocal_nnz(const LocalMatrix<ValueType>& m)
 {
-    global_index n = 0;
-    for (const auto& c : chunk_views(m)) {
-        n += c.nonlocal->row_ptrs.empty() ? 0 : c.nonlocal->row_ptrs.back();
-    }
-    return n;
+    return block_nnz(m, &ChunkView<ValueType>::nonlocal);
 }
 
 /// Where to cut rows into chunks (ours, issue 36): the first row of each chunk, then the row

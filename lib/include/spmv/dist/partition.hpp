@@ -78,6 +78,48 @@ Partition partition_rows(global_index size, int ranks);
 /// or the one before it when that is nearer; a rank never gets fewer than zero rows.
 Partition partition_weighted(std::span<const global_index> prefix, int ranks);
 
+/// partition_weighted's rule in two steps, shared with the distributed nnz cut
+/// (spmv/dist/nnz_split.hpp, where each rank applies it to its own rows) so that both give the
+/// same partition to the row.
+///
+/// The ideal split r * total / ranks, in long double: no overflow for totals near 2^63.
+inline long double ideal_split(std::int64_t total, int r, int ranks)
+{
+    return static_cast<long double>(total) * r / ranks;
+}
+
+/// The row boundary b in [0, n] nearest to `ideal`: the first with prefix(b) >= ideal (n when
+/// none is before n), or b - 1 when that one is strictly nearer (a tie keeps b). `prefix(i)`,
+/// the weight of the first i rows, must not decrease on [0, n]; it is called O(log n) times.
+template <typename Prefix>
+global_index nearest_boundary(global_index n, long double ideal, const Prefix& prefix)
+{
+    global_index lo = 0;
+    global_index hi = n;
+    while (lo < hi) {  // lower_bound over [0, n]
+        const global_index mid = lo + (hi - lo) / 2;
+        if (static_cast<long double>(prefix(mid)) < ideal) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo > 0 && ideal - static_cast<long double>(prefix(lo - 1)) <
+                      static_cast<long double>(prefix(lo)) - ideal) {
+        --lo;  // the boundary before is nearer
+    }
+    return lo;
+}
+
+/// The nnz partition of `num_rows` rows from its splits: entry r - 1 (r in 1..ranks-1) is the
+/// row boundary chosen for split r, and rank r starts there, clamped in rank order to
+/// [rank r - 1's start, num_rows] so that a rank never gets fewer than zero rows (-1, or any
+/// value at or below the previous cut, means "at the previous cut", as when the total is 0).
+/// partition_weighted ends in it, and so does the distributed nnz cut (spmv/dist/nnz_split.hpp),
+/// whose splits are found by the ranks that hold the rows.
+Partition nnz_partition_from_splits(global_index num_rows, int ranks,
+                                    std::span<const global_index> splits);
+
 /// Rows balanced by nonzeros (Cevahir §3.3).
 template <typename ValueType>
 Partition partition_nnz(const Csr<ValueType, std::int32_t>& a, int ranks);
