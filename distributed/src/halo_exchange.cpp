@@ -4,8 +4,10 @@
 // and the kernels' public API.
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -13,6 +15,7 @@
 #include <spmv/gpu/vector_ops.hpp>
 
 #include "halo_exchange.hpp"
+#include "shared_steps.hpp"
 
 namespace spmv::dist::detail {
 
@@ -411,6 +414,11 @@ std::string open_neighbours(const Comm& comm, const ExchangePlan& plan, const De
     if (comm.node_size() != comm.size()) {
         return "the ranks are on more than one host";
     }
+    bool apart = false;  // the same answer on every rank, or an error on every rank
+    collective(comm, [&] { apart = hosts_apart(); });
+    if (comm.allreduce_max(apart ? 1.0 : 0.0) > 0.0) {
+        return "SPMV_DIST_HOSTS=apart treats the ranks as on separate hosts";
+    }
     std::string mine;  // this rank's failure
     std::vector<std::array<std::int64_t, 10>> in(plan.recv.size());
     // handle (64 bytes), where the receiver's entries start in the send buffer, device
@@ -545,6 +553,21 @@ void check_exchange_name(const std::string& name)
         SPMV_THROW(NotCompiled,
                    "exchange path nccl: this build has no NCCL (" + nccl_version() + ")");
     }
+    hosts_apart();  // a bad SPMV_DIST_HOSTS is refused on every kind of rank
+}
+
+bool hosts_apart()
+{
+    const char* v = std::getenv("SPMV_DIST_HOSTS");
+    if (v == nullptr || *v == '\0') {
+        return false;
+    }
+    if (std::string_view(v) != "apart") {
+        SPMV_THROW(InvalidArgument, "SPMV_DIST_HOSTS='" + std::string(v) +
+                                        "': the only value is 'apart' (treat the ranks as on "
+                                        "separate hosts), or leave it unset");
+    }
+    return true;
 }
 
 std::string auto_exchange(bool cuda_aware_mpi)

@@ -1,5 +1,6 @@
 // NcclComm (nccl_comm.hpp) over NCCL's host API: the only file that includes <nccl.h>, built when
 // CMake found NCCL (cmake/SpmvNccl.cmake, which defines SPMV_HAS_NCCL for it).
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include <spmv/gpu/device.hpp>
 
 #include "nccl_comm.hpp"
+#include "shared_steps.hpp"
 
 #ifndef SPMV_HAS_NCCL
 #error "nccl_comm.cpp is built only with NCCL (cmake/SpmvNccl.cmake)"
@@ -92,6 +94,10 @@ std::unique_ptr<NcclComm> NcclComm::create(const Comm& comm, int device)
                        "exchange path nccl: " + std::to_string(comm.node_size()) +
                            " ranks on this host share " + std::to_string(gpus) +
                            " GPU(s); NCCL needs a GPU of its own per rank");
+        }
+        if (hosts_apart()) {  // NCCL's network transport, as between hosts (shared_steps.hpp)
+            setenv("NCCL_P2P_DISABLE", "1", 0);
+            setenv("NCCL_SHM_DISABLE", "1", 0);
         }
         gpu::set_device(device);
         if (comm.rank() == 0) {

@@ -21,4 +21,15 @@ std::vector<std::int64_t> allgather_i64(const Comm& comm, std::span<const std::i
 /// from the root); per-rank generation's root path (parallel_gen.cpp) uses it too.
 Partition broadcast_partition(const Comm& comm, Partition p);
 
+/// SPMV_DIST_HOSTS=apart (a test of the paths between hosts on one host, issue 36): the ranks
+/// are treated as if each were on a host of its own wherever a path depends on sharing one:
+/// CUDA IPC is not taken (auto falls back to host-staged, `--exchange cuda-ipc` is refused
+/// saying so), and NCCL is told to leave its same-host transports (NCCL_P2P_DISABLE and
+/// NCCL_SHM_DISABLE set to 1 unless already set, before its communicator is made), so that it
+/// moves the halo over its network transport. MPI's own choice of transport is the MPI
+/// library's (Open MPI: OMPI_MCA_btl=self,tcp). GPUs are still picked by the node-local rank.
+/// Unset or empty: false; another value: InvalidArgument naming it. Defined in
+/// halo_exchange.cpp; nccl_comm.cpp uses it too.
+bool hosts_apart();
+
 }  // namespace spmv::dist::detail
