@@ -13,6 +13,7 @@
 #include <variant>
 
 #include <spmv/error.hpp>
+#include <spmv/parallel.hpp>
 
 namespace spmv::gen {
 namespace {
@@ -145,14 +146,17 @@ struct CsrSink {
     }
 };
 
-/// A row range: global rows and columns, 64-bit row pointers, written into arrays sized from
-/// the range's count beforehand (generate_rows checks that the count was right).
+/// A row range, or one part of it: global rows and columns, 64-bit row pointers, written into
+/// arrays sized from the range's count beforehand (generate_rows checks that the count was
+/// right). A part starts `base` entries into the range: its cols and vals point there, and its
+/// row pointers count from there.
 struct RowsSink {
     gidx* rows;
-    std::int64_t* row_ptrs;  ///< from the second entry on
+    std::int64_t* row_ptrs;  ///< the pointer after each of the part's rows
     gidx* cols;
     double* vals;
-    std::int64_t cap;
+    std::int64_t cap;  ///< the entries counted for the part
+    std::int64_t base = 0;
     std::int64_t at = 0;
     void entry(gidx c, double v)
     {
@@ -165,7 +169,7 @@ struct RowsSink {
     void end_row(gidx row)
     {
         *rows++ = row;
-        *row_ptrs++ = at;
+        *row_ptrs++ = base + at;
     }
 };
 
@@ -855,11 +859,33 @@ void check_range(const Rows& g, global_index first, global_index end)
                 ") is not within the generator's " + std::to_string(g.num_rows()) + " rows");
 }
 
-/// Nonzeros of rows [first, end): the closed form, or the lengths summed.
-template <typename Rows>
-std::int64_t count_in(const Rows& g, global_index first, global_index end)
+// Threads (build_threads()): a row range is cut into parts of rows_per_part rows, handed out
+// to the threads one at a time; every part counts, measures or generates its own rows into its
+// own place in the output (its nonzeros before it: the parts' counts summed in order). Every
+// row is a function of its index alone, so the rows are the same bit for bit however the
+// range is cut and on any number of threads.
+constexpr global_index rows_per_part = global_index{1} << 15;
+
+std::size_t num_parts(global_index first, global_index end)
 {
-    check_range(g, first, end);
+    return static_cast<std::size_t>((end - first + rows_per_part - 1) / rows_per_part);
+}
+
+/// fn(part, p0, p1) for the parts [p0, p1) of [first, end), on build_threads() threads.
+template <typename Fn>
+void for_each_part(global_index first, global_index end, Fn&& fn)
+{
+    parallel_for(num_parts(first, end), build_threads(), [&](std::size_t part) {
+        const auto p0 = first + static_cast<global_index>(part) * rows_per_part;
+        fn(part, p0, std::min(end, p0 + rows_per_part));
+    });
+}
+
+/// Nonzeros of rows [first, end) of one thread's part (or any range): the closed form, or the
+/// lengths summed.
+template <typename Rows>
+std::int64_t count_part(const Rows& g, global_index first, global_index end)
+{
     if constexpr (requires { g.nnz_before(first); }) {
         if (g.closed_form()) {
             return g.nnz_before(end) - g.nnz_before(first);
@@ -878,6 +904,36 @@ std::int64_t count_in(const Rows& g, global_index first, global_index end)
         sum += g.length(i);
     }
     return sum;
+}
+
+/// The nonzeros before each part of [first, end) (for_each_part's parts), and after the last:
+/// the closed form, or the parts' lengths summed on the threads.
+template <typename Rows>
+std::vector<std::int64_t> part_offsets(const Rows& g, global_index first, global_index end)
+{
+    check_range(g, first, end);
+    const auto parts = num_parts(first, end);
+    std::vector<std::int64_t> offsets(parts + 1, 0);
+    for_each_part(first, end, [&](std::size_t part, global_index p0, global_index p1) {
+        offsets[part + 1] = count_part(g, p0, p1);
+    });
+    for (std::size_t part = 0; part < parts; ++part) {
+        offsets[part + 1] += offsets[part];
+    }
+    return offsets;
+}
+
+/// Nonzeros of rows [first, end); checks the range.
+template <typename Rows>
+std::int64_t count_in(const Rows& g, global_index first, global_index end)
+{
+    check_range(g, first, end);
+    if constexpr (requires { g.nnz_before(first); }) {
+        if (g.closed_form()) {
+            return count_part(g, first, end);
+        }
+    }
+    return part_offsets(g, first, end).back();
 }
 
 /// Throws InvalidArgument, naming the spec and its size, when the whole matrix of a valid
@@ -1145,9 +1201,11 @@ std::vector<std::int64_t> row_lengths(const Spec& spec, global_index first, glob
         [&](const auto& g) {
             check_range(g, first, end);
             std::vector<std::int64_t> len(static_cast<std::size_t>(end - first));
-            for (global_index i = first; i < end; ++i) {
-                len[static_cast<std::size_t>(i - first)] = g.length(i);
-            }
+            for_each_part(first, end, [&](std::size_t, global_index p0, global_index p1) {
+                for (global_index i = p0; i < p1; ++i) {
+                    len[static_cast<std::size_t>(i - first)] = g.length(i);
+                }
+            });
             return len;
         },
         row_source(spec.name, spec.params, spec.seed));
@@ -1165,7 +1223,8 @@ dist::GlobalRows<double> generate_rows(const Spec& spec, global_index first, glo
 {
     return std::visit(
         [&](const auto& g) {
-            const auto entries = count_in(g, first, end);  // checks the range
+            const auto offsets = part_offsets(g, first, end);  // checks the range
+            const auto entries = offsets.back();
             dist::GlobalRows<double> out;
             out.num_rows = g.num_rows();
             out.num_cols = g.num_cols();
@@ -1173,13 +1232,21 @@ dist::GlobalRows<double> generate_rows(const Spec& spec, global_index first, glo
             out.row_ptrs.assign(static_cast<std::size_t>(end - first) + 1, 0);
             out.col_idxs.resize(static_cast<std::size_t>(entries));
             out.values.resize(static_cast<std::size_t>(entries));
-            RowsSink sink{out.rows.data(), out.row_ptrs.data() + 1, out.col_idxs.data(),
-                          out.values.data(), entries};
-            g.emit(first, end, sink);
-            if (sink.at != entries) {
-                SPMV_THROW(Error, "generate_rows: the rows hold " + std::to_string(sink.at) +
-                                      " entries, counted " + std::to_string(entries));
-            }
+            // every part into its own rows and entries (for_each_part: the same on any threads)
+            for_each_part(first, end, [&](std::size_t part, global_index p0, global_index p1) {
+                const auto row = static_cast<std::size_t>(p0 - first);
+                const auto base = offsets[part];
+                RowsSink sink{out.rows.data() + row, out.row_ptrs.data() + row + 1,
+                              out.col_idxs.data() + base, out.values.data() + base,
+                              offsets[part + 1] - base, base};
+                g.emit(p0, p1, sink);
+                if (sink.at != sink.cap) {
+                    SPMV_THROW(Error, "generate_rows: rows [" + std::to_string(p0) + ", " +
+                                          std::to_string(p1) + ") hold " +
+                                          std::to_string(sink.at) + " entries, counted " +
+                                          std::to_string(sink.cap));
+                }
+            });
             return out;
         },
         row_source(spec.name, spec.params, spec.seed));

@@ -20,6 +20,12 @@
 /// one (pde, laplace2d, onefull, random, banded with fill 1: nnz_closed_form()), otherwise the
 /// sum of the lengths (one random draw or two per row, no allocation).
 ///
+/// Threads: generate_rows, row_lengths and a count_nonzeros that sums lengths cut the range into
+/// parts of 2^15 rows and hand them to build_threads() threads (spmv/parallel.hpp); each part
+/// writes its rows at its place, the parts' nonzeros counted first. A row depends only on its
+/// index, so the result is the same bit for bit on any number of threads; the only memory
+/// beside the output is one count per part.
+///
 /// Example (pde with size 2: 8 rows of 4 entries, a 2x2x2 grid where every point has three
 /// neighbours): generate_rows(parse_spec("gen:pde:size=2"), 3, 5) holds rows {3, 4},
 /// row_ptrs {0, 4, 8}, columns {1, 2, 3, 7 | 0, 4, 5, 6}, values {-1, -1, 6, -1 | -1, 6, -1, -1}.

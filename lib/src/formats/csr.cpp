@@ -225,9 +225,23 @@ std::vector<IndexType> sort_by_length_desc(std::span<const IndexType> lengths)
         return perm;
     }
     std::iota(perm.begin(), perm.end(), IndexType{0});
-    std::stable_sort(perm.begin(), perm.end(), [&](IndexType l, IndexType r) {
+    const auto longer = [&](IndexType l, IndexType r) {
         return lengths[static_cast<std::size_t>(l)] > lengths[static_cast<std::size_t>(r)];
-    });
+    };
+    if (perm.size() <= 64) {
+        // the same order by insertion (stable), without stable_sort's temporary buffer: SELL's
+        // small sorting windows (sigma = C = 32) call this once per window
+        for (std::size_t i = 1; i < perm.size(); ++i) {
+            const IndexType row = perm[i];
+            std::size_t j = i;
+            for (; j > 0 && longer(row, perm[j - 1]); --j) {
+                perm[j] = perm[j - 1];
+            }
+            perm[j] = row;
+        }
+        return perm;
+    }
+    std::stable_sort(perm.begin(), perm.end(), longer);
     return perm;
 }
 

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
+#include <numeric>
 #include <string>
 
 #include <spmv/detail/slots.hpp>
 #include <spmv/error.hpp>
+#include <spmv/parallel.hpp>
 
 namespace spmv {
 namespace {
@@ -116,6 +119,26 @@ int choose_sort_window(const Csr<ValueType, IndexType>& a, int slice_height)
 template int choose_sort_window(const Csr<float, std::int32_t>&, int);
 template int choose_sort_window(const Csr<double, std::int32_t>&, int);
 
+namespace {
+
+/// fn(first, last) over blocks of `block` consecutive items of [0, count), handed out one block
+/// at a time to build_threads() threads (blocks, not one range per thread, so that slices of
+/// long rows do not leave the other threads waiting).
+template <typename Fn>
+void for_each_block(std::int64_t count, std::int64_t block, Fn&& fn)
+{
+    const auto blocks = static_cast<std::size_t>((count + block - 1) / block);
+    parallel_for(blocks, build_threads(), [&](std::size_t b) {
+        const auto first = static_cast<std::int64_t>(b) * block;
+        fn(first, std::min(count, first + block));
+    });
+}
+
+/// Rows per block of work: enough that handing a block out costs nothing beside it.
+constexpr std::int64_t rows_per_block = 1 << 14;
+
+}  // namespace
+
 template <typename ValueType, typename IndexType>
 SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>& a,
                                                  const SellCSigmaOptions& options)
@@ -130,38 +153,89 @@ SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>
     const std::int64_t n = a.num_rows;
     const std::int64_t c = s.slice_height;
     const std::int64_t sigma = s.sort_window;
-    // sort inside each window of sigma consecutive rows, longest first (stable)
-    const auto len = row_lengths(a);
-    for (std::int64_t first = 0; first < n; first += sigma) {
-        const auto count = static_cast<std::size_t>(std::min(sigma, n - first));
-        const auto local = sort_by_length_desc(
-            std::span<const IndexType>(len).subspan(static_cast<std::size_t>(first), count));
-        for (auto r : local) {
-            s.row_perm.push_back(static_cast<IndexType>(first + r));
+    const std::int64_t slices = num_slices(n, s.slice_height);
+    // Threads: every step below runs over blocks of rows, windows or slices, and each block
+    // writes only its own entries (its rows' row_perm, its slices' widths, offsets and slots),
+    // so the layout is the same bit for bit on any number of threads (build_threads()).
+    const auto length = [&a](IndexType row) {
+        const auto r = static_cast<std::size_t>(row);
+        return a.row_ptrs[r + 1] - a.row_ptrs[r];
+    };
+    // 1. sort inside each window of sigma consecutive rows, longest first (stable);
+    //    sigma = 1 sorts nothing: row_perm is the identity
+    s.row_perm.resize(static_cast<std::size_t>(n));
+    const auto perm = s.row_perm.begin();
+    if (sigma == 1) {
+        for_each_block(n, rows_per_block, [&](std::int64_t r0, std::int64_t r1) {
+            std::iota(perm + r0, perm + r1, static_cast<IndexType>(r0));
+        });
+    } else {
+        const std::int64_t windows = (n + sigma - 1) / sigma;
+        for_each_block(windows, std::max<std::int64_t>(1, rows_per_block / sigma),
+                       [&](std::int64_t w0, std::int64_t w1) {
+            std::vector<IndexType> window;  // the window's row lengths
+            for (auto first = w0 * sigma; first < std::min(n, w1 * sigma); first += sigma) {
+                window.resize(static_cast<std::size_t>(std::min(sigma, n - first)));
+                for (std::size_t r = 0; r < window.size(); ++r) {
+                    window[r] = length(static_cast<IndexType>(first) + static_cast<IndexType>(r));
+                }
+                const auto local = sort_by_length_desc(std::span<const IndexType>(window));
+                std::transform(local.begin(), local.end(), perm + first,
+                               [first](IndexType r) { return static_cast<IndexType>(first + r); });
+            }
+        });
+    }
+    // 2. each slice padded to its own longest row; the slots of each block of slices
+    const auto slices_per_block = std::max<std::int64_t>(1, rows_per_block / c);
+    const auto blocks = (slices + slices_per_block - 1) / slices_per_block;
+    std::vector<std::int64_t> block_slots(static_cast<std::size_t>(blocks) + 1, 0);
+    s.slice_widths.resize(static_cast<std::size_t>(slices));
+    for_each_block(slices, slices_per_block, [&](std::int64_t s0, std::int64_t s1) {
+        std::int64_t sum = 0;
+        for (auto slice = s0; slice < s1; ++slice) {
+            IndexType width = 0;
+            for (auto k = slice * c; k < std::min(n, (slice + 1) * c); ++k) {
+                width = std::max(width, length(s.row_perm[static_cast<std::size_t>(k)]));
+            }
+            s.slice_widths[static_cast<std::size_t>(slice)] = width;
+            sum += c * width;
+        }
+        block_slots[static_cast<std::size_t>(s0 / slices_per_block) + 1] = sum;
+    });
+    // 3. slice_ptrs: the prefix sum of C * width, the blocks' sums first (block_slots[b]: the
+    //    slots before block b), then inside every block from there
+    for (std::size_t b = 0; b + 1 < block_slots.size(); ++b) {
+        block_slots[b + 1] += block_slots[b];
+    }
+    const std::int64_t slots = block_slots.back();
+    if (slots > std::numeric_limits<std::int32_t>::max()) {  // the slice where 32 bits end
+        std::int64_t upto = 0;
+        for (const auto width : s.slice_widths) {
+            upto += c * width;
+            detail::checked_slots(upto, sizeof(ValueType) + sizeof(IndexType), "SELL-C-sigma");
         }
     }
-    // each slice padded to its own longest row
-    std::int64_t slots = 0;
-    for (std::int64_t slice = 0; slice < num_slices(n, s.slice_height); ++slice) {
-        IndexType width = 0;
-        for (auto k = slice * c; k < std::min(n, (slice + 1) * c); ++k) {
-            width = std::max(width, len[static_cast<std::size_t>(s.row_perm[std::size_t(k)])]);
+    s.slice_ptrs.resize(static_cast<std::size_t>(slices) + 1);
+    for_each_block(slices, slices_per_block, [&](std::int64_t s0, std::int64_t s1) {
+        auto upto = block_slots[static_cast<std::size_t>(s0 / slices_per_block)];
+        for (auto slice = s0; slice < s1; ++slice) {
+            upto += c * s.slice_widths[static_cast<std::size_t>(slice)];
+            s.slice_ptrs[static_cast<std::size_t>(slice) + 1] = static_cast<IndexType>(upto);
         }
-        s.slice_widths.push_back(width);
-        slots += c * width;
-        detail::checked_slots(slots, sizeof(ValueType) + sizeof(IndexType), "SELL-C-sigma");
-        s.slice_ptrs.push_back(static_cast<IndexType>(slots));
-    }
+    });
+    // 4. every row's entries into its slots; the rest stays padding
     s.col_idxs.assign(static_cast<std::size_t>(slots), padding_index<IndexType>);
     s.values.assign(static_cast<std::size_t>(slots), ValueType{0});
-    for (std::int64_t k = 0; k < n; ++k) {
-        const auto src = s.row_perm[static_cast<std::size_t>(k)];
-        for (auto e = a.row_ptrs[src]; e < a.row_ptrs[src + 1]; ++e) {
-            const auto slot = slot_of(s, k, e - a.row_ptrs[src]);
-            s.col_idxs[slot] = a.col_idxs[static_cast<std::size_t>(e)];
-            s.values[slot] = a.values[static_cast<std::size_t>(e)];
+    for_each_block(slices, slices_per_block, [&](std::int64_t s0, std::int64_t s1) {
+        for (auto k = s0 * c; k < std::min(n, s1 * c); ++k) {
+            const auto src = s.row_perm[static_cast<std::size_t>(k)];
+            for (auto e = a.row_ptrs[src]; e < a.row_ptrs[src + 1]; ++e) {
+                const auto slot = slot_of(s, k, e - a.row_ptrs[src]);
+                s.col_idxs[slot] = a.col_idxs[static_cast<std::size_t>(e)];
+                s.values[slot] = a.values[static_cast<std::size_t>(e)];
+            }
         }
-    }
+    });
     return s;
 }
 

@@ -64,7 +64,8 @@ int choose_sort_window(const Csr<ValueType, IndexType>& a, int slice_height);
 /// The same from the row pointers alone (the choice depends on the row lengths only).
 int choose_sort_window(std::span<const std::int32_t> row_ptrs, int slice_height);
 
-/// Throws InvalidArgument if C or σ is below 1.
+/// Throws InvalidArgument if C or σ is below 1, NotApplicable past 2^31 - 1 slots. Runs on
+/// build_threads() threads (spmv/parallel.hpp); the layout is the same on any number of them.
 template <typename ValueType, typename IndexType>
 SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>& a,
                                                  const SellCSigmaOptions& options = {});
