@@ -21,3 +21,13 @@ device_build() {
         { grep -B5 -A20 "error" "$logs/build.log" | head -80; return 1; }
     echo "build $((SECONDS - t0)) s"
 }
+
+# The environment of the MPI batches (scripts/experiments/*.sh): root may run mpirun (the
+# device machines run as root), NVLink multicast stays off (the device machines' rule:
+# KINDS.md), and MPI holds the mpirun command line they start ranks with.
+device_mpi_env() {
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_MCA_rmaps_base_oversubscribe=1
+    export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+    MPI="mpirun --allow-run-as-root --oversubscribe --bind-to none"
+}

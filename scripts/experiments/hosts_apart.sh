@@ -23,12 +23,13 @@ RANKS=${RANKS:-2}
 PDE=${PDE:-150}
 REPEAT=${REPEAT:-100}
 mkdir -p "$RESULTS" || exit 1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# shellcheck source=../device_build.sh
+source scripts/device_build.sh
+device_mpi_env
 export SPMV_DIST_HOSTS=apart NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo
 export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 X="-x SPMV_DIST_HOSTS -x NCCL_P2P_DISABLE -x NCCL_SHM_DISABLE -x NCCL_SOCKET_IFNAME -x NCCL_NVLS_ENABLE"
-MPI="mpirun --allow-run-as-root --oversubscribe --bind-to none $X"
+MPI="$MPI $X"
 T=build-device/tests/test_mpi
 B=build-device/cli/spmvlab
 

@@ -51,14 +51,11 @@ METHODS=${METHODS:-cg}
 REPEAT=${REPEAT:-200}
 M=gen:pde:size=$PDE
 mkdir -p "$RESULTS" || exit 1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# NVLink multicast stays off (the device machines' rule: KINDS.md)
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-MPI="mpirun --allow-run-as-root --oversubscribe --bind-to none"
+# shellcheck source=../device_build.sh
+source scripts/device_build.sh
+device_mpi_env
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
-    # shellcheck source=../device_build.sh
-    source scripts/device_build.sh
     device_build "$RESULTS/build" spmvlab test_mpi test_gpu || exit 1
     grep -E "SpMV Lab: (NCCL|CUDA=)" "$RESULTS/build/configure.log"
     grep -q -- "-> --exchange nccl" "$RESULTS/build/configure.log" ||

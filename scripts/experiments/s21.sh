@@ -12,10 +12,10 @@ set -uo pipefail
 export SPMV_COMMIT=${SPMV_COMMIT:?}
 R=${RESULTS:?}
 mkdir -p "$R"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
-MPI="mpirun --allow-run-as-root --oversubscribe --bind-to none"
-t0=$SECONDS
+# shellcheck source=../device_build.sh
 source scripts/device_build.sh
+device_mpi_env
+t0=$SECONDS
 device_build "$R/logs" spmvlab test_gpu test_mpi || exit 1
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv > "$R/gpu.txt"
 timeout 300 build-device/tests/test_gpu "[gpu]~[.]" > "$R/test_gpu.txt" 2>&1

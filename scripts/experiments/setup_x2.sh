@@ -13,10 +13,10 @@ R=${RESULTS:?}
 RANKS=${RANKS:-2}
 PDE=${PDE:-400}
 mkdir -p "$R"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
-MPI="mpirun --allow-run-as-root --oversubscribe --bind-to none"
+# shellcheck source=../device_build.sh
+source scripts/device_build.sh
+device_mpi_env
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
-    source scripts/device_build.sh
     device_build "$R/logs" spmvlab || exit 1
 fi
 S=build-device/cli/spmvlab

@@ -60,7 +60,18 @@ constexpr const char* modes_help =
     "vector; with\n"
     "cuda-ipc (one device copy over NVLink, MPI carries tokens only) the exchange is short and "
     "the four\n"
-    "modes lie close together (docs/distributed.md).";
+    "modes lie close together (docs/distributed.md).\n"
+    "\n"
+    "Environment:\n"
+    "  SPMV_BUILD_THREADS=N   threads each rank builds its blocks with (default: the host's "
+    "hardware\n"
+    "                         threads divided by its ranks; the record's setup.threads)\n"
+    "  SPMV_DIST_HOSTS=apart  treat the ranks as on separate hosts: no CUDA IPC, NCCL on its "
+    "network\n"
+    "                         transport (a test of the paths between hosts on one host)\n"
+    "  SPMV_DIST_REDUCTIONS=mpi  dist solve --exchange nccl: CG's dot products by MPI, not "
+    "NCCL\n"
+    "  SPMV_NO_MALLOPT=1      keep glibc's own mmap threshold (spmvlab dist sets 1 MiB)";
 
 /// The options that decide the collective schedule (which collectives run, how often, on what
 /// sizes): every rank must pass the same ones, or the ranks would wait in different
