@@ -43,7 +43,8 @@ void run_schedule(Mode mode, ScheduleParts<ValueType> parts, Product<ValueType>&
         // it, sends, waits and queues the halo's copy to the device) while this thread runs
         // the first pass; after the join, the second
         if (!parts.thread) {
-            parts.thread = std::make_unique<CommThread>();
+            // spin-then-sleep hand-offs where the rank has a core per thread (comm_thread.hpp)
+            parts.thread = std::make_unique<CommThread>(parts.poll_us == 0);
         }
         exchange.queue_pack(p.x_ghost, host);
         const Driver comm_thread{p.rec, parts.comm, true, s.queue, parts.poll_us};
