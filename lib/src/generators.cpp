@@ -866,19 +866,11 @@ void check_range(const Rows& g, global_index first, global_index end)
 // range is cut and on any number of threads.
 constexpr global_index rows_per_part = global_index{1} << 15;
 
-std::size_t num_parts(global_index first, global_index end)
-{
-    return static_cast<std::size_t>((end - first + rows_per_part - 1) / rows_per_part);
-}
-
 /// fn(part, p0, p1) for the parts [p0, p1) of [first, end), on build_threads() threads.
 template <typename Fn>
 void for_each_part(global_index first, global_index end, Fn&& fn)
 {
-    parallel_for(num_parts(first, end), build_threads(), [&](std::size_t part) {
-        const auto p0 = first + static_cast<global_index>(part) * rows_per_part;
-        fn(part, p0, std::min(end, p0 + rows_per_part));
-    });
+    parallel_blocks(first, end, rows_per_part, fn);
 }
 
 /// Nonzeros of rows [first, end) of one thread's part (or any range): the closed form, or the
@@ -912,7 +904,7 @@ template <typename Rows>
 std::vector<std::int64_t> part_offsets(const Rows& g, global_index first, global_index end)
 {
     check_range(g, first, end);
-    const auto parts = num_parts(first, end);
+    const auto parts = block_count(first, end, rows_per_part);
     std::vector<std::int64_t> offsets(parts + 1, 0);
     for_each_part(first, end, [&](std::size_t part, global_index p0, global_index p1) {
         offsets[part + 1] = count_part(g, p0, p1);

@@ -4,7 +4,10 @@
 ///   parallel_for(count, threads, fn)   fn(k) for every item k, handed out one at a time;
 ///   parallel_ranges(n, fn)             fn(begin, end) over contiguous ranges of [0, n), one per
 ///                                      thread, for loops whose items are too small to hand
-///                                      out one by one (rows, slices, entries).
+///                                      out one by one (rows, slices, entries);
+///   parallel_blocks(first, end, block, fn)
+///                                      fn(b, begin, end) over blocks of `block` items, handed
+///                                      out one at a time, where items cost unevenly.
 /// Every use writes disjoint parts of its output, so the result is the same bit for bit on any
 /// number of threads (the tests build on 1 and on several and compare).
 ///
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <system_error>
@@ -72,12 +76,32 @@ void parallel_for(std::size_t count, unsigned threads, Fn&& fn)
     }
 }
 
+/// The number of blocks of `block` items that [first, end) holds (the last may be shorter).
+inline std::size_t block_count(std::int64_t first, std::int64_t end, std::int64_t block)
+{
+    return end > first ? static_cast<std::size_t>((end - first + block - 1) / block) : 0;
+}
+
+/// fn(b, begin, end) for the blocks [begin, end) of `block` consecutive items of [first, end)
+/// (b counts them from 0; block_count() of them), handed out one block at a time to
+/// build_threads() threads: blocks, not one range per thread, so that blocks of long rows do
+/// not leave the other threads waiting. Exceptions as parallel_for.
+template <typename Fn>
+void parallel_blocks(std::int64_t first, std::int64_t end, std::int64_t block, Fn&& fn)
+{
+    parallel_for(block_count(first, end, block), build_threads(), [&](std::size_t b) {
+        const auto begin = first + static_cast<std::int64_t>(b) * block;
+        fn(b, begin, std::min(end, begin + block));
+    });
+}
+
 /// The ranges parallel_ranges cuts [0, n) into: at most build_threads() (one when n is below
 /// `min_per_range` items per range), as even as possible; bounds[r] .. bounds[r + 1] is range r.
 inline std::vector<std::size_t> range_bounds(std::size_t n, std::size_t min_per_range,
                                              unsigned threads = build_threads())
 {
-    const std::size_t by_size = std::max<std::size_t>(1, n / std::max<std::size_t>(1, min_per_range));
+    const std::size_t by_size =
+        std::max<std::size_t>(1, n / std::max<std::size_t>(1, min_per_range));
     const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(threads, by_size));
     std::vector<std::size_t> bounds(ranges + 1);
     for (std::size_t r = 0; r <= ranges; ++r) {

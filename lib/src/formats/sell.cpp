@@ -121,19 +121,6 @@ template int choose_sort_window(const Csr<double, std::int32_t>&, int);
 
 namespace {
 
-/// fn(first, last) over blocks of `block` consecutive items of [0, count), handed out one block
-/// at a time to build_threads() threads (blocks, not one range per thread, so that slices of
-/// long rows do not leave the other threads waiting).
-template <typename Fn>
-void for_each_block(std::int64_t count, std::int64_t block, Fn&& fn)
-{
-    const auto blocks = static_cast<std::size_t>((count + block - 1) / block);
-    parallel_for(blocks, build_threads(), [&](std::size_t b) {
-        const auto first = static_cast<std::int64_t>(b) * block;
-        fn(first, std::min(count, first + block));
-    });
-}
-
 /// Rows per block of work: enough that handing a block out costs nothing beside it.
 constexpr std::int64_t rows_per_block = 1 << 14;
 
@@ -166,13 +153,13 @@ SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>
     s.row_perm.resize(static_cast<std::size_t>(n));
     const auto perm = s.row_perm.begin();
     if (sigma == 1) {
-        for_each_block(n, rows_per_block, [&](std::int64_t r0, std::int64_t r1) {
+        parallel_blocks(0, n, rows_per_block, [&](std::size_t, std::int64_t r0, std::int64_t r1) {
             std::iota(perm + r0, perm + r1, static_cast<IndexType>(r0));
         });
     } else {
         const std::int64_t windows = (n + sigma - 1) / sigma;
-        for_each_block(windows, std::max<std::int64_t>(1, rows_per_block / sigma),
-                       [&](std::int64_t w0, std::int64_t w1) {
+        parallel_blocks(0, windows, std::max<std::int64_t>(1, rows_per_block / sigma),
+                        [&](std::size_t, std::int64_t w0, std::int64_t w1) {
             std::vector<IndexType> window;  // the window's row lengths
             for (auto first = w0 * sigma; first < std::min(n, w1 * sigma); first += sigma) {
                 window.resize(static_cast<std::size_t>(std::min(sigma, n - first)));
@@ -187,10 +174,10 @@ SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>
     }
     // 2. each slice padded to its own longest row; the slots of each block of slices
     const auto slices_per_block = std::max<std::int64_t>(1, rows_per_block / c);
-    const auto blocks = (slices + slices_per_block - 1) / slices_per_block;
-    std::vector<std::int64_t> block_slots(static_cast<std::size_t>(blocks) + 1, 0);
+    std::vector<std::int64_t> block_slots(block_count(0, slices, slices_per_block) + 1, 0);
     s.slice_widths.resize(static_cast<std::size_t>(slices));
-    for_each_block(slices, slices_per_block, [&](std::int64_t s0, std::int64_t s1) {
+    const auto each_block = [&](auto&& fn) { parallel_blocks(0, slices, slices_per_block, fn); };
+    each_block([&](std::size_t b, std::int64_t s0, std::int64_t s1) {
         std::int64_t sum = 0;
         for (auto slice = s0; slice < s1; ++slice) {
             IndexType width = 0;
@@ -200,7 +187,7 @@ SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>
             s.slice_widths[static_cast<std::size_t>(slice)] = width;
             sum += c * width;
         }
-        block_slots[static_cast<std::size_t>(s0 / slices_per_block) + 1] = sum;
+        block_slots[b + 1] = sum;
     });
     // 3. slice_ptrs: the prefix sum of C * width, the blocks' sums first (block_slots[b]: the
     //    slots before block b), then inside every block from there
@@ -216,8 +203,8 @@ SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>
         }
     }
     s.slice_ptrs.resize(static_cast<std::size_t>(slices) + 1);
-    for_each_block(slices, slices_per_block, [&](std::int64_t s0, std::int64_t s1) {
-        auto upto = block_slots[static_cast<std::size_t>(s0 / slices_per_block)];
+    each_block([&](std::size_t b, std::int64_t s0, std::int64_t s1) {
+        auto upto = block_slots[b];
         for (auto slice = s0; slice < s1; ++slice) {
             upto += c * s.slice_widths[static_cast<std::size_t>(slice)];
             s.slice_ptrs[static_cast<std::size_t>(slice) + 1] = static_cast<IndexType>(upto);
@@ -226,7 +213,7 @@ SellCSigma<ValueType, IndexType> to_sell_c_sigma(const Csr<ValueType, IndexType>
     // 4. every row's entries into its slots; the rest stays padding
     s.col_idxs.assign(static_cast<std::size_t>(slots), padding_index<IndexType>);
     s.values.assign(static_cast<std::size_t>(slots), ValueType{0});
-    for_each_block(slices, slices_per_block, [&](std::int64_t s0, std::int64_t s1) {
+    each_block([&](std::size_t, std::int64_t s0, std::int64_t s1) {
         for (auto k = s0 * c; k < std::min(n, s1 * c); ++k) {
             const auto src = s.row_perm[static_cast<std::size_t>(k)];
             for (auto e = a.row_ptrs[src]; e < a.row_ptrs[src + 1]; ++e) {
