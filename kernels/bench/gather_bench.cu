@@ -12,7 +12,8 @@
 // nonzero; if the floor is above the bandwidth-limit time / 0.9, 90 % of the bandwidth limit is out
 // of reach for every format.
 //
-// Not part of the CMake build (no target, not in CI). Build on the GPU machine after building
+// Built with the library wherever CUDA is (CMake target gather_bench, build/kernels/bench/; not
+// run by ctest). By hand on the GPU machine, after building
 // spmv_kernels (build-device):
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ilib/include -Ikernels/include -Ibuild-device/lib/generated \
 //     kernels/bench/gather_bench.cu build-device/kernels/libspmv_kernels.a \

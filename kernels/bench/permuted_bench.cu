@@ -13,7 +13,8 @@
 // columns per warp K, checked against the first variant's result.
 // Every variant is verified first (spmv::gpu::verify against the double CSR reference).
 //
-// Not part of the CMake build (no target, not in CI). Build after building spmv_kernels:
+// Built with the library wherever CUDA is (CMake target permuted_bench, build/kernels/bench/;
+// not run by ctest). By hand, after building spmv_kernels:
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ilib/include -Ikernels/include kernels/bench/permuted_bench.cu
 //   \
 //     build-gpu2/kernels/libspmv_kernels.a build-gpu2/lib/libspmv_core.a -lcusparse \

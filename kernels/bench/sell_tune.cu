@@ -5,7 +5,8 @@
 // the matrix arrays, and the slice width read from the slice pointers instead of its own array.
 // Every experiment's y is compared with the library kernel's.
 //
-// Not part of the CMake build (no target, not in CI). Build on the GPU machine after building
+// Built with the library wherever CUDA is (CMake target sell_tune, build/kernels/bench/; not run
+// by ctest). By hand on the GPU machine, after building
 // spmv_kernels (build-device):
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ilib/include -Ikernels/include -Ibuild-device/lib/generated \
 //     kernels/bench/sell_tune.cu build-device/kernels/libspmv_kernels.a \
