@@ -357,6 +357,38 @@ __global__ void __launch_bounds__(block)
     }
 }
 
+// The list fix-up with a warp per chunk: the lanes load the cut row's pieces at once (lane i
+// piece first + i, + 32, ...) and add them by a fixed shuffle tree, so the sum's order is the
+// same on every run; one dependent load (the list entry) before the pieces instead of one per
+// piece. Launched as a programmatic dependent of the tile kernel.
+template <typename V>
+__global__ void __launch_bounds__(256)
+    fixup_warp_kernel(std::int32_t num_chunks, const int2* __restrict__ fix,
+                      const V* __restrict__ head, const V* __restrict__ tail, V* __restrict__ y)
+{
+    cudaGridDependencySynchronize();
+    const std::int32_t c = static_cast<std::int32_t>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    if (c >= num_chunks) {
+        return;
+    }
+    const int2 f = __ldcg(fix + c);
+    if (f.x < 0) {
+        return;
+    }
+    V sum{0};
+    for (std::int32_t m = f.y + lane; m <= c; m += 32) {
+        sum += m == f.y ? __ldcg(tail + m) : __ldcg(head + m);
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) {
+        sum += __shfl_down_sync(full, sum, d);
+    }
+    if (lane == 0) {
+        y[f.x] = sum;
+    }
+}
+
 template <typename V>
 struct Tiled {
     std::int32_t n = 0, nnz = 0, chunks = 0;
@@ -405,7 +437,8 @@ void launch_tiled(Tiled<V>& t, const V* x, V* y, bool fixup)
 }
 
 // fix: 0 the tile kernel alone, 1 + fix-up (plain launch), 2 + fix-up as a programmatic
-// dependent launch, 3 + the list fix-up as a programmatic dependent launch.
+// dependent launch, 3 + the list fix-up as a programmatic dependent launch, 4 + the list fix-up
+// with a warp per chunk, PDL.
 template <typename V, int S>
 void launch_pdl(Tiled<V>& t, const V* x, V* y, int fix)
 {
@@ -413,7 +446,7 @@ void launch_pdl(Tiled<V>& t, const V* x, V* y, int fix)
     tiled_kernel<V, S><<<blocks, block>>>(t.nnz, t.n, t.row_ptr.data(), t.cols.data(),
                                           t.vals.data(), t.chunk_row.data(), t.chunks, x, y,
                                           t.head.data(), t.tail.data(),
-                                          fix == 3 ? t.fix.data() : nullptr);
+                                          fix >= 3 ? t.fix.data() : nullptr);
     if (fix == 0) {
         return;
     }
@@ -425,7 +458,13 @@ void launch_pdl(Tiled<V>& t, const V* x, V* y, int fix)
     attr[0].val.programmaticStreamSerializationAllowed = fix >= 2 ? 1 : 0;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    if (fix == 3) {
+    if (fix == 4) {
+        cfg.gridDim = dim3(static_cast<unsigned>((t.chunks + 7) / 8));
+        CHECK_CUDA(cudaLaunchKernelEx(&cfg, fixup_warp_kernel<V>, t.chunks,
+                                      static_cast<const int2*>(t.fix.data()),
+                                      static_cast<const V*>(t.head.data()),
+                                      static_cast<const V*>(t.tail.data()), y));
+    } else if (fix == 3) {
         CHECK_CUDA(cudaLaunchKernelEx(&cfg, fixup_list_kernel<V>, t.chunks,
                                       static_cast<const int2*>(t.fix.data()),
                                       static_cast<const V*>(t.head.data()),
@@ -584,6 +623,8 @@ void run(const Csr<double, std::int32_t>& ad, const char* prec)
     TILED_PDL(4, 2, "+ fix-up, PDL")
     TILED_PDL(4, 3, "+ list fix-up, PDL")
     TILED_PDL(8, 3, "+ list fix-up, PDL")
+    TILED_PDL(4, 4, "+ warp list fix-up, PDL")
+    TILED_PDL(8, 4, "+ warp list fix-up, PDL")
     FormatParams params;
     for (const char* name : {"biell", "csr_merge", "cusparse_coo_alg1", "cusparse_csr_alg1",
                              "cusparse_coo_alg2"}) {
