@@ -56,16 +56,58 @@ TEST_CASE("format model: CSR scalar on the canonical 4x4, counted by hand", "[mo
     CHECK(csr.critical_trips == 3);
     CHECK(csr.warp_trips == 3);
     CHECK(csr.loaded_slots == 9);
-    // x sectors per trip (4 doubles per sector): t0 columns {0,1,0,1} -> 1, t1 {2,2,3} -> 1,
-    // t2 {3,3} -> 1; in float (8 per sector) the same
-    CHECK(csr.x_sectors_dp == 3);
-    CHECK(csr.x_sectors_sp == 3);
+    // x sectors of the warp over all its trips (L1 serves its repeats, shape_kit.hpp): columns
+    // 0..3 are one sector in double (4 per sector) and in float (8); per trip it would be 3
+    // (t0 {0,1,0,1}, t1 {2,2,3}, t2 {3,3}), which JDS, a launch per diagonal, keeps
+    CHECK(csr.x_sectors_dp == 1);
+    CHECK(csr.x_sectors_sp == 1);
+    CHECK(shape_of(shapes, "jds").x_sectors_dp == 3);
     // values (slot >> 2) and col_idxs (slot >> 3) sectors the warp touches over its loop:
     // slots 0..8 -> values sectors {0, 1, 2}, col_idxs {0, 1}: 5 sectors for 9 x 12 bytes
     CHECK(csr.matrix_sector_factor == Approx(5.0 / 3.375));
     // DRAM: 9 x (8 + 4) + 5 row pointers x 4 + x 4 x 8 + y 4 x 8 = 192 bytes
     CHECK(dram_bytes(csr, dp) == Approx(192.0));
     CHECK(dram_bytes(csr, sp) == Approx(9 * 8 + 20 + 16 + 16));
+}
+
+TEST_CASE("format model: the x gather of a tridiagonal matrix through L1, counted by hand",
+          "[model][format_model]")
+{
+    // T = tridiag(64): row i holds columns i-1, i, i+1 (row 0: 0, 1; row 63: 62, 63), 190
+    // nonzeros. Sectors hold 4 doubles (column c: c >> 2) or 8 floats (c >> 3).
+    Csr<double, std::int32_t> t;
+    t.num_rows = t.num_cols = 64;
+    for (std::int32_t i = 0; i < 64; ++i) {
+        for (std::int32_t c = std::max(0, i - 1); c <= std::min(63, i + 1); ++c) {
+            t.col_idxs.push_back(c);
+            t.values.push_back(1.0);
+        }
+        t.row_ptrs.push_back(static_cast<std::int32_t>(t.col_idxs.size()));
+    }
+    const auto shapes = kernel_shapes(t, FormatParams{});
+    // CSR scalar, warps of rows 0..31 and 32..63: their columns 0..32 and 31..63 are DP
+    // sectors 0..8 and 7..15 (9 + 9), SP sectors 0..4 and 3..7 (5 + 5). Per trip (the count
+    // before L1 was modelled) warp 0 read {0,0,1..30}, {1,1..31}, {2..32}: 8 + 8 + 9 DP sectors
+    const auto& csr = shape_of(shapes, "csr");
+    CHECK(csr.x_sectors_dp == 18);
+    CHECK(csr.x_sectors_sp == 10);
+    CHECK(shape_of(shapes, "ell").x_sectors_dp == 18);
+    // CSR vector: mean 190 / 64 = 2.97 gives 2 lanes per row, 16 rows per warp: rows 16k ..
+    // 16k+15 read columns 16k-1 .. 16k+16, DP sectors 4k-1 .. 4k+4 (6), the first and last
+    // warp 5 (columns 0..16: 0..4, 47..63: 11..15): 5 + 6 + 6 + 5; SP sectors 2k-1 .. 2k+2
+    // (4), the ends 0..2 and 5..7 (3): 3 + 4 + 4 + 3
+    REQUIRE(csr_vector_threads_per_row(190.0 / 64.0) == 2);
+    const auto& vec = shape_of(shapes, "csr_vector");
+    CHECK(vec.x_sectors_dp == 22);
+    CHECK(vec.x_sectors_sp == 14);
+    // COO (a warp per 256 nonzeros), CSR-adaptive (a block step of 256) and merge path (a
+    // tile of 128 x 6 = 768 items in DP, 1536 in SP, here 254 items): one unit reading every
+    // column once, 16 DP sectors, 8 SP
+    for (const char* v : {"coo", "csr_adaptive", "csr_merge"}) {
+        INFO(v);
+        CHECK(shape_of(shapes, v).x_sectors_dp == 16);
+        CHECK(shape_of(shapes, v).x_sectors_sp == 8);
+    }
 }
 
 TEST_CASE("format model: padded and permuted layouts on the canonical 4x4", "[model][format_model]")

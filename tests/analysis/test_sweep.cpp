@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <numeric>
 #include <set>
 #include <string>
@@ -401,13 +402,14 @@ TEST_CASE("Every point of a model sweep is the single-point prediction at that v
     }
 }
 
-TEST_CASE("The SELL model's x sectors are its warps' gathers counted one by one",
+TEST_CASE("The SELL model's x sectors are its warps' gathers counted warp by warp",
           "[sweep][model]")
 {
     // an independent count: the rows of the built SELL-32-sigma in row_perm order, warps of
-    // 32 of them, each trip's distinct 32-byte sectors of x (4 doubles, 8 floats) by a set.
-    // Covers the model's shortcuts: sigma dividing 32 (the identity pass), sigma >= N (the
-    // global pass), and the sector stamps
+    // 32 of them, the distinct 32-byte sectors of x (4 doubles, 8 floats) of each warp over all
+    // its trips, by a set (shape_kit.hpp: L1 serves a warp's repeats). Covers the model's
+    // shortcuts: sigma dividing 32 (the identity pass), sigma >= N (the global pass), and the
+    // sector stamps
     const auto a = small_power_law();
     const auto& gpu = model::find_profile("H100");
     for (const int sigma : {1, 2, 16, 32, 64, 96, 3001, 5000}) {
@@ -417,20 +419,16 @@ TEST_CASE("The SELL model's x sectors are its warps' gathers counted one by one"
         const auto n = static_cast<std::size_t>(a.num_rows);
         for (std::size_t first = 0; first < n; first += 32) {
             const auto last = std::min(n, first + 32);
-            for (std::int32_t t = 0;; ++t) {
-                std::set<std::int32_t> d, s;
-                for (std::size_t k = first; k < last; ++k) {
-                    const auto row = sell.row_perm[k];
-                    const auto slot = a.row_ptrs[static_cast<std::size_t>(row)] + t;
-                    if (slot < a.row_ptrs[static_cast<std::size_t>(row) + 1]) {
-                        d.insert(a.col_idxs[static_cast<std::size_t>(slot)] / 4);
-                        s.insert(a.col_idxs[static_cast<std::size_t>(slot)] / 8);
-                    }
+            std::set<std::int32_t> d, s;
+            for (std::size_t k = first; k < last; ++k) {
+                const auto row = static_cast<std::size_t>(sell.row_perm[k]);
+                for (auto j = a.row_ptrs[row]; j < a.row_ptrs[row + 1]; ++j) {
+                    d.insert(a.col_idxs[static_cast<std::size_t>(j)] / 4);
+                    s.insert(a.col_idxs[static_cast<std::size_t>(j)] / 8);
                 }
-                if (d.empty()) break;
-                dp += static_cast<double>(d.size());
-                sp += static_cast<double>(s.size());
             }
+            dp += static_cast<double>(d.size());
+            sp += static_cast<double>(s.size());
         }
         FormatParams p;
         p.sort_window = sigma;
@@ -438,6 +436,49 @@ TEST_CASE("The SELL model's x sectors are its warps' gathers counted one by one"
         CHECK(m.shape.x_sectors_dp == dp);
         CHECK(m.shape.x_sectors_sp == sp);
     }
+}
+
+TEST_CASE("The nonzero-parallel kernels' x sectors are their units' gathers counted one by one",
+          "[sweep][model]")
+{
+    // an independent count of shape_kit.hpp's units: each nonzero is given its unit by a rule
+    // restated here (COO: nonzero / 256; CSR-adaptive: nonzero / 256; CSR vector: row / (32 /
+    // tpr); merge path: (nonzero + its row) / tile, the merge item cut into tiles of 128 x 6
+    // items in DP and 128 x 12 in SP), and the distinct sectors of each unit are collected by a
+    // set. The power law's long rows cut merge tiles inside rows and leave tiles of row ends
+    const auto a = small_power_law();
+    const auto n = static_cast<std::size_t>(a.num_rows);
+    const int tpr = csr_vector_threads_per_row(static_cast<double>(a.col_idxs.size()) /
+                                               static_cast<double>(a.num_rows));
+    auto count = [&](auto unit_of, int per_sector) {
+        std::set<std::pair<std::int64_t, std::int32_t>> seen;  // (unit, sector)
+        for (std::size_t r = 0; r < n; ++r) {
+            for (auto j = a.row_ptrs[r]; j < a.row_ptrs[r + 1]; ++j) {
+                seen.insert({unit_of(static_cast<std::int64_t>(r), std::int64_t{j}),
+                             a.col_idxs[static_cast<std::size_t>(j)] / per_sector});
+            }
+        }
+        return static_cast<double>(seen.size());
+    };
+    const auto chunk = [](std::int64_t, std::int64_t j) { return j / 256; };
+    const auto rows = [&](std::int64_t r, std::int64_t) { return r / (32 / tpr); };
+    const auto tile_dp = [](std::int64_t r, std::int64_t j) { return (j + r) / 768; };
+    const auto tile_sp = [](std::int64_t r, std::int64_t j) { return (j + r) / 1536; };
+    const auto shapes = model::kernel_shapes(a, FormatParams{});
+    auto shape = [&](const char* v) {
+        return *std::find_if(shapes.begin(), shapes.end(),
+                             [&](const model::KernelShape& s) { return s.variant == v; });
+    };
+    CHECK(shape("coo").x_sectors_dp == count(chunk, 4));
+    CHECK(shape("coo").x_sectors_sp == count(chunk, 8));
+    CHECK(shape("csr_adaptive").x_sectors_dp == count(chunk, 4));
+    CHECK(shape("csr_vector").x_sectors_dp == count(rows, 4));
+    CHECK(shape("csr_vector").x_sectors_sp == count(rows, 8));
+    CHECK(shape("csr_merge").x_sectors_dp == count(tile_dp, 4));
+    CHECK(shape("csr_merge").x_sectors_sp == count(tile_sp, 8));
+    // the reuse is real on this matrix: fewer sectors than one per 32 nonzeros' chunk would give
+    const auto per_32 = [](std::int64_t, std::int64_t j) { return j / 32; };
+    CHECK(shape("csr_merge").x_sectors_dp < count(per_32, 4));
 }
 
 TEST_CASE("x sectors do not depend on how many columns the matrix has", "[sweep][model]")

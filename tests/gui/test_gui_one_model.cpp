@@ -197,7 +197,7 @@ TEST_CASE("Every entry point gives the same per-format prediction for SELL and p
 }
 
 TEST_CASE("On pde100 the timing chart's traffic bound is above every per-format prediction, "
-          "and Kreutzer's eq. 1 is a bound at alpha = 1/N_nzr only",
+          "and Kreutzer's eq. 1 is no bound of the fitted model at alpha = 1 or 1/N_nzr",
           "[gui][one-model]")
 {
     const auto a = spmv::gen::pde(100);
@@ -237,7 +237,14 @@ TEST_CASE("On pde100 the timing chart's traffic bound is above every per-format 
                              << "), Kreutzer alpha=1 " << paper.kreutzer_gflops
                              << ", alpha=1/N_nzr " << once.kreutzer_gflops << ", fastest model "
                              << once.max_model_gflops);
-    CHECK(once.kreutzer_is_bound);
+    // at 1/N_nzr eq. 1 gives 388 GF/s; its traffic reads y as well as writing it (8 bytes a
+    // row more than the kernels move), and the fitted model, with the x gather counted through
+    // L1 (docs/benchmarks/model_refit_2026-11-28), predicts sell_i16 at 418 GF/s, as the H100
+    // measured it faster still (31.6 us, 439 GF/s): no bound here either. (It was one while
+    // the model counted x per loop trip and priced sell_i16 16 % slow, 379 GF/s.)
+    CHECK(once.kreutzer_gflops == Approx(388.1).epsilon(1e-3));
+    CHECK(once.max_model_gflops > once.kreutzer_gflops);
+    CHECK_FALSE(once.kreutzer_is_bound);
 }
 
 TEST_CASE("The timing chart calls a line a bound only when no prediction of it lies above",

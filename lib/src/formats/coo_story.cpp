@@ -54,7 +54,7 @@ void steps(const ConstructionSource& src, const ConstructionWindow& w, Construct
 
 void shape(ShapeContext& c, KernelShape& s)  // coo_spmv_kernel: a warp per 256 nonzeros + carry
 {
-    const auto [dp, sp] = c.nonzero_pass();
+    const auto [dp, sp] = c.chunk_pass(256);  // x: the warp's chunk (coo_chunk)
     set_x(s, dp, sp);
     s.extra_index_slots = static_cast<double>(c.nnz);
     s.row_info_bytes = 0;

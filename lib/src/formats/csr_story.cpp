@@ -28,9 +28,9 @@ void scalar(ShapeContext& c, KernelShape& s)  // csr_spmv_scalar_kernel: one thr
 void vector(ShapeContext& c, KernelShape& s)  // csr_spmv_vector_kernel: tpr lanes per row
 {
     const int tpr = csr_vector_threads_per_row(c.mean);
-    const auto [dp, sp] = c.nonzero_pass();
-    set_x(s, dp, sp);
     const std::int64_t per_warp = warp / tpr;
+    const auto [dp, sp] = c.row_group_pass(per_warp);  // x: the warp's rows
+    set_x(s, dp, sp);
     std::int64_t trips = 0, crit = 0;
     for (std::int64_t first = 0; first < c.n; first += per_warp) {
         std::int64_t m = 0;
@@ -44,9 +44,14 @@ void vector(ShapeContext& c, KernelShape& s)  // csr_spmv_vector_kernel: tpr lan
     s.critical_trips = crit + static_cast<std::int64_t>(std::log2(tpr));
 }
 
+// csr_merge's defaults (kernels/include/spmv/gpu/csr_merge.hpp): blocks of 128 threads, 6 items
+// per thread in DP, 12 in SP; a block's warps load its tile strided (item tid + s x 128), so the
+// x sectors are counted per tile
+constexpr std::int64_t merge_block = 128, merge_ipt_dp = 6, merge_ipt_sp = 12;
+
 void merge(ShapeContext& c, KernelShape& s)  // merge path: 128 threads x items per thread
 {
-    const auto [dp, sp] = c.nonzero_pass();
+    const auto [dp, sp] = c.merge_pass(merge_block * merge_ipt_dp, merge_block * merge_ipt_sp);
     set_x(s, dp, sp);
     s.row_info_bytes = 8.0 * static_cast<double>(c.n + 1);  // the search and the row ends
     s.critical_trips = 6 + 7;  // items per thread (DP), then the block-wide scan
@@ -55,7 +60,9 @@ void merge(ShapeContext& c, KernelShape& s)  // merge path: 128 threads x items 
 
 void adaptive(ShapeContext& c, KernelShape& s)  // blocks of 256 threads per planned row group
 {
-    const auto [dp, sp] = c.nonzero_pass();
+    // x per block step: the 256 threads read 256 consecutive nonzeros of their group at once
+    // (the plan's groups hold 256 to 2048; a chunk of 256 is the step every group makes)
+    const auto [dp, sp] = c.chunk_pass(256);
     set_x(s, dp, sp);
     s.critical_trips =
         std::max<std::int64_t>(4, ceil_div(std::min<std::int64_t>(c.max_len, 2048), 256)) + 8;

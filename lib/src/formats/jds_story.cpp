@@ -39,7 +39,7 @@ void steps(const ConstructionSource& src, const ConstructionWindow& w, Construct
 void shape(ShapeContext& c, KernelShape& s)  // a launch per jagged diagonal into y_temp, then y[perm]
 {
     const auto& p = c.global_pass();
-    set_x(s, p.x_dp, p.x_sp);
+    set_x(s, p.trip_x_dp, p.trip_x_sp);  // a launch per diagonal: a warp lives one trip
     s.launches = static_cast<int>(std::min<std::int64_t>(c.max_len + 1, 1 << 30));
     s.critical_trips = c.max_len;
     std::int64_t trips = 0;  // each diagonal d: ceil(rows with len > d / 32) warps

@@ -10,7 +10,7 @@
 namespace spmv::model {
 namespace {
 
-// Distinct 32-byte sectors of x among the n <= 32 columns `cols` for doubles (4 per sector)
+// Distinct 32-byte sectors of x among the n columns `cols` for doubles (4 per sector)
 // and floats (8): the column keys sorted once, then counted by one scan each (a float
 // sector is two double sectors, c >> 3 == (c >> 2) >> 1, so sorted double keys are sorted
 // float keys too). Reorders `cols`.
@@ -27,11 +27,11 @@ std::pair<int, int> distinct_sectors(std::int32_t* cols, int n)
     return {dp, sp};
 }
 
-// Distinct x sectors (doubles: 4 columns per 32-byte sector, floats: 8) of groups of <= 32
-// columns, one group after another: each sector is stamped with the group's number, so a
-// column costs O(1) instead of its share of a sort. The stamps take 6 bytes per 4 columns
-// (3.6 MB for 2.4M columns); above 2^24 columns the groups are sorted instead
-// (distinct_sectors). Both give the same counts.
+// Distinct x sectors (doubles: 4 columns per 32-byte sector, floats: 8) of groups of columns
+// (a warp's or a block's, shape_kit.hpp), one group after another: each sector is stamped with
+// the group's number, so a column costs O(1) instead of its share of a sort. The stamps take
+// 6 bytes per 4 columns (3.6 MB for 2.4M columns); above 2^24 columns the groups are sorted
+// instead (distinct_sectors). Both give the same counts.
 class SectorCounter {
 public:
     explicit SectorCounter(std::int64_t num_cols)
@@ -75,13 +75,15 @@ std::int64_t range_sectors(std::int64_t lo, std::int64_t hi, int shift)
     return hi > lo ? ((hi - 1) >> shift) - (lo >> shift) + 1 : 0;
 }
 
-// Warps of 32 rows of `order` (empty: the identity), each lane looping over its row. Each
-// lane's row is read once, front to back, into the per-trip buckets (trip t of every lane
-// together), so that a row costs one miss, not one per trip; the next warp's row pointers
-// and row starts are fetched while this warp is counted. The counts do not depend on the
-// order in which a trip's columns are gathered.
+// Warps of 32 rows of `order` (empty: the identity), each lane looping over its row; a warp's
+// x sectors are the distinct sectors of all its rows' columns, whatever the trip that reads
+// them (shape_kit.hpp: L1 serves a warp's repeats). Each lane's row is read once, front to
+// back; the next warp's row pointers and row starts are fetched while this warp is counted.
+// trip_sectors also counts the sectors per warp and trip (RowPass::trip_x_dp: JDS, whose warps
+// live one trip): each trip's columns are bucketed (trip t of every lane together) and counted
+// apart. No count depends on the order in which a trip's columns are gathered.
 RowPass row_parallel(const Csr<double, std::int32_t>& a, const std::vector<std::int32_t>& order,
-                     bool slot_sectors)
+                     bool slot_sectors, bool trip_sectors)
 {
     // slot_sectors counts the matrix's own sectors of a warp's consecutive rows (CSR scalar):
     // identity order only, where they are one contiguous range of slots
@@ -110,7 +112,8 @@ RowPass row_parallel(const Csr<double, std::int32_t>& a, const std::vector<std::
             }
         }
     };
-    std::vector<std::int32_t> bucket;  // bucket[t * warp + m]: trip t's m-th column
+    std::vector<std::int32_t> cols;    // the warp's columns, every trip
+    std::vector<std::int32_t> bucket;  // trip_sectors: bucket[t * warp + m], trip t's m-th column
     std::vector<int> fill;             // columns in trip t
     SectorCounter sectors(a.num_cols);
     if (n > 0) load(0, 0);
@@ -121,22 +124,31 @@ RowPass row_parallel(const Csr<double, std::int32_t>& a, const std::vector<std::
         const auto& b = begin[cur];
         const auto& e = end[cur];
         std::int32_t width = 0;
-        for (int l = 0; l < lanes; ++l) width = std::max(width, e[l] - b[l]);
+        cols.clear();
+        for (int l = 0; l < lanes; ++l) {
+            width = std::max(width, e[l] - b[l]);
+            cols.insert(cols.end(), col + b[l], col + e[l]);
+        }
         r.warp_trips += width;
         r.critical = std::max<std::int64_t>(r.critical, width);
-        const auto w = static_cast<std::size_t>(width);
-        if (bucket.size() < w * warp) bucket.resize(w * warp);
-        fill.assign(w, 0);
-        for (int l = 0; l < lanes; ++l) {
-            for (auto j = b[l]; j < e[l]; ++j) {
-                const auto t = static_cast<std::size_t>(j - b[l]);
-                bucket[t * warp + static_cast<std::size_t>(fill[t]++)] = col[j];
+        const auto [dp, sp] = sectors.count(cols.data(), static_cast<int>(cols.size()));
+        r.x_dp += dp;
+        r.x_sp += sp;
+        if (trip_sectors) {
+            const auto w = static_cast<std::size_t>(width);
+            if (bucket.size() < w * warp) bucket.resize(w * warp);
+            fill.assign(w, 0);
+            for (int l = 0; l < lanes; ++l) {
+                for (auto j = b[l]; j < e[l]; ++j) {
+                    const auto t = static_cast<std::size_t>(j - b[l]);
+                    bucket[t * warp + static_cast<std::size_t>(fill[t]++)] = col[j];
+                }
             }
-        }
-        for (std::size_t t = 0; t < w; ++t) {
-            const auto [dp, sp] = sectors.count(bucket.data() + t * warp, fill[t]);
-            r.x_dp += dp;
-            r.x_sp += sp;
+            for (std::size_t t = 0; t < w; ++t) {
+                const auto [tdp, tsp] = sectors.count(bucket.data() + t * warp, fill[t]);
+                r.trip_x_dp += tdp;
+                r.trip_x_sp += tsp;
+            }
         }
         if (slot_sectors) {  // values (8 B, 4 per sector), then col_idxs (4 B, 8 per sector)
             const std::int64_t lo = ptrs[first], hi = ptrs[first + lanes];
@@ -147,21 +159,63 @@ RowPass row_parallel(const Csr<double, std::int32_t>& a, const std::vector<std::
     return r;
 }
 
-// x sectors of kernels whose lanes read consecutive nonzeros: chunks of 32 in CSR order.
-std::pair<double, double> nonzero_parallel(const Csr<double, std::int32_t>& a)
+// x sectors (DP, SP) of kernels whose lanes read consecutive nonzeros: the distinct sectors of
+// each range [bounds[k], bounds[k + 1]) of nonzeros in CSR order (one unit, shape_kit.hpp),
+// summed.
+std::pair<double, double> range_units(const Csr<double, std::int32_t>& a,
+                                      const std::vector<std::int64_t>& bounds)
 {
-    std::array<std::int32_t, warp> cols{};
+    std::vector<std::int32_t> cols;
     SectorCounter sectors(a.num_cols);
     double dp = 0, sp = 0;
-    const auto nnz = a.col_idxs.size();
-    for (std::size_t first = 0; first < nnz; first += warp) {
-        const int m = static_cast<int>(std::min<std::size_t>(warp, nnz - first));
-        std::copy_n(a.col_idxs.begin() + static_cast<std::ptrdiff_t>(first), m, cols.begin());
-        const auto [d, s] = sectors.count(cols.data(), m);
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+        cols.assign(a.col_idxs.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
+                    a.col_idxs.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]));
+        const auto [d, s] = sectors.count(cols.data(), static_cast<int>(cols.size()));
         dp += d;
         sp += s;
     }
     return {dp, sp};
+}
+
+// Chunks of `chunk` consecutive nonzeros: 0, chunk, 2 chunk, ..., nnz.
+std::vector<std::int64_t> chunk_bounds(std::int64_t nnz, std::int64_t chunk)
+{
+    std::vector<std::int64_t> b;
+    for (std::int64_t k = 0; k < nnz; k += chunk) b.push_back(k);
+    b.push_back(nnz);
+    return b;
+}
+
+// Groups of `rows` consecutive rows: their first nonzeros, then nnz.
+std::vector<std::int64_t> row_group_bounds(const Csr<double, std::int32_t>& a, std::int64_t rows)
+{
+    std::vector<std::int64_t> b;
+    const auto n = static_cast<std::int64_t>(a.num_rows);
+    for (std::int64_t r = 0; r < n; r += rows) b.push_back(a.row_ptrs[static_cast<std::size_t>(r)]);
+    b.push_back(static_cast<std::int64_t>(a.col_idxs.size()));
+    return b;
+}
+
+// Merge-path tiles of `tile` merge items: row r's nonzero j is item j + r (each row's nonzeros,
+// then its end), so tile k holds the nonzeros with k tile <= j + r < (k + 1) tile. Empty tiles
+// (only row ends) give no range.
+std::vector<std::int64_t> merge_tile_bounds(const Csr<double, std::int32_t>& a, std::int64_t tile)
+{
+    std::vector<std::int64_t> b{0};
+    std::int64_t next = tile;  // the first item of the next tile
+    for (std::int64_t r = 0; r < a.num_rows; ++r) {
+        const std::int64_t lo = a.row_ptrs[static_cast<std::size_t>(r)];
+        const std::int64_t hi = a.row_ptrs[static_cast<std::size_t>(r) + 1];
+        for (;;) {
+            const std::int64_t j = std::max(lo, next - r);  // the first nonzero of the next tile
+            if (j >= hi) break;
+            if (j > b.back()) b.push_back(j);
+            next = ((j + r) / tile + 1) * tile;
+        }
+    }
+    b.push_back(static_cast<std::int64_t>(a.col_idxs.size()));
+    return b;
 }
 
 }  // namespace
@@ -242,7 +296,7 @@ ShapeContext::ShapeContext(const Csr<double, std::int32_t>& matrix, const Format
 
 const RowPass& ShapeContext::identity_pass()
 {
-    if (!identity_) identity_ = row_parallel(a, {}, true);
+    if (!identity_) identity_ = row_parallel(a, {}, true, false);
     return *identity_;
 }
 
@@ -257,7 +311,7 @@ const std::vector<std::int32_t>& ShapeContext::global_order()
 
 const RowPass& ShapeContext::global_pass()
 {
-    if (!global_) global_ = row_parallel(a, global_order(), false);
+    if (!global_) global_ = row_parallel(a, global_order(), false, true);
     return *global_;
 }
 
@@ -293,16 +347,46 @@ const RowPass& ShapeContext::window_pass()
         } else if (sigma >= n) {
             windowed_ = global_pass();  // one window of every row: the global order
         } else {
-            windowed_ = row_parallel(a, window_order(), false);
+            windowed_ = row_parallel(a, window_order(), false, false);
         }
     }
     return *windowed_;
 }
 
-const std::pair<double, double>& ShapeContext::nonzero_pass()
+const std::pair<double, double>& ShapeContext::chunk_pass(std::int64_t chunk)
 {
-    if (!nonzero_) nonzero_ = nonzero_parallel(a);
-    return *nonzero_;
+    SPMV_EXPECTS(chunk >= 1, "chunk_pass: a chunk must hold a nonzero");
+    const std::array<std::int64_t, 3> key{0, chunk, 0};
+    auto it = nonzero_.find(key);
+    if (it == nonzero_.end()) {
+        it = nonzero_.emplace(key, range_units(a, chunk_bounds(nnz, chunk))).first;
+    }
+    return it->second;
+}
+
+const std::pair<double, double>& ShapeContext::row_group_pass(std::int64_t rows)
+{
+    SPMV_EXPECTS(rows >= 1, "row_group_pass: a group must hold a row");
+    const std::array<std::int64_t, 3> key{1, rows, 0};
+    auto it = nonzero_.find(key);
+    if (it == nonzero_.end()) {
+        it = nonzero_.emplace(key, range_units(a, row_group_bounds(a, rows))).first;
+    }
+    return it->second;
+}
+
+const std::pair<double, double>& ShapeContext::merge_pass(std::int64_t tile_dp,
+                                                          std::int64_t tile_sp)
+{
+    SPMV_EXPECTS(tile_dp >= 1 && tile_sp >= 1, "merge_pass: a tile must hold an item");
+    const std::array<std::int64_t, 3> key{2, tile_dp, tile_sp};
+    auto it = nonzero_.find(key);
+    if (it == nonzero_.end()) {
+        auto both = range_units(a, merge_tile_bounds(a, tile_dp));
+        if (tile_sp != tile_dp) both.second = range_units(a, merge_tile_bounds(a, tile_sp)).second;
+        it = nonzero_.emplace(key, both).first;
+    }
+    return it->second;
 }
 
 void set_x(KernelShape& s, double dp, double sp)

@@ -3,7 +3,9 @@
 // share, computed once per matrix and on first use (ShapeContext), and the small counting rules
 // several kernels share. The rules themselves are in the formats' story files
 // (lib/src/formats/<name>_story.cpp); the engine is lib/src/model/format_model.cpp.
+#include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <utility>
@@ -16,12 +18,37 @@ namespace spmv::model {
 
 inline constexpr int warp = 32;
 
+/// The x gather's L2 sectors, the rule every kernel variant shares: the distinct 32-byte sectors
+/// of x (4 doubles or 8 floats) that one unit of the kernel reads over its whole life, summed
+/// over the units. A sector that a unit reads again is served by L1 (the first read brought it
+/// there), so it costs L2 once per unit, not once per loop trip: a 7-point stencil's SELL-32
+/// slice reads x[i-1 .. i+30], x[i .. i+31] and x[i+1 .. i+32] in three trips, about ten
+/// sectors, not 27 (the matrix's own sectors of CSR scalar are counted so already).
+///
+/// The unit is a warp of a one-thread-per-row kernel (its 32 rows, all trips; the split
+/// kernels' T warps of one group of 32 rows run in one block, so the group), and for the
+/// kernels whose lanes read consecutive nonzeros the range of nonzeros one warp walks (COO: its
+/// chunk of 256; CSR vector: its 32 / tpr rows) or, where the warps of a block take turns over
+/// one range, the block's (merge path: a tile of block x items-per-thread merge items;
+/// CSR-adaptive: the 256 nonzeros of one block step). JDS launches a kernel per jagged
+/// diagonal, so its warps live one trip: per warp and trip (RowPass::trip_x_dp).
+///
+/// Left out, said so: reuse between units (warps of a block, blocks on one SM), which depends
+/// on timing the model does not know, so the count is an upper bound on the sectors L2 serves;
+/// and L1's capacity: a unit's share of it (an SM's 256 KiB over 64 resident warps, 128 sectors
+/// a warp) held as LRU gave the same held-out validation on both cards at 32, 64 and 128
+/// sectors as unbounded (2026-11-28), so the simpler rule stands (repeats are rare where a
+/// warp's sectors outgrow its share). Before 2026-11-28 every kernel was counted per warp and
+/// loop trip, 1.35x the sectors on a 7-point stencil; docs/benchmarks/model_refit_2026-11-28
+/// has the refit and what it changed.
+///
 /// One pass over warps of 32 rows in a row order, each lane looping to its row length: x
-/// sectors per warp trip in DP and SP, warp trips, the longest trip count; for the identity
-/// order also the distinct sectors of CSR scalar's values + col_idxs that each warp touches
-/// over its whole loop (a lane's next slot is usually in the sector L1 already holds).
+/// sectors per warp (the rule above) in DP and SP, warp trips, the longest trip count; for the
+/// identity order also the distinct sectors of CSR scalar's values + col_idxs that each warp
+/// touches over its whole loop (a lane's next slot is usually in the sector L1 already holds).
 struct RowPass {
-    double x_dp = 0, x_sp = 0;
+    double x_dp = 0, x_sp = 0;            // distinct per warp over all its trips
+    double trip_x_dp = 0, trip_x_sp = 0;  // per warp and trip (the global pass only: JDS)
     std::int64_t warp_trips = 0, critical = 0;
     double matrix_sectors = 0;  // CSR scalar: values (8 B) + col_idxs (4 B) sectors
 };
@@ -59,12 +86,20 @@ public:
     const RowPass& window_pass();
     /// The window order, empty when sigma <= 1 (sigma >= N: global_order()).
     const std::vector<std::int32_t>& window_order();
-    /// x sectors (DP, SP) of kernels whose lanes read 32 consecutive nonzeros in CSR order.
-    const std::pair<double, double>& nonzero_pass();
+    /// x sectors (DP, SP) of kernels whose lanes read consecutive nonzeros (the rule above):
+    /// distinct sectors per chunk of `chunk` consecutive nonzeros in CSR order (COO, CSR-adaptive).
+    const std::pair<double, double>& chunk_pass(std::int64_t chunk);
+    /// The same per group of `rows` consecutive rows (CSR vector: the rows of one warp).
+    const std::pair<double, double>& row_group_pass(std::int64_t rows);
+    /// The same per merge-path tile (csr_merge): the merge items (rows + nonzeros, each row's
+    /// nonzeros then its end) cut into tiles of `tile_dp` items for the DP count and `tile_sp`
+    /// for the SP count (block x items per thread of each precision).
+    const std::pair<double, double>& merge_pass(std::int64_t tile_dp, std::int64_t tile_sp);
 
 private:
     std::optional<RowPass> identity_, global_, windowed_;
-    std::optional<std::pair<double, double>> nonzero_;
+    // the nonzero passes by (kind, parameters); they depend on the matrix only
+    std::map<std::array<std::int64_t, 3>, std::pair<double, double>> nonzero_;
     std::vector<std::int32_t> global_order_, window_order_;
     bool have_global_order_ = false, have_window_order_ = false;
 };

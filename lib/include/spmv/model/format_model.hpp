@@ -15,10 +15,15 @@
 ///   DRAM bytes     loaded slots x (value + index bytes) + row info + x once + y once (+ JDS's
 ///                  y_temp, written and re-read per diagonal);
 ///   L2 sectors     32-byte sectors the warps request: the matrix arrays (coalesced: bytes / 32;
-///                  scalar CSR: per warp and trip the distinct sectors its lanes touch) plus the
-///                  x gather, counted exactly: per warp and loop trip the distinct sectors of x
-///                  the lanes read (row-parallel kernels: the 32 rows of a warp, in the kernel's
-///                  row order, at trip t; nonzero-parallel kernels: 32 consecutive nonzeros);
+///                  scalar CSR: the distinct sectors a warp touches over its loop) plus the x
+///                  gather, counted exactly through L1: per warp the sectors of x its lanes
+///                  read over all its loop trips, a repeat served by L1 (its last 128 sectors,
+///                  4 KiB) not counted again (row-parallel kernels: the 32 rows of a warp, in
+///                  the kernel's row order; nonzero-parallel kernels: the range of nonzeros a
+///                  warp walks, or a block where its warps take turns over one range; JDS, a
+///                  launch per diagonal: per warp and trip). lib/src/model/shape_kit.hpp says
+///                  why; the count per trip (before 2026-11-28) priced SELL on the 3-D stencils
+///                  1.2x slow;
 ///   critical trips serial loop trips of the busiest warp (the latency path of a small matrix):
 ///                  the longest row for one-thread-per-row kernels, ceil(len / lanes) for the
 ///                  warp-per-row kernels, the split kernels' column share, the fixed chunk of
@@ -83,7 +88,8 @@ struct FormatModelConstants {
 };
 
 /// The built-in constants for a profile: a card the model was fitted on has its own (H100: the
-/// records of docs/benchmarks/h100_2026-11-26, H200: docs/benchmarks/h200_calib_2026-11-28),
+/// records of docs/benchmarks/h100_2026-11-26, H200: docs/benchmarks/h200_calib_2026-11-28,
+/// both fitted as docs/benchmarks/model_refit_2026-11-28 says),
 /// chosen by the profile's name; any other profile takes the H100's with its own B_GPU and B_L2
 /// scaled by the bandwidth ratio (an assumption, said in `source`).
 FormatModelConstants builtin_constants(const GpuProfile& gpu);
