@@ -145,6 +145,21 @@ struct PassBlocks {
     void drop_second() { second_copy.reset(), second = nullptr; }
 };
 
+/// The format built from a pass block: from the copy, given up (spmv::build's moving overload:
+/// CSR keeps the copy's arrays, the others release it as soon as they are built), or from the
+/// view of the rank's part when no copy was made. The slot is empty afterwards either way.
+template <typename ValueType>
+AnyMatrix<ValueType> build_from(const std::string& format,
+                                std::unique_ptr<CsrBlock<ValueType>>& copy,
+                                const CsrBlock<ValueType>*& view, const FormatParams& params)
+{
+    AnyMatrix<ValueType> m = copy ? spmv::build<ValueType>(format, std::move(*copy), params)
+                                  : spmv::build<ValueType>(format, *view, params);
+    copy.reset();
+    view = nullptr;
+    return m;
+}
+
 template <typename ValueType>
 PassBlocks<ValueType> pass_blocks(const LocalMatrix<ValueType>& part,
                                   const BlockChunk<ValueType>& c, bool by_rows)
@@ -280,9 +295,9 @@ public:
             h.rows = static_cast<std::size_t>(c.rows);
             {  // the chunk's CSR copies live only while its blocks are built
                 auto pass = pass_blocks(part, c, by_rows_);
-                h.first = spmv::build<ValueType>(opt.format, *pass.first, opt.params);
-                pass.drop_first();  // built: not held beside the merged block
-                h.second = spmv::build<ValueType>(opt.format, *pass.second, opt.params);
+                // each copy given up as it is built: not held beside the next block
+                h.first = build_from(opt.format, pass.first_copy, pass.first, opt.params);
+                h.second = build_from(opt.format, pass.second_copy, pass.second, opt.params);
             }
             h.boundary = std::move(c.boundary);
             most_boundary = std::max(most_boundary, h.boundary.size());
@@ -374,12 +389,14 @@ public:
                  std::int64_t halo, const DistOptions& opt, DeviceRank& device)
         : device_(device), own_(part.num_own_cols), halo_(halo), by_rows_(split.by_rows)
     {
-        auto up = [&](const CsrBlock<ValueType>& c) {
+        // a pass block's format (from its copy, given up, or from the view) on the GPU
+        auto up = [&](std::unique_ptr<CsrBlock<ValueType>>& copy,
+                      const CsrBlock<ValueType>*& view) {
             if (opt.variant.empty()) {
-                return gpu::assemble(spmv::build<ValueType>(opt.format, c, opt.params));
+                return gpu::assemble(build_from(opt.format, copy, view, opt.params));
             }
             const auto& v = gpu::find_variant(opt.variant);
-            return gpu::assemble(v, spmv::build<ValueType>(v.format, c, opt.params));
+            return gpu::assemble(v, build_from(std::string(v.format), copy, view, opt.params));
         };
         std::size_t most_boundary = 0;
         bool wide = opt.double_sums;
@@ -387,10 +404,9 @@ public:
             Chunk d;
             d.first_row = c.first_row;
             auto pass = pass_blocks(part, c, by_rows_);
-            d.first = up(*pass.first);
-            pass.drop_first();
+            d.first = up(pass.first_copy, pass.first);
             if (halo > 0) {
-                d.second = up(*pass.second);
+                d.second = up(pass.second_copy, pass.second);
                 if (by_rows_ && !c.boundary.empty()) {
                     d.boundary = gpu::DeviceBuffer<std::int32_t>::from_host(c.boundary,
                                                                             "non-local rows");
@@ -400,7 +416,9 @@ public:
             }
             pass.drop_second();
             if (split.merged) {
-                d.merged = up(merge_chunk(part, c));
+                auto merged = std::make_unique<CsrBlock<ValueType>>(merge_chunk(part, c));
+                const CsrBlock<ValueType>* view = merged.get();
+                d.merged = up(merged, view);
             }
             wide = wide && d.first.has_double_sums() &&
                    (!d.second || d.second.has_double_sums()) &&

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include <spmv/error.hpp>
 
@@ -149,6 +150,23 @@ AnyMatrix<float> build<float>(std::string_view name, const Csr<float, std::int32
 {
     return find_format(name).build_float(a, resolve_params(name, a, params));
 }
+
+template <typename ValueType>
+AnyMatrix<ValueType> build(std::string_view name, Csr<ValueType, std::int32_t>&& a,
+                           const FormatParams& params)
+{
+    const auto& f = find_format(name);
+    if (f.name == "csr") {  // CSR's builder copies its input: take the arrays over instead
+        return AnyMatrix<ValueType>(std::move(a));
+    }
+    Csr<ValueType, std::int32_t> given = std::move(a);  // released when this call returns
+    return build<ValueType>(name, std::as_const(given), params);
+}
+
+template AnyMatrix<double> build<double>(std::string_view, Csr<double, std::int32_t>&&,
+                                         const FormatParams&);
+template AnyMatrix<float> build<float>(std::string_view, Csr<float, std::int32_t>&&,
+                                       const FormatParams&);
 
 template <typename ValueType>
 std::span<const std::int32_t> row_permutation(const AnyMatrix<ValueType>& m)

@@ -144,3 +144,29 @@ TEST_CASE("registry names are unique and lookups fail clearly", "[formats][regis
     set(p, Param::block_rows, 4);
     CHECK(get(p, Param::block_rows) == 4);
 }
+
+TEST_CASE("build from a CSR given up equals build from a copy, in every format", "[formats][registry]")
+{
+    const auto zoo = test::zoo();
+    const auto sets = parameter_sets();
+    for (const auto& info : formats()) {
+        for (const auto& m : zoo) {
+            INFO("format " << info.name << ", matrix " << m.name);
+            auto given = m.a;
+            const auto* arrays = given.col_idxs.data();
+            const auto built = build(info.name, std::move(given), sets[1]);
+            const auto copied = build(info.name, m.a, sets[1]);
+            CHECK(built.index() == copied.index());  // the same format
+            CHECK(to_csr(built) == m.a);
+            CHECK(footprint(built).total_bytes() == footprint(copied).total_bytes());
+            CHECK(footprint(built).padding_entries == footprint(copied).padding_entries);
+            CHECK(given.col_idxs.empty());  // released, not held beside it
+            if (info.name == "csr" && !m.a.col_idxs.empty()) {  // taken over, not copied
+                CHECK(std::get<Csr<double, std::int32_t>>(built).col_idxs.data() == arrays);
+            }
+        }
+    }
+    auto a = zoo.front().a;
+    CHECK_THROWS_WITH(build("nope", std::move(a)), Catch::Contains("unknown format 'nope'"));
+    CHECK(a == zoo.front().a);  // an unknown name leaves the input alone
+}

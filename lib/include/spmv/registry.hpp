@@ -125,6 +125,15 @@ template <typename ValueType>
 AnyMatrix<ValueType> build(std::string_view name, const Csr<ValueType, std::int32_t>& a,
                            const FormatParams& params = {});
 
+/// build() from a CSR the caller gives up: "csr" takes over its arrays (moved, no copy); every
+/// other format is built from it as build() does, and `a` is released before the call returns,
+/// so its memory is not held beside the built format. For set-up paths that make a CSR copy
+/// only to build from it (the distributed blocks): 12 bytes per nonzero (DP) less at the peak.
+/// Throws as build() does (an unknown name before `a` is touched).
+template <typename ValueType>
+AnyMatrix<ValueType> build(std::string_view name, Csr<ValueType, std::int32_t>&& a,
+                           const FormatParams& params = {});
+
 /// The row permutation of a permuted format (empty for formats that keep the row order).
 template <typename ValueType>
 std::span<const std::int32_t> row_permutation(const AnyMatrix<ValueType>& m);
