@@ -73,6 +73,55 @@ TEST_CASE("dist plan gives the canonical matrix's halo, communication matrix and
     CHECK(j["meta"].contains("date"));
 }
 
+TEST_CASE("dist plan prices the fixed costs of the exchange path on GPU ranks", "[cli_dist]")
+{
+    // pde16 over 2 GPU ranks (H200 profile, CUDA IPC over nvlink4): the exchange's fixed cost
+    // is the built-in cuda-ipc one (model.cpp's table), added to vector mode as it is; off
+    // gives the model without it; five numbers give custom ones; host ranks have none.
+    const std::string base = "dist plan gen:pde:size=16 --gpu --format csr --ranks 2 --partition "
+                             "rows --exchange cuda-ipc --link nvlink4 --device H200 --scaling none";
+    auto plan = [&](const std::string& extra, const std::string& name) {
+        const auto out = tmp(name);
+        const auto r = spmvlab(base + " " + extra + " --json-out " + out);
+        INFO(r.out);
+        REQUIRE(r.status == 0);
+        return read_json(out);
+    };
+    const auto on = plan("", "plan_fixed_on.json");
+    const auto off = plan("--fixed-costs off", "plan_fixed_off.json");
+    const auto custom = plan("--fixed-costs 1,0,2,0,0", "plan_fixed_custom.json");
+    // the built-in cuda-ipc constants (model.cpp), as the rank's terms show them
+    const double exchange_us = on["per_rank"][0]["phases_us"]["fixed_exchange"].get<double>();
+    const double sync_us = on["per_rank"][0]["phases_us"]["sync"].get<double>();
+    CHECK(exchange_us == Approx(26.5));
+    CHECK(sync_us == Approx(7.6));
+    CHECK(off["fixed_costs"] == "none");
+    CHECK(on["fixed_costs"].get<std::string>().find("cuda-ipc (exchange ") == 0);
+    // one neighbour each: vector mode pays exchange_us, naive exchange_us + sync_us
+    CHECK(on["predicted_us"]["vector"].get<double>() -
+              off["predicted_us"]["vector"].get<double>() ==
+          Approx(exchange_us));
+    CHECK(on["predicted_us"]["naive"].get<double>() - off["predicted_us"]["naive"].get<double>() ==
+          Approx(exchange_us + sync_us));
+    CHECK(on["predicted_fixed_us"]["vector"].get<double>() == Approx(exchange_us));
+    CHECK(off["predicted_fixed_us"]["naive"].get<double>() == 0.0);
+    CHECK(custom["predicted_us"]["naive"].get<double>() -
+              off["predicted_us"]["naive"].get<double>() ==
+          Approx(3.0));
+    // Kreutzer's eq. 2 beside it keeps the paper's terms only
+    CHECK(on["predicted_kreutzer_us"] == off["predicted_kreutzer_us"]);
+    // host ranks: none
+    const auto host = spmvlab("dist plan gen:pde:size=16 --ranks 2 --scaling none");
+    CHECK(host.out.find("fixed costs: none") != std::string::npos);
+    for (const char* bad : {"--fixed-costs sometimes", "--fixed-costs 1,2,3",
+                            "--fixed-costs 1,2,x,4,5", "--fixed-costs 1,-2,3,4,5"}) {
+        const auto r = spmvlab(base + " " + bad);
+        INFO(bad << "\n" << r.out);
+        CHECK(r.status != 0);
+        CHECK(r.out.find("fixed") != std::string::npos);
+    }
+}
+
 TEST_CASE("dist plan predicts weak scaling with about k^3 rows per rank", "[cli_dist]")
 {
     const auto out = tmp("weak.json");

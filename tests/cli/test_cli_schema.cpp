@@ -308,6 +308,11 @@ TEST_CASE("dist plan, verify, bench, solve and chart --json-out follow their sch
     };
     run("dist plan gen:pde:size=6 --ranks 2 --json-out " + tmp("dplan.json"));
     validate("dist-plan.schema.json", {tmp("dplan.json")});
+    // GPU ranks: the per-format model and the fixed costs (kernel_model, fixed_costs,
+    // predicted_fixed_us, per_rank phases_us)
+    run("dist plan gen:pde:size=6 --ranks 2 --gpu --exchange cuda-ipc --json-out " +
+        tmp("dplan_gpu.json"));
+    validate("dist-plan.schema.json", {tmp("dplan_gpu.json")});
     run("dist plan gen:pde:size=6 --ranks 2 --format sell --scaling 1,2,4 --weak 4 --json-out " +
         tmp("dplan_weak.json"));
     validate("dist-plan.schema.json", {tmp("dplan_weak.json")});

@@ -614,3 +614,231 @@ TEST_CASE("the split by rows runs the interior rows first and the boundary rows 
     CHECK(c.local_s == Approx((7000 * 20 + 1000 * 16) / 1e11));
     CHECK(c.nonlocal_s == Approx((300 * 20 + 1000 * 16) / 1e11));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The distributed product's fixed costs (model.hpp, "THE DISTRIBUTED PRODUCT'S FIXED COSTS")
+
+namespace {
+
+/// exchange 10 us, +4 per further neighbour, sync 8, hand-off 3, first pass 5 (made up, every
+/// one different so that a term in the wrong mode shows)
+ModelOptions with_fixed()
+{
+    ModelOptions o;
+    o.fixed_costs = custom_fixed_costs("test", 10.0, 4.0, 8.0, 3.0, 5.0);
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("the fixed costs match the hand-computed worked example", "[dist_model]")
+{
+    // model.hpp's worked example with fixed costs. Rank 0 (communication-bound): T_comm =
+    // 4.52 + 10 = 14.52 us (one neighbour: no neighbour_us); vector 14.52 + 1.56 = 16.08;
+    // naive 14.52 + 1.36 + 8 + 0.36 = 24.24; L = 5 + 1.36 = 6.36 < 14.52: overlap 14.52 + 8 +
+    // 0.36 = 22.88; task path 14.52 + 2 * 3 = 20.52 > 6.36: 20.52 + 8 + 0.36 = 28.88 us.
+    // Rank 1 (computation-bound): T_comm = 4.56 + 10 = 14.56; vector 14.56 + 156 = 170.56;
+    // naive 14.56 + 154 + 8 + 4.2 = 180.76; L = 159 > 14.56 (and > 20.56): overlap = task =
+    // 159 + 4.2 = 163.2 us.
+    const auto p = predict_distributed(two_ranks(), test_gpu, test_link, with_fixed());
+    const auto& r0 = p.ranks[0];
+    CHECK(r0.fixed_exchange_s == Approx(10e-6));
+    CHECK(r0.sync_s == Approx(8e-6));
+    CHECK(r0.handoff_s == Approx(3e-6));
+    CHECK(r0.first_pass_s == Approx(5e-6));
+    CHECK(r0.comm_s == Approx(14.52e-6));
+    CHECK(r0.time_s.vector == Approx(16.08e-6));
+    CHECK(r0.time_s.naive == Approx(24.24e-6));
+    CHECK(r0.time_s.overlap == Approx(22.88e-6));
+    CHECK(r0.time_s.task == Approx(28.88e-6));
+    // the fixed costs' share: against 6.08, 6.24, 4.88, 4.88 us without them
+    CHECK(r0.fixed_s.vector == Approx(10e-6));
+    CHECK(r0.fixed_s.naive == Approx(18e-6));
+    CHECK(r0.fixed_s.overlap == Approx(18e-6));
+    CHECK(r0.fixed_s.task == Approx(24e-6));
+    const auto& r1 = p.ranks[1];
+    CHECK(r1.comm_s == Approx(14.56e-6));
+    CHECK(r1.time_s.vector == Approx(170.56e-6));
+    CHECK(r1.time_s.naive == Approx(180.76e-6));
+    CHECK(r1.time_s.overlap == Approx(163.2e-6));
+    CHECK(r1.time_s.task == Approx(163.2e-6));
+    CHECK(r1.fixed_s.overlap == Approx(5e-6));  // only the first pass's delay
+    CHECK(p.time_s.vector == Approx(170.56e-6));
+    CHECK(p.time_s.naive == Approx(180.76e-6));
+    CHECK(p.time_s.task == Approx(163.2e-6));
+    CHECK(p.fixed_time(Mode::naive) == Approx(18e-6));
+    CHECK(p.fixed_time(Mode::task) == Approx(5e-6));
+    CHECK(p.fixed_costs.find("test (exchange 10 us, +4 us per further neighbour, sync 8 us") ==
+          0);
+
+    // two neighbours: the second costs neighbour_us (and the link's latency once more)
+    auto s = two_ranks();
+    s.ranks[0].recv_neighbours = s.ranks[0].send_neighbours = 2;
+    const auto q = predict_distributed(s, test_gpu, test_link, with_fixed());
+    CHECK(q.ranks[0].fixed_exchange_s == Approx(14e-6));
+    CHECK(q.ranks[0].exchange_s == Approx(5.28e-6));  // 2 * 2 us + 1.28
+    CHECK(q.ranks[0].comm_s == Approx(0.12e-6 + 0.48e-6 + 5.28e-6 + 0.64e-6 + 14e-6));
+}
+
+TEST_CASE("each fixed cost enters the modes it belongs to", "[dist_model]")
+{
+    // One constant at a time on the two ranks (rank 0 communication-bound, rank 1 not): the
+    // counts of model.hpp's table, per mode.
+    const auto bare = predict_distributed(two_ranks(), test_gpu, test_link);
+    struct One {
+        const char* what;
+        FixedCosts f;
+        double vector0, naive0, overlap0, task0;  // rank 0's extra us
+        double vector1, naive1, overlap1, task1;  // rank 1's
+    };
+    const std::vector<One> cases = {
+        // on the halo path: serial in vector and naive, hidden in overlap and task where the
+        // path is shorter than the first pass (rank 1), else up to the pass (rank 0: 1.36 us
+        // of local hides 1.36 of it: max(1.36, 14.52) - max(1.36, 4.52) = 10)
+        {"exchange", custom_fixed_costs("e", 10, 0, 0, 0, 0), 10, 10, 10, 10, 10, 10, 0, 0},
+        // one host round trip: naive always (wait_local); overlap and task only where the
+        // halo path ends after the first pass (rank 0)
+        {"sync", custom_fixed_costs("s", 0, 0, 8, 0, 0), 0, 8, 8, 8, 0, 8, 0, 0},
+        // two hand-offs on task mode's halo path: rank 0 only (its path is critical)
+        {"hand-off", custom_fixed_costs("h", 0, 0, 0, 3, 0), 0, 0, 0, 6, 0, 0, 0, 0},
+        // the first pass's delay: overlap and task, where the first pass is critical (rank 1)
+        // or becomes it (rank 0: 1.36 + 5 = 6.36 > 4.52: +1.84)
+        {"first pass", custom_fixed_costs("f", 0, 0, 0, 0, 5), 0, 0, 1.84, 1.84, 0, 0, 5, 5},
+    };
+    for (const auto& c : cases) {
+        INFO(c.what);
+        ModelOptions o;
+        o.fixed_costs = c.f;
+        const auto p = predict_distributed(two_ranks(), test_gpu, test_link, o);
+        const double want[2][4] = {{c.vector0, c.naive0, c.overlap0, c.task0},
+                                   {c.vector1, c.naive1, c.overlap1, c.task1}};
+        for (int r = 0; r < 2; ++r) {
+            int i = 0;
+            for (auto m : {Mode::vector, Mode::naive, Mode::overlap, Mode::task}) {
+                INFO("rank " << r << " " << to_string(m));
+                const auto& x = p.ranks[static_cast<std::size_t>(r)];
+                const auto& y = bare.ranks[static_cast<std::size_t>(r)];
+                CHECK((x.time_s[m] - y.time_s[m]) * 1e6 == Approx(want[r][i]).margin(1e-9));
+                CHECK(x.fixed_s[m] * 1e6 == Approx(want[r][i]).margin(1e-9));
+                ++i;
+            }
+        }
+    }
+}
+
+TEST_CASE("without fixed costs the model gives the numbers before them, to the last bit",
+          "[dist_model]")
+{
+    const auto s = two_ranks();
+    ModelOptions zero;
+    zero.fixed_costs = custom_fixed_costs("zero", 0, 0, 0, 0, 0);
+    ModelOptions zero_async = zero;
+    zero_async.async_progress = true;
+    ModelOptions async;
+    async.async_progress = true;
+    const auto host = find_host("cpu-core");
+    const std::vector<std::pair<ModelOptions, ModelOptions>> pairs = {
+        {ModelOptions{}, zero}, {async, zero_async}};
+    for (const auto& [off, on] : pairs) {
+        const auto a = predict_distributed(s, test_gpu, test_link, off);
+        const auto b = predict_distributed(s, test_gpu, test_link, on);
+        for (auto m : all_modes) {
+            CHECK(a.time_s[m] == b.time_s[m]);  // exactly: the same sums
+            CHECK(b.fixed_time(m) == 0.0);
+        }
+        CHECK(a.fixed_costs == "none");
+    }
+    // the worked example's numbers themselves (the test above pins them with Approx)
+    const auto p = predict_distributed(s, test_gpu, test_link);
+    CHECK(p.ranks[0].time_s.vector == p.ranks[0].comm_s + p.ranks[0].merged_s);
+    CHECK(p.ranks[0].fixed_exchange_s == 0.0);
+    // host ranks ignore them, whatever their values
+    const auto h0 = predict_distributed(s, host, test_link);
+    const auto h1 = predict_distributed(s, host, test_link, with_fixed());
+    for (auto m : all_modes) {
+        CHECK(h0.time_s[m] == h1.time_s[m]);
+    }
+    CHECK(h1.fixed_costs == "none");
+    // a rank without halo: the single-GPU product, no fixed cost
+    const auto one = partition_stats(diagonal(100), partition_rows(100, 2), 8);
+    const auto d = predict_distributed(one, test_gpu, test_link, with_fixed());
+    const auto d0 = predict_distributed(one, test_gpu, test_link);
+    for (auto m : all_modes) {
+        CHECK(d.time_s[m] == d0.time_s[m]);
+    }
+}
+
+TEST_CASE("the built-in fixed costs are one per exchange path, measured where said",
+          "[dist_model]")
+{
+    const auto all = fixed_costs();
+    REQUIRE(all.size() == 4);
+    for (const char* path : {"host-staged", "cuda-ipc", "nccl", "cuda-aware"}) {
+        INFO(path);
+        const auto& f = find_fixed_costs(path);
+        CHECK(f.name == path);
+        CHECK(f.exchange_us > 0.0);
+        CHECK(f.sync_us > 0.0);
+        CHECK(f.first_pass_us > 0.0);
+        // a note names its source: MEASURED with the record, or ASSUMED
+        const bool measured = f.note.find("MEASURED") == 0 && f.note.find("docs/benchmarks") !=
+                                                                   std::string::npos;
+        CHECK((measured || f.note.find("ASSUMED") == 0));
+    }
+    CHECK(find_fixed_costs("CUDA-IPC").name == "cuda-ipc");
+    // the host-staged exchange (pinned copies, MPI through shared memory) costs the most
+    CHECK(find_fixed_costs("host-staged").exchange_us > find_fixed_costs("cuda-ipc").exchange_us);
+    CHECK_THROWS_AS(find_fixed_costs("carrier-pigeon"), InvalidArgument);
+    CHECK_THROWS_AS(custom_fixed_costs("x", -1, 0, 0, 0, 0), InvalidArgument);
+    CHECK_THROWS_AS(custom_fixed_costs("x", 0, 0, 0, 0, std::nan("")), InvalidArgument);
+    ModelOptions bad;
+    bad.fixed_costs = FixedCosts{"bad", 1.0, 0.0, -2.0, 0.0, 0.0, ""};
+    CHECK_THROWS_AS(predict_distributed(two_ranks(), test_gpu, test_link, bad), InvalidArgument);
+}
+
+TEST_CASE("predicted timelines show the fixed costs as events", "[dist_model]")
+{
+    const auto p = predict_distributed(two_ranks(), test_gpu, test_link, with_fixed());
+    for (auto mode : all_modes) {
+        const auto t = predicted_timeline(p, mode, 2);
+        INFO(to_string(mode));
+        CHECK(t.span_us() == Approx(2.0 * p.time_s[mode] * 1e6));
+        for (const auto& r : p.ranks) {
+            INFO("rank " << r.rank);
+            std::map<Phase, double> sum;
+            std::map<std::pair<Lane, Phase>, double> on;
+            double end = 0.0;
+            std::vector<const TimelineEvent*> mine;
+            for (const auto& e : t.events) {
+                if (e.rank != r.rank || e.iteration != 0) continue;
+                sum[e.phase] += e.end_us - e.begin_us;
+                on[{e.lane, e.phase}] += e.end_us - e.begin_us;
+                end = std::max(end, e.end_us);
+                mine.push_back(&e);
+            }
+            CHECK(end == Approx(r.time_s[mode] * 1e6));
+            // the exchange's fixed cost, once, on the lane that drives the exchange
+            const Lane driver = mode == Mode::task ? Lane::comm : Lane::compute;
+            CHECK(on[{driver, Phase::post}] == Approx(r.fixed_exchange_s * 1e6));
+            const bool comm_critical = r.comm_s + (mode == Mode::task ? 2 * r.handoff_s : 0.0) >
+                                       r.first_pass_s + r.local_s;
+            if (mode == Mode::naive) {
+                // the host blocked on the first pass, then wait_local's round trip
+                CHECK(on[{Lane::compute, Phase::idle}] == Approx((r.local_s + r.sync_s) * 1e6));
+            } else if (mode != Mode::vector) {
+                CHECK(on[{Lane::gpu, Phase::idle}] == Approx(r.first_pass_s * 1e6));
+                CHECK(on[{Lane::compute, Phase::idle}] ==
+                      Approx(comm_critical ? r.sync_s * 1e6 : 0.0).margin(1e-12));
+                CHECK(on[{Lane::comm, Phase::idle}] ==
+                      Approx(mode == Mode::task ? 2 * r.handoff_s * 1e6 : 0.0).margin(1e-12));
+            }
+            for (const auto* e : mine) {
+                for (const auto* f : mine) {
+                    if (e != f && e->lane == f->lane) {
+                        CHECK((e->end_us <= f->begin_us + 1e-9 || f->end_us <= e->begin_us + 1e-9));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -229,6 +229,7 @@ int run_bench(const Comm& comm, const DistCli& options)
             mo.variant = model_variant(o);
             mo.params = apply_format_params(o.params);
             mo.merged_block = !o.split_blocks;
+            mo.fixed_costs = fixed_costs_for(o.fixed_costs, m.exchange_path(), o.gpu);
             if (per_rank && !mo.variant.empty()) {
                 std::printf("model: Kreutzer's eq. 2 for the kernels, not the per-format model "
                             "of %s (its kernel shapes need the whole matrix, which was loaded "
@@ -246,10 +247,12 @@ int run_bench(const Comm& comm, const DistCli& options)
             pred = predict_distributed(stats, dev, link, mo);
             auto paper = mo;
             paper.variant.clear();
+            paper.fixed_costs.reset();  // the paper's terms only
             kreutzer = predict_distributed(stats, dev, link, paper);
             j["model"] = {{"device_profile", pred->device}, {"link", pred->link},
                           {"alpha", o.alpha},           {"stage_through_host", staged},
-                          {"variant", mo.variant},      {"kernel_model", pred->kernel_model}};
+                          {"variant", mo.variant},      {"kernel_model", pred->kernel_model},
+                          {"fixed_costs", pred->fixed_costs}};
             j["partition_stats"] = {{"total_halo", stats.total_halo},
                                     {"max_neighbours", stats.max_neighbours},
                                     {"row_imbalance", stats.row_imbalance},
@@ -342,6 +345,7 @@ int run_bench(const Comm& comm, const DistCli& options)
             if (pred) {
                 r["predicted_us"] = pred->time_s[mode] * 1e6;
                 r["predicted_kreutzer_us"] = kreutzer->time_s[mode] * 1e6;
+                r["predicted_fixed_us"] = pred->fixed_time(mode) * 1e6;
             }
             if (base_us > 0.0) {
                 r["single_process_us"] = base_us;
@@ -352,9 +356,11 @@ int run_bench(const Comm& comm, const DistCli& options)
         }
     }
     if (comm.rank() == 0 && pred) {
-        std::printf("model: %s ranks over %s, kernels by the %s (MODEL, profiles assumed: "
-                    "spmvlab dist plan shows them; --link none drops it)\n",
-                    pred->device.c_str(), pred->link.c_str(), pred->kernel_model.c_str());
+        std::printf("model: %s ranks over %s, kernels by the %s, fixed costs %s (MODEL, "
+                    "profiles assumed: spmvlab dist plan shows them; --link none drops it, "
+                    "--fixed-costs off the fixed costs)\n",
+                    pred->device.c_str(), pred->link.c_str(), pred->kernel_model.c_str(),
+                    pred->fixed_costs.c_str());
     }
     if (!o.timeline.empty()) {
         write_timelines(comm, tls, o.timeline);

@@ -273,6 +273,14 @@ void add_dist_command(CLI::App& app)
         ->check(CLI::Range(1, 512));
     plan->add_option("--scaling", o->scaling, "rank counts of the predicted scaling, or none")
         ->capture_default_str();
+    const char* fixed_help =
+        "the model's fixed costs of the distributed product on GPU ranks (host synchronisations, "
+        "IPC tokens / NCCL group, launches after a host wait, task mode's hand-offs, the first "
+        "pass's delay in overlap and task mode; "
+        "spmv/dist/model.hpp): auto (the built-in MEASURED ones of the exchange path, H200 "
+        "host), off (none: Kreutzer's terms only), a path's name (host-staged, cuda-ipc, nccl, "
+        "cuda-aware) or EXCHANGE,NEIGHBOUR,SYNC,HANDOFF,FIRST_PASS in us; host ranks have none";
+    plan->add_option("--fixed-costs", o->fixed_costs, fixed_help)->capture_default_str();
     plan->callback([o] { run_plan(*o); });
 
     auto* verify = dist->add_subcommand(
@@ -310,6 +318,7 @@ void add_dist_command(CLI::App& app)
         ->capture_default_str();
     bench->add_option("--repeat", o->repeat, "timed products per mode")->capture_default_str()
         ->check(CLI::Range(1, 1000000));
+    bench->add_option("--fixed-costs", o->fixed_costs, fixed_help)->capture_default_str();
     bench->add_option("--scaling", o->bench_scaling,
                       "rank counts of the model's strong scaling stored in --json-out "
                       "(predicted_scaling), or none")

@@ -97,6 +97,49 @@ std::pair<LinkProfile, bool> link_for_path(const std::string& link, const std::s
     return {find_link(direct ? "nvlink4" : "host-shm"), !direct};
 }
 
+std::optional<FixedCosts> fixed_costs_for(const std::string& option, const std::string& path,
+                                          bool gpu)
+{
+    if (option == "off") {
+        return std::nullopt;
+    }
+    if (option == "auto") {
+        if (!gpu) {
+            return std::nullopt;  // host ranks: none
+        }
+        for (const auto& f : fixed_costs()) {
+            if (f.name == path) {
+                return f;
+            }
+        }
+        return find_fixed_costs("host-staged");  // "auto" (plan): the model stages through the host
+    }
+    if (option.find(',') != std::string::npos) {
+        std::vector<double> v;
+        std::size_t at = 0;
+        while (at <= option.size()) {
+            const auto end = std::min(option.find(',', at), option.size());
+            const auto item = option.substr(at, end - at);
+            try {
+                std::size_t used = 0;
+                v.push_back(std::stod(item, &used));
+                SPMV_EXPECTS(used == item.size(), "");
+            } catch (const std::exception&) {
+                SPMV_THROW(spmv::InvalidArgument,
+                           "--fixed-costs " + option + ": '" + item + "' is not a number");
+            }
+            at = end + 1;
+        }
+        SPMV_EXPECTS(v.size() == 5, "--fixed-costs " + option +
+                                        ": five numbers EXCHANGE,NEIGHBOUR,SYNC,HANDOFF,"
+                                        "FIRST_PASS (us)");
+        return gpu ? std::optional{custom_fixed_costs("custom", v[0], v[1], v[2], v[3], v[4])}
+                   : std::nullopt;
+    }
+    const auto& f = find_fixed_costs(option);  // throws, listing the paths
+    return gpu ? std::optional{f} : std::nullopt;
+}
+
 std::string model_variant(const DistCli& o)
 {
     if (!o.gpu || o.variant == "auto") {

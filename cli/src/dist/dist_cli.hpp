@@ -3,6 +3,7 @@
 /// one process, no MPI; verify.cpp, bench.cpp, solve.cpp: under mpiexec), registered with
 /// their options in cmd_dist.cpp; the helpers here live in dist_cli.cpp.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,9 @@ struct DistCli {
     std::string scaling = "1,2,4,8,16,32,64,128,256,512,1024";
     std::string bench_scaling = "1,2,4,8";  ///< dist bench: the model's curve in the record
     std::string alpha = "1";                ///< the model's x reuse: (0, 1] or "min"
+    /// dist plan / bench: the model's fixed costs on GPU ranks (fixed_costs_for): auto, off, an
+    /// exchange path's name, or EXCHANGE,NEIGHBOUR,SYNC,HANDOFF,FIRST_PASS in us
+    std::string fixed_costs = "auto";
     // chart
     std::vector<std::string> records;
     std::string svg_out;
@@ -108,6 +112,16 @@ double parse_alpha(const std::string& s);
 /// the model stages through the host (ModelOptions::stage_through_host).
 std::pair<spmv::dist::LinkProfile, bool> link_for_path(const std::string& link,
                                                        const std::string& path);
+
+/// --fixed-costs for GPU ranks whose exchange path is `path` (spmv/dist/model.hpp, "THE
+/// DISTRIBUTED PRODUCT'S FIXED COSTS"): "auto" the built-in MEASURED ones of `path`
+/// (host-staged where the path is "auto" or unknown to the table), "off" none (Kreutzer's
+/// terms only, the numbers before them), a path's name its built-in ones, or five numbers
+/// "E,N,S,H,F" (exchange, per further neighbour, sync, hand-off, first pass, us). Empty for
+/// host ranks.
+/// Throws InvalidArgument for anything else.
+std::optional<spmv::dist::FixedCosts> fixed_costs_for(const std::string& option,
+                                                      const std::string& path, bool gpu);
 
 /// The GPU kernel variant the ranks of `dist --gpu --format F [--variant V]` run, which the
 /// distributed model's per-format pricing takes (ModelOptions::variant): V, else F's default

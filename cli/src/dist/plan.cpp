@@ -43,12 +43,14 @@ int run_plan(const DistCli& o)
     mo.variant = model_variant(o);
     mo.params = params;
     mo.merged_block = !o.split_blocks;
+    mo.fixed_costs = fixed_costs_for(o.fixed_costs, o.exchange, o.gpu);
     if (!mo.variant.empty()) {
         add_kernel_shapes(stats, a, part, mo.variant, mo.params, mo.merged_block);
     }
     const auto pred = predict_distributed(stats, dev, link, mo);
     ModelOptions paper = mo;  // Kreutzer's eq. 2 beside it, whatever the format
     paper.variant.clear();
+    paper.fixed_costs.reset();  // the paper's terms only
     const auto kreutzer = predict_distributed(stats, dev, link, paper);
 
     std::printf("%s: %d x %d, %lld nonzeros; %s partition over %d ranks (MODEL, no run)\n",
@@ -76,6 +78,13 @@ int run_plan(const DistCli& o)
                 mo.stage_through_host ? "" : " (no host staging)", pred.time_s.vector * 1e6,
                 pred.time_s.naive * 1e6, pred.time_s.overlap * 1e6, pred.time_s.task * 1e6,
                 pred.kernel_model.c_str());
+    std::printf("  fixed costs: %s\n", pred.fixed_costs.c_str());
+    if (mo.fixed_costs) {
+        std::printf("  of which fixed costs: vector %.2f us, naive %.2f us, overlap %.2f us, "
+                    "task %.2f us (slowest rank; --fixed-costs off drops them)\n",
+                    pred.fixed_time(Mode::vector) * 1e6, pred.fixed_time(Mode::naive) * 1e6,
+                    pred.fixed_time(Mode::overlap) * 1e6, pred.fixed_time(Mode::task) * 1e6);
+    }
     if (!mo.variant.empty()) {
         std::printf("Kreutzer eq. 2 (the paper's, format-agnostic): vector %.2f us, naive %.2f us, "
                     "overlap %.2f us, task %.2f us\n",
@@ -89,7 +98,12 @@ int run_plan(const DistCli& o)
                         {"model", true},                 {"device_profile", pred.device},
                         {"link", pred.link},             {"format", o.format},
                         {"variant", mo.variant},         {"kernel_model", pred.kernel_model},
-                        {"stage_through_host", mo.stage_through_host}};
+                        {"stage_through_host", mo.stage_through_host},
+                        {"fixed_costs", pred.fixed_costs}};
+    j["predicted_fixed_us"] = {{"vector", pred.fixed_time(Mode::vector) * 1e6},
+                               {"naive", pred.fixed_time(Mode::naive) * 1e6},
+                               {"overlap", pred.fixed_time(Mode::overlap) * 1e6},
+                               {"task", pred.fixed_time(Mode::task) * 1e6}};
     j["predicted_us"] = {{"vector", pred.time_s.vector * 1e6},
                          {"naive", pred.time_s.naive * 1e6},
                          {"overlap", pred.time_s.overlap * 1e6},
@@ -112,6 +126,15 @@ int run_plan(const DistCli& o)
                                  {"sent", s.sent},
                                  {"bytes_received", s.bytes_received},
                                  {"bytes_sent", s.bytes_sent},
+                                 {"phases_us",
+                                  {{"local", p.local_s * 1e6},
+                                   {"nonlocal", p.nonlocal_s * 1e6},
+                                   {"merged", p.merged_s * 1e6},
+                                   {"comm", p.comm_s * 1e6},
+                                   {"fixed_exchange", p.fixed_exchange_s * 1e6},
+                                   {"sync", p.sync_s * 1e6},
+                                   {"handoff", p.handoff_s * 1e6},
+                                   {"first_pass", p.first_pass_s * 1e6}}},
                                  {"predicted_us",
                                   {{"vector", p.time_s.vector * 1e6},
                                    {"naive", p.time_s.naive * 1e6},

@@ -59,6 +59,47 @@ const std::vector<LinkProfile>& link_table()
     return t;
 }
 
+// The fixed costs per exchange path (model.hpp, "THE DISTRIBUTED PRODUCT'S FIXED COSTS"), from
+// measured medians, the kernels as the measured 1-GPU time over P (not the kernel model); the
+// kernel model enters only through the difference of two of its modes (the second pass's
+// cost) in sync_us and first_pass_us. Held out: pde400.
+const std::vector<FixedCosts>& fixed_table()
+{
+    // Derived by docs/benchmarks/dist_model_2026-11-28/fixed_costs.py from the FIT records
+    // (pde150 on 2 and 4 H200, 2026-11-28: dist_model_2026-11-28/ and its x4/, nccl_2026-11-28/
+    // and its README's table), with T1 = the measured 1-GPU time of the same format (the 1-GPU
+    // dist bench median; x4: the record's single-process baseline) and the model's halo terms
+    // (comm with --fixed-costs off):
+    //   exchange_us  = vector - T1 / 2 - comm                     (2 GPUs: one neighbour)
+    //   neighbour_us = (vector - T1 / 4 - comm on 4 GPUs) - exchange_us   (two neighbours)
+    //   sync_us      = (naive - vector) - the model's (naive - vector) with --fixed-costs off
+    //   first_pass_us = overlap - T1 / 2 - (the model's overlap - vector + comm), 2 GPUs, where
+    //                  the halo path is hidden (cuda-ipc and nccl)
+    //   handoff_us   = (task - overlap) / 2 on 4 GPUs, where the halo path is critical
+    static const std::vector<FixedCosts> t = {
+        {"host-staged", 48.7, 6.7, 7.6, 7.2, 15.0,
+         "MEASURED on the H200 host (Open MPI 4.1 through shared memory, pinned copies; "
+         "docs/benchmarks/nccl_2026-11-28, pde150, 2 GPUs): exchange_us 50.4 (CSR) and 47.0 "
+         "(SELL); neighbour_us, sync_us, handoff_us and first_pass_us are cuda-ipc's (no 4-GPU "
+         "pde150 record of this path; its first pass has two launches ahead, the gather and "
+         "the copy: ASSUMED the same)"},
+        {"cuda-ipc", 26.5, 6.7, 7.6, 7.2, 15.0,
+         "MEASURED on the H200 host (pde150; docs/benchmarks/dist_model_2026-11-28 and x4/, "
+         "nccl_2026-11-28): exchange_us 27.1, 20.1, 32.7, 26.0 on 2 GPUs (mean); neighbour_us "
+         "from 4 GPUs (37.9, 28.5) less exchange_us; sync_us the median of 10 (6.9-10.7, one "
+         "22.3) over every path, matching the timelines' GPU gap after a host wait (7.8-9.1 us "
+         "with their event records, modes_2026-11-28/h200x*/tl_*); first_pass_us the median "
+         "of 6 (7.2-19.3) over cuda-ipc and nccl; handoff_us 7.4 and 7.0 (4 GPUs)"},
+        {"nccl", 23.9, 6.7, 7.6, 7.2, 15.0,
+         "MEASURED on the H200 host (NCCL 2.28; docs/benchmarks/nccl_2026-11-28, its README's "
+         "table, pde150, 2 GPUs): exchange_us 18.8 (SELL) and 29.0 (CSR); neighbour_us and "
+         "handoff_us are cuda-ipc's (no 4-GPU NCCL record); sync_us and first_pass_us shared"},
+        {"cuda-aware", 48.7, 6.7, 7.6, 7.2, 15.0,
+         "ASSUMED: host-staged's (a CUDA-aware MPI's path has not been measured here)"},
+    };
+    return t;
+}
+
 const std::vector<HostProfile>& host_table()
 {
     static const std::vector<HostProfile> t = {
@@ -140,27 +181,57 @@ void check_options(const ModelOptions& o, const LinkProfile& link)
                  "alpha = " + num(o.alpha) + " is outside (0, 1]");
     SPMV_EXPECTS(std::isfinite(o.launch_latency_us) && o.launch_latency_us >= 0.0,
                  "launch latency must be >= 0 us, got " + num(o.launch_latency_us));
+    if (o.fixed_costs) {
+        const auto& f = *o.fixed_costs;
+        SPMV_EXPECTS(std::isfinite(f.exchange_us) && f.exchange_us >= 0.0 &&
+                         std::isfinite(f.neighbour_us) && f.neighbour_us >= 0.0 &&
+                         std::isfinite(f.sync_us) && f.sync_us >= 0.0 &&
+                         std::isfinite(f.handoff_us) && f.handoff_us >= 0.0 &&
+                         std::isfinite(f.first_pass_us) && f.first_pass_us >= 0.0,
+                     "the fixed costs of " + f.name + " must be >= 0 us");
+    }
     check_positive(link.bandwidth_gbs, "link bandwidth (GB/s) of " + link.name);
     SPMV_EXPECTS(std::isfinite(link.latency_us) && link.latency_us >= 0.0,
                  "link latency must be >= 0 us, got " + num(link.latency_us));
 }
 
-// Each mode's time by what it really overlaps (model.hpp, "Modes").
+// Each mode's time by what it really overlaps (model.hpp, "Modes"), with the fixed costs
+// where ModelOptions::fixed_costs gives them (fixed_exchange_s, sync_s, handoff_s; else 0,
+// and every sum below is the one without them to the last bit).
 void finish_modes(RankTimes& t, const ModelOptions& o, bool gpu)
 {
-    t.comm_s = t.pack_s + t.copy_d2h_s + t.exchange_s + t.copy_h2d_s;
+    const double data_s = t.pack_s + t.copy_d2h_s + t.exchange_s + t.copy_h2d_s;
+    t.comm_s = data_s + t.fixed_exchange_s;
     t.time_s.vector = t.comm_s + t.merged_s;
     // naive: the send buffer is packed (and on GPU ranks copied to the host) before the sends
     // are posted; the messages move only inside MPI calls, i.e. in MPI_Waitall after the local
-    // SpMV, unless the library progresses them in the background
+    // SpMV, unless the library progresses them in the background; then the host round trip of
+    // wait_local before the second pass
     t.time_s.naive = o.async_progress
                          ? t.pack_s + t.copy_d2h_s + std::max(t.local_s, t.exchange_s) +
-                               t.copy_h2d_s + t.nonlocal_s
-                         : t.comm_s + t.local_s + t.nonlocal_s;
-    t.time_s.task = std::max(t.local_s, t.comm_s) + t.nonlocal_s;
+                               t.copy_h2d_s + t.fixed_exchange_s + t.sync_s + t.nonlocal_s
+                         : t.comm_s + t.local_s + t.sync_s + t.nonlocal_s;
+    // task: the halo path behind two thread hand-offs; the second pass is launched after the
+    // join, a host round trip when the halo path ends last
+    // (first_pass_s: the first pass starts after the host's start() and the gather's launch)
+    const double first = t.first_pass_s + t.local_s;
+    const double task_comm = t.comm_s + 2.0 * t.handoff_s;
+    t.time_s.task =
+        std::max(first, task_comm) + (task_comm > first ? t.sync_s : 0.0) + t.nonlocal_s;
     // explicit overlap: the host drives the whole halo path while the GPU runs the local
     // kernel; a host rank's one thread cannot, so there it is the naive schedule
-    t.time_s.overlap = gpu ? std::max(t.local_s, t.comm_s) + t.nonlocal_s : t.time_s.naive;
+    t.time_s.overlap =
+        gpu ? std::max(first, t.comm_s) + (t.comm_s > first ? t.sync_s : 0.0) + t.nonlocal_s
+            : t.time_s.naive;
+    if (t.fixed_exchange_s > 0.0 || t.sync_s > 0.0 || t.handoff_s > 0.0 || t.first_pass_s > 0.0) {
+        // the fixed costs' share: each mode against the same sums without them
+        RankTimes bare = t;
+        bare.fixed_exchange_s = bare.sync_s = bare.handoff_s = bare.first_pass_s = 0.0;
+        finish_modes(bare, o, gpu);
+        for (auto m : all_modes) {
+            t.fixed_s[m] = t.time_s[m] - bare.time_s[m];
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,15 +258,27 @@ void lay_out(const Layout& l, const RankTimes& r, bool gpu, Mode mode, bool asyn
     double t = t0;
     if (mode == Mode::task || (mode == Mode::overlap && gpu)) {
         // The whole halo path beside the local kernel, driven by the communication thread (task
-        // mode) or by the host thread while the GPU computes (explicit overlap).
+        // mode) or by the host thread while the GPU computes (explicit overlap); the fixed
+        // costs: the hand-offs (task), the exchange's, the host round trip before nonlocal.
         const Lane driver = mode == Mode::task ? Lane::comm : Lane::compute;
         const Phase moving = mode == Mode::task ? Phase::exchange : Phase::wait;
+        const double handoff = mode == Mode::task ? r.handoff_s : 0.0;
+        t = l.add(driver, Phase::idle, t, handoff);
         t = l.add(driver, Phase::pack, t, r.pack_s);
         t = l.add(driver, Phase::copy_d2h, t, r.copy_d2h_s);
         t = l.add(driver, moving, t, r.exchange_s);
-        l.add(driver, Phase::copy_h2d, t, r.copy_h2d_s);
-        l.add(kernels, Phase::local, t0, r.local_s);
-        l.add(kernels, Phase::nonlocal, t0 + std::max(r.local_s, r.comm_s), r.nonlocal_s);
+        t = l.add(driver, Phase::copy_h2d, t, r.copy_h2d_s);
+        t = l.add(driver, Phase::post, t, r.fixed_exchange_s);
+        l.add(driver, Phase::idle, t, handoff);
+        // the first pass after the host's start() (the GPU waiting for its launch)
+        const double first = l.add(kernels, Phase::idle, t0, r.first_pass_s);
+        l.add(kernels, Phase::local, first, r.local_s);
+        const double path = r.comm_s + 2.0 * handoff;
+        double second = t0 + std::max(r.first_pass_s + r.local_s, path);
+        if (path > r.first_pass_s + r.local_s) {
+            second = l.add(Lane::compute, Phase::idle, second, r.sync_s);
+        }
+        l.add(kernels, Phase::nonlocal, second, r.nonlocal_s);
         return;
     }
     t = l.add(Lane::compute, Phase::pack, t, r.pack_s);
@@ -203,6 +286,7 @@ void lay_out(const Layout& l, const RankTimes& r, bool gpu, Mode mode, bool asyn
     if (mode == Mode::vector) {
         t = l.add(Lane::compute, Phase::wait, t, r.exchange_s);
         t = l.add(Lane::compute, Phase::copy_h2d, t, r.copy_h2d_s);
+        t = l.add(Lane::compute, Phase::post, t, r.fixed_exchange_s);
         l.add(kernels, Phase::local, t, r.merged_s);  // the whole SpMV in one step
         return;
     }
@@ -222,6 +306,8 @@ void lay_out(const Layout& l, const RankTimes& r, bool gpu, Mode mode, bool asyn
         t = l.add(Lane::compute, Phase::wait, local_end, r.exchange_s);
     }
     t = l.add(Lane::compute, Phase::copy_h2d, t, r.copy_h2d_s);
+    t = l.add(Lane::compute, Phase::post, t, r.fixed_exchange_s);
+    t = l.add(Lane::compute, Phase::idle, t, r.sync_s);  // wait_local's round trip
     l.add(kernels, Phase::nonlocal, t, r.nonlocal_s);
 }
 
@@ -299,6 +385,31 @@ LinkProfile custom_link(std::string name, double bandwidth_gbs, double latency_u
     return {std::move(name), bandwidth_gbs, latency_us, "user-supplied link (custom)"};
 }
 
+std::span<const FixedCosts> fixed_costs()
+{
+    return fixed_table();
+}
+
+const FixedCosts& find_fixed_costs(std::string_view path)
+{
+    return model::detail::find_named(fixed_table(), path, "exchange path's fixed costs");
+}
+
+FixedCosts custom_fixed_costs(std::string name, double exchange_us, double neighbour_us,
+                              double sync_us, double handoff_us, double first_pass_us)
+{
+    for (const auto& [v, what] : {std::pair{exchange_us, "exchange_us"},
+                                  std::pair{neighbour_us, "neighbour_us"},
+                                  std::pair{sync_us, "sync_us"},
+                                  std::pair{handoff_us, "handoff_us"},
+                                  std::pair{first_pass_us, "first_pass_us"}}) {
+        SPMV_EXPECTS(std::isfinite(v) && v >= 0.0, std::string("fixed cost ") + what +
+                                                       " must be >= 0 us, got " + num(v));
+    }
+    return {std::move(name), exchange_us, neighbour_us, sync_us, handoff_us, first_pass_us,
+            "user-supplied fixed costs (custom)"};
+}
+
 std::span<const HostProfile> hosts()
 {
     return host_table();
@@ -353,6 +464,17 @@ int DistPrediction::slowest_rank(Mode m) const
         }
     }
     return 0;
+}
+
+double DistPrediction::fixed_time(Mode m) const
+{
+    const int slow = slowest_rank(m);
+    for (const auto& r : ranks) {
+        if (r.rank == slow) {
+            return r.fixed_s[m];
+        }
+    }
+    return 0.0;
 }
 
 double DistPrediction::gflops(Mode m) const
@@ -459,6 +581,13 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
         t.exchange_s = link.latency_us * 1e-6 * messages +
                        std::max(sent_bytes, halo_bytes) / (link.bandwidth_gbs * 1e9);
     }
+    if (options.fixed_costs && rates.gpu && r.halo + r.sent > 0) {
+        const auto& f = *options.fixed_costs;
+        t.fixed_exchange_s = (f.exchange_us + f.neighbour_us * std::max(0, messages - 1)) * 1e-6;
+        t.sync_s = f.sync_us * 1e-6;
+        t.handoff_s = f.handoff_us * 1e-6;
+        t.first_pass_s = f.first_pass_us * 1e-6;
+    }
     finish_modes(t, options, rates.gpu);
     return t;
 }
@@ -495,6 +624,13 @@ DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice
                          "; constants: " + constants->source + ")";
     } else {
         p.kernel_model = "Kreutzer eq. 2 (alpha = " + num(options.alpha) + ")";
+    }
+    if (options.fixed_costs && p.gpu) {
+        const auto& f = *options.fixed_costs;
+        p.fixed_costs = f.name + " (exchange " + num(f.exchange_us) + " us, +" +
+                        num(f.neighbour_us) + " us per further neighbour, sync " +
+                        num(f.sync_us) + " us, hand-off " + num(f.handoff_us) +
+                        " us, first pass " + num(f.first_pass_us) + " us)";
     }
     for (std::size_t i = 0; i < stats.ranks.size(); ++i) {
         p.ranks.push_back(predict_rank(stats.ranks[i], stats.value_bytes, device, link, options,

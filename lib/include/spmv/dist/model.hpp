@@ -99,6 +99,58 @@
 /// task = 5.15 + 5.15028 = 10.30 us: the second kernel's fixed cost, which eq. 2 (T_local
 /// 23.5 ns) cannot see.
 ///
+/// THE DISTRIBUTED PRODUCT'S FIXED COSTS (ours, not Kreutzer's; ModelOptions::fixed_costs, off
+/// in the library by default, on in `spmvlab dist plan / bench` for GPU ranks: `--fixed-costs`).
+/// The terms above price bytes and one link latency per message; the product as
+/// distributed/src runs it also waits on the host, hands tokens between ranks and launches
+/// again after every wait. Per product, with a halo, on a GPU rank (nb = max(send, recv)
+/// neighbours; schedule.cpp run_schedule, halo_exchange.cpp, blocks.cpp DeviceBlocks):
+///   path         events of ONE halo exchange (start + send + finish)
+///   host-staged  launches: gather, copy d2h, (after the MPI wait) copy h2d; host syncs: 1
+///                (send(): the host waits for gather + copy, DeviceExchange::send); MPI: irecv
+///                + isend per neighbour, one MPI_Waitall (CudaAwareExchange::complete)
+///   cuda-ipc     launches: gather, one peer copy per neighbour (after the "packed" tokens);
+///                host syncs: 2 (send(); after the peer copies, CudaIpcExchange::complete);
+///                token handshakes: 2 rounds per neighbour ("packed", "consumed": irecv, isend,
+///                MPI_Waitall each)
+///   nccl         launches: gather, one ncclGroup (ncclSend/ncclRecv, NcclExchange::post_sends);
+///                host syncs: 0 (everything queued on the stream)
+///   mode     where the exchange sits     extra on the kernel path
+///   vector   before the merged SpMV      none (the merged SpMV is queued behind the halo)
+///   naive    before the first pass       1 host round trip: wait_local (the host blocks on
+///                                        the first pass, blocks.cpp), then the second pass's
+///                                        launch
+///   overlap  beside the first pass       the first pass's delay: start() (receives posted,
+///                                        the gather launched on the comm stream) goes first;
+///                                        1 host round trip when the halo path ends after the
+///                                        first pass (the second pass is launched after
+///                                        finish(), behind the halo_ready event)
+///   task     beside, on the comm thread  as overlap, and 2 thread hand-offs (CommThread run,
+///                                        join: comm_thread.hpp) on the halo path
+/// The single-GPU product's own launch and final synchronisation are not counted: the
+/// per-format model's F_v (and a rank without halo) already hold them. The records cannot
+/// price the events one by one (the timelines' GPU gap after a host wait, 7.8-9.1 us on the
+/// H200 host, is inflated by their own event records; the bench medians carry no phases), so
+/// they are priced per exchange path by five MEASURED constants (FixedCosts; the table in
+/// model.cpp with the records, derived by docs/benchmarks/dist_model_2026-11-28/fixed_costs.py):
+///   T_fixed_exchange = exchange_us + neighbour_us (nb - 1)   on the halo path: T_comm grows
+///   T_sync           = sync_us                               one extra host round trip
+///   T_handoff        = handoff_us                            one thread hand-off (task)
+///   T_first          = first_pass_us                         overlap / task: first pass delay
+/// and the modes become (T_comm including T_fixed_exchange; [c] = 1 if c else 0;
+/// L = T_first + T_local):
+///   vector  = T_comm + T_merged
+///   naive   = T_comm + T_local + T_sync + T_nonlocal     (async_progress: as before + T_sync)
+///   overlap = max(L, T_comm) + [T_comm > L] T_sync + T_nonlocal
+///   task    = max(L, T_comm + 2 T_handoff) + [T_comm + 2 T_handoff > L] T_sync + T_nonlocal
+/// Host ranks, ranks without halo and ModelOptions::fixed_costs empty: all zero, the numbers
+/// above to the last bit. Worked example with fixed costs (test_dist_model.cpp): rank 0 of
+/// the worked example above, exchange_us 10, neighbour_us 4 (nb = 1: not charged), sync_us 8,
+/// handoff_us 3, first_pass_us 5: T_comm = 4.52 + 10 = 14.52 us; vector = 14.52 + 1.56 =
+/// 16.08 us; naive = 14.52 + 1.36 + 8 + 0.36 = 24.24 us; L = 6.36 us, so overlap = 14.52 + 8 +
+/// 0.36 = 22.88 us and task = 14.52 + 6 + 8 + 0.36 = 28.88 us. Its rank 1 (T_local =
+/// 154 us) hides the halo path: overlap = task = 5 + 154 + 4.2 = 163.2 us.
+///
 /// Every built-in profile below is an ASSUMPTION with its source in `note`; measure the
 /// machine at hand and use custom_link / custom_host / model::custom where it matters.
 #include <cstdint>
@@ -156,6 +208,31 @@ const LinkProfile& find_link(std::string_view name);
 /// latency.
 LinkProfile custom_link(std::string name, double bandwidth_gbs, double latency_us);
 
+/// The fixed costs of one distributed product on GPU ranks for one exchange path (see "THE
+/// DISTRIBUTED PRODUCT'S FIXED COSTS" above), in us. Built in: "host-staged", "cuda-ipc",
+/// "nccl" (MEASURED on the H200 host, their notes name the records), and "cuda-aware" (=
+/// host-staged's, ASSUMED: no record).
+struct FixedCosts {
+    std::string name;           ///< the exchange path
+    double exchange_us = 0.0;   ///< one halo exchange with one neighbour, on the halo path
+    double neighbour_us = 0.0;  ///< each further neighbour
+    double sync_us = 0.0;       ///< one extra host round trip on the kernel path
+    double handoff_us = 0.0;    ///< one hand-off to or from task mode's communication thread
+    /// overlap and task mode: how much later the first pass starts than in a product without
+    /// exchange (the host's start() and the gather's launch go first, blocks.cpp begin())
+    double first_pass_us = 0.0;
+    std::string note;           ///< where the numbers come from
+};
+
+/// The built-in fixed costs, one per exchange path.
+std::span<const FixedCosts> fixed_costs();
+/// The built-in fixed costs of an exchange path (host-staged, cuda-ipc, nccl, cuda-aware),
+/// ignoring case; throws InvalidArgument listing the names.
+const FixedCosts& find_fixed_costs(std::string_view path);
+/// User-supplied fixed costs; throws InvalidArgument for a negative or non-finite value.
+FixedCosts custom_fixed_costs(std::string name, double exchange_us, double neighbour_us,
+                              double sync_us, double handoff_us, double first_pass_us);
+
 /// A CPU rank: the SpMV and the gather stream through host memory at `memory_bandwidth_gbs`,
 /// and nothing crosses PCIe. Built in: "cpu-core", 10 GB/s per rank (see its note).
 struct HostProfile {
@@ -189,7 +266,9 @@ struct ModelOptions {
     /// Fixed cost of every GPU operation that has work (the two kernels, the gather and the
     /// copies): launch plus synchronisation, ASSUMED a few us on current GPUs. 0 (default)
     /// keeps Kreutzer's pure bandwidth model. Host ranks ignore it. The per-format model's
-    /// kernels carry their own fitted fixed cost (F_v) and do not add it.
+    /// kernels carry their own fitted fixed cost (F_v) and do not add it. The distributed
+    /// product's MEASURED fixed costs are `fixed_costs` below (per product and mode, not per
+    /// operation); `spmvlab` leaves this one at 0.
     double launch_latency_us = 0.0;
     /// The GPU kernel variant the ranks run (a name of model::modelled_variants(); the
     /// format's default kernel is model::format_variant(format)->name, "csr", "sell", ...):
@@ -205,6 +284,9 @@ struct ModelOptions {
     bool merged_block = true;
     /// The per-format model's constants; empty: model::builtin_constants(the GPU profile).
     std::optional<model::FormatModelConstants> constants;
+    /// The distributed product's fixed costs on GPU ranks (see above); empty (default): none,
+    /// Kreutzer's terms only. Host ranks ignore them.
+    std::optional<FixedCosts> fixed_costs;
 };
 
 /// Whether the per-format model prices the kernels of `device` under `options`: a GPU rank
@@ -233,8 +315,16 @@ struct RankTimes {
     double copy_d2h_s = 0.0;
     double exchange_s = 0.0;
     double copy_h2d_s = 0.0;
-    double comm_s = 0.0;  ///< pack + copy_d2h + exchange + copy_h2d
+    /// The exchange's fixed cost (ModelOptions::fixed_costs: exchange_us + neighbour_us (nb-1);
+    /// 0 without them, on host ranks and without halo).
+    double fixed_exchange_s = 0.0;
+    double sync_s = 0.0;     ///< one extra host round trip (FixedCosts::sync_us), or 0
+    double handoff_s = 0.0;  ///< one thread hand-off (FixedCosts::handoff_us), or 0
+    double first_pass_s = 0.0;  ///< overlap / task: the first pass's delay, or 0
+    double comm_s = 0.0;  ///< pack + copy_d2h + exchange + copy_h2d + fixed_exchange
     PerMode time_s;       ///< this rank's time of one SpMV in each mode
+    /// The fixed costs' share of time_s in each mode (0 without them).
+    PerMode fixed_s;
 };
 
 /// The model's prediction for one partition.
@@ -243,6 +333,9 @@ struct DistPrediction {
     /// What priced the kernels: "per-format model (sell on H200; constants: ...)" or
     /// "Kreutzer eq. 2 (alpha = 1)".
     std::string kernel_model;
+    /// "none", or "<path> (exchange E us, +N us per further neighbour, sync S us, hand-off H
+    /// us)" when ModelOptions::fixed_costs priced GPU ranks.
+    std::string fixed_costs = "none";
     bool gpu = true;
     std::string link;
     PartitionKind kind = PartitionKind::rows;
@@ -254,6 +347,8 @@ struct DistPrediction {
 
     int slowest_rank(Mode m) const;  ///< the first rank with time_s[m]
     double gflops(Mode m) const;     ///< 2 nnz / time / 1e9 (0 for time 0)
+    /// The fixed costs' share of time_s[m] on the slowest rank (RankTimes::fixed_s; 0 without).
+    double fixed_time(Mode m) const;
 };
 
 /// The model for one rank, its kernels by Kreutzer's eq. 2, or by the per-format model with
@@ -285,6 +380,12 @@ DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice
 ///            start, beside local; nonlocal at max(local, comm). Host ranks: as naive.
 ///   task     comm: pack, copy_d2h, exchange, copy_h2d   from the start, beside local;
 ///            nonlocal at max(local, comm).
+/// With fixed costs (ModelOptions::fixed_costs), each as an event of its own: the exchange's
+/// (Phase::post, on the driver's lane, right after copy_h2d: the tokens, the launches and the
+/// host's waits of the path), the extra host round trip (Phase::idle on the compute lane,
+/// before nonlocal, where the mode pays it), task mode's two hand-offs (Phase::idle on the
+/// comm lane, one before pack and one after the exchange's fixed cost) and, in overlap and
+/// task mode, the first pass's delay (Phase::idle on the kernels' lane before local).
 /// Phases of zero duration are left out. device is the profile's name; matrix, format, date
 /// and commit are left empty for the caller (kernel_model says what priced the kernels; the
 /// link is not recorded). Throws InvalidArgument for iterations < 1.
