@@ -284,10 +284,12 @@ void run(const CalibrateOptions& o)
        << "Fitted on (" << fit_samples.size() << " samples):\n" << fit_set.describe
        << "\nValidated on (" << val_samples.size() << " samples, none of them used to fit):\n"
        << val_set.describe
-       << "\n## Constants\n\n| variant | F_v us | c_v ns per trip |\n|---|---:|---:|\n";
+       << "\n## Constants\n\n| variant | F_v us | c_v ns per trip | e_v (L2 share) |\n"
+       << "|---|---:|---:|---:|\n";
     for (const auto& k : fitted.kernels) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "| %s | %.3f | %.3f |\n", k.variant.c_str(), k.floor_us, k.trip_ns);
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "| %s | %.3f | %.3f | %.3f |\n", k.variant.c_str(),
+                      k.floor_us, k.trip_ns, k.l2_efficiency);
         md << buf;
     }
     const auto vf = validate(fit_samples, fitted);
@@ -337,9 +339,13 @@ void run(const CalibrateOptions& o)
         std::string cxx = "// [fitted constants for " + gpu.name + "]\nconstexpr Row " + id +
                           "_kernels[] = {\n";
         for (const auto& k : fitted.kernels) {
-            j["kernels"].push_back({{"variant", k.variant}, {"floor_us", k.floor_us}, {"trip_ns", k.trip_ns}});
-            char buf[160];
-            std::snprintf(buf, sizeof buf, "    {\"%s\", %.4f, %.4f},\n", k.variant.c_str(), k.floor_us, k.trip_ns);
+            j["kernels"].push_back({{"variant", k.variant},
+                                    {"floor_us", k.floor_us},
+                                    {"trip_ns", k.trip_ns},
+                                    {"l2_efficiency", k.l2_efficiency}});
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "    {\"%s\", %.4f, %.4f, %.4f},\n", k.variant.c_str(),
+                          k.floor_us, k.trip_ns, k.l2_efficiency);
             cxx += buf;
         }
         char head[320];
@@ -372,7 +378,7 @@ void add_calibrate_command(CLI::App& app)
     static CalibrateOptions o;
     auto* cmd = app.add_subcommand(
         "calibrate",
-        "fit the per-format model's constants (F_v, c_v per kernel, B_L2) on `bench --gpu` JSON "
+        "fit the per-format model's constants (F_v, c_v, e_v per kernel, B_L2, tau) on `bench --gpu` JSON "
         "records and report how well it predicts and chooses on records it was not fitted on. A "
         "record that cannot be used (not JSON, another command's, a field missing) or a matrix "
         "not found is skipped: a line on stderr, \"failed\" in --constants-out, exit status 1");

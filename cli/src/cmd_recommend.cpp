@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 
 #include <spmv/error.hpp>
 #include <spmv/gpu/device.hpp>
@@ -60,8 +61,13 @@ spmv::model::FormatModelConstants read_constants(const std::string& file,
         c.l2_gbs = j.at("l2_gbs").get<double>();
         c.issue_ps = j.value("issue_ps", 0.0);
         for (const auto& k : j.at("kernels")) {
+            // l2_efficiency (e_v) is absent from files written before 2026-11-28: 1, the old model
             c.kernels.push_back({k.at("variant").get<std::string>(), k.at("floor_us").get<double>(),
-                                 k.at("trip_ns").get<double>()});
+                                 k.at("trip_ns").get<double>(), k.value("l2_efficiency", 1.0)});
+            if (!(c.kernels.back().l2_efficiency > 0) || c.kernels.back().l2_efficiency > 1) {
+                throw std::invalid_argument("l2_efficiency of '" + c.kernels.back().variant +
+                                            "' must lie in (0, 1]");
+            }
         }
     } catch (const std::exception& e) {
         SPMV_THROW(spmv::InvalidArgument,

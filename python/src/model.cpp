@@ -277,10 +277,12 @@ matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp
 
     py::class_<model::KernelConstants>(m, "KernelConstants",
                                        "Fitted constants of one variant: floor_us (F_v), "
-                                       "trip_ns (c_v).")
+                                       "trip_ns (c_v), l2_efficiency (e_v in (0, 1]: the "
+                                       "share of B_L2 the kernel keeps busy).")
         .def_readonly("variant", &model::KernelConstants::variant)
         .def_readonly("floor_us", &model::KernelConstants::floor_us)
-        .def_readonly("trip_ns", &model::KernelConstants::trip_ns);
+        .def_readonly("trip_ns", &model::KernelConstants::trip_ns)
+        .def_readonly("l2_efficiency", &model::KernelConstants::l2_efficiency);
     py::class_<model::FormatModelConstants>(m, "FormatModelConstants", R"doc(The per-format
 model's constants of one GPU: bandwidth_gbs (B_GPU), l2_gbs (B_L2), issue_ps (tau), kernels
 (KernelConstants per variant), source (where they come from).)doc")

@@ -609,6 +609,14 @@ class Models(unittest.TestCase):
                                    t.floor_s + max(t.latency_s, t.dram_s, t.l2_s, t.issue_s))
             self.assertAlmostEqual(t.dram_bytes, sl.model.dram_bytes(s, "double"))
             self.assertAlmostEqual(t.gflops, 2 * 9 / t.time_s / 1e9)
+        # the L2 term is (streamed + gather sectors / e_v) x 32 / B_L2, e_v in (0, 1]; x of
+        # the 4x4 is one sector (4 doubles), the gather of csr and ell
+        c = sl.model.builtin_constants("H100")
+        e = {k.variant: k.l2_efficiency for k in c.kernels}
+        self.assertTrue(all(0 < x <= 1 for x in e.values()))
+        for s, t in sl.model.predict_kernels(a, "H100", "double", ["csr", "ell"]):
+            self.assertAlmostEqual(t.l2_s * 1e9, (sl.model.l2_sectors(s, "double") - 1
+                                                  + 1 / e[s.variant]) * 32 / c.l2_gbs)
         every = sl.model.kernel_shapes(a)
         self.assertEqual([s.variant for s in every],
                          [v["name"] for v in sl.model.modelled_variants()])

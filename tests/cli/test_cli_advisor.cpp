@@ -1,5 +1,6 @@
 // spmvlab reorder, bench and solve with --format auto, recommend and calibrate end to end (part
 // of the test_cli executable; see test_cli.cpp).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -361,6 +362,56 @@ TEST_CASE("calibrate fits constants on one record, validates on another, and rec
     CHECK(md.find("| gen:pde:size=11 |") != std::string::npos);
     const auto c = json_of("recommend gen:pde:size=11 --constants " + consts + " --json");
     CHECK(c["results"][0]["constants"].get<std::string>().find(consts) != std::string::npos);
+    // e_v round trip: every kernel of --constants-out carries l2_efficiency in (0, 1] (these
+    // small matrices never wait on L2, so every e_v stays near 1, where the fit's pull leaves
+    // it); a file without the field (written before e_v) loads with e_v = 1, and an e_v read
+    // back divides that variant's x gather part of the L2 term only
+    auto cj = nlohmann::json::parse(spmv::test::slurp(consts));
+    double e_max = 0;
+    for (const auto& k : cj["kernels"]) {
+        const double e = k.at("l2_efficiency").get<double>();
+        CHECK(e > 0);
+        CHECK(e <= 1);
+        e_max = std::max(e_max, e);
+    }
+    CHECK(e_max > 0.99);
+    auto old_file = cj;
+    for (auto& k : old_file["kernels"]) k.erase("l2_efficiency");
+    auto unit = cj;
+    for (auto& k : unit["kernels"]) k["l2_efficiency"] = 1.0;
+    auto half = unit;
+    for (auto& k : half["kernels"]) {
+        if (k["variant"] == "csr") k["l2_efficiency"] = 0.5;
+    }
+    std::ofstream(tmp("cal_old.json")) << old_file.dump();
+    std::ofstream(tmp("cal_unit.json")) << unit.dump();
+    std::ofstream(tmp("cal_half.json")) << half.dump();
+    const auto ranking = [&](const std::string& f) {
+        return json_of("recommend gen:pde:size=11 --constants " + f + " --json")["results"][0]
+                      ["ranking"];
+    };
+    const auto r_old = ranking(tmp("cal_old.json"));
+    const auto r_unit = ranking(tmp("cal_unit.json"));
+    const auto r_half = ranking(tmp("cal_half.json"));
+    for (const auto& row : r_unit) {
+        const auto v = row["variant"].get<std::string>();
+        CHECK(by_variant(r_old, v)["predicted_us"] == row["predicted_us"]);
+        const double l2_half = by_variant(r_half, v)["l2_us"].get<double>();
+        const double l2_unit = row["l2_us"].get<double>();
+        if (v == "csr") {  // only its x gather's part doubles
+            CHECK(l2_half > l2_unit);
+            CHECK(l2_half < 2.0 * l2_unit);
+        } else {
+            CHECK(l2_half == l2_unit);
+        }
+        CHECK(by_variant(r_half, v)["dram_us"] == row["dram_us"]);
+    }
+    auto bad_e = unit;
+    bad_e["kernels"][0]["l2_efficiency"] = 1.5;
+    std::ofstream(tmp("cal_bad_e.json")) << bad_e.dump();
+    const auto bad = spmvlab("recommend gen:pde:size=11 --constants " + tmp("cal_bad_e.json"));
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("l2_efficiency") != std::string::npos);
     // a record naming a matrix that is nowhere says which
     std::ofstream(tmp("cal_missing.json"))
         << R"({"results": [{"matrix": "nowhere.mtx", "precision": "dp", "format": "csr", "median_ms": 1, "error": ""}]})";

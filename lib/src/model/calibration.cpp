@@ -17,7 +17,8 @@ namespace {
 struct Term {
     double crit = 0;
     double dram_s = 0;
-    double l2_bytes = 0;
+    double l2_bytes = 0;      // streamed: the matrix, row info, y
+    double gather_bytes = 0;  // the x gather, at e_v B_L2
     double warp_trips = 0;
     double log_measured = 0;
 };
@@ -44,33 +45,56 @@ struct Globals {
     double issue_s = 0;  // tau, seconds per warp trip
 };
 
-double loss(const std::vector<Term>& terms, double floor_s, double trip_s, const Globals& g)
+// e_v's pull toward 1 (per variant, added to the sum of squared log errors): a variant whose
+// samples never wait on L2 stays near 1 (the model before e_v) instead of wherever the flat loss
+// leaves it; 1e-3 is (ln 1.2)^2 / 33, far below one sample's error at the fitted optimum.
+constexpr double e_pull = 1e-3;
+// the smallest e_v the search may give (Nsight's L2 busy on an H200 power law: 53-78 %); the
+// largest is 1: a gather no faster than the streamed sectors
+constexpr double e_min = 0.25;
+
+double loss(const std::vector<Term>& terms, double floor_s, double trip_s, double e,
+            const Globals& g)
 {
     double sum = 0;
     for (const auto& t : terms) {
-        const double mem = std::max({t.dram_s, t.l2_bytes / g.l2_bps, g.issue_s * t.warp_trips});
+        const double mem =
+            std::max({t.dram_s, (t.l2_bytes + t.gather_bytes / e) / g.l2_bps,
+                      g.issue_s * t.warp_trips});
         const double pred = floor_s + std::max(trip_s * t.crit, mem);
-        const double e = std::log(pred) - t.log_measured;
-        sum += e * e;
+        const double err = std::log(pred) - t.log_measured;
+        sum += err * err;
     }
-    return sum;
+    const double le = std::log(e);
+    return sum + e_pull * le * le;
 }
 
-// Per variant: F and c (in log space) by alternating golden searches.
-std::pair<double, double> fit_variant(const std::vector<Term>& terms, const Globals& g,
-                                      double f0, double c0, double* out_loss)
+struct VariantFit {
+    double floor_s = 0;
+    double trip_s = 0;
+    double e = 1;
+};
+
+// Per variant: F, c and e (in log space) by alternating golden searches.
+VariantFit fit_variant(const std::vector<Term>& terms, const Globals& g, double f0, double c0,
+                       double e0, double* out_loss)
 {
-    double lf = std::log(f0), lc = std::log(c0);
-    for (int round = 0; round < 8; ++round) {
-        lf = golden([&](double x) { return loss(terms, std::exp(x), std::exp(lc), g); },
-                    std::log(0.5e-6), std::log(2e-3), 40);
-        lc = golden([&](double x) { return loss(terms, std::exp(lf), std::exp(x), g); },
-                    std::log(1e-11), std::log(1e-4), 40);
+    double lf = std::log(f0), lc = std::log(c0), le = std::log(std::clamp(e0, e_min, 1.0));
+    // F and c first at the starting e_v (the fit before e_v), then all three: e_v let loose
+    // from the start would explain a latency-bound variant's time by a slow L2 instead
+    auto at = [&](double f, double c, double e) {
+        return loss(terms, std::exp(f), std::exp(c), std::exp(e), g);
+    };
+    for (int round = 0; round < 12; ++round) {
+        lf = golden([&](double x) { return at(x, lc, le); }, std::log(0.5e-6), std::log(2e-3), 40);
+        lc = golden([&](double x) { return at(lf, x, le); }, std::log(1e-11), std::log(1e-4), 40);
+        if (round < 4) continue;
+        le = golden([&](double x) { return at(lf, lc, x); }, std::log(e_min), 0.0, 30);
     }
     if (out_loss != nullptr) {
-        *out_loss = loss(terms, std::exp(lf), std::exp(lc), g);
+        *out_loss = loss(terms, std::exp(lf), std::exp(lc), std::exp(le), g);
     }
-    return {std::exp(lf), std::exp(lc)};
+    return {std::exp(lf), std::exp(lc), std::exp(le)};
 }
 
 }  // namespace
@@ -85,7 +109,8 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
         Term t;
         t.crit = static_cast<double>(s.shape.critical_trips);
         t.dram_s = dram_bytes(s.shape, s.precision) / (start.bandwidth_gbs * 1e9);
-        t.l2_bytes = l2_sectors(s.shape, s.precision) * 32.0;
+        t.gather_bytes = l2_gather_sectors(s.shape, s.precision) * 32.0;
+        t.l2_bytes = l2_sectors(s.shape, s.precision) * 32.0 - t.gather_bytes;
         t.warp_trips = static_cast<double>(s.shape.warp_trips);
         t.log_measured = std::log(s.measured_s);
         by_variant[s.shape.variant].push_back({t, 0});
@@ -101,19 +126,23 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
         for (const auto& [v, list] : terms) {
             const auto* k0 = start.find(v);
             double l = 0;
-            const auto [f, c] = fit_variant(list, g, k0 ? k0->floor_us * 1e-6 : 5e-6,
-                                            k0 ? k0->trip_ns * 1e-9 : 5e-8, &l);
+            const auto vf = fit_variant(list, g, k0 ? k0->floor_us * 1e-6 : 5e-6,
+                                        k0 ? k0->trip_ns * 1e-9 : 5e-8,
+                                        k0 ? k0->l2_efficiency : 1.0, &l);
             total += l;
             if (into != nullptr) {
                 bool found = false;
                 for (auto& k : into->kernels) {
                     if (k.variant == v) {
-                        k.floor_us = f * 1e6;
-                        k.trip_ns = c * 1e9;
+                        k.floor_us = vf.floor_s * 1e6;
+                        k.trip_ns = vf.trip_s * 1e9;
+                        k.l2_efficiency = vf.e;
                         found = true;
                     }
                 }
-                if (!found) into->kernels.push_back({v, f * 1e6, c * 1e9});
+                if (!found) {
+                    into->kernels.push_back({v, vf.floor_s * 1e6, vf.trip_s * 1e9, vf.e});
+                }
             }
         }
         return total;
@@ -132,6 +161,7 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
     }
     best_total = total_for(g, &best);
     (void)best_total;
+    // identifiable: B_L2 prices every kernel's streamed sectors, e_v only its x gather
     best.l2_gbs = g.l2_bps / 1e9;
     best.issue_ps = g.issue_s * 1e12;
     return best;

@@ -147,13 +147,19 @@ double dram_bytes(const KernelShape& s, Precision p)
            v * s.temp_value_traffic;
 }
 
+double l2_gather_sectors(const KernelShape& s, Precision p)
+{
+    const double v = value_bytes(p);
+    return x_in_shared(s, p) ? s.x_staged * v / 32.0
+                             : (p == Precision::double_precision ? s.x_sectors_dp : s.x_sectors_sp);
+}
+
 double l2_sectors(const KernelShape& s, Precision p)
 {
     const double v = value_bytes(p);
     const double matrix = (s.loaded_slots * (v + s.index_bytes) + s.extra_index_slots * 4.0) / 32.0 *
                           s.matrix_sector_factor;
-    const double x = x_in_shared(s, p) ? s.x_staged * v / 32.0
-                                       : (p == Precision::double_precision ? s.x_sectors_dp : s.x_sectors_sp);
+    const double x = l2_gather_sectors(s, p);
     return matrix + s.row_info_bytes / 32.0 + x +
            (v * static_cast<double>(s.rows) * s.vector_passes + v * s.temp_value_traffic) / 32.0;
 }
@@ -170,12 +176,18 @@ FormatPrediction predict(const KernelShape& s, const FormatModelConstants& c, Pr
                               s.variant + "'");
     }
     SPMV_EXPECTS(c.bandwidth_gbs > 0 && c.l2_gbs > 0, "model constants need positive bandwidths");
+    SPMV_EXPECTS(k->l2_efficiency > 0 && k->l2_efficiency <= 1,
+                 "the L2 efficiency e_v of '" + s.variant + "' must lie in (0, 1]");
     r.dram_bytes = dram_bytes(s, p);
     r.l2_sectors = l2_sectors(s, p);
     r.floor_s = k->floor_us * 1e-6;
     r.latency_s = k->trip_ns * 1e-9 * static_cast<double>(s.critical_trips);
     r.dram_s = r.dram_bytes / (c.bandwidth_gbs * 1e9);
-    r.l2_s = r.l2_sectors * 32.0 / (c.l2_gbs * 1e9);
+    // the x gather at e_v B_L2, the streamed rest at B_L2 (e_v = 1: the model before, bit for bit)
+    const double e = k->l2_efficiency;
+    const double gather = l2_gather_sectors(s, p);
+    const double l2_at_b = e == 1.0 ? r.l2_sectors : (r.l2_sectors - gather) + gather / e;
+    r.l2_s = l2_at_b * 32.0 / (c.l2_gbs * 1e9);
     r.issue_s = c.issue_ps * 1e-12 * static_cast<double>(s.warp_trips);
     const double memory = std::max({r.dram_s, r.l2_s, r.issue_s});
     r.time_s = r.floor_s + std::max(r.latency_s, memory);

@@ -4,10 +4,13 @@
 /// records (bench JSON) and the matrices and calls these.
 ///
 /// The fit: B_GPU stays the profile's (a measured streaming bandwidth, not a free constant);
-/// B_L2 and, per kernel variant, F_v and c_v minimise the sum over the samples of
-/// (ln predicted - ln measured)^2: relative errors count alike at 5 us and at 5 ms. Per variant
-/// the two constants are found by alternating golden-section searches in log space (they only
-/// touch that variant's samples), B_L2 by a golden-section search around them. Deterministic.
+/// B_L2, tau and, per kernel variant, F_v, c_v and e_v minimise the sum over the samples of
+/// (ln predicted - ln measured)^2 (plus 1e-3 (ln e_v)^2 per variant, a pull toward e_v = 1):
+/// relative errors count alike at 5 us and at 5 ms. Per variant the constants are found by
+/// alternating golden-section searches in log space (they only touch that variant's samples;
+/// F and c first, then e_v in [0.25, 1] with them), B_L2 and tau by golden-section searches
+/// around them (B_L2 prices every variant's streamed sectors, e_v only its x gather, so both
+/// are identifiable). Deterministic.
 ///
 /// The validation (the advisor's bars of issue 20), per matrix and precision of the held-out
 /// set: the first choice = the variant with the least predicted time among those measured
@@ -28,8 +31,8 @@ struct Sample {
     double measured_s = 0;  ///< median time of the record
 };
 
-/// Fits B_L2 and every variant's F_v, c_v present in `samples`; variants without samples keep
-/// `start`'s constants. bandwidth_gbs and profile come from `start`.
+/// Fits B_L2, tau and every variant's F_v, c_v, e_v present in `samples`; variants without
+/// samples keep `start`'s constants. bandwidth_gbs and profile come from `start`.
 FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelConstants& start);
 
 /// One matrix and precision of a validation.

@@ -31,14 +31,20 @@
 ///   warp trips     N_iter (PELLR eq. 1): loop trips summed over the warps.
 /// The time on a GPU (FormatModelConstants: B_GPU from the profile, the rest fitted on measured
 /// records, lib/src/model/format_constants.cpp says which):
-///   T_v = F_v + max( c_v * critical trips,  DRAM bytes / B_GPU,  L2 sectors * 32 / B_L2,
+///   T_v = F_v + max( c_v * critical trips,  DRAM bytes / B_GPU,
+///                    (streamed L2 sectors + x gather sectors / e_v) * 32 / B_L2,
 ///                    tau * warp trips )
 /// F_v is the kernel's fixed cost (launches, the latency floor of a tiny matrix), c_v its cost
 /// per serial trip, tau the device-wide cost of one warp loop trip (idle lanes cost as much as
-/// busy ones: the warp-waste of PELLR eq. 1). The max says that a small matrix waits on its
-/// longest chain of dependent loads and a large one on memory or on issuing its warps,
-/// whichever is longest; Kreutzer's eq. 2 is the special case F = 0, c = 0, tau = 0, no
-/// padding, no gather traffic beyond alpha.
+/// busy ones: the warp-waste of PELLR eq. 1), e_v in (0, 1] the share of B_L2 at which the
+/// kernel's x gather runs (its loads in flight: Nsight Compute on an H200 power law measured L2
+/// busy 52.9-77.9 % between kernels). B_L2 prices the streamed sectors (matrix, row info, y)
+/// of every kernel alike, so it and e_v are both identifiable; e_v = 1 everywhere is the model
+/// before e_v (docs/benchmarks/model_refit_2026-11-28/l2_efficiency: e_v on the whole L2 term
+/// was tried and priced CSR scalar 1.2-1.5x slow on the 3-D stencils). The max says that a
+/// small matrix waits on its longest chain of dependent loads and a large one on memory or on
+/// issuing its warps, whichever is longest; Kreutzer's eq. 2 is the special case F = 0, c = 0,
+/// tau = 0, no padding, no gather traffic beyond alpha.
 ///
 /// What it leaves out (said so, not hidden): x beyond L2 (the gather is priced at L2 rates;
 /// x of more than ~40 MB misses), clocks and contention between concurrent kernels, and L2
@@ -76,6 +82,7 @@ struct KernelConstants {
     std::string variant;
     double floor_us = 5.0;   ///< F_v
     double trip_ns = 50.0;   ///< c_v
+    double l2_efficiency = 1.0;  ///< e_v in (0, 1]: the x gather's share of B_L2
 };
 struct FormatModelConstants {
     std::string profile;        ///< GpuProfile name these belong to
@@ -104,7 +111,7 @@ struct FormatPrediction {
     double floor_s = 0;      ///< F_v
     double latency_s = 0;    ///< c_v * critical trips
     double dram_s = 0;       ///< DRAM bytes / B_GPU
-    double l2_s = 0;         ///< L2 sectors * 32 / B_L2
+    double l2_s = 0;         ///< (streamed + gather sectors / e_v) * 32 / B_L2
     double issue_s = 0;      ///< warp trips * tau
     double dram_bytes = 0;
     double l2_sectors = 0;
@@ -191,7 +198,9 @@ ModelBounds model_bounds(std::span<const FormatPrediction> predictions, std::int
 
 /// Bytes moved per SpMV by the shape in precision p (the DRAM term's numerator).
 double dram_bytes(const KernelShape& s, Precision p);
-/// L2 sectors requested per SpMV (the L2 term's numerator).
+/// L2 sectors requested per SpMV (the L2 term's numerator at e_v = 1).
 double l2_sectors(const KernelShape& s, Precision p);
+/// The x gather's part of l2_sectors: the sectors e_v divides.
+double l2_gather_sectors(const KernelShape& s, Precision p);
 
 }  // namespace spmv::model
