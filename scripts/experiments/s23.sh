@@ -13,7 +13,10 @@
 #   loads  the matrix/x load kinds (SPMV_STREAM_LOADS=never|always, auto is the size rule) for
 #          BiELL, pJDS split and CSR merge on the two power laws, DP and SP;
 #   tiled  kernels/bench/tiled_bench.cu (the nonzero-tiled CSR prototype) on the two power laws,
-#          and Nsight Compute on its tile kernel (S = 8, DP).
+#          and Nsight Compute on its tile kernel (S = 8, DP);
+#   final  the session's end state: test_gpu (every [gpu] case), test_mpi "[gpu]" on one GPU rank
+#          (the distributed blocks built from their pass copies), and `dist bench` of pde150 on one
+#          GPU in every mode beside the model.
 # Usage (device machine, repository root with .deps): SPMV_COMMIT=<sha> RESULTS=DIR \
 #   bash scripts/experiments/s23.sh [build|sweep|ncu|all]
 set -uo pipefail
@@ -108,4 +111,18 @@ if [ "$what" = tiled ]; then
         build-device/tiled_bench 1 500 > "$out/ncu_tiled.txt" 2>&1; echo "ncu rc=$?"
     timeout 120 ncu --section SpeedOfLight --section Occupancy --kernel-name-base demangled -k "regex:fixup_list_kernel" --launch-skip 5 --launch-count 1 build-device/tiled_bench 1 500 > "$out/ncu_tiled_la.txt" 2>&1; echo "ncu la rc=$?"
     cat "$out/tiled_default.txt" "$out/tiled_minlen4.txt"
+fi
+if [ "$what" = final ]; then
+    source scripts/device_build.sh
+    device_build "$out/logs" spmvlab test_gpu test_mpi || exit 1
+    device_mpi_env
+    timeout 240 build-device/tests/test_gpu "[gpu]~[.]" > "$out/test_gpu.log" 2>&1
+    echo "test_gpu rc=$?"; tail -2 "$out/test_gpu.log"
+    timeout 200 $MPI -n 1 build-device/tests/test_mpi "[gpu]" > "$out/test_mpi_gpu.log" 2>&1
+    echo "test_mpi [gpu] 1 rank rc=$?"; tail -2 "$out/test_mpi_gpu.log"
+    for f in csr sell; do
+        timeout 120 $MPI -n 1 "$S" dist bench gen:pde:size=150 --gpu --format $f --mode all --load root \
+            --repeat 100 --json-out "$out/dist1_pde150_$f.json" > "$out/dist1_pde150_$f.txt" 2>&1
+        echo "dist bench $f rc=$?"
+    done
 fi

@@ -10,7 +10,10 @@ plan --fixed-costs off`, the slowest rank's comm), and per record
   vector fixed = vector - T1 / P - comm                      -> exchange_us (P = 2), neighbour_us (P = 4)
   sync         = (naive - vector) - model's (naive - vector) -> sync_us (median)
   first pass   = overlap - T1 / P - (model's overlap - vector + comm)   (P = 2, not host-staged)
-  (task - overlap) / 2 on 4 GPUs                             -> handoff_us
+  (task - overlap) / 2 on 4 GPUs                             -> handoff_us, from the records of
+     the current task mode (spin-then-sleep hand-offs since 1c4f1dd: nccl_2026-11-28/
+     x4_spin_1c4f1dd, SELL, cuda-ipc and nccl); the older x4/ records (sleeping hand-offs,
+     373cb08) are printed beside them
 Usage: fixed_costs.py [SPMVLAB]   (default build/cli/spmvlab; plan outputs in a temporary folder)
 """
 import json, os, statistics as st, subprocess, sys, tempfile
@@ -65,3 +68,8 @@ print('P=4 ipc vector fixed',[round(x,1) for x in N],'-> neighbour_us',round(st.
 print('sync_us median',round(st.median(S),1),sorted(round(x,1) for x in S))
 print('first_pass_us median',round(st.median(F),1),sorted(round(x,1) for x in F))
 print('handoff_us',round(st.mean(H),1),[round(x,1) for x in H])
+spin={}
+for path in ('cuda-ipc','nccl'):
+    m=med('nccl_2026-11-28/x4_spin_1c4f1dd/bench_4_sell_%s.json'%path)
+    spin[path]=(m['task']-m['overlap'])/2
+print('handoff_us since the spin hand-offs (x4_spin_1c4f1dd, SELL, 4 GPUs):',{k:round(v,1) for k,v in spin.items()},'(x4/ before them:',round(st.mean(H),1),')')

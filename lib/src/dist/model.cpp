@@ -75,26 +75,31 @@ const std::vector<FixedCosts>& fixed_table()
     //   sync_us      = (naive - vector) - the model's (naive - vector) with --fixed-costs off
     //   first_pass_us = overlap - T1 / 2 - (the model's overlap - vector + comm), 2 GPUs, where
     //                  the halo path is hidden (cuda-ipc and nccl)
-    //   handoff_us   = (task - overlap) / 2 on 4 GPUs, where the halo path is critical
+    //   handoff_us   = (task - overlap) / 2 on 4 GPUs, where the halo path is critical, from
+    //                  the records of the current task mode (the spin-then-sleep hand-offs of
+    //                  1c4f1dd: nccl_2026-11-28/x4_spin_1c4f1dd); the sleeping hand-offs before
+    //                  them (x4/, 373cb08) cost 7.0-7.4 us
     static const std::vector<FixedCosts> t = {
-        {"host-staged", 48.7, 6.7, 7.6, 7.2, 15.0,
+        {"host-staged", 48.7, 6.7, 7.6, 3.0, 15.0,
          "MEASURED on the H200 host (Open MPI 4.1 through shared memory, pinned copies; "
          "docs/benchmarks/nccl_2026-11-28, pde150, 2 GPUs): exchange_us 50.4 (CSR) and 47.0 "
          "(SELL); neighbour_us, sync_us, handoff_us and first_pass_us are cuda-ipc's (no 4-GPU "
          "pde150 record of this path; its first pass has two launches ahead, the gather and "
          "the copy: ASSUMED the same)"},
-        {"cuda-ipc", 26.5, 6.7, 7.6, 7.2, 15.0,
+        {"cuda-ipc", 26.5, 6.7, 7.6, 3.0, 15.0,
          "MEASURED on the H200 host (pde150; docs/benchmarks/dist_model_2026-11-28 and x4/, "
          "nccl_2026-11-28): exchange_us 27.1, 20.1, 32.7, 26.0 on 2 GPUs (mean); neighbour_us "
          "from 4 GPUs (37.9, 28.5) less exchange_us; sync_us the median of 10 (6.9-10.7, one "
          "22.3) over every path, matching the timelines' GPU gap after a host wait (7.8-9.1 us "
          "with their event records, modes_2026-11-28/h200x*/tl_*); first_pass_us the median "
-         "of 6 (7.2-19.3) over cuda-ipc and nccl; handoff_us 7.4 and 7.0 (4 GPUs)"},
-        {"nccl", 23.9, 6.7, 7.6, 7.2, 15.0,
+         "of 6 (7.2-19.3) over cuda-ipc and nccl; handoff_us 3.0 (4 GPUs, SELL, "
+         "nccl_2026-11-28/x4_spin_1c4f1dd: the spinning hand-offs; 7.4 and 7.0 before them)"},
+        {"nccl", 23.9, 6.7, 7.6, 0.9, 15.0,
          "MEASURED on the H200 host (NCCL 2.28; docs/benchmarks/nccl_2026-11-28, its README's "
-         "table, pde150, 2 GPUs): exchange_us 18.8 (SELL) and 29.0 (CSR); neighbour_us and "
-         "handoff_us are cuda-ipc's (no 4-GPU NCCL record); sync_us and first_pass_us shared"},
-        {"cuda-aware", 48.7, 6.7, 7.6, 7.2, 15.0,
+         "table, pde150, 2 GPUs): exchange_us 18.8 (SELL) and 29.0 (CSR); handoff_us 0.9 (4 GPUs, "
+         "SELL, nccl_2026-11-28/x4_spin_1c4f1dd); neighbour_us is cuda-ipc's; sync_us and "
+         "first_pass_us shared"},
+        {"cuda-aware", 48.7, 6.7, 7.6, 3.0, 15.0,
          "ASSUMED: host-staged's (a CUDA-aware MPI's path has not been measured here)"},
     };
     return t;
