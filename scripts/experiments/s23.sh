@@ -16,7 +16,9 @@
 #          and Nsight Compute on its tile kernel (S = 8, DP);
 #   final  the session's end state: test_gpu (every [gpu] case), test_mpi "[gpu]" on one GPU rank
 #          (the distributed blocks built from their pass copies), and `dist bench` of pde150 on one
-#          GPU in every mode beside the model.
+#          GPU in every mode beside the model;
+#   x2     (two GPUs) `dist bench` of pde150, CSR and SELL, every mode, CUDA IPC, beside the model
+#          with its fixed costs: records the fit never saw.
 # Usage (device machine, repository root with .deps): SPMV_COMMIT=<sha> RESULTS=DIR \
 #   bash scripts/experiments/s23.sh [build|sweep|ncu|all]
 set -uo pipefail
@@ -111,6 +113,17 @@ if [ "$what" = tiled ]; then
         build-device/tiled_bench 1 500 > "$out/ncu_tiled.txt" 2>&1; echo "ncu rc=$?"
     timeout 120 ncu --section SpeedOfLight --section Occupancy --kernel-name-base demangled -k "regex:fixup_list_kernel" --launch-skip 5 --launch-count 1 build-device/tiled_bench 1 500 > "$out/ncu_tiled_la.txt" 2>&1; echo "ncu la rc=$?"
     cat "$out/tiled_default.txt" "$out/tiled_minlen4.txt"
+fi
+if [ "$what" = x2 ]; then
+    source scripts/device_build.sh
+    device_build "$out/logs" spmvlab || exit 1
+    device_mpi_env
+    for f in csr sell; do
+        timeout 90 $MPI -n 2 "$S" dist bench gen:pde:size=150 --gpu --format $f --mode all \
+            --load root --exchange cuda-ipc --repeat 100 --json-out "$out/dist2_pde150_$f.json" \
+            > "$out/dist2_pde150_$f.txt" 2>&1
+        echo "dist bench 2 GPUs $f rc=$?"
+    done
 fi
 if [ "$what" = final ]; then
     source scripts/device_build.sh
