@@ -80,8 +80,9 @@
 ///   task    = max(T_local, T_comm) + T_nonlocal   Kreutzer's task mode: a communication
 ///             thread drives the whole halo path while the GPU or the host runs the local
 ///             block. At most 2x faster than vector (Kreutzer §III: "at most a factor of two").
-/// On GPU ranks explicit overlap and task mode get the same prediction (both hide the halo
-/// path behind the local kernel; they differ by a thread hand-off the model does not count).
+/// On GPU ranks explicit overlap and task mode get the same bandwidth terms (both hide the halo
+/// path behind the local kernel); they differ by task mode's two thread hand-offs, which only
+/// the fixed costs below count (ModelOptions::fixed_costs; without them the two are equal).
 /// T(mode) = max over ranks: the exchange synchronises the ranks once per product.
 ///
 /// Worked example (tests/dist/test_dist_model.cpp): B = 100 GB/s, B_PCI = 10 GB/s, link 5 GB/s
