@@ -356,37 +356,25 @@ const RowPass& ShapeContext::window_pass()
 const std::pair<double, double>& ShapeContext::chunk_pass(std::int64_t chunk)
 {
     SPMV_EXPECTS(chunk >= 1, "chunk_pass: a chunk must hold a nonzero");
-    const std::array<std::int64_t, 3> key{0, chunk, 0};
-    auto it = nonzero_.find(key);
-    if (it == nonzero_.end()) {
-        it = nonzero_.emplace(key, range_units(a, chunk_bounds(nnz, chunk))).first;
-    }
-    return it->second;
+    return nonzero_memo({0, chunk, 0}, [&] { return range_units(a, chunk_bounds(nnz, chunk)); });
 }
 
 const std::pair<double, double>& ShapeContext::row_group_pass(std::int64_t rows)
 {
     SPMV_EXPECTS(rows >= 1, "row_group_pass: a group must hold a row");
-    const std::array<std::int64_t, 3> key{1, rows, 0};
-    auto it = nonzero_.find(key);
-    if (it == nonzero_.end()) {
-        it = nonzero_.emplace(key, range_units(a, row_group_bounds(a, rows))).first;
-    }
-    return it->second;
+    return nonzero_memo({1, rows, 0},
+                        [&] { return range_units(a, row_group_bounds(a, rows)); });
 }
 
 const std::pair<double, double>& ShapeContext::merge_pass(std::int64_t tile_dp,
                                                           std::int64_t tile_sp)
 {
     SPMV_EXPECTS(tile_dp >= 1 && tile_sp >= 1, "merge_pass: a tile must hold an item");
-    const std::array<std::int64_t, 3> key{2, tile_dp, tile_sp};
-    auto it = nonzero_.find(key);
-    if (it == nonzero_.end()) {
+    return nonzero_memo({2, tile_dp, tile_sp}, [&] {
         auto both = range_units(a, merge_tile_bounds(a, tile_dp));
         if (tile_sp != tile_dp) both.second = range_units(a, merge_tile_bounds(a, tile_sp)).second;
-        it = nonzero_.emplace(key, both).first;
-    }
-    return it->second;
+        return both;
+    });
 }
 
 void set_x(KernelShape& s, double dp, double sp)

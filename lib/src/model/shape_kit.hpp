@@ -100,6 +100,17 @@ private:
     std::optional<RowPass> identity_, global_, windowed_;
     // the nonzero passes by (kind, parameters); they depend on the matrix only
     std::map<std::array<std::int64_t, 3>, std::pair<double, double>> nonzero_;
+    /// nonzero_[key], counted by `count()` on first use.
+    template <typename F>
+    const std::pair<double, double>& nonzero_memo(const std::array<std::int64_t, 3>& key,
+                                                  F&& count)
+    {
+        auto it = nonzero_.find(key);
+        if (it == nonzero_.end()) {
+            it = nonzero_.emplace(key, count()).first;
+        }
+        return it->second;
+    }
     std::vector<std::int32_t> global_order_, window_order_;
     bool have_global_order_ = false, have_window_order_ = false;
 };
