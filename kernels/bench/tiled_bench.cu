@@ -389,189 +389,142 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// Counts one piece of a cut row (job: the row and its last strip, held by one lane; first: the
-// row's first strip, or -1 to read it from row_ptr) on the arrivals of the row's first strip; the
-// warp whose count completes the row adds the pieces lane-strided in strip order and writes y.
-template <typename V>
-__device__ void finish_row(int2 job, std::int32_t first, std::int32_t w,
-                           const std::int32_t* __restrict__ row_ptr, std::int32_t strip_nnz,
-                           V alpha, V beta, V* __restrict__ y, const V* head, const V* tail,
-                           unsigned* __restrict__ arrivals, int lane)
-{
-    const unsigned holder = __ballot_sync(full, job.x >= 0);
-    const int src = __ffs(holder) - 1;
-    const std::int32_t row = __shfl_sync(full, job.x, src);
-    const std::int32_t last = __shfl_sync(full, job.y, src);
-    if (first < 0) {
-        first = __ldg(row_ptr + row) / strip_nnz;
-    }
-    unsigned done = 0;
-    if (lane == 0) {
-        done = atomicAdd(arrivals + first, 1u) == static_cast<unsigned>(last - first) ? 1u : 0u;
-    }
-    if (__shfl_sync(full, done, 0) == 0) {
-        return;
-    }
-    __threadfence();
-    V sum{0};
-    for (std::int32_t m = first + lane; m <= last; m += 32) {
-        sum += m == first ? __ldcg(tail + m) : __ldcg(head + m);
-    }
-#pragma unroll
-    for (int d = 16; d > 0; d /= 2) {
-        sum += __shfl_down_sync(full, sum, d);
-    }
-    if (lane == 0) {
-        y[row] = beta == V{0} ? alpha * sum : alpha * sum + beta * y[row];
-        arrivals[first] = 0;
-    }
-    (void)w;
-}
-
-// The strip variant (s24): one wave of persistent warps, warp w taking the consecutive chunks
-// [w P, (w + 1) P) (a strip of P chunks of 32 S nonzeros) and carrying its open row from chunk
-// to chunk in registers, so only rows cut by a STRIP boundary leave pieces (a few thousand on a
-// 1M-row matrix, against one or two per chunk). Each such piece is written, fenced and counted
-// on the arrivals of the row's first strip; the warp whose count completes the row adds its
-// pieces (tail of the first strip, heads of the others) lane-strided in strip order with a fixed
-// shuffle tree: deterministic, one kernel, no atomics on y. General CSR (empty rows anywhere),
-// y = alpha A x + beta y.
+// The aligned variant (s24b): chunks of at most K = 32 S nonzeros cut at ROW boundaries
+// (computed once at upload: whole rows are added while they fit), so only rows longer than K
+// are cut, into pieces of K. Per chunk one int4: its first nonzero, the row holding it, the
+// first chunk of that row if the chunk begins inside it (else -1), and the number of chunks of
+// the row that begins in it and runs on (else 0). A piece is written, fenced and counted by the
+// lane holding it on the arrivals of the row's first chunk; the lane whose count completes the
+// row adds the pieces in chunk order (deterministic). On a power law only the few long rows
+// fence.
 template <typename V, int S>
 __global__ void __launch_bounds__(block)
-    tiled_strip_kernel(std::int32_t nnz, std::int32_t n, const std::int32_t* __restrict__ row_ptr,
-                       const std::int32_t* __restrict__ cols, const V* __restrict__ vals,
-                       const std::int32_t* __restrict__ chunk_row, std::int32_t num_chunks,
-                       std::int32_t strip_chunks, std::int32_t num_strips, V alpha,
-                       const V* __restrict__ x, V beta, V* __restrict__ y, V* __restrict__ head,
-                       V* __restrict__ tail, unsigned* __restrict__ arrivals)
+    tiled_aligned_kernel(std::int32_t nnz, std::int32_t n, const std::int32_t* __restrict__ row_ptr,
+                         const std::int32_t* __restrict__ cols, const V* __restrict__ vals,
+                         const int4* __restrict__ chunks, std::int32_t num_chunks, V alpha,
+                         const V* __restrict__ x, V beta, V* __restrict__ y, V* __restrict__ head,
+                         V* __restrict__ tail, unsigned* __restrict__ arrivals)
 {
-    constexpr int K = 32 * S;
     __shared__ unsigned s_mask[warps_per_block][S + 1];
-    __shared__ std::int32_t s_row[warps_per_block][K + 1];
+    __shared__ std::int32_t s_row[warps_per_block][32 * S + 1];
     const int wl = static_cast<int>(threadIdx.x / 32);
     const int lane = static_cast<int>(threadIdx.x % 32);
-    const std::int32_t w = static_cast<std::int32_t>(blockIdx.x) * warps_per_block + wl;
-    if (w >= num_strips) {
+    const std::int32_t c = static_cast<std::int32_t>(blockIdx.x) * warps_per_block + wl;
+    if (c >= num_chunks) {
         return;
     }
-    const std::int32_t c_begin = w * strip_chunks;
-    const std::int32_t c_end = min(c_begin + strip_chunks, num_chunks);
-    const std::int32_t strip_nnz = K * strip_chunks;  // nonzeros per strip (the last: fewer)
-    const std::int32_t sk0 = c_begin * K;
-    const std::int32_t sk1 = min(c_end * K, nnz);
-    const std::int32_t r_first = __ldg(chunk_row + c_begin);
-    const bool head_cut = __ldg(row_ptr + r_first) < sk0;
-    if (w == 0) {  // the empty rows before the first nonzero's row
-        for (std::int32_t r = lane; r < r_first; r += 32) {
+    const int4 info = __ldg(chunks + c);
+    const std::int32_t k0 = info.x;
+    const std::int32_t k1 = c + 1 < num_chunks ? __ldg(&chunks[c + 1].x) : nnz;
+    const std::int32_t r0 = info.y;
+    const bool head_cut = info.z >= 0;
+    if (lane <= S) {
+        s_mask[wl][lane] = 0;
+    }
+    std::int32_t cc[S];
+    V vv[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+        const std::int32_t k = k0 + s * 32 + lane;
+        const bool in = k < k1;
+        cc[s] = in ? __ldcs(cols + k) : -1;
+        vv[s] = in ? __ldcs(vals + k) : V{0};
+    }
+    if (c == 0) {  // the empty rows before the first nonzero's row
+        for (std::int32_t r = lane; r < r0; r += 32) {
             y[r] = beta == V{0} ? V{0} : beta * y[r];
         }
     }
+    __syncwarp();
+    for (std::int32_t r = r0 + 1 + lane;; r += 32) {
+        const std::int32_t e = r <= n ? __ldg(row_ptr + r) : nnz + 1;
+        if (e > k0 && e <= k1) {
+            const int q = e - k0;
+            atomicOr(&s_mask[wl][q >> 5], 1u << (q & 31));
+            if (r < n) {
+                if (__ldg(row_ptr + r + 1) == e) {
+                    y[r] = beta == V{0} ? V{0} : beta * y[r];  // an empty row
+                } else {
+                    s_row[wl][q] = r;
+                }
+            }
+        }
+        if (__any_sync(full, e > k1)) {
+            break;
+        }
+    }
+    V p[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+        p[s] = cc[s] >= 0 ? vv[s] * __ldg(x + cc[s]) : V{0};
+    }
+    __syncwarp();
+    unsigned words[S + 1];
+#pragma unroll
+    for (int s = 0; s <= S; ++s) {
+        words[s] = s_mask[wl][s];
+    }
     V carry{0};
-    std::int32_t carry_row = r_first;
-    // The pieces this warp leaves (at most two: A, its first row begun in an earlier strip; B, its
-    // last row, begun here and running on): the lane that wrote one keeps the row and its strips.
-    int2 job_a = make_int2(-1, 0), job_b = make_int2(-1, 0);
-    for (std::int32_t c = c_begin; c < c_end; ++c) {
-        const std::int32_t k0 = c * K;
-        const std::int32_t k1 = min(k0 + K, nnz);
-        if (lane <= S) {
-            s_mask[wl][lane] = 0;
-        }
-        const std::int32_t r0 = __ldg(chunk_row + c);
-        std::int32_t cc[S];
-        V vv[S];
+    std::int32_t carry_row = r0;
 #pragma unroll
-        for (int s = 0; s < S; ++s) {
-            const std::int32_t k = k0 + s * 32 + lane;
-            const bool in = k < k1;
-            cc[s] = in ? __ldcs(cols + k) : -1;
-            vv[s] = in ? __ldcs(vals + k) : V{0};
+    for (int s = 0; s < S; ++s) {
+        const unsigned heads = words[s];
+        const unsigned below = heads & (full >> (31 - lane));
+        const int seg = below != 0 ? 31 - __clz(below) : -1;
+        V v = p[s];
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+            const V t = __shfl_up_sync(full, v, d);
+            if (lane >= d && lane - d >= seg) {
+                v += t;
+            }
         }
-        if (r0 != carry_row) {  // the open row ended exactly at the chunk boundary
-            carry = V{0};
-            carry_row = r0;
+        if (seg < 0) {
+            v += carry;
         }
-        __syncwarp();
-        for (std::int32_t r = r0 + 1 + lane;; r += 32) {
-            const std::int32_t e = r <= n ? __ldg(row_ptr + r) : nnz + 1;
-            if (e > k0 && e <= k1) {
-                const int q = e - k0;
-                atomicOr(&s_mask[wl][q >> 5], 1u << (q & 31));
-                if (r < n) {
-                    if (__ldg(row_ptr + r + 1) == e) {
-                        y[r] = beta == V{0} ? V{0} : beta * y[r];  // an empty row
-                    } else {
-                        s_row[wl][q] = r;
+        const std::int32_t row = seg < 0 ? carry_row : s_row[wl][s * 32 + seg];
+        const bool next_head = lane < 31 ? ((heads >> (lane + 1)) & 1u) != 0
+                                         : (words[s + 1] & 1u) != 0;
+        const std::int32_t k = k0 + s * 32 + lane;
+        if (k < k1 && (next_head || k == k1 - 1)) {
+            const bool starts_here = row != r0 || !head_cut;
+            if (starts_here && next_head) {
+                y[row] = beta == V{0} ? alpha * v : alpha * v + beta * y[row];
+            } else {
+                std::int32_t first, pieces;
+                if (starts_here) {  // begins here, runs on
+                    first = c;
+                    pieces = info.w;
+                    tail[c] = v;
+                } else {
+                    first = info.z;
+                    pieces = __ldg(&chunks[first].w);
+                    head[c] = v;
+                }
+                __threadfence();
+                if (atomicAdd(arrivals + first, 1u) == static_cast<unsigned>(pieces - 1)) {
+                    __threadfence();
+                    // four sums in flight (a long row has hundreds of pieces), added in a fixed
+                    // order
+                    V s4[4] = {__ldcg(tail + first), V{0}, V{0}, V{0}};
+                    std::int32_t m = first + 1;
+                    for (; m + 3 < first + pieces; m += 4) {
+#pragma unroll
+                        for (int u = 0; u < 4; ++u) {
+                            s4[u] += __ldcg(head + m + u);
+                        }
                     }
-                }
-            }
-            if (__any_sync(full, e > k1)) {
-                break;
-            }
-        }
-        V p[S];
-#pragma unroll
-        for (int s = 0; s < S; ++s) {
-            p[s] = cc[s] >= 0 ? vv[s] * __ldg(x + cc[s]) : V{0};
-        }
-        __syncwarp();
-        unsigned words[S + 1];
-#pragma unroll
-        for (int s = 0; s <= S; ++s) {
-            words[s] = s_mask[wl][s];
-        }
-#pragma unroll
-        for (int s = 0; s < S; ++s) {
-            const unsigned heads = words[s];
-            const unsigned below = heads & (full >> (31 - lane));
-            const int seg = below != 0 ? 31 - __clz(below) : -1;
-            V v = p[s];
-#pragma unroll
-            for (int d = 1; d < 32; d *= 2) {
-                const V t = __shfl_up_sync(full, v, d);
-                if (lane >= d && lane - d >= seg) {
-                    v += t;
-                }
-            }
-            if (seg < 0) {
-                v += carry;
-            }
-            const std::int32_t row = seg < 0 ? carry_row : s_row[wl][s * 32 + seg];
-            const bool next_head = lane < 31 ? ((heads >> (lane + 1)) & 1u) != 0
-                                             : (words[s + 1] & 1u) != 0;
-            const std::int32_t k = k0 + s * 32 + lane;
-            if (k < k1 && (next_head || k == sk1 - 1)) {
-                const bool starts_here = row != r_first || !head_cut;
-                if (starts_here && next_head) {
-                    y[row] = beta == V{0} ? alpha * v : alpha * v + beta * y[row];
-                } else {  // a piece: the row began in an earlier strip or runs on past this one
-                    const std::int32_t last = (__ldg(row_ptr + row + 1) - 1) / strip_nnz;
-                    if (starts_here) {
-                        tail[w] = v;
-                        job_b = make_int2(row, last);
-                    } else {
-                        head[w] = v;
-                        job_a = make_int2(row, last);
+                    for (; m < first + pieces; ++m) {
+                        s4[0] += __ldcg(head + m);
                     }
+                    const V sum = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+                    y[row] = beta == V{0} ? alpha * sum : alpha * sum + beta * y[row];
+                    arrivals[first] = 0;
                 }
             }
-            carry = __shfl_sync(full, v, 31);
-            carry_row = __shfl_sync(full, row, 31);
         }
-        __syncwarp();
-    }
-    // Count the pieces; the warp completing a row adds them in strip order.
-    const bool any_a = __any_sync(full, job_a.x >= 0);
-    const bool any_b = __any_sync(full, job_b.x >= 0);
-    if (!any_a && !any_b) {
-        return;
-    }
-    __threadfence();  // this warp's pieces before its counts
-    if (any_a) {
-        finish_row<V>(job_a, -1, w, row_ptr, strip_nnz, alpha, beta, y, head, tail, arrivals, lane);
-    }
-    if (any_b) {
-        finish_row<V>(job_b, w, w, row_ptr, strip_nnz, alpha, beta, y, head, tail, arrivals, lane);
+        carry = __shfl_sync(full, v, 31);
+        carry_row = __shfl_sync(full, row, 31);
     }
 }
 
@@ -582,7 +535,51 @@ struct Tiled {
     DeviceBuffer<V> vals, head, tail;
     DeviceBuffer<unsigned> arrivals;
     DeviceBuffer<int2> fix;
+    std::int32_t aligned_chunks = 0;
+    DeviceBuffer<int4> aligned;  ///< the aligned variant's chunks
 };
+
+// The aligned variant's chunks: whole rows while they fit in K nonzeros; a longer row alone, cut
+// into pieces of K (its last piece takes the next rows that fit).
+template <typename V>
+void make_aligned(Tiled<V>& t, const Csr<V, std::int32_t>& a, int K)
+{
+    const auto& rp = a.row_ptrs;
+    const std::int32_t n = a.num_rows;
+    std::vector<int4> ch;
+    std::int32_t r = 0, k = 0, long_first = -1;
+    while (k < t.nnz) {
+        while (rp[r + 1] <= k) {
+            ++r;  // the row holding nonzero k
+        }
+        int4 c{k, r, rp[r] < k ? long_first : -1, 0};
+        std::int32_t end;
+        if (rp[r + 1] - k > K) {  // a piece of a long row
+            end = k + K;
+            if (rp[r] == k) {
+                long_first = static_cast<std::int32_t>(ch.size());
+                c.w = (rp[r + 1] - rp[r] + K - 1) / K;
+            }
+        } else {
+            end = rp[r + 1];
+            std::int32_t rr = r + 1;
+            while (rr < n && rp[rr + 1] - k <= K) {
+                end = rp[rr + 1];
+                ++rr;
+            }
+        }
+        ch.push_back(c);
+        k = end;
+    }
+    t.aligned_chunks = static_cast<std::int32_t>(ch.size());
+    t.aligned = DeviceBuffer<int4>::from_host(ch, "aligned chunks");
+    if (t.aligned_chunks > t.chunks) {  // the piece slots are indexed by chunk
+        t.head = DeviceBuffer<V>(static_cast<std::size_t>(t.aligned_chunks), "head");
+        t.tail = DeviceBuffer<V>(static_cast<std::size_t>(t.aligned_chunks), "tail");
+        t.arrivals = DeviceBuffer<unsigned>(static_cast<std::size_t>(t.aligned_chunks), "arr");
+        t.arrivals.fill(0u);
+    }
+}
 
 template <typename V>
 Tiled<V> upload_tiled(const Csr<V, std::int32_t>& a, int K)
@@ -674,27 +671,16 @@ void launch_la(Tiled<V>& t, V alpha, const V* x, V beta, V* y)
                                              t.arrivals.data());
 }
 
-// The strip variant: strips of whole chunks over `waves` waves of resident warps.
 template <typename V, int S>
-std::int32_t strip_chunks_for(const Tiled<V>& t, int waves)
+void launch_aligned(Tiled<V>& t, V alpha, const V* x, V beta, V* y)
 {
-    int per_sm = 0;
-    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tiled_strip_kernel<V, S>,
-                                                             block, 0));
-    const std::int64_t warps = std::int64_t{per_sm} * device_info().multiprocessors *
-                               warps_per_block * waves;
-    return static_cast<std::int32_t>(std::max<std::int64_t>(1, (t.chunks + warps - 1) / warps));
-}
-
-template <typename V, int S>
-void launch_strip(Tiled<V>& t, std::int32_t strip_chunks, V alpha, const V* x, V beta, V* y)
-{
-    const std::int32_t strips = (t.chunks + strip_chunks - 1) / strip_chunks;
-    const auto blocks = static_cast<unsigned>((strips + warps_per_block - 1) / warps_per_block);
-    tiled_strip_kernel<V, S><<<blocks, block>>>(t.nnz, t.n, t.row_ptr.data(), t.cols.data(),
-                                                t.vals.data(), t.chunk_row.data(), t.chunks,
-                                                strip_chunks, strips, alpha, x, beta, y,
-                                                t.head.data(), t.tail.data(), t.arrivals.data());
+    const auto blocks =
+        static_cast<unsigned>((t.aligned_chunks + warps_per_block - 1) / warps_per_block);
+    tiled_aligned_kernel<V, S><<<blocks, block>>>(t.nnz, t.n, t.row_ptr.data(), t.cols.data(),
+                                                  t.vals.data(), t.aligned.data(),
+                                                  t.aligned_chunks, alpha, x, beta, y,
+                                                  t.head.data(), t.tail.data(),
+                                                  t.arrivals.data());
 }
 
 // The power law with empty rows: the first 3 rows, every 5th row and the last 4 rows emptied.
@@ -758,11 +744,10 @@ bool check_la(const Csr<double, std::int32_t>& ad, const char* what)
     return ok;
 }
 
-// The strip variant against a double host product, y = 1.5 A x - 0.5 y0, three times in a row
-// (the arrival counts must reset themselves) and bitwise the same each time. strip_chunks 0: the
-// one-wave default.
+// The aligned variant against a double host product, y = 1.5 A x - 0.5 y0, three times in a row
+// (the arrival counts must reset themselves) and bitwise the same each time.
 template <typename V, int S>
-bool check_strip(const Csr<double, std::int32_t>& ad, const char* what, std::int32_t strip_chunks)
+bool check_aligned(const Csr<double, std::int32_t>& ad, const char* what)
 {
     const Csr<V, std::int32_t> a = convert_values<V>(ad);
     const std::int32_t n = a.num_rows;
@@ -775,15 +760,13 @@ bool check_strip(const Csr<double, std::int32_t>& ad, const char* what, std::int
     }
     const V alpha = V(1.5), beta = V(-0.5);
     auto t = upload_tiled(a, 32 * S);
-    if (strip_chunks == 0) {
-        strip_chunks = strip_chunks_for<V, S>(t, 1);
-    }
+    make_aligned(t, a, 32 * S);
     auto x = DeviceBuffer<V>::from_host(hx, "x");
     bool ok = true;
     std::vector<V> first;
     for (int rep = 0; rep < 3; ++rep) {
         auto y = DeviceBuffer<V>::from_host(hy0, "y");
-        launch_strip<V, S>(t, strip_chunks, alpha, x.data(), beta, y.data());
+        launch_aligned<V, S>(t, alpha, x.data(), beta, y.data());
         CHECK_CUDA(cudaDeviceSynchronize());
         std::vector<V> hy(static_cast<std::size_t>(n));
         CHECK_CUDA(cudaMemcpy(hy.data(), y.data(), hy.size() * sizeof(V), cudaMemcpyDeviceToHost));
@@ -801,9 +784,8 @@ bool check_strip(const Csr<double, std::int32_t>& ad, const char* what, std::int
         if (rep == 0) {
             first = hy;
         }
-        std::printf("  check strip S=%d chunks/strip %d %-22s rep %d max rel err %.2e %s%s\n", S,
-                    strip_chunks, what, rep, worst, worst <= tol ? "ok" : "WRONG",
-                    same ? "" : " NOT BITWISE THE SAME");
+        std::printf("  check aligned S=%d %-22s rep %d max rel err %.2e %s%s\n", S, what, rep,
+                    worst, worst <= tol ? "ok" : "WRONG", same ? "" : " NOT BITWISE THE SAME");
         ok = ok && worst <= tol && same;
     }
     return ok;
@@ -890,29 +872,23 @@ void run(const Csr<double, std::int32_t>& ad, const char* prec)
                }));                                                                             \
     }
 
-#define TILED_STRIP(S, WAVES)                                                                   \
+#define TILED_ALIGNED(S)                                                                        \
     {                                                                                           \
         auto t = upload_tiled(a, 32 * S);                                                       \
-        const std::int32_t sc = strip_chunks_for<V, S>(t, WAVES);                               \
-        report("strip S=" #S " waves " #WAVES " (one kernel, " + std::to_string(sc) +          \
-                   " chunks/strip)",                                                            \
-               timer.median_us(                                                                 \
-                   [&] { launch_strip<V, S>(t, sc, V{1}, x.data(), V{0}, y.data()); }));        \
+        make_aligned(t, a, 32 * S);                                                             \
+        report("aligned S=" #S " (one kernel, " + std::to_string(t.aligned_chunks) +           \
+                   " chunks)",                                                                  \
+               timer.median_us([&] { launch_aligned<V, S>(t, V{1}, x.data(), V{0}, y.data()); })); \
     }
-    if (!check_strip<V, 4>(ad, "power law", 0) || !check_strip<V, 4>(ad, "power law", 1) ||
-        !check_strip<V, 4>(with_empty_rows(ad), "with empty rows", 0) ||
-        !check_strip<V, 4>(with_empty_rows(ad), "with empty rows", 3) ||
-        !check_strip<V, 4>(one_full_row(200000), "one full row", 0) ||
-        !check_strip<V, 4>(one_full_row(200000), "one full row", 1) ||
-        !check_strip<V, 8>(ad, "power law", 0)) {
-        std::printf("STRIP CHECK FAILED\n");
+    if (!check_aligned<V, 4>(ad, "power law") ||
+        !check_aligned<V, 4>(with_empty_rows(ad), "with empty rows") ||
+        !check_aligned<V, 4>(one_full_row(200000), "one full row") ||
+        !check_aligned<V, 8>(ad, "power law") || !check_aligned<V, 2>(ad, "power law")) {
+        std::printf("ALIGNED CHECK FAILED\n");
     }
-    TILED_STRIP(4, 1)
-    TILED_STRIP(4, 2)
-    TILED_STRIP(4, 4)
-    TILED_STRIP(8, 1)
-    TILED_STRIP(8, 2)
-    TILED_STRIP(2, 1)
+    TILED_ALIGNED(4)
+    TILED_ALIGNED(8)
+    TILED_ALIGNED(2)
 #define TILED_PDL(S, F, NAME)                                                                   \
     {                                                                                           \
         auto t = upload_tiled(a, 32 * S);                                                       \

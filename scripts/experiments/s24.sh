@@ -18,13 +18,13 @@ if [ "$what" = strip ]; then
     source scripts/device_build.sh
     device_build "$out/logs" tiled_bench || exit 1
     B=build-device/kernels/bench/tiled_bench
-    $B 1 500 > "$out/strip_default.txt" 2>&1; echo "rc=$?"
-    $B 4 1000 > "$out/strip_minlen4.txt" 2>&1; echo "rc=$?"
-    $B onefull > "$out/strip_onefull.txt" 2>&1; echo "rc=$?"
+    $B 1 500 > "$out/aligned_default.txt" 2>&1; echo "rc=$?"
+    $B 4 1000 > "$out/aligned_minlen4.txt" 2>&1; echo "rc=$?"
+    $B onefull > "$out/aligned_onefull.txt" 2>&1; echo "rc=$?"
     timeout 120 ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
         --section SchedulerStats --section MemoryWorkloadAnalysis --kernel-name-base demangled \
-        -k "regex:tiled_strip_kernel<double, 4>" --launch-skip 12 --launch-count 1 \
-        $B 1 500 > "$out/ncu_strip.txt" 2>&1; echo "ncu rc=$?"
-    grep -E "check|STRIP|WRONG" "$out"/strip_*.txt | grep -v " ok$" | head -20
-    grep -vE "check" "$out"/strip_*.txt
+        -k "regex:tiled_aligned_kernel" --launch-skip 20 --launch-count 1 \
+        $B 1 500 > "$out/ncu_aligned.txt" 2>&1; echo "ncu rc=$?"
+    grep -E "check|STRIP|WRONG" "$out"/aligned_*.txt | grep -v " ok$" | head -20
+    grep -vE "check" "$out"/aligned_*.txt
 fi
