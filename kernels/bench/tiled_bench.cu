@@ -389,38 +389,33 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// The aligned variant (s24b): chunks of at most K = 32 S nonzeros cut at ROW boundaries
-// (computed once at upload: whole rows are added while they fit), so only rows longer than K
-// are cut, into pieces of K. Per chunk one int4: its first nonzero, the row holding it, the
-// first chunk of that row if the chunk begins inside it (else -1), and the number of chunks of
-// the row that begins in it and runs on (else 0). A piece is written, fenced and counted by the
-// lane holding it on the arrivals of the row's first chunk; the lane whose count completes the
-// row adds the pieces in chunk order (deterministic). On a power law only the few long rows
-// fence.
+// The mask variant (s24c): the tile kernel with its row structure computed once at upload, so
+// that a warp's first loads need nothing but its chunk number:
+//   - per chunk S + 1 words of row-start bits (bit q: a row starts at nonzero k0 + q; bit 0 of
+//     word 0: the chunk's first row starts at k0, i.e. it is not cut), loaded beside the
+//     columns and values instead of scanning row_ptr after a load of chunk_row;
+//   - the list of cut rows (row, first chunk, last chunk), static: the fix-up reads its entry
+//     BEFORE waiting for the tile grid (programmatic dependent launch), then only the pieces.
+// Rows are r0 + the start bits before a lane, so matrices with empty rows need the general
+// kernel (the power laws have none). y = alpha A x + beta y.
 template <typename V, int S>
 __global__ void __launch_bounds__(block)
-    tiled_aligned_kernel(std::int32_t nnz, std::int32_t n, const std::int32_t* __restrict__ row_ptr,
-                         const std::int32_t* __restrict__ cols, const V* __restrict__ vals,
-                         const int4* __restrict__ chunks, std::int32_t num_chunks, V alpha,
-                         const V* __restrict__ x, V beta, V* __restrict__ y, V* __restrict__ head,
-                         V* __restrict__ tail, unsigned* __restrict__ arrivals)
+    tiled_mask_kernel(std::int32_t nnz, const std::int32_t* __restrict__ cols,
+                      const V* __restrict__ vals, const std::int32_t* __restrict__ chunk_row,
+                      const unsigned* __restrict__ masks, std::int32_t num_chunks, V alpha,
+                      const V* __restrict__ x, V beta, V* __restrict__ y, V* __restrict__ head,
+                      V* __restrict__ tail)
 {
-    __shared__ unsigned s_mask[warps_per_block][S + 1];
-    __shared__ std::int32_t s_row[warps_per_block][32 * S + 1];
+    constexpr int K = 32 * S;
+    cudaTriggerProgrammaticLaunchCompletion();
     const int wl = static_cast<int>(threadIdx.x / 32);
     const int lane = static_cast<int>(threadIdx.x % 32);
     const std::int32_t c = static_cast<std::int32_t>(blockIdx.x) * warps_per_block + wl;
     if (c >= num_chunks) {
         return;
     }
-    const int4 info = __ldg(chunks + c);
-    const std::int32_t k0 = info.x;
-    const std::int32_t k1 = c + 1 < num_chunks ? __ldg(&chunks[c + 1].x) : nnz;
-    const std::int32_t r0 = info.y;
-    const bool head_cut = info.z >= 0;
-    if (lane <= S) {
-        s_mask[wl][lane] = 0;
-    }
+    const std::int32_t k0 = c * K;
+    const std::int32_t k1 = k0 + K < nnz ? k0 + K : nnz;
     std::int32_t cc[S];
     V vv[S];
 #pragma unroll
@@ -430,42 +425,21 @@ __global__ void __launch_bounds__(block)
         cc[s] = in ? __ldcs(cols + k) : -1;
         vv[s] = in ? __ldcs(vals + k) : V{0};
     }
-    if (c == 0) {  // the empty rows before the first nonzero's row
-        for (std::int32_t r = lane; r < r0; r += 32) {
-            y[r] = beta == V{0} ? V{0} : beta * y[r];
-        }
+    unsigned words[S + 1];
+#pragma unroll
+    for (int s = 0; s <= S; ++s) {
+        words[s] = __ldg(masks + static_cast<std::int64_t>(c) * (S + 1) + s);
     }
-    __syncwarp();
-    for (std::int32_t r = r0 + 1 + lane;; r += 32) {
-        const std::int32_t e = r <= n ? __ldg(row_ptr + r) : nnz + 1;
-        if (e > k0 && e <= k1) {
-            const int q = e - k0;
-            atomicOr(&s_mask[wl][q >> 5], 1u << (q & 31));
-            if (r < n) {
-                if (__ldg(row_ptr + r + 1) == e) {
-                    y[r] = beta == V{0} ? V{0} : beta * y[r];  // an empty row
-                } else {
-                    s_row[wl][q] = r;
-                }
-            }
-        }
-        if (__any_sync(full, e > k1)) {
-            break;
-        }
-    }
+    const std::int32_t r0 = __ldg(chunk_row + c);
     V p[S];
 #pragma unroll
     for (int s = 0; s < S; ++s) {
         p[s] = cc[s] >= 0 ? vv[s] * __ldg(x + cc[s]) : V{0};
     }
-    __syncwarp();
-    unsigned words[S + 1];
-#pragma unroll
-    for (int s = 0; s <= S; ++s) {
-        words[s] = s_mask[wl][s];
-    }
+    const bool head_cut = (words[0] & 1u) == 0;
+    words[0] &= ~1u;
     V carry{0};
-    std::int32_t carry_row = r0;
+    std::int32_t rows_before = 0;
 #pragma unroll
     for (int s = 0; s < S; ++s) {
         const unsigned heads = words[s];
@@ -482,50 +456,52 @@ __global__ void __launch_bounds__(block)
         if (seg < 0) {
             v += carry;
         }
-        const std::int32_t row = seg < 0 ? carry_row : s_row[wl][s * 32 + seg];
         const bool next_head = lane < 31 ? ((heads >> (lane + 1)) & 1u) != 0
                                          : (words[s + 1] & 1u) != 0;
         const std::int32_t k = k0 + s * 32 + lane;
         if (k < k1 && (next_head || k == k1 - 1)) {
-            const bool starts_here = row != r0 || !head_cut;
+            const std::int32_t row = r0 + rows_before + __popc(below);
+            const bool starts_here = row > r0 || !head_cut;
             if (starts_here && next_head) {
                 y[row] = beta == V{0} ? alpha * v : alpha * v + beta * y[row];
+            } else if (starts_here) {
+                tail[c] = v;  // begins here, runs on
             } else {
-                std::int32_t first, pieces;
-                if (starts_here) {  // begins here, runs on
-                    first = c;
-                    pieces = info.w;
-                    tail[c] = v;
-                } else {
-                    first = info.z;
-                    pieces = __ldg(&chunks[first].w);
-                    head[c] = v;
-                }
-                __threadfence();
-                if (atomicAdd(arrivals + first, 1u) == static_cast<unsigned>(pieces - 1)) {
-                    __threadfence();
-                    // four sums in flight (a long row has hundreds of pieces), added in a fixed
-                    // order
-                    V s4[4] = {__ldcg(tail + first), V{0}, V{0}, V{0}};
-                    std::int32_t m = first + 1;
-                    for (; m + 3 < first + pieces; m += 4) {
-#pragma unroll
-                        for (int u = 0; u < 4; ++u) {
-                            s4[u] += __ldcg(head + m + u);
-                        }
-                    }
-                    for (; m < first + pieces; ++m) {
-                        s4[0] += __ldcg(head + m);
-                    }
-                    const V sum = (s4[0] + s4[1]) + (s4[2] + s4[3]);
-                    y[row] = beta == V{0} ? alpha * sum : alpha * sum + beta * y[row];
-                    arrivals[first] = 0;
-                }
+                head[c] = v;  // begun earlier: ends here or runs on
             }
         }
         carry = __shfl_sync(full, v, 31);
-        carry_row = __shfl_sync(full, row, 31);
+        rows_before += __popc(heads);
     }
+}
+
+// The static fix-up: thread i finishes cut row i of the list (row, first chunk, last chunk),
+// adding the tail of its first chunk and the heads of the others in chunk order.
+template <typename V>
+__global__ void fixup_static_kernel(std::int32_t num_cut, const int4* __restrict__ cut, V alpha,
+                                    V beta, const V* __restrict__ head,
+                                    const V* __restrict__ tail, V* __restrict__ y)
+{
+    const std::int32_t i = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int4 f = i < num_cut ? __ldg(cut + i) : make_int4(-1, 0, 0, 0);
+    const V y_old = (i < num_cut && beta != V{0}) ? y[f.x] : V{0};
+    cudaGridDependencySynchronize();  // the tile grid's pieces from here on
+    if (i >= num_cut) {
+        return;
+    }
+    V s4[4] = {__ldcg(tail + f.y), V{0}, V{0}, V{0}};
+    std::int32_t m = f.y + 1;
+    for (; m + 3 <= f.z; m += 4) {
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            s4[u] += __ldcg(head + m + u);
+        }
+    }
+    for (; m <= f.z; ++m) {
+        s4[0] += __ldcg(head + m);
+    }
+    const V sum = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+    y[f.x] = beta == V{0} ? alpha * sum : alpha * sum + beta * y_old;
 }
 
 template <typename V>
@@ -535,50 +511,40 @@ struct Tiled {
     DeviceBuffer<V> vals, head, tail;
     DeviceBuffer<unsigned> arrivals;
     DeviceBuffer<int2> fix;
-    std::int32_t aligned_chunks = 0;
-    DeviceBuffer<int4> aligned;  ///< the aligned variant's chunks
+    DeviceBuffer<unsigned> masks;  ///< the mask variant: S + 1 start words per chunk
+    std::int32_t num_cut = 0;
+    DeviceBuffer<int4> cut;  ///< the mask variant's cut rows: row, first chunk, last chunk
 };
 
-// The aligned variant's chunks: whole rows while they fit in K nonzeros; a longer row alone, cut
-// into pieces of K (its last piece takes the next rows that fit).
+// The mask variant's row structure (S + 1 words per chunk) and static list of cut rows. Throws
+// for a matrix with empty rows (the mask kernel counts rows by their start bits).
 template <typename V>
-void make_aligned(Tiled<V>& t, const Csr<V, std::int32_t>& a, int K)
+void make_mask(Tiled<V>& t, const Csr<V, std::int32_t>& a, int S)
 {
+    const int K = 32 * S;
     const auto& rp = a.row_ptrs;
-    const std::int32_t n = a.num_rows;
-    std::vector<int4> ch;
-    std::int32_t r = 0, k = 0, long_first = -1;
-    while (k < t.nnz) {
-        while (rp[r + 1] <= k) {
-            ++r;  // the row holding nonzero k
+    std::vector<unsigned> m(static_cast<std::size_t>(t.chunks) * (S + 1), 0u);
+    std::vector<int4> cut;
+    for (std::int32_t r = 0; r < a.num_rows; ++r) {
+        const std::int32_t b = rp[r], e = rp[r + 1];
+        if (b == e) {
+            throw std::runtime_error("mask variant: empty row " + std::to_string(r));
         }
-        int4 c{k, r, rp[r] < k ? long_first : -1, 0};
-        std::int32_t end;
-        if (rp[r + 1] - k > K) {  // a piece of a long row
-            end = k + K;
-            if (rp[r] == k) {
-                long_first = static_cast<std::int32_t>(ch.size());
-                c.w = (rp[r + 1] - rp[r] + K - 1) / K;
-            }
-        } else {
-            end = rp[r + 1];
-            std::int32_t rr = r + 1;
-            while (rr < n && rp[rr + 1] - k <= K) {
-                end = rp[rr + 1];
-                ++rr;
-            }
+        const std::int32_t c = b / K, q = b - c * K;  // the row starts at bit q of chunk c
+        m[static_cast<std::size_t>(c) * (S + 1) + q / 32] |= 1u << (q % 32);
+        if (c > 0 && q == 0) {  // ...and, as bit K, at the end of chunk c - 1
+            m[static_cast<std::size_t>(c - 1) * (S + 1) + S] |= 1u;
         }
-        ch.push_back(c);
-        k = end;
+        if ((e - 1) / K != c) {
+            cut.push_back(make_int4(r, c, (e - 1) / K, 0));
+        }
     }
-    t.aligned_chunks = static_cast<std::int32_t>(ch.size());
-    t.aligned = DeviceBuffer<int4>::from_host(ch, "aligned chunks");
-    if (t.aligned_chunks > t.chunks) {  // the piece slots are indexed by chunk
-        t.head = DeviceBuffer<V>(static_cast<std::size_t>(t.aligned_chunks), "head");
-        t.tail = DeviceBuffer<V>(static_cast<std::size_t>(t.aligned_chunks), "tail");
-        t.arrivals = DeviceBuffer<unsigned>(static_cast<std::size_t>(t.aligned_chunks), "arr");
-        t.arrivals.fill(0u);
-    }
+    const std::int32_t last = t.chunks - 1;  // the end of the last row: bit K of its chunk
+    const std::int32_t q_end = t.nnz - last * K;
+    m[static_cast<std::size_t>(last) * (S + 1) + q_end / 32] |= 1u << (q_end % 32);
+    t.masks = DeviceBuffer<unsigned>::from_host(m, "masks");
+    t.num_cut = static_cast<std::int32_t>(cut.size());
+    t.cut = DeviceBuffer<int4>::from_host(cut, "cut rows");
 }
 
 template <typename V>
@@ -671,37 +637,31 @@ void launch_la(Tiled<V>& t, V alpha, const V* x, V beta, V* y)
                                              t.arrivals.data());
 }
 
+// The mask variant: the tile kernel, then the static fix-up as its programmatic dependent.
 template <typename V, int S>
-void launch_aligned(Tiled<V>& t, V alpha, const V* x, V beta, V* y)
+void launch_mask(Tiled<V>& t, V alpha, const V* x, V beta, V* y)
 {
-    const auto blocks =
-        static_cast<unsigned>((t.aligned_chunks + warps_per_block - 1) / warps_per_block);
-    tiled_aligned_kernel<V, S><<<blocks, block>>>(t.nnz, t.n, t.row_ptr.data(), t.cols.data(),
-                                                  t.vals.data(), t.aligned.data(),
-                                                  t.aligned_chunks, alpha, x, beta, y,
-                                                  t.head.data(), t.tail.data(),
-                                                  t.arrivals.data());
+    const auto blocks = static_cast<unsigned>((t.chunks + warps_per_block - 1) / warps_per_block);
+    tiled_mask_kernel<V, S><<<blocks, block>>>(t.nnz, t.cols.data(), t.vals.data(),
+                                               t.chunk_row.data(), t.masks.data(), t.chunks,
+                                               alpha, x, beta, y, t.head.data(), t.tail.data());
+    if (t.num_cut == 0) {
+        return;
+    }
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>((t.num_cut + 255) / 256));
+    cfg.blockDim = dim3(256);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    CHECK_CUDA(cudaLaunchKernelEx(&cfg, fixup_static_kernel<V>, t.num_cut,
+                                  static_cast<const int4*>(t.cut.data()), alpha, beta,
+                                  static_cast<const V*>(t.head.data()),
+                                  static_cast<const V*>(t.tail.data()), y));
 }
 
-// The power law with empty rows: the first 3 rows, every 5th row and the last 4 rows emptied.
-Csr<double, std::int32_t> with_empty_rows(const Csr<double, std::int32_t>& a)
-{
-    Csr<double, std::int32_t> b;
-    b.num_rows = a.num_rows;
-    b.num_cols = a.num_cols;
-    b.row_ptrs.push_back(0);
-    for (std::int32_t r = 0; r < a.num_rows; ++r) {
-        const bool empty = r < 3 || r % 5 == 0 || r >= a.num_rows - 4;
-        if (!empty) {
-            for (std::int32_t k = a.row_ptrs[r]; k < a.row_ptrs[r + 1]; ++k) {
-                b.col_idxs.push_back(a.col_idxs[k]);
-                b.values.push_back(a.values[k]);
-            }
-        }
-        b.row_ptrs.push_back(static_cast<std::int32_t>(b.col_idxs.size()));
-    }
-    return b;
-}
 
 // y = alpha A x + beta y0 by the one-kernel variant against a double host product, twice in a
 // row (the arrival counts must have been reset by the first product).
@@ -744,10 +704,10 @@ bool check_la(const Csr<double, std::int32_t>& ad, const char* what)
     return ok;
 }
 
-// The aligned variant against a double host product, y = 1.5 A x - 0.5 y0, three times in a row
+// The mask variant against a double host product, y = 1.5 A x - 0.5 y0, three times in a row
 // (the arrival counts must reset themselves) and bitwise the same each time.
 template <typename V, int S>
-bool check_aligned(const Csr<double, std::int32_t>& ad, const char* what)
+bool check_mask(const Csr<double, std::int32_t>& ad, const char* what)
 {
     const Csr<V, std::int32_t> a = convert_values<V>(ad);
     const std::int32_t n = a.num_rows;
@@ -760,13 +720,13 @@ bool check_aligned(const Csr<double, std::int32_t>& ad, const char* what)
     }
     const V alpha = V(1.5), beta = V(-0.5);
     auto t = upload_tiled(a, 32 * S);
-    make_aligned(t, a, 32 * S);
+    make_mask(t, a, S);
     auto x = DeviceBuffer<V>::from_host(hx, "x");
     bool ok = true;
     std::vector<V> first;
     for (int rep = 0; rep < 3; ++rep) {
         auto y = DeviceBuffer<V>::from_host(hy0, "y");
-        launch_aligned<V, S>(t, alpha, x.data(), beta, y.data());
+        launch_mask<V, S>(t, alpha, x.data(), beta, y.data());
         CHECK_CUDA(cudaDeviceSynchronize());
         std::vector<V> hy(static_cast<std::size_t>(n));
         CHECK_CUDA(cudaMemcpy(hy.data(), y.data(), hy.size() * sizeof(V), cudaMemcpyDeviceToHost));
@@ -784,7 +744,7 @@ bool check_aligned(const Csr<double, std::int32_t>& ad, const char* what)
         if (rep == 0) {
             first = hy;
         }
-        std::printf("  check aligned S=%d %-22s rep %d max rel err %.2e %s%s\n", S, what, rep,
+        std::printf("  check mask S=%d %-22s rep %d max rel err %.2e %s%s\n", S, what, rep,
                     worst, worst <= tol ? "ok" : "WRONG", same ? "" : " NOT BITWISE THE SAME");
         ok = ok && worst <= tol && same;
     }
@@ -872,23 +832,22 @@ void run(const Csr<double, std::int32_t>& ad, const char* prec)
                }));                                                                             \
     }
 
-#define TILED_ALIGNED(S)                                                                        \
+#define TILED_MASK(S)                                                                           \
     {                                                                                           \
         auto t = upload_tiled(a, 32 * S);                                                       \
-        make_aligned(t, a, 32 * S);                                                             \
-        report("aligned S=" #S " (one kernel, " + std::to_string(t.aligned_chunks) +           \
-                   " chunks)",                                                                  \
-               timer.median_us([&] { launch_aligned<V, S>(t, V{1}, x.data(), V{0}, y.data()); })); \
+        make_mask(t, a, S);                                                                     \
+        report("mask S=" #S " (tile + static fix-up, PDL; " + std::to_string(t.num_cut) +     \
+                   " cut rows)",                                                                \
+               timer.median_us([&] { launch_mask<V, S>(t, V{1}, x.data(), V{0}, y.data()); })); \
     }
-    if (!check_aligned<V, 4>(ad, "power law") ||
-        !check_aligned<V, 4>(with_empty_rows(ad), "with empty rows") ||
-        !check_aligned<V, 4>(one_full_row(200000), "one full row") ||
-        !check_aligned<V, 8>(ad, "power law") || !check_aligned<V, 2>(ad, "power law")) {
-        std::printf("ALIGNED CHECK FAILED\n");
+    if (!check_mask<V, 4>(ad, "power law") ||
+        !check_mask<V, 4>(one_full_row(200000), "one full row") ||
+        !check_mask<V, 8>(ad, "power law") || !check_mask<V, 2>(ad, "power law")) {
+        std::printf("MASK CHECK FAILED\n");
     }
-    TILED_ALIGNED(4)
-    TILED_ALIGNED(8)
-    TILED_ALIGNED(2)
+    TILED_MASK(4)
+    TILED_MASK(8)
+    TILED_MASK(2)
 #define TILED_PDL(S, F, NAME)                                                                   \
     {                                                                                           \
         auto t = upload_tiled(a, 32 * S);                                                       \

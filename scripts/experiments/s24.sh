@@ -18,13 +18,13 @@ if [ "$what" = strip ]; then
     source scripts/device_build.sh
     device_build "$out/logs" tiled_bench || exit 1
     B=build-device/kernels/bench/tiled_bench
-    $B 1 500 > "$out/aligned_default.txt" 2>&1; echo "rc=$?"
-    $B 4 1000 > "$out/aligned_minlen4.txt" 2>&1; echo "rc=$?"
-    $B onefull > "$out/aligned_onefull.txt" 2>&1; echo "rc=$?"
+    $B 1 500 > "$out/mask_default.txt" 2>&1; echo "rc=$?"
+    $B 4 1000 > "$out/mask_minlen4.txt" 2>&1; echo "rc=$?"
+    $B onefull > "$out/mask_onefull.txt" 2>&1; echo "rc=$?"
     timeout 120 ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
         --section SchedulerStats --section MemoryWorkloadAnalysis --kernel-name-base demangled \
-        -k "regex:tiled_aligned_kernel" --launch-skip 20 --launch-count 1 \
-        $B 1 500 > "$out/ncu_aligned.txt" 2>&1; echo "ncu rc=$?"
-    grep -E "check|STRIP|WRONG" "$out"/aligned_*.txt | grep -v " ok$" | head -20
-    grep -vE "check" "$out"/aligned_*.txt
+        -k "regex:tiled_mask_kernel|fixup_static" --launch-skip 20 --launch-count 2 \
+        $B 1 500 > "$out/ncu_mask.txt" 2>&1; echo "ncu rc=$?"
+    grep -E "check|MASK|WRONG" "$out"/mask_*.txt | grep -v " ok$" | head -20
+    grep -vE "check" "$out"/mask_*.txt
 fi
