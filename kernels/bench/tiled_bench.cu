@@ -757,7 +757,7 @@ Csr<double, std::int32_t> one_full_row(std::int32_t n)
     Csr<double, std::int32_t> b;
     b.num_rows = n;
     b.num_cols = n;
-    b.row_ptrs.push_back(0);
+    b.row_ptrs.assign(1, 0);  // a default Csr already holds row_ptrs {0}
     for (std::int32_t r = 0; r < n; ++r) {
         if (r == 0) {
             for (std::int32_t c = 0; c < n; ++c) {
