@@ -539,3 +539,69 @@ TEST_CASE("dist chart finds the matrix of a record made elsewhere with --matrice
         CHECK(p["model_alpha1_us"].get<double>() > 0);
     }
 }
+
+TEST_CASE("dist chart's model is dist plan's for the same settings, fixed costs included",
+          "[cli_dist]")
+{
+    // A bench record (one rank, host: any will do for the measured side) relabelled as 2 H200
+    // ranks of SELL over CUDA IPC, rows partition; the chart's model at 2 ranks must then be
+    // dist plan's prediction for gen:pde:size=16 --gpu --format sell --ranks 2 --partition rows
+    // --exchange cuda-ipc --link nvlink4 (what --link auto takes for cuda-ipc) --device H200:
+    // the per-format model of sell and cuda-ipc's fixed costs, mode by mode; --fixed-costs off
+    // and custom values alike.
+    const auto made = tmp("chart_plan_rec.json");
+    const auto b = spmvlab("dist bench gen:pde:size=16 --format sell --partition rows --repeat 3 "
+                           "--json-out " + made);
+    INFO(b.out);
+    REQUIRE(b.status == 0);
+    auto rec = read_json(made);
+    REQUIRE(rec["modes"].size() == 4);
+    rec["ranks"] = 2;
+    rec["devices"] = "NVIDIA H200";
+    rec["exchange_path"] = "cuda-ipc";
+    const auto gpu_rec = tmp("chart_plan_gpu_rec.json");
+    std::ofstream(gpu_rec) << rec.dump();
+
+    for (const std::string fixed : {"auto", "off", "1,2,3,4,5"}) {
+        INFO("--fixed-costs " << fixed);
+        const auto plan_json = tmp("chart_plan_plan.json");
+        const auto chart_json = tmp("chart_plan_chart.json");
+        const auto p = spmvlab("dist plan gen:pde:size=16 --gpu --format sell --ranks 2 "
+                               "--partition rows --exchange cuda-ipc --link nvlink4 --device H200 "
+                               "--scaling none --fixed-costs " + fixed + " --json-out " +
+                               plan_json);
+        const auto c = spmvlab("dist chart " + gpu_rec + " --scaling 1,2 --fixed-costs " + fixed +
+                               " --json-out " + chart_json);
+        INFO(p.out << c.out);
+        REQUIRE(p.status == 0);
+        REQUIRE(c.status == 0);
+        const auto pl = read_json(plan_json);
+        const auto ch = read_json(chart_json);
+        CHECK(ch["fixed_costs_option"] == fixed);
+        int matched = 0;
+        for (const auto& pt : ch["points"]) {
+            const auto mode = pt["mode"].get<std::string>();
+            CHECK(pt["ranks"] == 2);
+            CHECK(pt["exchange_path"] == "cuda-ipc");
+            CHECK(pt["kernel_model"] == pl["kernel_model"]);
+            CHECK(pt["fixed_costs"] == pl["fixed_costs"]);
+            const double planned = pl["predicted_us"][mode].get<double>();
+            CHECK(pt["model_alpha1_us"].get<double>() == Approx(planned).epsilon(1e-12));
+            // the per-format model counts the gather of x itself: no band
+            CHECK(pt["model_alpha_min_us"].get<double>() == pt["model_alpha1_us"].get<double>());
+            ++matched;
+        }
+        CHECK(matched == 4);
+        if (fixed == "auto") {
+            CHECK(pl["fixed_costs"].get<std::string>().find("cuda-ipc (exchange 26.5 us") == 0);
+            CHECK(pl["predicted_fixed_us"]["vector"].get<double>() > 0.0);
+            CHECK(c.out.find("fixed costs cuda-ipc (exchange") != std::string::npos);
+        } else if (fixed == "off") {
+            CHECK(pl["fixed_costs"] == "none");
+        }
+    }
+    // a bad value is refused before anything is charted
+    const auto bad = spmvlab("dist chart " + gpu_rec + " --fixed-costs sometimes");
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("fixed") != std::string::npos);
+}

@@ -842,3 +842,134 @@ TEST_CASE("predicted timelines show the fixed costs as events", "[dist_model]")
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Which ranks pay the fixed costs (model.hpp, "Which ranks pay them"): DistMatrix gives every
+// rank an exchange once any rank has one (any_halo), but the exchange is point to point: a rank
+// without messages posts, launches and waits for nothing, and only task mode's thread
+// (CommThread run / join, schedule.cpp) runs on it as on the others.
+
+namespace {
+
+/// Three blocks of 4 rows, each tridiagonal (10 nonzeros), and `couplings` (row, column)
+/// entries between them (values 1).
+Csr<double, std::int32_t> three_blocks(const std::vector<std::pair<int, int>>& couplings)
+{
+    Csr<double, std::int32_t> a;
+    a.num_rows = a.num_cols = 12;  // row_ptrs starts as {0}
+    for (int i = 0; i < 12; ++i) {
+        std::vector<int> cols;
+        for (int j = std::max(i - 1, 4 * (i / 4)); j <= std::min(i + 1, 4 * (i / 4) + 3); ++j) {
+            cols.push_back(j);
+        }
+        for (const auto& [r, c] : couplings) {
+            if (r == i) cols.push_back(c);
+        }
+        std::sort(cols.begin(), cols.end());
+        for (int c : cols) {
+            a.col_idxs.push_back(c);
+            a.values.push_back(c == i ? 2.0 : -1.0);
+        }
+        a.row_ptrs.push_back(static_cast<std::int32_t>(a.col_idxs.size()));
+    }
+    return a;
+}
+
+}  // namespace
+
+TEST_CASE("a rank without messages pays only task mode's hand-offs when others exchange",
+          "[dist_model]")
+{
+    // Rows 3 and 4 couple ranks 0 and 1 (one entry each way); rank 2 (rows 8-11) neither
+    // receives nor sends. With exchange 10, sync 8, hand-off 3, first pass 5 us:
+    //   rank 2's one kernel: 10 nonzeros * 20 + 4 rows * 16 = 264 bytes at 100 GB/s = 2.64 ns
+    //   vector = naive = overlap = 2.64 ns (no exchange, no second pass, nothing to post);
+    //   task = max(2.64 ns, 2 * 3 us) = 6 us: the host joins the thread's empty job.
+    const auto a = three_blocks({{3, 4}, {4, 3}});
+    const auto s = partition_stats(a, partition_rows(12, 3), 8);
+    REQUIRE(s.ranks[2].halo == 0);
+    REQUIRE(s.ranks[2].sent == 0);
+    REQUIRE(s.ranks[0].halo == 1);
+    REQUIRE(s.ranks[1].sent == 1);
+    const auto p = predict_distributed(s, test_gpu, test_link, with_fixed());
+    const auto& r2 = p.ranks[2];
+    const double kernel = 2.64e-9;
+    CHECK(r2.local_s == Approx(kernel));
+    CHECK(r2.fixed_exchange_s == 0.0);
+    CHECK(r2.sync_s == 0.0);
+    CHECK(r2.first_pass_s == 0.0);
+    CHECK(r2.handoff_s == Approx(3e-6));
+    CHECK(r2.comm_s == 0.0);
+    CHECK(r2.time_s.vector == Approx(kernel));
+    CHECK(r2.time_s.naive == Approx(kernel));
+    CHECK(r2.time_s.overlap == Approx(kernel));
+    CHECK(r2.time_s.task == Approx(6e-6));
+    CHECK(r2.fixed_s.task == Approx(6e-6 - kernel));
+    CHECK(r2.fixed_s.vector == 0.0);
+    // ranks 0 and 1 pay everything; they set the time (one neighbour each): rank 0's T_comm =
+    // pack 1 * 20 / 1e11 + d2h 8 / 1e10 + 2 us + 8 / 5e9 + h2d 8 / 1e10 + 10 us = 12.0034 us
+    CHECK(p.ranks[0].comm_s == Approx(12.0034e-6));
+    CHECK(p.ranks[0].sync_s == Approx(8e-6));
+    CHECK(p.slowest_rank(Mode::task) != 2);
+    // the predicted timeline draws rank 2's two hand-offs on the comm lane, and nothing else
+    // but its kernel
+    const auto tl = predicted_timeline(p, Mode::task, 1);
+    double idle_comm = 0.0, end = 0.0;
+    for (const auto& e : tl.events) {
+        if (e.rank != 2) continue;
+        end = std::max(end, e.end_us);
+        if (e.lane == Lane::comm) {
+            CHECK(e.phase == Phase::idle);
+            idle_comm += e.end_us - e.begin_us;
+        } else {
+            CHECK(e.phase == Phase::local);
+        }
+    }
+    CHECK(idle_comm == Approx(6.0));
+    CHECK(end == Approx(6.0));
+
+    // predict_rank alone: without any_exchange the rank is a single-GPU product
+    const auto alone = predict_rank(s.ranks[2], 8, test_gpu, test_link, with_fixed());
+    CHECK(alone.handoff_s == 0.0);
+    CHECK(alone.time_s.task == Approx(kernel));
+    const auto told = predict_rank(s.ranks[2], 8, test_gpu, test_link, with_fixed(), nullptr,
+                                   nullptr, true);
+    CHECK(told.time_s.task == r2.time_s.task);
+    // no rank exchanging (block diagonal): no exchange anywhere, no hand-off either
+    const auto none = partition_stats(three_blocks({}), partition_rows(12, 3), 8);
+    const auto q = predict_distributed(none, test_gpu, test_link, with_fixed());
+    for (const auto& r : q.ranks) {
+        CHECK(r.handoff_s == 0.0);
+        CHECK(r.time_s.task == Approx(kernel));
+    }
+}
+
+TEST_CASE("a rank that only sends pays the exchange but no round trip before a second pass",
+          "[dist_model]")
+{
+    // Row 0 also reads column 8: rank 2 sends one entry to rank 0 and receives nothing. Its
+    // exchange: pack 1 * (4 + 16) / 1e11 = 0.2 ns, d2h 8 / 1e10 = 0.8 ns, the link 2 us + 8 /
+    // 5e9 = 2.0016 us, no h2d; + exchange_us 10: T_comm = 12.0026 us. No halo: no second pass,
+    // so no sync_us (naive's wait for the first pass launches nothing after it):
+    //   vector = naive = 12.0026 + 0.00264 = 12.00524 us
+    //   overlap = max(5 + 0.00264, 12.0026) = 12.0026 us; task = 12.0026 + 6 = 18.0026 us
+    const auto a = three_blocks({{3, 4}, {4, 3}, {0, 8}});
+    const auto s = partition_stats(a, partition_rows(12, 3), 8);
+    REQUIRE(s.ranks[2].halo == 0);
+    REQUIRE(s.ranks[2].sent == 1);
+    const auto p = predict_distributed(s, test_gpu, test_link, with_fixed());
+    const auto& r2 = p.ranks[2];
+    CHECK(r2.fixed_exchange_s == Approx(10e-6));
+    CHECK(r2.first_pass_s == Approx(5e-6));
+    CHECK(r2.handoff_s == Approx(3e-6));
+    CHECK(r2.sync_s == 0.0);
+    CHECK(r2.nonlocal_s == 0.0);
+    CHECK(r2.comm_s == Approx(12.0026e-6));
+    CHECK(r2.time_s.vector == Approx(12.00524e-6));
+    CHECK(r2.time_s.naive == Approx(12.00524e-6));
+    CHECK(r2.time_s.overlap == Approx(12.0026e-6));
+    CHECK(r2.time_s.task == Approx(18.0026e-6));
+    // rank 0 (two neighbours now: 1 and 2) pays the round trip before its second pass
+    CHECK(p.ranks[0].sync_s == Approx(8e-6));
+    CHECK(p.ranks[0].fixed_exchange_s == Approx(14e-6));
+}

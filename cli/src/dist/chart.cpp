@@ -115,6 +115,32 @@ std::string join_dirs(const std::vector<std::string>& dirs)
     return s;
 }
 
+/// The GPU kernel variant of the record's ranks, as dist plan / bench take it for the
+/// per-format model (model_variant: the record's variant, else its format's default kernel;
+/// empty, i.e. Kreutzer's eq. 2, for host ranks and a format without a GPU kernel).
+std::string record_variant(const nlohmann::json& rec, bool gpu)
+{
+    DistCli o;
+    o.gpu = gpu;
+    o.format = rec.value("format", std::string("csr"));  // a string: bench_run read it
+    if (rec.contains("variant") && rec["variant"].is_string()) {
+        o.variant = rec["variant"].get<std::string>();
+    }
+    return model_variant(o);
+}
+
+/// The format parameters the record's ranks ran with, as far as the record says: the
+/// advisor's for --format auto (auto_choice), else the defaults (a record does not keep
+/// --slice and the like).
+spmv::FormatParams record_params(const nlohmann::json& rec)
+{
+    if (rec.contains("auto_choice") && rec["auto_choice"].is_object() &&
+        rec["auto_choice"].contains("params")) {
+        return params_from_json(rec["auto_choice"]["params"]);
+    }
+    return {};
+}
+
 spmv::viz::Rgb path_colour(const std::string& path)
 {
     namespace ok = spmv::viz::okabe_ito;
@@ -128,13 +154,19 @@ spmv::viz::Rgb path_colour(const std::string& path)
 }  // namespace
 
 /// Groups the records by (matrix, precision, partition, format); per group the model's strong
-/// scaling for each exchange path present (alpha = 1 and alpha = min), the measured points,
-/// and a table of measured against predicted for every (record, mode). A record that cannot be
+/// scaling for each exchange path present, the measured points, and a table of measured against
+/// predicted for every (record, mode). The model is dist plan's call for the same settings
+/// (predict_scaling with plan's ModelOptions): GPU ranks' kernels by the per-format model of
+/// the record's variant (record_variant) with the fixed costs of --fixed-costs (auto: the
+/// record's exchange path's), so "model a=1" is dist plan's prediction for that matrix, ranks,
+/// mode and path; the band to alpha = min is Kreutzer's eq. 2 only (the per-format model
+/// counts the gather of x itself: there both curves are one). A record that cannot be
 /// read (not JSON, another command's record, a key missing, its matrix not found) is skipped
 /// with a line on stderr and listed in the JSON's "failed"; the others are charted and the exit
 /// status is then 1 (exit_codes.hpp). When no record can be charted, nothing is written.
 int run_chart(const DistCli& o)
 {
+    (void)fixed_costs_for(o.fixed_costs, "auto", true);  // a bad --fixed-costs, before any work
     std::vector<nlohmann::json> recs;
     std::vector<BenchRun> runs;
     std::vector<std::string> paths;  // recs[i]'s file as given
@@ -213,7 +245,7 @@ int run_chart(const DistCli& o)
         panel.ranks = all_ranks;
         // one model series per exchange path (model_paths: the 1-rank records have none and
         // are held against the first path's by name; when every record is of one rank, "none",
-        // whose link is the host's)
+        // whose link is the host's), each dist plan's ModelOptions for that path
         std::vector<PathModel> models;
         for (const auto& path : model_paths(runs, group)) {
             const auto [link, staged] = link_for_path(o.chart_link, path);
@@ -221,18 +253,32 @@ int run_chart(const DistCli& o)
             mo.precision = sp ? spmv::model::Precision::single_precision
                               : spmv::model::Precision::double_precision;
             mo.stage_through_host = staged;
+            mo.variant = record_variant(first, gpu);
+            mo.params = record_params(first);
+            mo.fixed_costs = fixed_costs_for(o.fixed_costs, path, gpu);
             mo.alpha = 1.0;
             PathModel m{path, predict_scaling(a, kind, all_ranks, dev, link, mo), {}};
-            mo.alpha = parse_alpha("min");
-            m.best = predict_scaling(a, kind, all_ranks, dev, link, mo);
+            if (uses_format_model(dev, mo)) {
+                m.best = m.worst;  // alpha does not enter the per-format model
+            } else {
+                mo.alpha = parse_alpha("min");
+                m.best = predict_scaling(a, kind, all_ranks, dev, link, mo);
+            }
             const auto s = model_series(m);
-            panel.model.push_back({"model, " + path + " over " + link.name, path_colour(path),
-                                   s.task_best_us, s.task_worst_us, s.vector_worst_us});
+            const bool fixed = m.worst.baseline.fixed_costs != "none";
+            panel.model.push_back({"model, " + path + " over " + link.name +
+                                       (fixed ? " + fixed costs" : ""),
+                                   path_colour(path), s.task_best_us, s.task_worst_us,
+                                   s.vector_worst_us});
+            std::printf("model of %s, %s: kernels by the %s; fixed costs %s\n", matrix.c_str(),
+                        path.c_str(), m.worst.baseline.kernel_model.c_str(),
+                        m.worst.baseline.fixed_costs.c_str());
             panel.legend.push_back({path, path_colour(path)});
             models.push_back(std::move(m));
         }
         for (const auto& c : compare_with_model(runs, group, models)) {
             const auto& file = recs[c.run]["file"];
+            const auto* held = model_for(models, c.exchange_path);  // never null: a path each
             // the single-process baseline: "single" in the chart and the JSON, "1 GPU" here
             const std::string mode = c.mode ? std::string(to_string(*c.mode)) : "single";
             const double us = c.measured_us;
@@ -247,7 +293,9 @@ int run_chart(const DistCli& o)
             out.push_back({{"record", file}, {"matrix", matrix}, {"precision", precision},
                            {"mode", mode}, {"ranks", c.num_ranks},
                            {"exchange_path", c.exchange_path}, {"measured_us", us},
-                           {"model_alpha1_us", w}, {"model_alpha_min_us", b}});
+                           {"model_alpha1_us", w}, {"model_alpha_min_us", b},
+                           {"kernel_model", held ? held->worst.baseline.kernel_model : ""},
+                           {"fixed_costs", held ? held->worst.baseline.fixed_costs : "none"}});
         }
         panels.push_back(std::move(panel));
     }
@@ -267,8 +315,10 @@ int run_chart(const DistCli& o)
     std::string models_used;
     for (const auto& n : model_names) models_used += (models_used.empty() ? "" : ", ") + n;
     std::printf("model: %s GPU profile (--device %s), links from each record's exchange path "
-                "(--link %s); MODEL numbers are predictions from assumed profiles\n",
-                models_used.c_str(), o.chart_device.c_str(), o.chart_link.c_str());
+                "(--link %s), fixed costs --fixed-costs %s (dist plan's model); MODEL numbers "
+                "are predictions from assumed profiles\n",
+                models_used.c_str(), o.chart_device.c_str(), o.chart_link.c_str(),
+                o.fixed_costs.c_str());
     if (!o.svg_out.empty()) {
         write_file(o.svg_out, spmv::viz::scaling_svg(panels));
         std::printf("chart: %s\n", o.svg_out.c_str());
@@ -276,6 +326,7 @@ int run_chart(const DistCli& o)
     if (!o.json_out.empty()) {
         write_json(o.json_out, {{"meta", make_meta("dist chart", o.records)},
                                 {"model_device", models_used}, {"link", o.chart_link},
+                                {"fixed_costs_option", o.fixed_costs},
                                 {"points", out}, {"failed", failed}});
     }
     if (!failed.empty()) {

@@ -328,8 +328,9 @@ void add_dist_command(CLI::App& app)
     });
 
     auto* chart = dist->add_subcommand(
-        "chart", "strong-scaling chart (SVG) and table: the model against the measured points "
-                 "of dist bench records (one process, no MPI; the records' matrices are loaded)");
+        "chart", "strong-scaling chart (SVG) and table: the model (dist plan's, with the same "
+                 "--fixed-costs) against the measured points of dist bench records (one "
+                 "process, no MPI; the records' matrices are loaded)");
     chart->add_option("RECORDS", o->records, "JSON files written by dist bench --json-out")
         ->required();
     output_option(chart->add_option("--svg", o->svg_out, "write the chart here (- : the standard output)"));
@@ -343,6 +344,11 @@ void add_dist_command(CLI::App& app)
                       "record's device name denotes, else H100)")
         ->capture_default_str();
     chart->add_option("--scaling", o->chart_scaling, "rank counts of the model's curves")
+        ->capture_default_str();
+    chart->add_option("--fixed-costs", o->fixed_costs,
+                      std::string(fixed_help) + " (the exchange path: each record's); the "
+                      "model is dist plan's for the same settings, GPU ranks' kernels by the "
+                      "per-format model of the record's format / variant")
         ->capture_default_str();
     chart->add_option("--matrices", o->matrix_dirs,
                       "directories holding the records' .mtx files, for a record made elsewhere "

@@ -498,7 +498,8 @@ bool uses_format_model(const RankDevice& device, const ModelOptions& options) no
 
 RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& device,
                        const LinkProfile& link, const ModelOptions& options,
-                       const RankKernels* kernels, const model::FormatModelConstants* constants)
+                       const RankKernels* kernels, const model::FormatModelConstants* constants,
+                       bool any_exchange)
 {
     check_options(options, link);
     const Rates rates = rates_of(device);
@@ -586,12 +587,21 @@ RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& de
         t.exchange_s = link.latency_us * 1e-6 * messages +
                        std::max(sent_bytes, halo_bytes) / (link.bandwidth_gbs * 1e9);
     }
-    if (options.fixed_costs && rates.gpu && r.halo + r.sent > 0) {
+    // The fixed costs where the code pays them (model.hpp, "Which ranks pay them"): once some
+    // rank exchanges, every rank runs its mode's schedule with an exchange (DistMatrix's
+    // any_halo), but a rank's exchange posts, launches and waits for its own messages only.
+    const bool exchanges = r.halo + r.sent > 0;
+    if (options.fixed_costs && rates.gpu && (exchanges || any_exchange)) {
         const auto& f = *options.fixed_costs;
-        t.fixed_exchange_s = (f.exchange_us + f.neighbour_us * std::max(0, messages - 1)) * 1e-6;
-        t.sync_s = f.sync_us * 1e-6;
-        t.handoff_s = f.handoff_us * 1e-6;
-        t.first_pass_s = f.first_pass_us * 1e-6;
+        if (exchanges) {
+            t.fixed_exchange_s =
+                (f.exchange_us + f.neighbour_us * std::max(0, messages - 1)) * 1e-6;
+            t.first_pass_s = f.first_pass_us * 1e-6;
+        }
+        if (r.halo > 0) {  // a second pass to launch after the host's wait
+            t.sync_s = f.sync_us * 1e-6;
+        }
+        t.handoff_s = f.handoff_us * 1e-6;  // task mode's thread runs on every rank
     }
     finish_modes(t, options, rates.gpu);
     return t;
@@ -637,10 +647,13 @@ DistPrediction predict_distributed(const PartitionStats& stats, const RankDevice
                         num(f.sync_us) + " us, hand-off " + num(f.handoff_us) +
                         " us, first pass " + num(f.first_pass_us) + " us)";
     }
+    // DistMatrix's any_halo: some rank receives or sends, so every rank runs the exchange
+    const bool any_exchange = std::any_of(stats.ranks.begin(), stats.ranks.end(),
+                                          [](const RankStats& r) { return r.halo + r.sent > 0; });
     for (std::size_t i = 0; i < stats.ranks.size(); ++i) {
         p.ranks.push_back(predict_rank(stats.ranks[i], stats.value_bytes, device, link, options,
                                        per_format ? &stats.kernels.ranks[i] : nullptr,
-                                       per_format ? &*constants : nullptr));
+                                       per_format ? &*constants : nullptr, any_exchange));
         for (auto m : all_modes) {
             p.time_s[m] = std::max(p.time_s[m], p.ranks.back().time_s[m]);
         }

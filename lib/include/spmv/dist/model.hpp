@@ -83,7 +83,8 @@
 /// On GPU ranks explicit overlap and task mode get the same bandwidth terms (both hide the halo
 /// path behind the local kernel); they differ by task mode's two thread hand-offs, which only
 /// the fixed costs below count (ModelOptions::fixed_costs; without them the two are equal).
-/// T(mode) = max over ranks: the exchange synchronises the ranks once per product.
+/// T(mode) = max over ranks: the exchange synchronises neighbouring ranks once per product (a
+/// rank without messages waits for none), and the bench times each product after a barrier.
 ///
 /// Worked example (tests/dist/test_dist_model.cpp): B = 100 GB/s, B_PCI = 10 GB/s, link 5 GB/s
 /// and 2 us, DP, alpha = 1; a rank with 1000 rows, 6000 local and 1000 non-local nonzeros in
@@ -101,10 +102,11 @@
 /// 23.5 ns) cannot see.
 ///
 /// THE DISTRIBUTED PRODUCT'S FIXED COSTS (ours, not Kreutzer's; ModelOptions::fixed_costs, off
-/// in the library by default, on in `spmvlab dist plan / bench` for GPU ranks: `--fixed-costs`).
+/// in the library by default, on in `spmvlab dist plan / bench / chart` for GPU ranks:
+/// `--fixed-costs`).
 /// The terms above price bytes and one link latency per message; the product as
 /// distributed/src runs it also waits on the host, hands tokens between ranks and launches
-/// again after every wait. Per product, with a halo, on a GPU rank (nb = max(send, recv)
+/// again after every wait. Per product, on a GPU rank that exchanges (nb = max(send, recv)
 /// neighbours; schedule.cpp run_schedule, halo_exchange.cpp, blocks.cpp DeviceBlocks):
 ///   path         events of ONE halo exchange (start + send + finish)
 ///   host-staged  launches: gather, copy d2h, (after the MPI wait) copy h2d; host syncs: 1
@@ -144,8 +146,24 @@
 ///   naive   = T_comm + T_local + T_sync + T_nonlocal     (async_progress: as before + T_sync)
 ///   overlap = max(L, T_comm) + [T_comm > L] T_sync + T_nonlocal
 ///   task    = max(L, T_comm + 2 T_handoff) + [T_comm + 2 T_handoff > L] T_sync + T_nonlocal
-/// Host ranks, ranks without halo and ModelOptions::fixed_costs empty: all zero, the numbers
-/// above to the last bit. Worked example with fixed costs (test_dist_model.cpp): rank 0 of
+/// Which ranks pay them (schedule.cpp run_schedule, halo_exchange.cpp make_halo_exchange): once
+/// ANY rank receives or sends (DistMatrix's any_halo), EVERY rank runs its mode's schedule with
+/// an exchange, but the exchange is point to point, not collective: a rank posts, gathers,
+/// copies, hands tokens and waits for its own messages only (no barrier, no collective; NCCL's
+/// group is skipped when a rank has no peer), and the second pass runs only over a halo. So,
+/// per GPU rank:
+///   term             charged when                       why
+///   T_fixed_exchange the rank receives or sends         its own tokens, launches, host waits
+///   T_first          the rank receives or sends         start() posts and launches its own
+///   T_sync           the rank receives (halo > 0)       the second pass launched after a wait
+///   T_handoff        any rank receives or sends         task mode's thread runs on every rank
+/// A rank with neither halo nor sent entries in a product where others exchange: vector, naive,
+/// overlap = T_local; task = max(T_local, 2 T_handoff) (it waits for the thread's empty job,
+/// not for the other ranks: no message reaches it, and the bench times each product after a
+/// barrier as the slowest rank's time). No rank exchanging (any_halo false): no exchange at
+/// all, no fixed cost. A rank that only sends pays no T_sync (it has no second pass). Host
+/// ranks and ModelOptions::fixed_costs empty: all zero, the numbers above to the last bit.
+/// Worked example with fixed costs (test_dist_model.cpp): rank 0 of
 /// the worked example above, exchange_us 10, neighbour_us 4 (nb = 1: not charged), sync_us 8,
 /// handoff_us 3, first_pass_us 5: T_comm = 4.52 + 10 = 14.52 us; vector = 14.52 + 1.56 =
 /// 16.08 us; naive = 14.52 + 1.36 + 8 + 0.36 = 24.24 us; L = 6.36 us, so overlap = 14.52 + 8 +
@@ -317,11 +335,15 @@ struct RankTimes {
     double exchange_s = 0.0;
     double copy_h2d_s = 0.0;
     /// The exchange's fixed cost (ModelOptions::fixed_costs: exchange_us + neighbour_us (nb-1);
-    /// 0 without them, on host ranks and without halo).
+    /// 0 without them, on host ranks and on a rank that neither receives nor sends).
     double fixed_exchange_s = 0.0;
-    double sync_s = 0.0;     ///< one extra host round trip (FixedCosts::sync_us), or 0
-    double handoff_s = 0.0;  ///< one thread hand-off (FixedCosts::handoff_us), or 0
-    double first_pass_s = 0.0;  ///< overlap / task: the first pass's delay, or 0
+    /// one extra host round trip (FixedCosts::sync_us) before the second pass; 0 without halo
+    double sync_s = 0.0;
+    /// one thread hand-off (FixedCosts::handoff_us) on every GPU rank once any rank exchanges
+    /// (task mode's thread runs everywhere), or 0
+    double handoff_s = 0.0;
+    /// overlap / task: the first pass's delay on a rank that receives or sends, or 0
+    double first_pass_s = 0.0;
     double comm_s = 0.0;  ///< pack + copy_d2h + exchange + copy_h2d + fixed_exchange
     PerMode time_s;       ///< this rank's time of one SpMV in each mode
     /// The fixed costs' share of time_s in each mode (0 without them).
@@ -353,13 +375,17 @@ struct DistPrediction {
 };
 
 /// The model for one rank, its kernels by Kreutzer's eq. 2, or by the per-format model with
-/// `constants` when `kernels` is given (a GPU device only). Throws InvalidArgument for alpha
-/// outside (0, 1], a non-positive bandwidth, a negative latency, or a block the variant
-/// cannot run (the shape's why_not).
+/// `constants` when `kernels` is given (a GPU device only). `any_exchange`: some rank of the
+/// partition receives or sends, so this one runs the exchange too, even without messages of
+/// its own (its task-mode hand-offs count: "Which ranks pay them" above); a rank with halo or
+/// sent entries exchanges whatever it says (predict_distributed sets it from the statistics).
+/// Throws InvalidArgument for alpha outside (0, 1], a non-positive bandwidth, a negative
+/// latency, or a block the variant cannot run (the shape's why_not).
 RankTimes predict_rank(const RankStats& r, int value_bytes, const RankDevice& device,
                        const LinkProfile& link, const ModelOptions& options = {},
                        const RankKernels* kernels = nullptr,
-                       const model::FormatModelConstants* constants = nullptr);
+                       const model::FormatModelConstants* constants = nullptr,
+                       bool any_exchange = false);
 
 /// The model for every rank and the four mode times. Throws InvalidArgument as predict_rank,
 /// when stats.value_bytes does not match options.precision or the ranks are inconsistent, and
