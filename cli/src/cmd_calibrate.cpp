@@ -280,7 +280,8 @@ void run(const CalibrateOptions& o)
        << "Written by `" << version_string() << " calibrate` on " << utc_now() << ".\n\n"
        << "Profile " << gpu.name << ": B_GPU = " << gpu.memory_bandwidth_gbs
        << " GB/s (the profile's, not fitted); fitted B_L2 = " << fitted.l2_gbs
-       << " GB/s, tau = " << fitted.issue_ps << " ps per warp trip.\n\n"
+       << " GB/s, tau = " << fitted.issue_ps << " ps per warp trip, B_w = " << fitted.warp_gbs
+       << " GB/s (one warp's sector rate at full occupancy: the heaviest warp's term).\n\n"
        << "Fitted on (" << fit_samples.size() << " samples):\n" << fit_set.describe
        << "\nValidated on (" << val_samples.size() << " samples, none of them used to fit):\n"
        << val_set.describe
@@ -323,6 +324,7 @@ void run(const CalibrateOptions& o)
                             {"bandwidth_gbs", fitted.bandwidth_gbs},
                             {"l2_gbs", fitted.l2_gbs},
                             {"issue_ps", fitted.issue_ps},
+                            {"warp_gbs", fitted.warp_gbs},
                             {"source", version_string() + " calibrate, " + utc_now()},
                             {"failed", failed}};
         // one card's block of lib/src/model/format_constants.cpp (its Fitted table)
@@ -349,9 +351,11 @@ void run(const CalibrateOptions& o)
             cxx += buf;
         }
         char head[320];
-        std::snprintf(head, sizeof head, "};\nconstexpr Fitted %s_fitted = {\"%s\", %.1f, %.6f, %.6f, %s_kernels,\n",
+        std::snprintf(head, sizeof head,
+                      "};\nconstexpr Fitted %s_fitted = {\"%s\", %.1f, %.6f, %.6f, %.6f, "
+                      "%s_kernels,\n",
                       id.c_str(), gpu.name.c_str(), gpu.memory_bandwidth_gbs, fitted.l2_gbs,
-                      fitted.issue_ps, id.c_str());
+                      fitted.issue_ps, fitted.warp_gbs, id.c_str());
         cxx += head;
         // the source as string literals of at most 88 characters (the style's 100 columns)
         const std::string source = "fitted by " + version_string() + " calibrate on " +
@@ -378,10 +382,11 @@ void add_calibrate_command(CLI::App& app)
     static CalibrateOptions o;
     auto* cmd = app.add_subcommand(
         "calibrate",
-        "fit the per-format model's constants (F_v, c_v, e_v per kernel, B_L2, tau) on `bench --gpu` JSON "
-        "records and report how well it predicts and chooses on records it was not fitted on. A "
-        "record that cannot be used (not JSON, another command's, a field missing) or a matrix "
-        "not found is skipped: a line on stderr, \"failed\" in --constants-out, exit status 1");
+        "fit the per-format model's constants (F_v, c_v, e_v per kernel, B_L2, tau, B_w) on "
+        "`bench --gpu` JSON records and report how well it predicts and chooses on records it "
+        "was not fitted on. A record that cannot be used (not JSON, another command's, a field "
+        "missing) or a matrix not found is skipped: a line on stderr, \"failed\" in "
+        "--constants-out, exit status 1");
     cmd->add_option("--fit", o.fit_records, "bench --gpu JSON records to fit on")->required();
     cmd->add_option("--validate", o.validate_records, "bench --gpu JSON records to validate on")->required();
     cmd->add_option("--matrices", o.matrix_dirs, "directories holding the records' .mtx files")->required();

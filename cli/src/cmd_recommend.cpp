@@ -60,6 +60,8 @@ spmv::model::FormatModelConstants read_constants(const std::string& file,
         c.bandwidth_gbs = j.value("bandwidth_gbs", gpu.memory_bandwidth_gbs);
         c.l2_gbs = j.at("l2_gbs").get<double>();
         c.issue_ps = j.value("issue_ps", 0.0);
+        // warp_gbs (B_w) is absent from files written before 2026-11-29: 0, no heaviest-warp term
+        c.warp_gbs = j.value("warp_gbs", 0.0);
         for (const auto& k : j.at("kernels")) {
             // l2_efficiency (e_v) is absent from files written before 2026-11-28: 1, the old model
             c.kernels.push_back({k.at("variant").get<std::string>(), k.at("floor_us").get<double>(),
@@ -73,7 +75,7 @@ spmv::model::FormatModelConstants read_constants(const std::string& file,
         SPMV_THROW(spmv::InvalidArgument,
                    file + ": not a constants file of spmvlab calibrate --constants-out: " + e.what());
     }
-    if (!(c.bandwidth_gbs > 0) || !(c.l2_gbs > 0) || c.issue_ps < 0) {
+    if (!(c.bandwidth_gbs > 0) || !(c.l2_gbs > 0) || c.issue_ps < 0 || c.warp_gbs < 0) {
         SPMV_THROW(spmv::InvalidArgument, file + ": bandwidths must be positive");
     }
     c.source = "constants from " + file + " (" + j.value("source", std::string("no source given")) + ")";
@@ -103,6 +105,7 @@ nlohmann::json to_json(const spmv::model::Recommendation& r)
             {"dram_us", p.dram_s * 1e6},
             {"l2_us", p.l2_s * 1e6},
             {"issue_us", p.issue_s * 1e6},
+            {"warp_us", p.warp_s * 1e6},
             {"dram_bytes", p.dram_bytes},
             {"setup_us", r.setup_s * 1e6},
             {"total_us", r.total_s * 1e6},

@@ -218,7 +218,8 @@ launches, loaded_slots (value/index pairs read, padding the kernel loads include
 stored_slots, index_bytes (per slot), extra_index_slots, row_info_bytes, vector_passes,
 temp_value_traffic, x_sectors_dp / x_sectors_sp (32-byte sectors of x requested),
 matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp), warp_trips
-(N_iter), useful_fraction.)doc")
+(N_iter), warp_sectors_dp / warp_sectors_sp (the heaviest warp's sectors times the launch's
+share of a full GPU's resident warps; 0 where not counted), useful_fraction.)doc")
         .def_readonly("variant", &model::KernelShape::variant)
         .def_readonly("format", &model::KernelShape::format)
         .def_property_readonly(
@@ -243,6 +244,8 @@ matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp
         .def_readonly("x_staged", &model::KernelShape::x_staged)
         .def_readonly("critical_trips", &model::KernelShape::critical_trips)
         .def_readonly("warp_trips", &model::KernelShape::warp_trips)
+        .def_readonly("warp_sectors_dp", &model::KernelShape::warp_sectors_dp)
+        .def_readonly("warp_sectors_sp", &model::KernelShape::warp_sectors_sp)
         .def_readonly("useful_fraction", &model::KernelShape::useful_fraction)
         .def("__repr__", [](const model::KernelShape& s) {
             return "<KernelShape " + s.variant + ": " +
@@ -284,12 +287,14 @@ matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp
         .def_readonly("trip_ns", &model::KernelConstants::trip_ns)
         .def_readonly("l2_efficiency", &model::KernelConstants::l2_efficiency);
     py::class_<model::FormatModelConstants>(m, "FormatModelConstants", R"doc(The per-format
-model's constants of one GPU: bandwidth_gbs (B_GPU), l2_gbs (B_L2), issue_ps (tau), kernels
+model's constants of one GPU: bandwidth_gbs (B_GPU), l2_gbs (B_L2), issue_ps (tau), warp_gbs
+(B_w, one warp's sector rate at full occupancy; 0: no heaviest-warp term), kernels
 (KernelConstants per variant), source (where they come from).)doc")
         .def_readonly("profile", &model::FormatModelConstants::profile)
         .def_readonly("bandwidth_gbs", &model::FormatModelConstants::bandwidth_gbs)
         .def_readonly("l2_gbs", &model::FormatModelConstants::l2_gbs)
         .def_readonly("issue_ps", &model::FormatModelConstants::issue_ps)
+        .def_readonly("warp_gbs", &model::FormatModelConstants::warp_gbs)
         .def_readonly("kernels", &model::FormatModelConstants::kernels)
         .def_readonly("source", &model::FormatModelConstants::source);
     m.def(
@@ -300,8 +305,9 @@ model's constants of one GPU: bandwidth_gbs (B_GPU), l2_gbs (B_L2), issue_ps (ta
         "others scaled by bandwidth, as `source` says).");
 
     py::class_<model::FormatPrediction>(m, "FormatPrediction", R"doc(The per-format model's time
-for one variant: T = floor_s + max(latency_s, dram_s, l2_s, issue_s); bound names the largest
-term ('latency', 'DRAM bandwidth', 'L2 gather' or 'warp issue'); gflops = 2 nnz / T.)doc")
+for one variant: T = floor_s + max(latency_s, dram_s, l2_s, issue_s, warp_s); bound names the
+largest term ('latency', 'DRAM bandwidth', 'L2 gather', 'warp issue' or 'heaviest warp');
+gflops = 2 nnz / T.)doc")
         .def_readonly("variant", &model::FormatPrediction::variant)
         .def_readonly("feasible", &model::FormatPrediction::feasible)
         .def_readonly("why_not", &model::FormatPrediction::why_not)
@@ -312,6 +318,7 @@ term ('latency', 'DRAM bandwidth', 'L2 gather' or 'warp issue'); gflops = 2 nnz 
         .def_readonly("dram_s", &model::FormatPrediction::dram_s)
         .def_readonly("l2_s", &model::FormatPrediction::l2_s)
         .def_readonly("issue_s", &model::FormatPrediction::issue_s)
+        .def_readonly("warp_s", &model::FormatPrediction::warp_s)
         .def_readonly("dram_bytes", &model::FormatPrediction::dram_bytes)
         .def_readonly("l2_sectors", &model::FormatPrediction::l2_sectors)
         .def_readonly("bound", &model::FormatPrediction::bound)

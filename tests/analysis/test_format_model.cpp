@@ -198,6 +198,68 @@ TEST_CASE("format model: predict adds the fixed cost to the longest of latency a
     CHECK(r.bound == "warp issue");
 }
 
+TEST_CASE("format model: the heaviest warp, counted by hand", "[model][format_model]")
+{
+    // 64 rows: rows 0-31 hold `len` nonzeros each, every one in its own 32-byte sector of x in
+    // double (column 4 k), two to a sector in float; rows 32-63 one nonzero in column 0
+    auto make = [](int len) {
+        Csr<double, std::int32_t> a;
+        a.num_rows = 64;
+        a.num_cols = 4 * 32 * len;
+        std::int32_t next = 0;
+        for (int r = 0; r < 64; ++r) {
+            for (int j = 0; j < (r < 32 ? len : 1); ++j) {
+                a.col_idxs.push_back(r < 32 ? 4 * next++ : 0);
+                a.values.push_back(1.0);
+            }
+            a.row_ptrs.push_back(static_cast<std::int32_t>(a.col_idxs.size()));
+        }
+        return a;
+    };
+    // two warps of a launch, of the 64 x 132 a full H100 / H200 keeps resident
+    const double share = 2.0 / (64.0 * 132.0);
+    {
+        const auto shapes = kernel_shapes(make(8), FormatParams{});
+        // warp 0: 256 x sectors + 256 x (8 + 4) bytes / 32 in double; 128 + 256 x 8 / 32 in
+        // float. The same warp for CSR scalar, pJDS (sorted: the same 32 rows lead) and
+        // pjds_split (width 8: T = 1)
+        for (const char* v : {"csr", "pjds", "pjds_split", "jds_csr", "bijad", "ellr"}) {
+            INFO(v);
+            CHECK(shape_of(shapes, v).warp_sectors_dp == Approx((256 + 96) * share));
+            CHECK(shape_of(shapes, v).warp_sectors_sp == Approx((128 + 64) * share));
+        }
+        // the nonzero-parallel kernels share out the nonzeros: no term
+        for (const char* v : {"coo", "csr_merge", "csr_adaptive", "csr_vector"}) {
+            INFO(v);
+            CHECK(shape_of(shapes, v).warp_sectors_dp == 0);
+        }
+    }
+    {
+        // width 40: the split kernels give the group T = 4 warps of 10 columns each
+        const auto shapes = kernel_shapes(make(40), FormatParams{});
+        const double in_dp = 1280 + 1280 * 12.0 / 32.0, in_sp = 640 + 1280 * 8.0 / 32.0;
+        CHECK(shape_of(shapes, "pjds").warp_sectors_dp == Approx(in_dp * share));
+        CHECK(shape_of(shapes, "pjds_split").warp_sectors_dp == Approx(in_dp / 4 * share));
+        CHECK(shape_of(shapes, "pjds_split").warp_sectors_sp == Approx(in_sp / 4 * share));
+        CHECK(shape_of(shapes, "pellr_split").warp_sectors_dp == Approx(in_dp / 4 * share));
+        // predict: the term is warp sectors x 32 / B_w, in the max with the others; B_w = 0
+        // (constants written before it) leaves it out
+        auto c = hand_constants(1.0, 1e-6, 1e9, 0.0);
+        c.bandwidth_gbs = 1e9;
+        const auto& s = shape_of(shapes, "pjds");
+        const auto off = predict(s, c, dp);
+        CHECK(off.warp_s == 0);
+        CHECK(off.bound != "heaviest warp");
+        c.warp_gbs = 1e-6;  // 1 kB/s: the heaviest warp decides
+        const auto on = predict(s, c, dp);
+        CHECK(on.warp_s == Approx(in_dp * share * 32.0 / 1e3));
+        CHECK(on.bound == "heaviest warp");
+        CHECK(on.time_s == Approx(1e-6 + on.warp_s));
+        CHECK(predict(s, c, Precision::single_precision).warp_s ==
+              Approx(in_sp * share * 32.0 / 1e3));
+    }
+}
+
 TEST_CASE("format model: e_v divides the x gather's L2 sectors and nothing else", "[model][format_model]")
 {
     // L2-bound: B_GPU and tau so large, F and c so small that the L2 term decides

@@ -195,7 +195,8 @@ int main()
                 spmv::model::predict(s, constants, spmv::model::Precision::double_precision));
             const auto& r = t.back();
             formula = formula &&
-                      r.time_s == r.floor_s + std::max({r.latency_s, r.dram_s, r.l2_s, r.issue_s});
+                      r.time_s == r.floor_s + std::max({r.latency_s, r.dram_s, r.l2_s, r.issue_s,
+                                                        r.warp_s});
             std::printf("  %-11s %13.0f %8.1f %13lld %11lld %8.1f us  %s\n", s.variant.c_str(),
                         s.stored_slots, r.dram_bytes / 1e6,
                         static_cast<long long>(s.critical_trips),

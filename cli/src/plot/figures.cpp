@@ -489,7 +489,8 @@ std::optional<ScatterChart> model_chart(const BenchData& d, const std::string& p
         {"DRAM bandwidth", oi::blue},
         {"L2 gather", oi::bluish_green},
         {"latency", oi::orange},
-        {"warp issue", oi::vermillion}};
+        {"warp issue", oi::vermillion},
+        {"heaviest warp", oi::reddish_purple}};
     ScatterChart c;
     c.header.title = "Per-format model: predicted against measured SpMV time (" +
                      precision_word(precision) + ")";

@@ -24,7 +24,7 @@ void steps(const ConstructionSource& src, const ConstructionWindow& w, Construct
 
 void shape(ShapeContext& c, KernelShape& s)  // bisection groups inside each warp of 32 rows
 {
-    set_x(s, c.identity_pass().x_dp, c.identity_pass().x_sp);
+    set_x(s, c.identity_pass());  // and the heaviest warp
     std::int64_t trips = 0, crit = 0;
     std::vector<std::int32_t> g;
     for (std::int64_t first = 0; first < c.n; first += warp) {

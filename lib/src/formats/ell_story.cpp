@@ -17,8 +17,7 @@ void steps(const ConstructionSource& src, const ConstructionWindow& w, Construct
 
 void shape(ShapeContext& c, KernelShape& s)  // one thread per row, every slot
 {
-    const auto& p = c.identity_pass();
-    set_x(s, p.x_dp, p.x_sp);
+    set_x(s, c.identity_pass());  // and the heaviest warp
     s.loaded_slots = s.stored_slots = static_cast<double>(c.n * c.max_len);
     s.row_info_bytes = 0;
     s.critical_trips = c.max_len;

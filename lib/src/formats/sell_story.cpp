@@ -95,7 +95,7 @@ template <Kernel K>
 void shape(ShapeContext& ctx, KernelShape& s)
 {
     const auto& p = ctx.window_pass();
-    set_x(s, p.x_dp, p.x_sp);
+    set_x(s, p);  // and the heaviest warp
     const std::int64_t n = ctx.n;
     const std::int64_t c = ctx.params.slice_height;
     const std::int64_t sigma = ctx.params.sort_window;
@@ -138,6 +138,7 @@ void shape(ShapeContext& ctx, KernelShape& s)
     if (K == Kernel::split && c == 32) {
         s.warp_trips = split_trips;
         s.critical_trips = split_crit;
+        heaviest_split_warp(s, p);  // slices of 32 rows are the pass's warps
     } else if (K == Kernel::xs) {
         s.x_staged = static_cast<double>(ceil_div(n, 128)) * static_cast<double>(a.num_cols);
     } else if (K == Kernel::i16) {

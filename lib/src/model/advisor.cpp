@@ -129,6 +129,11 @@ Advice advise(const Csr<double, std::int32_t>& a, const GpuProfile& gpu,
         } else if (p.bound == "L2 gather") {
             r.reasons.push_back("gather-bound: " + num(p.l2_sectors / 1e6, 2) +
                                 " M sectors of 32 bytes requested from L2 (" + micro(p.l2_s) + ")");
+        } else if (p.bound == "heaviest warp") {
+            r.reasons.push_back("one warp's rows hold most of the time: its " +
+                                num(warp_sectors(s, o.precision) / 1e3, 1) +
+                                " k sectors (its share of a full GPU) outlast the rest (" +
+                                micro(p.warp_s) + "); a split kernel shares them out");
         } else {
             r.reasons.push_back("issue-bound: " + std::to_string(s.warp_trips) +
                                 " warp loop trips, idle lanes included (" + micro(p.issue_s) + ")");

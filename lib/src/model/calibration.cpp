@@ -20,6 +20,7 @@ struct Term {
     double l2_bytes = 0;      // streamed: the matrix, row info, y
     double gather_bytes = 0;  // the x gather, at e_v B_L2
     double warp_trips = 0;
+    double warp_bytes = 0;   // the heaviest warp's, at B_w
     double log_measured = 0;
 };
 
@@ -43,6 +44,7 @@ double golden(const std::function<double(double)>& f, double lo, double hi, int 
 struct Globals {
     double l2_bps = 0;
     double issue_s = 0;  // tau, seconds per warp trip
+    double warp_bps = 0;  // B_w; 0: no heaviest-warp term
 };
 
 // e_v's pull toward 1 (per variant, added to the sum of squared log errors): a variant whose
@@ -60,7 +62,8 @@ double loss(const std::vector<Term>& terms, double floor_s, double trip_s, doubl
     for (const auto& t : terms) {
         const double mem =
             std::max({t.dram_s, (t.l2_bytes + t.gather_bytes / e) / g.l2_bps,
-                      g.issue_s * t.warp_trips});
+                      g.issue_s * t.warp_trips,
+                      g.warp_bps > 0 ? t.warp_bytes / g.warp_bps : 0.0});
         const double pred = floor_s + std::max(trip_s * t.crit, mem);
         const double err = std::log(pred) - t.log_measured;
         sum += err * err;
@@ -112,6 +115,7 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
         t.gather_bytes = l2_gather_sectors(s.shape, s.precision) * 32.0;
         t.l2_bytes = l2_sectors(s.shape, s.precision) * 32.0 - t.gather_bytes;
         t.warp_trips = static_cast<double>(s.shape.warp_trips);
+        t.warp_bytes = warp_sectors(s.shape, s.precision) * 32.0;
         t.log_measured = std::log(s.measured_s);
         by_variant[s.shape.variant].push_back({t, 0});
     }
@@ -147,23 +151,31 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
         }
         return total;
     };
-    // The two device-wide constants by alternating golden searches (log space), each variant's
-    // F_v and c_v refitted inside every evaluation.
+    // The three device-wide constants (B_L2, tau, B_w) by alternating golden searches (log
+    // space), each variant's F_v, c_v and e_v refitted inside every evaluation.
     Globals g{start.l2_gbs > 0 ? start.l2_gbs * 1e9 : 2.5 * start.bandwidth_gbs * 1e9,
-              start.issue_ps > 0 ? start.issue_ps * 1e-12 : 1e-11};
+              start.issue_ps > 0 ? start.issue_ps * 1e-12 : 1e-11,
+              start.warp_gbs > 0 ? start.warp_gbs * 1e9 : start.bandwidth_gbs * 1e9 / 100.0};
+    // B_w, one warp's sector rate at full occupancy, between B_GPU / 2000 and B_GPU / 5 (fitted
+    // 4.5-4.9 GB/s on the H100 and H200, about B_GPU / 700 to / 900)
     for (int round = 0; round < 3; ++round) {
         g.l2_bps = std::exp(golden(
-            [&](double x) { return total_for({std::exp(x), g.issue_s}, nullptr); },
+            [&](double x) { return total_for({std::exp(x), g.issue_s, g.warp_bps}, nullptr); },
             std::log(start.bandwidth_gbs * 1e9 * 0.5), std::log(start.bandwidth_gbs * 1e9 * 8.0), 18));
         g.issue_s = std::exp(golden(
-            [&](double x) { return total_for({g.l2_bps, std::exp(x)}, nullptr); },
+            [&](double x) { return total_for({g.l2_bps, std::exp(x), g.warp_bps}, nullptr); },
             std::log(1e-14), std::log(1e-9), 18));
+        g.warp_bps = std::exp(golden(
+            [&](double x) { return total_for({g.l2_bps, g.issue_s, std::exp(x)}, nullptr); },
+            std::log(start.bandwidth_gbs * 1e9 / 2000.0), std::log(start.bandwidth_gbs * 1e9 / 5.0),
+            18));
     }
     best_total = total_for(g, &best);
     (void)best_total;
     // identifiable: B_L2 prices every kernel's streamed sectors, e_v only its x gather
     best.l2_gbs = g.l2_bps / 1e9;
     best.issue_ps = g.issue_s * 1e12;
+    best.warp_gbs = g.warp_bps / 1e9;
     return best;
 }
 

@@ -164,6 +164,11 @@ double l2_sectors(const KernelShape& s, Precision p)
            (v * static_cast<double>(s.rows) * s.vector_passes + v * s.temp_value_traffic) / 32.0;
 }
 
+double warp_sectors(const KernelShape& s, Precision p)
+{
+    return p == Precision::double_precision ? s.warp_sectors_dp : s.warp_sectors_sp;
+}
+
 FormatPrediction predict(const KernelShape& s, const FormatModelConstants& c, Precision p)
 {
     FormatPrediction r;
@@ -189,12 +194,15 @@ FormatPrediction predict(const KernelShape& s, const FormatModelConstants& c, Pr
     const double l2_at_b = e == 1.0 ? r.l2_sectors : (r.l2_sectors - gather) + gather / e;
     r.l2_s = l2_at_b * 32.0 / (c.l2_gbs * 1e9);
     r.issue_s = c.issue_ps * 1e-12 * static_cast<double>(s.warp_trips);
-    const double memory = std::max({r.dram_s, r.l2_s, r.issue_s});
+    // the heaviest warp at its share of its SM (constants without B_w: the model before)
+    r.warp_s = c.warp_gbs > 0 ? warp_sectors(s, p) * 32.0 / (c.warp_gbs * 1e9) : 0.0;
+    const double memory = std::max({r.dram_s, r.l2_s, r.issue_s, r.warp_s});
     r.time_s = r.floor_s + std::max(r.latency_s, memory);
     r.bound = r.latency_s >= memory ? "latency"
               : r.dram_s == memory  ? "DRAM bandwidth"
               : r.l2_s == memory    ? "L2 gather"
-                                    : "warp issue";
+              : r.issue_s == memory ? "warp issue"
+                                    : "heaviest warp";
     r.gflops = 2.0 * static_cast<double>(s.nnz) / r.time_s / 1e9;
     return r;
 }

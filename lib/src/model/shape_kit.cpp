@@ -131,9 +131,11 @@ RowPass row_parallel(const Csr<double, std::int32_t>& a, const std::vector<std::
         }
         r.warp_trips += width;
         r.critical = std::max<std::int64_t>(r.critical, width);
+        const auto warp_nnz = static_cast<std::int32_t>(cols.size());
         const auto [dp, sp] = sectors.count(cols.data(), static_cast<int>(cols.size()));
         r.x_dp += dp;
         r.x_sp += sp;
+        r.warps.push_back({static_cast<float>(dp), static_cast<float>(sp), warp_nnz, width});
         if (trip_sectors) {
             const auto w = static_cast<std::size_t>(width);
             if (bucket.size() < w * warp) bucket.resize(w * warp);
@@ -383,11 +385,46 @@ void set_x(KernelShape& s, double dp, double sp)
     s.x_sectors_sp = sp;
 }
 
-void from_pass(KernelShape& s, const RowPass& p)
+void set_x(KernelShape& s, const RowPass& p)
 {
     set_x(s, p.x_dp, p.x_sp);
+    heaviest_warp(s, p);
+}
+
+void from_pass(KernelShape& s, const RowPass& p)
+{
+    set_x(s, p);
     s.warp_trips = p.warp_trips;
     s.critical_trips = p.critical;
+}
+
+namespace {
+// The heaviest warp of the pass, each group of 32 rows on `split(width)` warps that share its
+// columns (1: one warp per group), times the launch's resident share (shape_kit.hpp).
+template <typename Split>
+void heaviest_warp_of(KernelShape& s, const RowPass& p, Split split)
+{
+    double dp = 0, sp = 0;
+    for (const auto& w : p.warps) {
+        const double t = split(w.width);
+        dp = std::max(dp, (w.x_dp + w.nnz * (8.0 + 4.0) / 32.0) / t);
+        sp = std::max(sp, (w.x_sp + w.nnz * (4.0 + 4.0) / 32.0) / t);
+    }
+    const double share =
+        std::min(static_cast<double>(p.warps.size()), resident_warps) / resident_warps;
+    s.warp_sectors_dp = dp * share;
+    s.warp_sectors_sp = sp * share;
+}
+}  // namespace
+
+void heaviest_warp(KernelShape& s, const RowPass& p)
+{
+    heaviest_warp_of(s, p, [](std::int32_t) { return 1.0; });
+}
+
+void heaviest_split_warp(KernelShape& s, const RowPass& p)
+{
+    heaviest_warp_of(s, p, [](std::int32_t width) { return static_cast<double>(split_t(width)); });
 }
 
 void sorted_groups_shape(ShapeContext& c, KernelShape& s)
@@ -414,6 +451,7 @@ void sorted_groups_split_shape(ShapeContext& c, KernelShape& s)
     }
     s.warp_trips = trips;
     s.critical_trips = crit;
+    heaviest_split_warp(s, c.global_pass());
 }
 
 }  // namespace spmv::model

@@ -51,6 +51,13 @@ struct RowPass {
     double trip_x_dp = 0, trip_x_sp = 0;  // per warp and trip (the global pass only: JDS)
     std::int64_t warp_trips = 0, critical = 0;
     double matrix_sectors = 0;  // CSR scalar: values (8 B) + col_idxs (4 B) sectors
+    /// Per warp of 32 rows, in the pass's order: its x sectors (DP, SP: the rule above), its
+    /// nonzeros and its width (longest row): what heaviest_warp takes the largest of.
+    struct Warp {
+        float x_dp = 0, x_sp = 0;
+        std::int32_t nnz = 0, width = 0;
+    };
+    std::vector<Warp> warps;
 };
 
 /// What every rule may ask of the matrix; each pass is computed when first asked for. One
@@ -134,7 +141,31 @@ std::vector<std::int32_t> window_sorted(const std::vector<std::int32_t>& lens, s
 std::int64_t biell_trips(std::span<const std::int32_t> sorted_desc);
 
 void set_x(KernelShape& s, double dp, double sp);
+/// set_x with the pass's counts, and its heaviest warp (heaviest_warp): a kernel of one warp
+/// per 32 rows of the pass's order (one thread per row, or BiELL's lanes over its warp's rows).
+void set_x(KernelShape& s, const RowPass& p);
+/// set_x(s, p), warp trips and the longest trip count of the pass.
 void from_pass(KernelShape& s, const RowPass& p);
+
+/// Resident warps of a full GPU: 64 per SM (2048 threads) on 132 SMs, the H100 SXM's and the
+/// H200's (the cards the model is fitted on; the SM count is not in the GPU profile).
+inline constexpr double resident_warps = 64.0 * 132.0;
+
+/// The heaviest warp (KernelShape::warp_sectors_dp / _sp). A warp's lanes run one row each
+/// (or share its rows: BiELL), so the warp lasts as long as the sectors its 32 lanes gather
+/// and stream through the memory pipeline of its SM, which it shares with the other resident
+/// warps: with rows sorted longest first, the 32 longest rows of a power law (about 1000
+/// entries each) are one warp of about 31,000 gathers of x, every lane's its own, while the
+/// rest of the GPU has long finished (docs/benchmarks/model_longrows_2026-11-29: pJDS, JDS
+/// CSR-like, BiJAD, SELL at sigma = 65536 measured 2x their predicted time there). Its count:
+/// the warp's x sectors (the rule above) plus its nonzeros' value and 4-byte index, times the
+/// share of a full GPU the launch keeps resident, min(warps, resident_warps) / resident_warps
+/// (a launch of few warps gives each a larger share of its SM; at full occupancy each has
+/// 1 / 64). Padding, which a sorted order keeps small, is left out.
+void heaviest_warp(KernelShape& s, const RowPass& p);
+/// heaviest_warp for the split kernels (kernels/src/split.cuh): the group of 32 rows (the
+/// pass's warp) runs on T = split_t(width) warps, each with 1 / T of its columns.
+void heaviest_split_warp(KernelShape& s, const RowPass& p);
 
 /// One thread per globally sorted row, in groups of 32 rows that each stop at their longest
 /// row (JDS CSR-like, pJDS, PELLR, BiJAD and the split kernels start from it): x and trips of

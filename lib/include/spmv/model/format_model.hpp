@@ -28,17 +28,23 @@
 ///                  the longest row for one-thread-per-row kernels, ceil(len / lanes) for the
 ///                  warp-per-row kernels, the split kernels' column share, the fixed chunk of
 ///                  COO, merge-path and CSR-adaptive, one launch per jagged diagonal for JDS;
-///   warp trips     N_iter (PELLR eq. 1): loop trips summed over the warps.
+///   warp trips     N_iter (PELLR eq. 1): loop trips summed over the warps;
+///   heaviest warp  the most L2 sectors one warp moves (its x gather and its nonzeros' value
+///                  and index) in the kernels where a warp runs its own rows (one thread per
+///                  row, BiELL/BiJAD, the split kernels' share of a group), times the launch's
+///                  share of a full GPU's resident warps (shape_kit.hpp, heaviest_warp).
 /// The time on a GPU (FormatModelConstants: B_GPU from the profile, the rest fitted on measured
 /// records, lib/src/model/format_constants.cpp says which):
 ///   T_v = F_v + max( c_v * critical trips,  DRAM bytes / B_GPU,
 ///                    (streamed L2 sectors + x gather sectors / e_v) * 32 / B_L2,
-///                    tau * warp trips )
+///                    tau * warp trips,  heaviest warp's sectors * 32 / B_w )
 /// F_v is the kernel's fixed cost (launches, the latency floor of a tiny matrix), c_v its cost
 /// per serial trip, tau the device-wide cost of one warp loop trip (idle lanes cost as much as
-/// busy ones: the warp-waste of PELLR eq. 1), e_v in (0, 1] the share of B_L2 at which the
-/// kernel's x gather runs (its loads in flight: Nsight Compute on an H200 power law measured L2
-/// busy 52.9-77.9 % between kernels). B_L2 prices the streamed sectors (matrix, row info, y)
+/// busy ones: the warp-waste of PELLR eq. 1), B_w one warp's sector rate at full occupancy
+/// (a warp of 32 rows of 1000 entries, sorted longest first, runs alone long after the rest
+/// of the GPU is done: docs/benchmarks/model_longrows_2026-11-29), e_v in (0, 1] the share of
+/// B_L2 at which the kernel's x gather runs (its loads in flight: Nsight Compute on an H200
+/// power law measured L2 busy 52.9-77.9 % between kernels). B_L2 prices the streamed sectors (matrix, row info, y)
 /// of every kernel alike, so it and e_v are both identifiable; e_v = 1 everywhere is the model
 /// before e_v (docs/benchmarks/model_refit_2026-11-28/l2_efficiency: e_v on the whole L2 term
 /// was tried and priced CSR scalar 1.2-1.5x slow on the 3-D stencils). The max says that a
@@ -89,6 +95,7 @@ struct FormatModelConstants {
     double bandwidth_gbs = 0;   ///< B_GPU (the profile's attainable bandwidth)
     double l2_gbs = 0;          ///< B_L2: sector bandwidth of the gather
     double issue_ps = 0;        ///< tau: device-wide time per warp loop trip, picoseconds
+    double warp_gbs = 0;        ///< B_w: one warp's sector rate at full occupancy (0: no term)
     std::vector<KernelConstants> kernels;
     std::string source;         ///< where they come from (records, commit, command)
     const KernelConstants* find(std::string_view variant) const noexcept;
@@ -113,9 +120,11 @@ struct FormatPrediction {
     double dram_s = 0;       ///< DRAM bytes / B_GPU
     double l2_s = 0;         ///< (streamed + gather sectors / e_v) * 32 / B_L2
     double issue_s = 0;      ///< warp trips * tau
+    double warp_s = 0;      ///< the heaviest warp's sectors * 32 / B_w
     double dram_bytes = 0;
     double l2_sectors = 0;
-    std::string bound;       ///< "latency", "DRAM bandwidth", "L2 gather" or "warp issue"
+    std::string bound;       ///< "latency", "DRAM bandwidth", "L2 gather", "warp issue" or
+                             ///< "heaviest warp"
 };
 
 FormatPrediction predict(const KernelShape& s, const FormatModelConstants& c, Precision p);
@@ -202,5 +211,7 @@ double dram_bytes(const KernelShape& s, Precision p);
 double l2_sectors(const KernelShape& s, Precision p);
 /// The x gather's part of l2_sectors: the sectors e_v divides.
 double l2_gather_sectors(const KernelShape& s, Precision p);
+/// The heaviest warp's L2 sectors in precision p (KernelShape::warp_sectors_dp / _sp).
+double warp_sectors(const KernelShape& s, Precision p);
 
 }  // namespace spmv::model

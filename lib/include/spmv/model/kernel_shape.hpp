@@ -49,6 +49,12 @@ struct KernelShape {
     double x_staged = 0;           ///< ELL/SELL x-in-shared: blocks x cols values staged (0: no)
     std::int64_t critical_trips = 0;
     std::int64_t warp_trips = 0;
+    /// The heaviest warp's L2 sectors, double / single precision: its x gather (as x_sectors_*)
+    /// plus its nonzeros' values and 4-byte indices, times the share of a full GPU the launch
+    /// keeps resident (lib/src/model/shape_kit.hpp, heaviest_warp). 0: not counted (kernels
+    /// whose warps take equal shares of the nonzeros: COO, CSR vector, merge, adaptive, JDS).
+    double warp_sectors_dp = 0;
+    double warp_sectors_sp = 0;
     double useful_fraction = 1;    ///< nnz / (32 * warp_trips) where lanes are rows
 };
 
