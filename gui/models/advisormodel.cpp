@@ -119,8 +119,9 @@ QVariant AdvisorModel::headerData(int section, Qt::Orientation orientation, int 
             case Bound:
                 return tr(
                     "What the predicted time waits on: the longest chain of dependent "
-                    "loads (latency), DRAM traffic, the gather of x from L2, or issuing "
-                    "every warp's loop trips (warp issue)");
+                    "loads (latency), DRAM traffic, the gather of x from L2, issuing "
+                    "every warp's loop trips (warp issue), or the heaviest warp's own "
+                    "sectors at its share of its multiprocessor (heaviest warp)");
             default:
                 return {};
         }

@@ -380,7 +380,7 @@ TEST_CASE("format model: the built-in H100 and H200 constants cover every varian
         CHECK(k->floor_us < 50);
     }
     CHECK(h100.source.find("h100_2026-11-26") != std::string::npos);
-    // the H200 has its own fit (docs/benchmarks/h200_calib_2026-11-28), not the H100's scaled
+    // the H200 has its own fit (docs/benchmarks/h200_tiled_2026-11-29), not the H100's scaled
     const auto h200 = builtin_constants(find_profile("H200"));
     for (const auto& v : modelled_variants()) {
         const auto* k = h200.find(v.name);
@@ -388,7 +388,7 @@ TEST_CASE("format model: the built-in H100 and H200 constants cover every varian
         CHECK(k->floor_us > 0.5);
         CHECK(k->floor_us < 50);
     }
-    CHECK(h200.source.find("h200_calib_2026-11-28") != std::string::npos);
+    CHECK(h200.source.find("h200_tiled_2026-11-29") != std::string::npos);
     CHECK(h200.source.find("assumed") == std::string::npos);
     CHECK(h200.find("csr")->floor_us != h100.find("csr")->floor_us);
     // e_v in (0, 1] per variant (fitted: below 1 for the gather of CSR scalar, l2_efficiency/)
@@ -397,13 +397,25 @@ TEST_CASE("format model: the built-in H100 and H200 constants cover every varian
             CHECK(k.l2_efficiency > 0);
             CHECK(k.l2_efficiency <= 1);
         }
-        CHECK(card->find("csr")->l2_efficiency < 0.9);
+        CHECK(card->find("csr")->l2_efficiency < 0.95);  // H100 0.82, H200 0.94
     }
     // a card without a fit takes the H100's, B_L2 scaled by the bandwidth ratio, and says so
     const auto a100 = builtin_constants(find_profile("A100"));
     CHECK(a100.l2_gbs / h100.l2_gbs == Approx(a100.bandwidth_gbs / h100.bandwidth_gbs));
     CHECK(a100.find("csr")->floor_us == h100.find("csr")->floor_us);
     CHECK(a100.source.find("assumed") != std::string::npos);
+    // csr_tiled has records on the H200 only: the H100 (and the cards scaled from it) borrow
+    // the H200's F_v, c_v, e_v for it and say so; the H200's own table has it
+    const auto* h100_tiled = h100.find("csr_tiled");
+    const auto* h200_tiled = h200.find("csr_tiled");
+    REQUIRE(h100_tiled != nullptr);
+    REQUIRE(h200_tiled != nullptr);
+    CHECK(h100_tiled->floor_us == h200_tiled->floor_us);
+    CHECK(h100_tiled->trip_ns == h200_tiled->trip_ns);
+    CHECK(h100.source.find("csr_tiled: the H200's fixed and trip costs (no records of it on H100)") !=
+          std::string::npos);
+    CHECK(h200.source.find("no records of it") == std::string::npos);
+    CHECK(a100.find("csr_tiled") != nullptr);
 }
 
 TEST_CASE("calibration: the fit recovers constants that generated the times", "[model][calibration]")

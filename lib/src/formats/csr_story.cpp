@@ -1,5 +1,5 @@
-// CSR's story (story.hpp): its registry entry, footprint, construction and the model of its four
-// GPU kernels (scalar, vector, merge path, adaptive).
+// CSR's story (story.hpp): its registry entry, footprint, construction and the model of its five
+// GPU kernels (scalar, vector, merge path, adaptive, nonzero-tiled).
 #include <cmath>
 
 #include "story.hpp"
@@ -71,6 +71,29 @@ void adaptive(ShapeContext& c, KernelShape& s)  // blocks of 256 threads per pla
     s.row_info_bytes += 4.0 * static_cast<double>(ceil_div(c.nnz, 1024));
 }
 
+// csr_tiled's default (kernels/include/spmv/gpu/csr_tiled.hpp): S = 4 steps of 32 nonzeros per
+// warp, chunks of 128
+constexpr std::int64_t tiled_steps = 4, tiled_chunk = 32 * tiled_steps;
+
+void tiled(ShapeContext& c, KernelShape& s)  // a warp per chunk of 128 nonzeros, then the fix-up
+{
+    const auto [dp, sp] = c.chunk_pass(tiled_chunk);  // x: the warp's chunk
+    set_x(s, dp, sp);
+    const std::int64_t chunks = ceil_div(c.nnz, tiled_chunk);
+    // the plan: S + 1 start words and the first row per chunk; the cut rows' list (16 bytes)
+    // and their pieces (written, then read: about one cut row per chunk)
+    s.row_info_bytes = static_cast<double>(chunks) * (4.0 * (tiled_steps + 1) + 4.0 + 16.0);
+    s.temp_value_traffic = 2.0 * static_cast<double>(chunks);
+    s.launches = 2;
+    s.warp_trips = chunks * tiled_steps;
+    // S steps, the segmented scan, then the fix-up: a cut row's pieces in chunk order, four
+    // loads in flight (up to 32 pieces), a block of 256 striding over a longer row's
+    const std::int64_t pieces = ceil_div(c.max_len, tiled_chunk) + 1;
+    s.critical_trips = tiled_steps + 5 +
+                       (pieces <= 32 ? ceil_div(pieces, 4)
+                                     : ceil_div(pieces, 256) + 8);
+}
+
 const VariantRule rules[] = {
     {{"csr", "csr", false,
       "CSR scalar (PELLR 2.2); MAGMA's csrmv scalar, Ginkgo Csr 'classical' with 1 thread per row"},
@@ -83,6 +106,10 @@ const VariantRule rules[] = {
     {{"csr_adaptive", "csr", false,
       "CSR-adaptive (Greathouse & Daga); Ginkgo Csr 'load_balance', PETSc's cuSPARSE CSR"},
      adaptive},
+    {{"csr_tiled", "csr", false,
+      "CSR nonzero-tiled (ours): a warp per 128 nonzeros, row starts from a host plan; "
+      "cuSPARSE COO ALG1's and CSR-stream's kind of balance, deterministic"},
+     tiled},
 };
 
 }  // namespace
