@@ -22,11 +22,14 @@
 /// the non-empty rows only, and the kernel maps them back through the plan's row list when the
 /// matrix has empty rows (one load more, only then).
 ///
-/// Measured (kernels/bench/tiled_bench.cu, the same kernels; H200, CUDA 13.0, cold L2; records
-/// in docs/benchmarks/h200_tiled_2026-11-29): the power law of 1M rows (4.1M nonzeros), S = 4,
-/// 38.0 us in DP (cuSPARSE COO ALG1 41.4 us, our BiELL 43.2) and 34.3 us in SP (36.6, 35.4).
-/// The same kernels with a row_ptrs scan after a chunk_row load instead of the start words:
-/// 37.9 us for the first kernel alone, 41.6 us with a fix-up that finds its rows itself.
+/// Measured (H200, CUDA 13.0, cold L2, median of `spmvlab bench`, the same run as cuSPARSE 13;
+/// docs/benchmarks/h200_tiled_2026-11-29): the power law of 1M rows (4.1M nonzeros) 36.96 us in
+/// DP and 33.02 us in SP (cuSPARSE COO ALG1 39.01 / 34.88, our BiELL 42.8 / 36.1); onefull 200k
+/// 7.68 / 7.26 us (COO ALG1 10.27 / 9.22); the power law with lengths 4-1000 159.1 / 148.2 us
+/// (CSR ALG1 159.2 / 147.8). On small matrices its two launches cost about 1 us more than the
+/// fastest one-launch kernel. The tile kernel with a row_ptrs scan after a chunk_row load instead
+/// of the start words, and a fix-up that finds its rows itself, took 41.6 us on the power law
+/// (kernels/bench/tiled_bench.cu).
 #include <cstddef>
 #include <cstdint>
 #include <span>
