@@ -32,10 +32,16 @@
 // docs/benchmarks/h200_powerlaw_2026-11-28/tiled):
 //   tile kernel alone, S = 4 (cut rows unfinished)      38.3 / 32.4
 //   tile + fix-up as a programmatic dependent launch   42.1 / 35.9
-//   one kernel, last arriver (fence per cut piece)     57.9 / 51.2
+//   one kernel, last arriver (fence per cut piece)     57.9 / 51.2  (removed since; its code
+//                                                     is in the record's s23e run)
 //   cuSPARSE COO ALG1 41.4 / 36.5, BiELL 42.7 / 35.1
 // => the tile is the fastest kernel measured on the power laws; finishing the cut rows (a
 //    dependent serial fix-up, 4.8 us) takes the lead away.
+// Session 24 (docs/benchmarks/h200_tiled_2026-11-29): persistent warp strips and row-aligned
+// chunks were slower (+20-30 %: the first loads wait on an earlier load); the row starts planned
+// on the host and a static cut-row list made the complete SpMV as fast as the tile kernel alone.
+// That scheme is the library kernel csr_tiled (spmv/gpu/csr_tiled.hpp), timed here beside the
+// prototype through the library. tiled_bench onefull runs onefull 200k instead of a power law.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -225,138 +231,6 @@ __global__ void fixup_kernel(std::int32_t nnz, const std::int32_t* __restrict__ 
     y[r] = sum + __ldcg(head + c);
 }
 
-// The one-kernel variant: general CSR (empty rows anywhere), y = alpha A x + beta y, cut rows
-// finished by the last of their chunks to arrive. Per warp the mask of row starts and, per start
-// position, the row starting there that is not empty (s_row); empty
-// rows are written (beta y) by the lane that finds them (of the rows starting at one position
-// all but the last are empty, so s_row needs no atomics). A cut row's pieces: the tail of the
-// chunk where it starts, the whole sums of the chunks it covers, the head of the chunk where it
-// ends; each chunk writes its piece, fences, and counts itself in arrivals[first chunk]; the one
-// that brings the count to the number of pieces adds them in chunk order (the same order whoever
-// arrives last: deterministic) and resets the count for the next product.
-template <typename V, int S>
-__global__ void __launch_bounds__(block)
-    tiled_la_kernel(std::int32_t nnz, std::int32_t n, const std::int32_t* __restrict__ row_ptr,
-                    const std::int32_t* __restrict__ cols, const V* __restrict__ vals,
-                    const std::int32_t* __restrict__ chunk_row, std::int32_t num_chunks, V alpha,
-                    const V* __restrict__ x, V beta, V* __restrict__ y, V* __restrict__ head,
-                    V* __restrict__ tail, unsigned* __restrict__ arrivals)
-{
-    constexpr int K = 32 * S;
-    __shared__ unsigned s_mask[warps_per_block][S + 1];
-    __shared__ std::int32_t s_row[warps_per_block][K + 1];
-    const int wl = static_cast<int>(threadIdx.x / 32);
-    const int lane = static_cast<int>(threadIdx.x % 32);
-    const std::int32_t c = static_cast<std::int32_t>(blockIdx.x) * warps_per_block + wl;
-    if (c >= num_chunks) {
-        return;
-    }
-    const std::int32_t k0 = c * K;
-    const std::int32_t k1 = k0 + K < nnz ? k0 + K : nnz;
-    if (lane <= S) {
-        s_mask[wl][lane] = 0;
-    }
-    const std::int32_t r0 = __ldg(chunk_row + c);
-    std::int32_t cc[S];
-    V vv[S];
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        const std::int32_t k = k0 + s * 32 + lane;
-        const bool in = k < k1;
-        cc[s] = in ? __ldcs(cols + k) : -1;
-        vv[s] = in ? __ldcs(vals + k) : V{0};
-    }
-    const std::int32_t r0_start = __ldg(row_ptr + r0);
-    const bool head_cut = r0_start < k0;
-    if (c == 0) {  // the empty rows before the first nonzero's row
-        for (std::int32_t r = lane; r < r0; r += 32) {
-            y[r] = beta == V{0} ? V{0} : beta * y[r];
-        }
-    }
-    __syncwarp();
-    // Rows r0+1, ... starting in (k0, k1]: their start bits, the non-empty row per start, and the
-    // empty rows' beta y. Up to the first row starting past k1 (or past the last row).
-    for (std::int32_t r = r0 + 1 + lane;; r += 32) {
-        const std::int32_t e = r <= n ? __ldg(row_ptr + r) : nnz + 1;
-        if (e > k0 && e <= k1) {
-            const int q = e - k0;
-            atomicOr(&s_mask[wl][q >> 5], 1u << (q & 31));
-            if (r < n) {  // r = n: the end of the last row, a bit only
-                if (__ldg(row_ptr + r + 1) == e) {
-                    y[r] = beta == V{0} ? V{0} : beta * y[r];  // an empty row
-                } else {
-                    s_row[wl][q] = r;  // the one non-empty row starting at q
-                }
-            }
-        }
-        if (__any_sync(full, e > k1)) {
-            break;
-        }
-    }
-    V p[S];
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        p[s] = cc[s] >= 0 ? vv[s] * __ldg(x + cc[s]) : V{0};
-    }
-    __syncwarp();
-    unsigned words[S + 1];
-#pragma unroll
-    for (int s = 0; s <= S; ++s) {
-        words[s] = s_mask[wl][s];
-    }
-    V carry{0};
-    std::int32_t carry_row = r0;
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        const unsigned heads = words[s];
-        const unsigned below = heads & (full >> (31 - lane));
-        const int seg = below != 0 ? 31 - __clz(below) : -1;
-        V v = p[s];
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            const V t = __shfl_up_sync(full, v, d);
-            if (lane >= d && lane - d >= seg) {
-                v += t;
-            }
-        }
-        if (seg < 0) {
-            v += carry;
-        }
-        const std::int32_t row = seg < 0 ? carry_row : s_row[wl][s * 32 + seg];
-        const bool next_head = lane < 31 ? ((heads >> (lane + 1)) & 1u) != 0
-                                         : (words[s + 1] & 1u) != 0;
-        const std::int32_t k = k0 + s * 32 + lane;
-        if (k < k1 && (next_head || k == k1 - 1)) {
-            const bool starts_here = row != r0 || !head_cut;
-            if (starts_here && next_head) {
-                y[row] = beta == V{0} ? alpha * v : alpha * v + beta * y[row];
-            } else {
-                const std::int32_t start = row == r0 ? r0_start : __ldg(row_ptr + row);
-                const std::int32_t end = __ldg(row_ptr + row + 1);
-                const std::int32_t first = start / K;
-                const std::int32_t last = (end - 1) / K;
-                if (c == first) {
-                    tail[c] = v;
-                } else {
-                    head[c] = v;
-                }
-                __threadfence();
-                const unsigned pieces = static_cast<unsigned>(last - first + 1);
-                if (atomicAdd(arrivals + first, 1u) == pieces - 1) {
-                    V sum = __ldcg(tail + first);
-                    for (std::int32_t m = first + 1; m <= last; ++m) {
-                        sum += __ldcg(head + m);
-                    }
-                    y[row] = beta == V{0} ? alpha * sum : alpha * sum + beta * y[row];
-                    arrivals[first] = 0;
-                }
-            }
-        }
-        carry = __shfl_sync(full, v, 31);
-        carry_row = __shfl_sync(full, row, 31);
-    }
-}
-
 // The list fix-up with a warp per chunk: the lanes load the cut row's pieces at once (lane i
 // piece first + i, + 32, ...) and add them by a fixed shuffle tree, so the sum's order is the
 // same on every run; one dependent load (the list entry) before the pieces instead of one per
@@ -389,163 +263,13 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// The mask variant (s24c): the tile kernel with its row structure computed once at upload, so
-// that a warp's first loads need nothing but its chunk number:
-//   - per chunk S + 1 words of row-start bits (bit q: a row starts at nonzero k0 + q; bit 0 of
-//     word 0: the chunk's first row starts at k0, i.e. it is not cut), loaded beside the
-//     columns and values instead of scanning row_ptr after a load of chunk_row;
-//   - the list of cut rows (row, first chunk, last chunk), static: the fix-up reads its entry
-//     BEFORE waiting for the tile grid (programmatic dependent launch), then only the pieces.
-// Rows are r0 + the start bits before a lane, so matrices with empty rows need the general
-// kernel (the power laws have none). y = alpha A x + beta y.
-template <typename V, int S>
-__global__ void __launch_bounds__(block)
-    tiled_mask_kernel(std::int32_t nnz, const std::int32_t* __restrict__ cols,
-                      const V* __restrict__ vals, const std::int32_t* __restrict__ chunk_row,
-                      const unsigned* __restrict__ masks, std::int32_t num_chunks, V alpha,
-                      const V* __restrict__ x, V beta, V* __restrict__ y, V* __restrict__ head,
-                      V* __restrict__ tail)
-{
-    constexpr int K = 32 * S;
-    cudaTriggerProgrammaticLaunchCompletion();
-    const int wl = static_cast<int>(threadIdx.x / 32);
-    const int lane = static_cast<int>(threadIdx.x % 32);
-    const std::int32_t c = static_cast<std::int32_t>(blockIdx.x) * warps_per_block + wl;
-    if (c >= num_chunks) {
-        return;
-    }
-    const std::int32_t k0 = c * K;
-    const std::int32_t k1 = k0 + K < nnz ? k0 + K : nnz;
-    std::int32_t cc[S];
-    V vv[S];
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        const std::int32_t k = k0 + s * 32 + lane;
-        const bool in = k < k1;
-        cc[s] = in ? __ldcs(cols + k) : -1;
-        vv[s] = in ? __ldcs(vals + k) : V{0};
-    }
-    unsigned words[S + 1];
-#pragma unroll
-    for (int s = 0; s <= S; ++s) {
-        words[s] = __ldg(masks + static_cast<std::int64_t>(c) * (S + 1) + s);
-    }
-    const std::int32_t r0 = __ldg(chunk_row + c);
-    V p[S];
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        p[s] = cc[s] >= 0 ? vv[s] * __ldg(x + cc[s]) : V{0};
-    }
-    const bool head_cut = (words[0] & 1u) == 0;
-    words[0] &= ~1u;
-    V carry{0};
-    std::int32_t rows_before = 0;
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        const unsigned heads = words[s];
-        const unsigned below = heads & (full >> (31 - lane));
-        const int seg = below != 0 ? 31 - __clz(below) : -1;
-        V v = p[s];
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            const V t = __shfl_up_sync(full, v, d);
-            if (lane >= d && lane - d >= seg) {
-                v += t;
-            }
-        }
-        if (seg < 0) {
-            v += carry;
-        }
-        const bool next_head = lane < 31 ? ((heads >> (lane + 1)) & 1u) != 0
-                                         : (words[s + 1] & 1u) != 0;
-        const std::int32_t k = k0 + s * 32 + lane;
-        if (k < k1 && (next_head || k == k1 - 1)) {
-            const std::int32_t row = r0 + rows_before + __popc(below);
-            const bool starts_here = row > r0 || !head_cut;
-            if (starts_here && next_head) {
-                y[row] = beta == V{0} ? alpha * v : alpha * v + beta * y[row];
-            } else if (starts_here) {
-                tail[c] = v;  // begins here, runs on
-            } else {
-                head[c] = v;  // begun earlier: ends here or runs on
-            }
-        }
-        carry = __shfl_sync(full, v, 31);
-        rows_before += __popc(heads);
-    }
-}
-
-// The static fix-up: thread i finishes cut row i of the list (row, first chunk, last chunk),
-// adding the tail of its first chunk and the heads of the others in chunk order.
-template <typename V>
-__global__ void fixup_static_kernel(std::int32_t num_cut, const int4* __restrict__ cut, V alpha,
-                                    V beta, const V* __restrict__ head,
-                                    const V* __restrict__ tail, V* __restrict__ y)
-{
-    const std::int32_t i = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
-    const int4 f = i < num_cut ? __ldg(cut + i) : make_int4(-1, 0, 0, 0);
-    const V y_old = (i < num_cut && beta != V{0}) ? y[f.x] : V{0};
-    cudaGridDependencySynchronize();  // the tile grid's pieces from here on
-    if (i >= num_cut) {
-        return;
-    }
-    V s4[4] = {__ldcg(tail + f.y), V{0}, V{0}, V{0}};
-    std::int32_t m = f.y + 1;
-    for (; m + 3 <= f.z; m += 4) {
-#pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            s4[u] += __ldcg(head + m + u);
-        }
-    }
-    for (; m <= f.z; ++m) {
-        s4[0] += __ldcg(head + m);
-    }
-    const V sum = (s4[0] + s4[1]) + (s4[2] + s4[3]);
-    y[f.x] = beta == V{0} ? alpha * sum : alpha * sum + beta * y_old;
-}
-
 template <typename V>
 struct Tiled {
     std::int32_t n = 0, nnz = 0, chunks = 0;
     DeviceBuffer<std::int32_t> row_ptr, cols, chunk_row;
     DeviceBuffer<V> vals, head, tail;
-    DeviceBuffer<unsigned> arrivals;
     DeviceBuffer<int2> fix;
-    DeviceBuffer<unsigned> masks;  ///< the mask variant: S + 1 start words per chunk
-    std::int32_t num_cut = 0;
-    DeviceBuffer<int4> cut;  ///< the mask variant's cut rows: row, first chunk, last chunk
 };
-
-// The mask variant's row structure (S + 1 words per chunk) and static list of cut rows. Throws
-// for a matrix with empty rows (the mask kernel counts rows by their start bits).
-template <typename V>
-void make_mask(Tiled<V>& t, const Csr<V, std::int32_t>& a, int S)
-{
-    const int K = 32 * S;
-    const auto& rp = a.row_ptrs;
-    std::vector<unsigned> m(static_cast<std::size_t>(t.chunks) * (S + 1), 0u);
-    std::vector<int4> cut;
-    for (std::int32_t r = 0; r < a.num_rows; ++r) {
-        const std::int32_t b = rp[r], e = rp[r + 1];
-        if (b == e) {
-            throw std::runtime_error("mask variant: empty row " + std::to_string(r));
-        }
-        const std::int32_t c = b / K, q = b - c * K;  // the row starts at bit q of chunk c
-        m[static_cast<std::size_t>(c) * (S + 1) + q / 32] |= 1u << (q % 32);
-        if (c > 0 && q == 0) {  // ...and, as bit K, at the end of chunk c - 1
-            m[static_cast<std::size_t>(c - 1) * (S + 1) + S] |= 1u;
-        }
-        if ((e - 1) / K != c) {
-            cut.push_back(make_int4(r, c, (e - 1) / K, 0));
-        }
-    }
-    const std::int32_t last = t.chunks - 1;  // the end of the last row: bit K of its chunk
-    const std::int32_t q_end = t.nnz - last * K;
-    m[static_cast<std::size_t>(last) * (S + 1) + q_end / 32] |= 1u << (q_end % 32);
-    t.masks = DeviceBuffer<unsigned>::from_host(m, "masks");
-    t.num_cut = static_cast<std::int32_t>(cut.size());
-    t.cut = DeviceBuffer<int4>::from_host(cut, "cut rows");
-}
 
 template <typename V>
 Tiled<V> upload_tiled(const Csr<V, std::int32_t>& a, int K)
@@ -565,8 +289,6 @@ Tiled<V> upload_tiled(const Csr<V, std::int32_t>& a, int K)
     t.chunk_row = DeviceBuffer<std::int32_t>::from_host(cr, "chunk_row");
     t.head = DeviceBuffer<V>(static_cast<std::size_t>(t.chunks), "head");
     t.tail = DeviceBuffer<V>(static_cast<std::size_t>(t.chunks), "tail");
-    t.arrivals = DeviceBuffer<unsigned>(static_cast<std::size_t>(t.chunks), "arrivals");
-    t.arrivals.fill(0u);
     t.fix = DeviceBuffer<int2>(static_cast<std::size_t>(t.chunks), "fix");
     return t;
 }
@@ -627,151 +349,8 @@ void launch_pdl(Tiled<V>& t, const V* x, V* y, int fix)
     }
 }
 
-template <typename V, int S>
-void launch_la(Tiled<V>& t, V alpha, const V* x, V beta, V* y)
-{
-    const auto blocks = static_cast<unsigned>((t.chunks + warps_per_block - 1) / warps_per_block);
-    tiled_la_kernel<V, S><<<blocks, block>>>(t.nnz, t.n, t.row_ptr.data(), t.cols.data(),
-                                             t.vals.data(), t.chunk_row.data(), t.chunks, alpha,
-                                             x, beta, y, t.head.data(), t.tail.data(),
-                                             t.arrivals.data());
-}
-
-// The mask variant: the tile kernel, then the static fix-up as its programmatic dependent.
-template <typename V, int S>
-void launch_mask(Tiled<V>& t, V alpha, const V* x, V beta, V* y)
-{
-    const auto blocks = static_cast<unsigned>((t.chunks + warps_per_block - 1) / warps_per_block);
-    tiled_mask_kernel<V, S><<<blocks, block>>>(t.nnz, t.cols.data(), t.vals.data(),
-                                               t.chunk_row.data(), t.masks.data(), t.chunks,
-                                               alpha, x, beta, y, t.head.data(), t.tail.data());
-    if (t.num_cut == 0) {
-        return;
-    }
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(static_cast<unsigned>((t.num_cut + 255) / 256));
-    cfg.blockDim = dim3(256);
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    CHECK_CUDA(cudaLaunchKernelEx(&cfg, fixup_static_kernel<V>, t.num_cut,
-                                  static_cast<const int4*>(t.cut.data()), alpha, beta,
-                                  static_cast<const V*>(t.head.data()),
-                                  static_cast<const V*>(t.tail.data()), y));
-}
 
 
-// y = alpha A x + beta y0 by the one-kernel variant against a double host product, twice in a
-// row (the arrival counts must have been reset by the first product).
-template <typename V, int S>
-bool check_la(const Csr<double, std::int32_t>& ad, const char* what)
-{
-    const Csr<V, std::int32_t> a = convert_values<V>(ad);
-    const std::int32_t n = a.num_rows;
-    std::vector<V> hx(static_cast<std::size_t>(a.num_cols)), hy0(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < hx.size(); ++i) {
-        hx[i] = static_cast<V>(std::cos(0.003 * static_cast<double>(i)));
-    }
-    for (std::size_t i = 0; i < hy0.size(); ++i) {
-        hy0[i] = static_cast<V>(0.25 + 0.001 * static_cast<double>(i % 97));
-    }
-    const V alpha = V(1.5), beta = V(-0.5);
-    auto t = upload_tiled(a, 32 * S);
-    auto x = DeviceBuffer<V>::from_host(hx, "x");
-    bool ok = true;
-    for (int rep = 0; rep < 2; ++rep) {
-        auto y = DeviceBuffer<V>::from_host(hy0, "y");
-        launch_la<V, S>(t, alpha, x.data(), beta, y.data());
-        CHECK_CUDA(cudaDeviceSynchronize());
-        std::vector<V> hy(static_cast<std::size_t>(n));
-        CHECK_CUDA(cudaMemcpy(hy.data(), y.data(), hy.size() * sizeof(V), cudaMemcpyDeviceToHost));
-        double worst = 0;
-        for (std::int32_t r = 0; r < n; ++r) {
-            double sum = 0;
-            for (std::int32_t k = a.row_ptrs[r]; k < a.row_ptrs[r + 1]; ++k) {
-                sum += static_cast<double>(a.values[k]) * hx[a.col_idxs[k]];
-            }
-            const double ref = alpha * sum + beta * static_cast<double>(hy0[r]);
-            worst = std::max(worst, std::abs(hy[r] - ref) / (std::abs(ref) + 1.0));
-        }
-        const double tol = sizeof(V) == 4 ? 1e-4 : 1e-12;
-        std::printf("  check tiled_la S=%d %-24s rep %d max rel err %.2e %s\n", S, what, rep,
-                    worst, worst <= tol ? "ok" : "WRONG");
-        ok = ok && worst <= tol;
-    }
-    return ok;
-}
-
-// The mask variant against a double host product, y = 1.5 A x - 0.5 y0, three times in a row
-// (the arrival counts must reset themselves) and bitwise the same each time.
-template <typename V, int S>
-bool check_mask(const Csr<double, std::int32_t>& ad, const char* what)
-{
-    const Csr<V, std::int32_t> a = convert_values<V>(ad);
-    const std::int32_t n = a.num_rows;
-    std::vector<V> hx(static_cast<std::size_t>(a.num_cols)), hy0(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < hx.size(); ++i) {
-        hx[i] = static_cast<V>(std::cos(0.003 * static_cast<double>(i)));
-    }
-    for (std::size_t i = 0; i < hy0.size(); ++i) {
-        hy0[i] = static_cast<V>(0.25 + 0.001 * static_cast<double>(i % 97));
-    }
-    const V alpha = V(1.5), beta = V(-0.5);
-    auto t = upload_tiled(a, 32 * S);
-    make_mask(t, a, S);
-    auto x = DeviceBuffer<V>::from_host(hx, "x");
-    bool ok = true;
-    std::vector<V> first;
-    for (int rep = 0; rep < 3; ++rep) {
-        auto y = DeviceBuffer<V>::from_host(hy0, "y");
-        launch_mask<V, S>(t, alpha, x.data(), beta, y.data());
-        CHECK_CUDA(cudaDeviceSynchronize());
-        std::vector<V> hy(static_cast<std::size_t>(n));
-        CHECK_CUDA(cudaMemcpy(hy.data(), y.data(), hy.size() * sizeof(V), cudaMemcpyDeviceToHost));
-        double worst = 0;
-        for (std::int32_t r = 0; r < n; ++r) {
-            double sum = 0;
-            for (std::int32_t k = a.row_ptrs[r]; k < a.row_ptrs[r + 1]; ++k) {
-                sum += static_cast<double>(a.values[k]) * hx[a.col_idxs[k]];
-            }
-            const double ref = alpha * sum + beta * static_cast<double>(hy0[r]);
-            worst = std::max(worst, std::abs(hy[r] - ref) / (std::abs(ref) + 1.0));
-        }
-        const double tol = sizeof(V) == 4 ? 1e-4 : 1e-12;
-        const bool same = rep == 0 || hy == first;
-        if (rep == 0) {
-            first = hy;
-        }
-        std::printf("  check mask S=%d %-22s rep %d max rel err %.2e %s%s\n", S, what, rep,
-                    worst, worst <= tol ? "ok" : "WRONG", same ? "" : " NOT BITWISE THE SAME");
-        ok = ok && worst <= tol && same;
-    }
-    return ok;
-}
-
-// A matrix whose row 0 holds every column and whose other rows are diagonal (onefull's shape).
-Csr<double, std::int32_t> one_full_row(std::int32_t n)
-{
-    Csr<double, std::int32_t> b;
-    b.num_rows = n;
-    b.num_cols = n;
-    b.row_ptrs.assign(1, 0);  // a default Csr already holds row_ptrs {0}
-    for (std::int32_t r = 0; r < n; ++r) {
-        if (r == 0) {
-            for (std::int32_t c = 0; c < n; ++c) {
-                b.col_idxs.push_back(c);
-                b.values.push_back(1.0 + 0.001 * (c % 13));
-            }
-        } else {
-            b.col_idxs.push_back(r);
-            b.values.push_back(2.0);
-        }
-        b.row_ptrs.push_back(static_cast<std::int32_t>(b.col_idxs.size()));
-    }
-    return b;
-}
 
 template <typename V>
 void run(const Csr<double, std::int32_t>& ad, const char* prec)
@@ -822,32 +401,6 @@ void run(const Csr<double, std::int32_t>& ad, const char* prec)
                timer.median_us([&] { launch_tiled<V, S>(t, x.data(), y.data(), false); }));     \
     }
     TILED(4)
-#define TILED_LA(S)                                                                             \
-    {                                                                                           \
-        check_la<V, S>(ad, "power law");                                                        \
-        check_la<V, S>(with_empty_rows(ad), "with empty rows");                                 \
-        auto t = upload_tiled(a, 32 * S);                                                       \
-        report("tiled_la S=" #S " (one kernel, last arriver)", timer.median_us([&] {            \
-                   launch_la<V, S>(t, V{1}, x.data(), V{0}, y.data());                          \
-               }));                                                                             \
-    }
-
-#define TILED_MASK(S)                                                                           \
-    {                                                                                           \
-        auto t = upload_tiled(a, 32 * S);                                                       \
-        make_mask(t, a, S);                                                                     \
-        report("mask S=" #S " (tile + static fix-up, PDL; " + std::to_string(t.num_cut) +     \
-                   " cut rows)",                                                                \
-               timer.median_us([&] { launch_mask<V, S>(t, V{1}, x.data(), V{0}, y.data()); })); \
-    }
-    if (!check_mask<V, 4>(ad, "power law") ||
-        !check_mask<V, 4>(one_full_row(200000), "one full row") ||
-        !check_mask<V, 8>(ad, "power law") || !check_mask<V, 2>(ad, "power law")) {
-        std::printf("MASK CHECK FAILED\n");
-    }
-    TILED_MASK(4)
-    TILED_MASK(8)
-    TILED_MASK(2)
 #define TILED_PDL(S, F, NAME)                                                                   \
     {                                                                                           \
         auto t = upload_tiled(a, 32 * S);                                                       \
@@ -860,8 +413,10 @@ void run(const Csr<double, std::int32_t>& ad, const char* prec)
     }
     TILED_PDL(4, 3, "+ list fix-up, PDL")
     FormatParams params;
-    for (const char* name : {"biell", "csr_merge", "cusparse_coo_alg1", "cusparse_csr_alg1",
-                             "cusparse_coo_alg2"}) {
+    // csr_tiled: the library kernel that grew out of this prototype (start words planned on the
+    // host, a static list of cut rows; session 24, docs/benchmarks/h200_tiled_2026-11-29)
+    for (const char* name : {"csr_tiled", "biell", "csr_merge", "cusparse_coo_alg1",
+                             "cusparse_csr_alg1", "cusparse_coo_alg2"}) {
         try {
             const auto op = prepare(std::string_view(name), a, params);
             const RowOrder order = op.permuted() ? RowOrder::permuted : RowOrder::original;

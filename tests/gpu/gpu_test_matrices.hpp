@@ -171,6 +171,34 @@ inline std::vector<NamedMatrix> gpu_zoo()
     return z;
 }
 
+/// The shapes that break a load-balancing kernel's bookkeeping: 1x1 with and without its entry,
+/// no rows (0x0, 0x17), tall, wide with long rows, dense, a power law, a 3-D stencil.
+inline std::vector<NamedMatrix> degenerate_shapes()
+{
+    Csr<double, std::int32_t> one;
+    one.num_rows = one.num_cols = 1;
+    one.row_ptrs = {0, 1};
+    one.col_idxs = {0};
+    one.values = {-2.5};
+    Csr<double, std::int32_t> one_empty;
+    one_empty.num_rows = one_empty.num_cols = 1;
+    one_empty.row_ptrs = {0, 0};
+    Csr<double, std::int32_t> no_rows;  // 0 x 0
+    Csr<double, std::int32_t> no_rows_wide;
+    no_rows_wide.num_cols = 17;  // 0 x 17
+    return {
+        {"1x1", one},
+        {"1x1 without entry", one_empty},
+        {"0x0", no_rows},
+        {"0x17", no_rows_wide},
+        {"tall 100000x7", random_csr(100000, 7, 0, 7, 12)},
+        {"wide 5x200000, rows of 10000..90000", random_csr(5, 200000, 10000, 90000, 13)},
+        {"wide 3x5000 dense", random_csr(3, 5000, 5000, 5000, 14)},
+        {"power-law 30000x20000", power_law(30000, 20000, 15)},
+        {"pde20", pde7(20)},
+    };
+}
+
 /// Runs y = alpha A x + beta y once on the device with host vectors; returns y.
 template <typename V>
 std::vector<V> run_once(const gpu::DeviceMatrix<V>& m, V alpha, const std::vector<V>& x, V beta,

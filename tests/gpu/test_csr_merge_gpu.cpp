@@ -210,29 +210,7 @@ TEST_CASE("csr_merge: rows of every length 0..2500 and the GPU zoo, every config
 
 TEST_CASE("csr_merge: 1x1, 0 rows, rectangular, float and double", "[gpu][csr_merge]")
 {
-    Csr<double, std::int32_t> one;
-    one.num_rows = one.num_cols = 1;
-    one.row_ptrs = {0, 1};
-    one.col_idxs = {0};
-    one.values = {-2.5};
-    Csr<double, std::int32_t> one_empty;
-    one_empty.num_rows = one_empty.num_cols = 1;
-    one_empty.row_ptrs = {0, 0};
-    Csr<double, std::int32_t> no_rows;  // 0 x 0
-    Csr<double, std::int32_t> no_rows_wide;
-    no_rows_wide.num_cols = 17;  // 0 x 17
-    const std::vector<std::pair<std::string, Csr<double, std::int32_t>>> cases = {
-        {"1x1", one},
-        {"1x1 without entry", one_empty},
-        {"0x0", no_rows},
-        {"0x17", no_rows_wide},
-        {"tall 100000x7", test::random_csr(100000, 7, 0, 7, 12)},
-        {"wide 5x200000, rows of 10000..90000", test::random_csr(5, 200000, 10000, 90000, 13)},
-        {"wide 3x5000 dense", test::random_csr(3, 5000, 5000, 5000, 14)},
-        {"power-law 30000x20000", test::power_law(30000, 20000, 15)},
-        {"pde20", test::pde7(20)},
-    };
-    for (const auto& [name, a] : cases) {
+    for (const auto& [name, a] : test::degenerate_shapes()) {
         check_variant<double>(a, name);
         check_variant<float>(a, name);
     }
