@@ -3,7 +3,7 @@
 # warp strips (kernels/bench/tiled_bench.cu, tiled_strip_kernel), then the library kernel.
 #   check  sanitizers on every csr_tiled case; the held-out half b with every own variant
 #   lib    the library kernel csr_tiled: tests, sanitizers, bench records (see the step)
-#   strip  tiled_bench on the default power law, the lengths 4-1000 law and onefull 200k (its
+#   strip  tiled_bench (the prototype and the library csr_tiled) on the default power law, the lengths 4-1000 law and onefull 200k (its
 #          checks: alpha/beta, empty rows, one full row, strips of one chunk, bitwise repeats),
 #          and Nsight Compute on the strip kernel (S = 4, DP);
 # Usage (device machine, repository root with .deps): SPMV_COMMIT=<sha> RESULTS=DIR \
@@ -25,8 +25,8 @@ if [ "$what" = strip ]; then
     $B onefull > "$out/mask_onefull.txt" 2>&1; echo "rc=$?"
     timeout 120 ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
         --section SchedulerStats --section MemoryWorkloadAnalysis --kernel-name-base demangled \
-        -k "regex:tiled_mask_kernel|fixup_static" --launch-skip 20 --launch-count 2 \
-        $B 1 500 > "$out/ncu_mask.txt" 2>&1; echo "ncu rc=$?"
+        -k "regex:csr_tiled_kernel|csr_tiled_fixup" --launch-skip 20 --launch-count 2 \
+        $B 1 500 > "$out/ncu_csr_tiled.txt" 2>&1; echo "ncu rc=$?"
     grep -E "check|MASK|WRONG" "$out"/mask_*.txt | grep -v " ok$" | head -20
     grep -vE "check" "$out"/mask_*.txt
 fi
