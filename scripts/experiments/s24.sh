@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Session 24's device batch (issue 37; one H200): the nonzero-tiled CSR kernel with persistent
-# warp strips (kernels/bench/tiled_bench.cu, tiled_strip_kernel), then the library kernel.
-#   check  sanitizers on every csr_tiled case; the held-out half b with every own variant
+# Session 24's device batch (issue 37; one H200): the nonzero-tiled CSR kernel csr_tiled
+# (docs/benchmarks/h200_tiled_2026-11-29).
+#   strip  tiled_bench (the session-23 prototype and the library's csr_tiled) on the default
+#          power law, the lengths 4-1000 law and onefull 200k, and Nsight Compute on csr_tiled's
+#          two kernels (DP). (The session's strip, aligned and start-bit bench kernels ran here
+#          first; their records are in the folder above.)
 #   lib    the library kernel csr_tiled: tests, sanitizers, bench records (see the step)
-#   strip  tiled_bench (the prototype and the library csr_tiled) on the default power law, the lengths 4-1000 law and onefull 200k (its
-#          checks: alpha/beta, empty rows, one full row, strips of one chunk, bitwise repeats),
-#          and Nsight Compute on the strip kernel (S = 4, DP);
+#   check  sanitizers on every csr_tiled case; the held-out half b with every own variant
 # Usage (device machine, repository root with .deps): SPMV_COMMIT=<sha> RESULTS=DIR \
 #   bash scripts/experiments/s24.sh STEP
 set -uo pipefail
