@@ -1,7 +1,6 @@
 // csr_tiled (spmv/gpu/csr_tiled.hpp): one warp per chunk of 32 S nonzeros, row starts from the
 // host's plan, a segmented warp scan per step; cut rows and empty rows finished by a second,
 // programmatically dependent kernel.
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,13 +30,6 @@ struct TiledView {
     V* head;
     V* tail;
 };
-
-/// y[row] = alpha sum + beta y[row], y not read when beta == 0.
-template <typename V>
-__device__ __forceinline__ void finish(V* y, V alpha, V sum, V beta)
-{
-    *y = beta == V{0} ? alpha * sum : alpha * sum + beta * *y;
-}
 
 // One warp per chunk of 32 S nonzeros: S coalesced steps of column and value loads and x
 // gathers, all issued before the first use; a segmented scan per step with a carry; the lane at
@@ -103,7 +95,8 @@ __global__ void __launch_bounds__(tile_block)
             const std::int32_t row = r0 + rows_before + __popc(below);
             const bool starts_here = row > r0 || !head_cut;
             if (starts_here && next_head) {
-                finish(y + (a.rows != nullptr ? __ldg(a.rows + row) : row), alpha, v, beta);
+                detail::axpby_store(y + (a.rows != nullptr ? __ldg(a.rows + row) : row), alpha, v,
+                                    beta);
             } else if (starts_here) {
                 a.tail[c] = v;  // begins here, runs on past the chunk
             } else {
