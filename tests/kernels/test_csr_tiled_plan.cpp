@@ -13,21 +13,16 @@
 #include <spmv/error.hpp>
 #include <spmv/gpu/csr_tiled.hpp>
 
+#include "test_matrices.hpp"
+
 using namespace spmv;
 using namespace spmv::gpu;
+using spmv::test::row_ptrs_of;
 
 namespace {
 
 using Ints = std::vector<std::int32_t>;
 
-Ints row_ptrs_of(const Ints& lengths)
-{
-    Ints p{0};
-    for (const auto l : lengths) {
-        p.push_back(p.back() + l);
-    }
-    return p;
-}
 
 bool bit(const CsrTiledPlan& p, std::int32_t chunk, std::int32_t q)
 {

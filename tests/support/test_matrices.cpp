@@ -140,4 +140,13 @@ double relative_error(const std::vector<double>& a, const std::vector<double>& b
     return std::sqrt(num) / std::max(std::sqrt(den), 1e-300);
 }
 
+std::vector<std::int32_t> row_ptrs_of(const std::vector<std::int32_t>& lengths)
+{
+    std::vector<std::int32_t> p{0};
+    for (const auto l : lengths) {
+        p.push_back(p.back() + l);
+    }
+    return p;
+}
+
 }  // namespace spmv::test

@@ -30,6 +30,9 @@ Csr<double, std::int32_t> one_full_row(std::int32_t n);
 /// (wide and tall), irregular lengths, more rows than a warp, constant row length.
 std::vector<NamedMatrix> zoo();
 
+/// The row_ptrs (lengths.size() + 1 entries from 0) of rows with these lengths.
+std::vector<std::int32_t> row_ptrs_of(const std::vector<std::int32_t>& lengths);
+
 /// Random vector with entries in [-1, 1] (never all zeros).
 std::vector<double> random_vector(std::size_t n, std::uint32_t seed);
 
