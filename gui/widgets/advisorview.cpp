@@ -400,17 +400,18 @@ void AdvisorView::showDetails()
                   r.why_not.empty() ? QString() : tr("&mdash; %1").arg(html(r.why_not)));
     if (p.feasible && p.time_s > 0) {
         // the model's formula with this row's terms (format_model.hpp):
-        // T = F + max(c critical trips, DRAM bytes / B_GPU, L2 sectors 32 / B_L2, tau warp trips)
+        // T = F + max(c critical trips, DRAM bytes / B_GPU, L2 sectors 32 / B_L2, tau warp trips,
+        //             the heaviest warp's sectors 32 / B_w)
         h += tr("<p>Predicted <b>%1</b> per SpMV (%2 GFLOP/s) on %3, L2 flushed before every "
-                "SpMV; bound by <b>%4</b>: T = F + max(latency, DRAM, L2 gather, warp issue) = "
-                "%5 + max(%6, %7, %8, %9). The per-format fitted model: the same number "
-                "as the Timing view, the Sweep and <tt>spmvlab recommend</tt>; its traffic "
-                "bound (DRAM bytes / B%10) is the DRAM term, %7.</p>")
+                "SpMV; bound by <b>%4</b>: T = F + max(latency, DRAM, L2 gather, warp issue, "
+                "heaviest warp) = %5 + max(%6, %7, %8, %9, %10). The per-format fitted model: "
+                "the same number as the Timing view, the Sweep and <tt>spmvlab recommend</tt>; "
+                "its traffic bound (DRAM bytes / B%11) is the DRAM term, %7.</p>")
                  .arg(us(p.time_s))
                  .arg(p.gflops, 0, 'f', 1)
                  .arg(html(m_advice->profile), html(p.bound), us(p.floor_s), us(p.latency_s),
-                      us(p.dram_s), us(p.l2_s), us(p.issue_s),
-                      Appearance::instance().legibleSubscript(QStringLiteral("GPU")));
+                      us(p.dram_s), us(p.l2_s), us(p.issue_s), us(p.warp_s))
+                 .arg(Appearance::instance().legibleSubscript(QStringLiteral("GPU")));
     }
     // the table's Note column (hidden in presentation mode), for a candidate: whether its row
     // sort pays off (a variant that is not one says why in the heading above)
