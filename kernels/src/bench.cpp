@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -61,8 +63,14 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
     s.synchronize();
     detail::CapturedWork graph = detail::CapturedWork::capture(s, [&] { body(); });
     std::string method;
+    static const bool gate_on = parse_bench_gate(std::getenv(bench_gate_variable));
     bool gated = true;
-    if (!graph) {
+    if (!gate_on) {
+        gated = false;
+        graph = detail::CapturedWork{};
+        method = std::string("ungated (") + bench_gate_variable +
+                 "=off): may include the host's launch time";
+    } else if (!graph) {
         gated = false;
         method = "ungated (" + graph.error() + "): may include the host's launch time";
     } else if (graph.nodes() <= max_gated_launches) {
@@ -90,7 +98,9 @@ TimingStats time_reps(const BenchOptions& o, const Stream& s, Body body, Between
         if (timed_out.load(std::memory_order_acquire) != 0) {
             SPMV_THROW(Error, "timing harness: the launch gate waited " +
                                   std::to_string(static_cast<int>(gate_timeout_ms / 1000.0)) +
-                                  " s for the host to queue one repetition (" + method + ")");
+                                  " s for the host to queue one repetition (" + method +
+                                  "); under a profiler that runs one launch at a time (Nsight "
+                                  "Compute) set " + bench_gate_variable + "=off");
         }
     };
     int token = 0;
@@ -167,6 +177,22 @@ double cached_copy_bandwidth()
 }
 
 }  // namespace
+
+bool parse_bench_gate(const char* value)
+{
+    if (value == nullptr) {
+        return true;
+    }
+    const std::string_view v(value);
+    if (v == "on") {
+        return true;
+    }
+    if (v == "off") {
+        return false;
+    }
+    SPMV_THROW(InvalidArgument, std::string(bench_gate_variable) + "='" + std::string(v) +
+                                    "': expected on or off");
+}
 
 TimingStats timing_stats(std::vector<double> t)
 {

@@ -120,4 +120,15 @@ BenchResult bench(const DeviceMatrix<ValueType>& m, const BenchOptions& options 
 /// The order statistics of a set of times (exposed for tests).
 TimingStats timing_stats(std::vector<double> times_ms);
 
+/// SPMV_BENCH_GATE=on|off (default on): whether the timed repetitions wait behind the launch
+/// gate (above). A profiler that runs one launch at a time to completion (Nsight Compute) never
+/// lets the host open the gate, so `spmvlab bench` under ncu needs off: the repetitions then
+/// run ungated, and TimingStats::method says so (the times may include the host's launch time;
+/// the profiler's own kernel times are the ones to read then).
+inline constexpr const char* bench_gate_variable = "SPMV_BENCH_GATE";
+
+/// Parses a value of SPMV_BENCH_GATE: nullptr (unset) and "on" give true, "off" false; any other
+/// value throws InvalidArgument naming the variable and the value.
+bool parse_bench_gate(const char* value);
+
 }  // namespace spmv::gpu
