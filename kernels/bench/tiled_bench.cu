@@ -45,7 +45,7 @@
 // Session 25 (docs/benchmarks/h200_floor_2026-11-29): "lookback", one kernel without the fix-up
 // (the warp at a cut row's end sums the row's pieces, which their chunks publish tagged with
 // the launch's epoch, blocks ordered by a ticket): correct, bitwise repeatable, and 26-41 %
-// slower than csr_tiled; kept here as the record of the attempt.
+// slower than csr_tiled; its code is in git history (0977f09), its record in that folder.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -57,7 +57,6 @@
 #include <spmv/formats/csr.hpp>
 #include <spmv/generators.hpp>
 #include <spmv/gpu/bench.hpp>
-#include <spmv/gpu/csr_tiled.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/memory.hpp>
@@ -355,214 +354,6 @@ void launch_pdl(Tiled<V>& t, const V* x, V* y, int fix)
 }
 
 
-// ---- Session 25: one kernel, no fix-up (docs/benchmarks/h200_floor_2026-11-29) ----
-// The library's csr_tiled finishes cut rows in a second, programmatically dependent kernel,
-// ~1.5-2 us on the lengths 4-1000 law. Here the warp holding a cut row's END finishes it: it
-// looks back over the row's earlier pieces, which their chunks publish tagged with the
-// launch's epoch (a float piece in one 64-bit word, a double in two: no fence needed, each word
-// is written and read whole), spinning until each has arrived. Blocks take their chunk
-// numbers from a ticket counter (atomicAdd), so every chunk a warp waits on belongs to a block
-// that has started: no deadlock whatever the block scheduling. The row's first chunk comes
-// from the host (first_chunk), so a warp never reads a piece that is not the row's.
-// Prototype: alpha = 1, beta = 0, no empty rows (the power laws have none).
-template <typename V>
-struct LookBack {
-    std::int32_t nnz = 0, chunks = 0;
-    DeviceBuffer<std::int32_t> cols, chunk_row, first_chunk;
-    DeviceBuffer<std::uint32_t> starts;
-    DeviceBuffer<V> vals;
-    DeviceBuffer<unsigned long long> words, ticket;
-};
-
-template <typename V>
-LookBack<V> upload_lookback(const Csr<V, std::int32_t>& a)
-{
-    const CsrTiledPlan plan = plan_csr_tiled(a.row_ptrs, CsrTiledConfig{4});
-    if (!plan.empty_rows.empty()) {
-        std::fprintf(stderr, "lookback prototype: no empty rows\n");
-        std::exit(1);
-    }
-    LookBack<V> t;
-    t.nnz = a.row_ptrs.back();
-    t.chunks = plan.num_chunks;
-    std::vector<std::int32_t> first(static_cast<std::size_t>(t.chunks), -1);
-    for (const auto* list : {&plan.cut, &plan.long_cut}) {
-        for (const auto& f : *list) {
-            for (std::int32_t k = f.first + 1; k <= f.last; ++k) {
-                first[static_cast<std::size_t>(k)] = f.first;
-            }
-        }
-    }
-    t.cols = DeviceBuffer<std::int32_t>::from_host(a.col_idxs, "cols");
-    t.vals = DeviceBuffer<V>::from_host(a.values, "vals");
-    t.chunk_row = DeviceBuffer<std::int32_t>::from_host(plan.chunk_row, "chunk_row");
-    t.first_chunk = DeviceBuffer<std::int32_t>::from_host(first, "first_chunk");
-    t.starts = DeviceBuffer<std::uint32_t>::from_host(plan.starts, "starts");
-    const std::vector<unsigned long long> zero(static_cast<std::size_t>(t.chunks) * 2, 0ull);
-    t.words = DeviceBuffer<unsigned long long>::from_host(zero, "pieces");
-    t.ticket = DeviceBuffer<unsigned long long>::from_host(std::vector<unsigned long long>{0ull},
-                                                           "ticket");
-    return t;
-}
-
-__device__ __forceinline__ void put_word(unsigned long long* p, std::uint32_t bits, unsigned tag)
-{
-    *reinterpret_cast<volatile unsigned long long*>(p) =
-        (static_cast<unsigned long long>(tag) << 32) | bits;
-}
-
-__device__ __forceinline__ unsigned long long get_word(const unsigned long long* p, unsigned epoch)
-{
-    unsigned long long w;
-    do {
-        w = *reinterpret_cast<const volatile unsigned long long*>(p);
-    } while (static_cast<unsigned>(w >> 33) != epoch);
-    return w;
-}
-
-template <typename V>
-__device__ __forceinline__ void publish(unsigned long long* words, std::int32_t c, V v, bool start,
-                                        unsigned epoch)
-{
-    const unsigned tag = (epoch << 1) | (start ? 1u : 0u);
-    if constexpr (sizeof(V) == 4) {
-        put_word(words + 2 * c, __float_as_uint(v), tag);
-    } else {
-        const auto b = static_cast<unsigned long long>(__double_as_longlong(v));
-        put_word(words + 2 * c, static_cast<std::uint32_t>(b), tag);
-        put_word(words + 2 * c + 1, static_cast<std::uint32_t>(b >> 32), tag);
-    }
-}
-
-template <typename V>
-__device__ __forceinline__ V fetch(const unsigned long long* words, std::int32_t c, unsigned epoch)
-{
-    if constexpr (sizeof(V) == 4) {
-        return __uint_as_float(static_cast<std::uint32_t>(get_word(words + 2 * c, epoch)));
-    } else {
-        const auto lo = get_word(words + 2 * c, epoch) & 0xffffffffull;
-        const auto hi = get_word(words + 2 * c + 1, epoch) & 0xffffffffull;
-        return __longlong_as_double(static_cast<long long>((hi << 32) | lo));
-    }
-}
-
-template <typename V, int S>
-__global__ void __launch_bounds__(block)
-    lookback_kernel(std::int32_t nnz, std::int32_t num_chunks, const std::int32_t* __restrict__ cols,
-                    const V* __restrict__ vals, const std::int32_t* __restrict__ chunk_row,
-                    const std::int32_t* __restrict__ first_chunk,
-                    const std::uint32_t* __restrict__ starts, const V* __restrict__ x,
-                    V* __restrict__ y, unsigned long long* words, unsigned long long* ticket)
-{
-    constexpr int K = 32 * S;
-    __shared__ unsigned s_block, s_epoch;
-    if (threadIdx.x == 0) {
-        const unsigned long long t = atomicAdd(ticket, 1ull);
-        s_block = static_cast<unsigned>(t % gridDim.x);
-        s_epoch = static_cast<unsigned>(t / gridDim.x) + 1u;
-    }
-    __syncthreads();
-    const unsigned epoch = s_epoch;
-    const int lane = static_cast<int>(threadIdx.x % 32);
-    const std::int32_t c = static_cast<std::int32_t>(s_block) * warps_per_block +
-                           static_cast<std::int32_t>(threadIdx.x / 32);
-    if (c >= num_chunks) {
-        return;
-    }
-    const std::int32_t k0 = c * K;
-    const std::int32_t k1 = min(k0 + K, nnz);
-    std::int32_t cc[S];
-    V vv[S];
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        const std::int32_t k = k0 + s * 32 + lane;
-        const bool in = k < k1;
-        cc[s] = in ? __ldcs(cols + k) : -1;
-        vv[s] = in ? __ldcs(vals + k) : V{0};
-    }
-    std::uint32_t w[S + 1];
-#pragma unroll
-    for (int s = 0; s <= S; ++s) {
-        w[s] = __ldg(starts + static_cast<std::int64_t>(c) * (S + 1) + s);
-    }
-    const std::int32_t r0 = __ldg(chunk_row + c);
-    const std::int32_t fc = __ldg(first_chunk + c);
-    V p[S];
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        p[s] = cc[s] >= 0 ? vv[s] * __ldg(x + cc[s]) : V{0};
-    }
-    const bool head_cut = (w[0] & 1u) == 0;
-    w[0] &= ~1u;
-    V carry{0};
-    std::int32_t rows_before = 0;
-    V end_v{0};
-    bool has_end = false;
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        const std::uint32_t heads = w[s];
-        const std::uint32_t below = heads & (full >> (31 - lane));
-        const int seg = below != 0 ? 31 - __clz(below) : -1;
-        V v = p[s];
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            const V t = __shfl_up_sync(full, v, d);
-            if (lane >= d && lane - d >= seg) {
-                v += t;
-            }
-        }
-        if (seg < 0) {
-            v += carry;
-        }
-        const bool next_head = lane < 31 ? ((heads >> (lane + 1)) & 1u) != 0 : (w[s + 1] & 1u) != 0;
-        const std::int32_t k = k0 + s * 32 + lane;
-        if (k < k1 && (next_head || k == k1 - 1)) {
-            const std::int32_t row = r0 + rows_before + __popc(below);
-            const bool starts_here = row > r0 || !head_cut;
-            if (starts_here && next_head) {
-                y[row] = v;
-            } else if (!next_head) {
-                publish(words, c, v, starts_here, epoch);  // runs on past the chunk
-            } else {
-                end_v = v;  // the end of the cut row r0: finished below
-                has_end = true;
-            }
-        }
-        carry = __shfl_sync(full, v, 31);
-        rows_before += __popc(heads);
-    }
-    const unsigned ends = __ballot_sync(full, has_end);
-    if (ends == 0) {
-        return;
-    }
-    // Look back over the pieces of row r0 in chunks [fc, c), 32 at a time, newest first; a
-    // fixed tree per round and the rounds in order: the same sum every time.
-    V total{0};
-    for (std::int32_t top = c - 1; top >= fc; top -= 32) {
-        const std::int32_t q = top - lane;
-        V pv = q >= fc ? fetch<V>(words, q, epoch) : V{0};
-#pragma unroll
-        for (int d = 16; d > 0; d /= 2) {
-            pv += __shfl_down_sync(full, pv, d);
-        }
-        total += __shfl_sync(full, pv, 0);
-    }
-    if (has_end) {
-        y[r0] = total + end_v;
-    }
-}
-
-template <typename V, int S>
-void launch_lookback(LookBack<V>& t, const V* x, V* y)
-{
-    const auto blocks = static_cast<unsigned>((t.chunks + warps_per_block - 1) / warps_per_block);
-    lookback_kernel<V, S><<<blocks, block>>>(t.nnz, t.chunks, t.cols.data(), t.vals.data(),
-                                             t.chunk_row.data(), t.first_chunk.data(),
-                                             t.starts.data(), x, y, t.words.data(),
-                                             t.ticket.data());
-}
-
-
 
 
 template <typename V>
@@ -625,24 +416,6 @@ void run(const Csr<double, std::int32_t>& ad, const char* prec)
                timer.median_us([&] { launch_pdl<V, S>(t, x.data(), y.data(), F); }));           \
     }
     TILED_PDL(4, 3, "+ list fix-up, PDL")
-    {
-        auto t = upload_lookback(a);
-        y.fill(V{-7});
-        launch_lookback<V, 4>(t, x.data(), y.data());
-        CHECK_CUDA(cudaDeviceSynchronize());
-        check("lookback S=4 (one kernel)");
-        bool same = true;  // three products in a row, bitwise the same
-        std::vector<V> first(static_cast<std::size_t>(n)), again(first.size());
-        CHECK_CUDA(cudaMemcpy(first.data(), y.data(), first.size() * sizeof(V), cudaMemcpyDeviceToHost));
-        for (int i = 0; i < 3; ++i) {
-            launch_lookback<V, 4>(t, x.data(), y.data());
-            CHECK_CUDA(cudaMemcpy(again.data(), y.data(), again.size() * sizeof(V), cudaMemcpyDeviceToHost));
-            same = same && again == first;
-        }
-        std::printf("  check lookback S=4 bitwise repeat %s\n", same ? "ok" : "WRONG");
-        report("lookback S=4 (one kernel)",
-               timer.median_us([&] { launch_lookback<V, 4>(t, x.data(), y.data()); }));
-    }
     FormatParams params;
     // csr_tiled: the library kernel that grew out of this prototype (start words planned on the
     // host, a static list of cut rows; session 24, docs/benchmarks/h200_tiled_2026-11-29)
