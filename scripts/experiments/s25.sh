@@ -14,7 +14,8 @@
 #          Each variant is the working tree's csr_tiled.cu / csr_tiled.hpp with its patch
 #          applied, built into the same build tree (one file recompiles), its spmvlab binary kept.
 #   lookback  tiled_bench's one-kernel prototype (no fix-up: the warp at a cut row's end looks
-#          back over its pieces) on both power laws and onefull
+#          back over its pieces) on both power laws and onefull; the prototype is in the
+#          bench at 0977f09 only (removed after, docs/benchmarks/h200_floor_2026-11-29)
 #   floor  lookback, then e (s25/tiled_e.patch: the tile kernel's carveout at the largest L1) against a, three
 #          rounds; then Nsight Compute on csr_tiled and cuSPARSE CSR ALG1 on the lengths 4-1000
 #          law, both precisions (what both are bound by)
