@@ -224,6 +224,14 @@ Comm Comm::world()
 
 void Comm::barrier() const { SPMV_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); }
 
+std::string Comm::processor_name() const
+{
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int len = 0;
+    SPMV_MPI_CHECK(MPI_Get_processor_name(name, &len));
+    return std::string(name, static_cast<std::size_t>(std::max(len, 0)));
+}
+
 void Comm::allreduce_sum(std::span<double> values) const
 {
     if (size_ == 1 || values.empty()) {

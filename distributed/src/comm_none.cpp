@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <spmv/dist/comm.hpp>
 
 namespace spmv::dist {
@@ -41,6 +43,11 @@ bool Requests::empty() const noexcept { return true; }
 
 Comm Comm::world() { return Comm{}; }
 void Comm::barrier() const {}
+std::string Comm::processor_name() const
+{
+    char name[256] = {};
+    return gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
+}
 void Comm::allreduce_sum(std::span<double>) const {}
 double Comm::allreduce_sum(double v) const { return v; }
 double Comm::allreduce_max(double v) const { return v; }

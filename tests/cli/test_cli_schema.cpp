@@ -297,7 +297,7 @@ TEST_CASE("solve and calibrate --constants-out follow their schemas", "[cli][sch
     validate("calibrate.schema.json", {consts});
 }
 
-TEST_CASE("dist plan, verify, bench, solve and chart --json-out follow their schemas",
+TEST_CASE("dist plan, verify, bench, solve, chart and link --json-out follow their schemas",
           "[cli][schema]")
 {
     SPMV_NEEDS_JSONSCHEMA();
@@ -345,7 +345,8 @@ TEST_CASE("dist plan, verify, bench, solve and chart --json-out follow their sch
              {"dist bench gen:pde:size=8 --repeat 3 --scaling 1,2", "mbench.json",
               "dist-bench.schema.json"},
              {"dist solve gen:pde:size=8 --method mpir-cg", "msolve.json",
-              "dist-solve.schema.json"}}) {
+              "dist-solve.schema.json"},
+             {"dist link --sizes 8,4K,64K --repeat 3", "mlink.json", "dist-link.schema.json"}}) {
         const auto r = shell(mpi + args + " --json-out " + tmp(file) + " 2>&1");
         INFO("mpiexec -n 2 spmvlab " << args << "\n" << r.out);
         REQUIRE(r.status == 0);
@@ -392,7 +393,9 @@ TEST_CASE("GPU outputs follow their schemas", "[cli][schema][gpu]")
              {"dist bench gen:pde:size=8 --gpu --repeat 3", "gpu_dbench.json",
               "dist-bench.schema.json"},
              {"dist solve gen:pde:size=8 --gpu --method mpir-cg", "gpu_dsolve.json",
-              "dist-solve.schema.json"}}) {
+              "dist-solve.schema.json"},
+             {"dist link --gpu --sizes 4K,1M --repeat 3", "gpu_dlink.json",
+              "dist-link.schema.json"}}) {
         const auto d = run_spmvlab(args + " --json-out " + tmp(file), "/dev/null");
         INFO("spmvlab " << args);
         REQUIRE(d.status == 0);

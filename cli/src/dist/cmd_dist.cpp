@@ -1,7 +1,7 @@
-// spmvlab dist plan|verify|bench|solve|chart: distributed SpMV and CG over MPI ranks (Kreutzer
-// §III, Cevahir §3.3). `plan` and `chart` run in one process without MPI; the others run under
-// `mpiexec -n N spmvlab dist ...` (or as one rank without mpiexec). This file registers the
-// subcommands and their options, and starts MPI for those that need it; each subcommand is a
+// spmvlab dist plan|verify|bench|solve|chart|link: distributed SpMV and CG over MPI ranks
+// (Kreutzer §III, Cevahir §3.3). `plan` and `chart` run in one process without MPI; the others
+// run under `mpiexec -n N spmvlab dist ...` (or as one rank without mpiexec). This file registers
+// the subcommands and their options, and starts MPI for those that need it; each subcommand is a
 // file of its own beside it (dist_cli.hpp lists them).
 #include <algorithm>
 #include <cstdio>
@@ -96,6 +96,8 @@ std::vector<std::pair<std::string, std::string>> schedule_options(const DistCli&
             {"--inner-maxit", std::to_string(o.inner_maxit)},
             {"--tol", std::to_string(o.tol)},
             {"--maxit", std::to_string(o.maxit)},
+            {"dist link --sizes", o.link_sizes},
+            {"dist link --repeat", std::to_string(o.link_repeat)},
             {"format parameters", params_json(apply_format_params(o.params)).dump()}};
 }
 
@@ -259,7 +261,8 @@ void add_dist_command(CLI::App& app)
     plan->add_option("--ranks", o->ranks, "number of ranks")->capture_default_str()
         ->check(CLI::Range(1, 1 << 20));
     plan->add_option("--link", o->link, "link profile: pcie4, pcie5, nvlink4, ib-hdr, ib-ndr, "
-                                        "host-shm")->capture_default_str();
+                                        "host-shm, or BW,LAT (GB/s, us per message; measured "
+                                        "by spmvlab dist link)")->capture_default_str();
     plan->add_option("--device", o->device, "GPU profile with --gpu (H100, ...), else host "
                                             "profile (cpu-core)")->capture_default_str();
     plan->add_option("--precision", o->precision, "double or float")->capture_default_str();
@@ -306,7 +309,8 @@ void add_dist_command(CLI::App& app)
                       "ranks' kernels by the per-format model of the variant run, Kreutzer's "
                       "eq. 2 in parentheses): auto (from the exchange path that ran: nvlink4 for "
                       "cuda-ipc / cuda-aware, host-shm for host-staged and host ranks), a profile "
-                      "name, or none")
+                      "name, BW,LAT (GB/s, us per message; measured by spmvlab dist link), or "
+                      "none")
         ->capture_default_str();
     bench->add_option("--alpha", o->alpha,
                       "the model's x reuse: (0, 1] (1: none, Kreutzer's default) or min "
@@ -324,6 +328,9 @@ void add_dist_command(CLI::App& app)
                       "(predicted_scaling), or none")
         ->capture_default_str();
     bench->callback([o] {
+        if (o->bench_link != "auto" && o->bench_link != "none") {
+            (void)parse_link("--link", o->bench_link);  // refused on every rank before MPI
+        }
         with_mpi(*o, o->precision == "float" ? &run_bench<float> : &run_bench<double>);
     });
 
@@ -337,7 +344,8 @@ void add_dist_command(CLI::App& app)
     output_option(chart->add_option("--json-out", o->json_out,
                                     "write the table as JSON (- : the standard output)"));
     chart->add_option("--link", o->chart_link,
-                      "the model's link: auto (from each record's exchange path) or a profile")
+                      "the model's link: auto (from each record's exchange path), a profile, "
+                      "or BW,LAT (GB/s, us per message; measured by spmvlab dist link)")
         ->capture_default_str();
     chart->add_option("--device", o->chart_device,
                       "GPU profile of the model: a name (H100, H200, ...) or auto (the one each "
@@ -355,7 +363,35 @@ void add_dist_command(CLI::App& app)
                       "(repeatable; as spmvlab plot --matrices; generator specs need none; "
                       "default: the working directory)")
         ->type_name("DIR");
-    chart->callback([o] { run_chart(*o); });
+    chart->callback([o] {
+        if (o->chart_link != "auto") {
+            (void)parse_link("--link", o->chart_link);  // refused before a record is read
+        }
+        run_chart(*o);
+    });
+
+    auto* link = dist->add_subcommand(
+        "link", "measure the link of the model (mpiexec -n 2 or more): every rank exchanges at "
+                "once with rank-1 and rank+1 as the halo exchange does (irecv, isend, wait all, "
+                "host buffers), the slowest rank's time per size; fits latency and bandwidth "
+                "(time = messages x latency + bytes / bandwidth) and prints the --link BW,LAT "
+                "for dist plan / bench / chart. --gpu: also the pinned copies of each rank's "
+                "device and the whole host-staged step (one rank: the copies only)");
+    link->add_option("--sizes", o->link_sizes,
+                     "message sizes in bytes, K = 1024 and M = 1024^2 allowed, multiples of 8")
+        ->capture_default_str();
+    link->add_option("--repeat", o->link_repeat, "timed exchanges per size (after 5 warm-ups)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000000));
+    link->add_flag("--gpu", o->gpu,
+                   "also time the pinned device-to-host and host-to-device copies of each "
+                   "rank's GPU (node-local rank) and the host-staged step D2H + MPI + H2D");
+    output_option(link->add_option("--json-out", o->json_out,
+                                   "write the result record as JSON (- : the standard output)"));
+    link->callback([o] {
+        (void)byte_sizes("--sizes", o->link_sizes);  // refused on every rank before MPI
+        with_mpi(*o, &run_link);
+    });
 
     auto* solve = dist->add_subcommand("solve", "distributed CG / Jacobi-CG / MPIR-CG "
                                                 "(b = ones, x0 = 0)");

@@ -2,8 +2,11 @@
 #include "dist_cli.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -84,6 +87,92 @@ double parse_alpha(const std::string& s)
     return a;
 }
 
+namespace {
+/// The whole of `item` as a finite number, or nullopt.
+std::optional<double> number(const std::string& item)
+{
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(item, &used);
+        if (used == item.size() && std::isfinite(v)) {
+            return v;
+        }
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+}
+
+std::string shortest(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+}  // namespace
+
+LinkProfile parse_link(const std::string& option, const std::string& text)
+{
+    const auto comma = text.find(',');
+    const std::string usage = " (" + option +
+                              " takes a link profile's name or BW,LAT: the bandwidth in GB/s "
+                              "and the latency per message in us, both positive, e.g. 10,0.5, "
+                              "as `spmvlab dist link` prints it)";
+    if (comma == std::string::npos) {
+        try {
+            return find_link(text);
+        } catch (const spmv::InvalidArgument& e) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       option + " " + text + ": " + spmv::user_message(e.what()) + usage);
+        }
+    }
+    const std::string bw_text = text.substr(0, comma);
+    const std::string lat_text = text.substr(comma + 1);
+    const auto bw = number(bw_text);
+    const auto lat = number(lat_text);
+    if (!bw || *bw <= 0.0) {
+        SPMV_THROW(spmv::InvalidArgument, option + " " + text + ": the bandwidth '" + bw_text +
+                                              "' is not a positive number of GB/s" + usage);
+    }
+    if (!lat || *lat <= 0.0) {
+        SPMV_THROW(spmv::InvalidArgument, option + " " + text + ": the latency '" + lat_text +
+                                              "' is not a positive number of us" + usage);
+    }
+    return custom_link("custom (" + shortest(*bw) + " GB/s, " + shortest(*lat) + " us)", *bw,
+                       *lat);
+}
+
+std::vector<std::int64_t> byte_sizes(const std::string& option, const std::string& text)
+{
+    std::vector<std::int64_t> v;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const auto end = std::min(text.find(',', at), text.size());
+        const auto item = text.substr(at, end - at);
+        std::int64_t unit = 1;
+        std::string digits = item;
+        if (!digits.empty() && (digits.back() == 'K' || digits.back() == 'k')) {
+            unit = 1024;
+            digits.pop_back();
+        } else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) {
+            unit = 1024 * 1024;
+            digits.pop_back();
+        }
+        const bool whole = !digits.empty() && digits.size() <= 12 &&
+                           std::all_of(digits.begin(), digits.end(),
+                                       [](unsigned char c) { return std::isdigit(c) != 0; });
+        const std::int64_t n = whole ? std::stoll(digits) * unit : 0;
+        if (n <= 0) {
+            SPMV_THROW(spmv::InvalidArgument,
+                       option + " " + text + ": '" + item +
+                           "' is not a size in bytes (a positive whole number, optionally with "
+                           "K = 1024 or M = 1024^2: 8,64,4K,1M)");
+        }
+        v.push_back(n);
+        at = end + 1;
+    }
+    return v;
+}
+
 // The model predicts every mode by what it really overlaps (spmv/dist/model.hpp): naive
 // overlap hides nothing (Open MPI 4.1 has no asynchronous progress: ModelOptions::
 // async_progress stays false), explicit overlap on GPU ranks hides the halo path behind the
@@ -92,7 +181,7 @@ std::pair<LinkProfile, bool> link_for_path(const std::string& link, const std::s
 {
     const bool direct = path == "cuda-ipc" || path == "cuda-aware" || path == "nccl";
     if (link != "auto") {
-        return {find_link(link), !direct};
+        return {parse_link("--link", link), !direct};
     }
     return {find_link(direct ? "nvlink4" : "host-shm"), !direct};
 }

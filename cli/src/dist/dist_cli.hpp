@@ -64,6 +64,10 @@ struct DistCli {
     std::string chart_scaling = "1,2,4,8";
     std::vector<std::string> matrix_dirs;  ///< dist chart --matrices: where the records' files are
     int weak_k = 0;  ///< dist plan --weak K: weak scaling of pde with K^3 rows per rank
+    // link
+    /// dist link --sizes: message sizes in bytes (byte_sizes), spmv::dist::default_link_sizes
+    std::string link_sizes = "8,64,512,4K,32K,256K,1M,2M,4M,8M";
+    int link_repeat = 50;  ///< dist link --repeat (after 5 warm-ups)
     // solve
     std::string method = "cg";
     bool jacobi = false;
@@ -86,6 +90,9 @@ int run_verify(const spmv::dist::Comm& comm, const DistCli& options);
 /// bench.cpp: the distributed SpMV timed in each mode
 template <typename V>
 int run_bench(const spmv::dist::Comm& comm, const DistCli& options);
+/// link.cpp: the host-to-host MPI path (and with --gpu the pinned copies) measured under the
+/// halo exchange's pattern, and the model's link fitted to it (`--link BW,LAT`)
+int run_link(const spmv::dist::Comm& comm, const DistCli& options);
 /// solve.cpp: distributed CG / Jacobi-CG / MPIR-CG (ExitCode exit_status::no_convergence, 4, when it does not converge)
 int run_solve(const spmv::dist::Comm& comm, const DistCli& options);
 
@@ -106,10 +113,22 @@ std::vector<int> int_list(const std::string& s);
 /// clamps alpha to [1/N_nzr, 1] per block, so a tiny value means perfect reuse of x).
 double parse_alpha(const std::string& s);
 
+/// A --link value other than auto / none: a built-in profile's name (spmv::dist::find_link,
+/// ignoring case) or "BW,LAT", the bandwidth in GB/s and the latency per message in us, both
+/// positive and finite (what `spmvlab dist link` prints), giving spmv::dist::custom_link named
+/// "custom (BW GB/s, LAT us)". Throws InvalidArgument naming `option` and `text` otherwise.
+spmv::dist::LinkProfile parse_link(const std::string& option, const std::string& text);
+
+/// "8,64,4K,1M" -> {8, 64, 4096, 1048576}: sizes in bytes, each a whole number with an optional
+/// K (1024) or M (1024^2) suffix. Throws InvalidArgument naming `option`, `text` and the bad item
+/// for anything else (an empty item, a fraction, a sign, another suffix, 0, overflow).
+std::vector<std::int64_t> byte_sizes(const std::string& option, const std::string& text);
+
 /// The model's link for an exchange path ("auto"): GPU ranks that copy GPU to GPU (CUDA IPC,
 /// CUDA-aware MPI) over NVLink 4 without host staging; host-staged ones through the host's
-/// shared memory with the two PCIe copies; host ranks through shared memory. Second: whether
-/// the model stages through the host (ModelOptions::stage_through_host).
+/// shared memory with the two PCIe copies; host ranks through shared memory; anything else is
+/// parse_link's. Second: whether the model stages through the host
+/// (ModelOptions::stage_through_host).
 std::pair<spmv::dist::LinkProfile, bool> link_for_path(const std::string& link,
                                                        const std::string& path);
 

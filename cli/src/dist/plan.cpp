@@ -24,6 +24,7 @@ using namespace spmv::dist;
 int run_plan(const DistCli& o)
 {
     const auto params = apply_format_params(o.params);  // bad values are refused
+    const auto link = parse_link("--link", o.link);  // a bad link is refused before the load
     const auto a = load_matrix(o.input);
     const auto kind = parse_partition_kind(o.partition);
     const auto part = make_partition(a, kind, o.ranks);
@@ -31,7 +32,6 @@ int run_plan(const DistCli& o)
     auto stats = partition_stats(a, part, vb);
     const RankDevice dev = o.gpu ? RankDevice{spmv::model::find_profile(o.device)}
                                  : RankDevice{find_host(o.device == "H100" ? "cpu-core" : o.device)};
-    const auto& link = find_link(o.link);
     ModelOptions mo;
     mo.precision = vb == 4 ? spmv::model::Precision::single_precision
                            : spmv::model::Precision::double_precision;

@@ -50,11 +50,15 @@ const std::vector<LinkProfile>& link_table()
         {"ib-ndr", 50.0, 1.5,
          "InfiniBand NDR 4x: 400 Gb/s = 50 GB/s per direction, nominal data rate used as is "
          "(optimistic bound). Latency 1.5 us ASSUMED, as for HDR."},
-        {"host-shm", 10.0, 0.5,
-         "Ranks of one node exchanging through shared memory (Open MPI's vader/sm: a single "
-         "copy via CMA/XPMEM or two through a shared buffer). 10 GB/s per pair ASSUMED (about "
-         "one core's memcpy bandwidth), latency 0.5 us ASSUMED. Also the host-to-host step of "
-         "GPU ranks on one node that stage the halo through the host."},
+        {"host-shm", 4.8, 0.9,
+         "Ranks of one node exchanging through shared memory (Open MPI's vader/sm), also the "
+         "host-to-host step of GPU ranks on one node that stage the halo through the host. "
+         "MEASURED by `mpirun -n 4 spmvlab dist link` on the H200 host (Open MPI 4.1.6, every "
+         "rank exchanging with its chain neighbours at once, 8 B to 8 MiB; "
+         "docs/benchmarks/link_2026-11-29): 4.84 GB/s and 0.90 us per message (2 ranks: 4.99 "
+         "GB/s, 0.98 us). It was 10 GB/s and 0.5 us ASSUMED (one core's memcpy) before, which "
+         "priced the host-staged exchange on 4 GPUs 1.5x too fast. Another host: measure it "
+         "with dist link and pass --link BW,LAT."},
     };
     return t;
 }
@@ -79,27 +83,33 @@ const std::vector<FixedCosts>& fixed_table()
     //                  the records of the current task mode (the spin-then-sleep hand-offs of
     //                  1c4f1dd: nccl_2026-11-28/x4_spin_1c4f1dd); the sleeping hand-offs before
     //                  them (x4/, 373cb08) cost 7.0-7.4 us
+    // Last run 2026-11-29 (session 25) with the H200 kernel constants of
+    // docs/benchmarks/h200_tiled_2026-11-29 and the host-shm link measured by dist link
+    // (docs/benchmarks/link_2026-11-29): host-staged's exchange_us 48.7 -> 28.8 (the link's
+    // share had been counted in it), sync_us 7.6 -> 8.0 and first_pass_us 15.0 -> 15.8 (the
+    // refitted kernel constants move the model's second pass).
     static const std::vector<FixedCosts> t = {
-        {"host-staged", 48.7, 6.7, 7.6, 3.0, 15.0,
+        {"host-staged", 28.8, 6.7, 8.0, 3.0, 15.8,
          "MEASURED on the H200 host (Open MPI 4.1 through shared memory, pinned copies; "
-         "docs/benchmarks/nccl_2026-11-28, pde150, 2 GPUs): exchange_us 50.4 (CSR) and 47.0 "
-         "(SELL); neighbour_us, sync_us, handoff_us and first_pass_us are cuda-ipc's (no 4-GPU "
-         "pde150 record of this path; its first pass has two launches ahead, the gather and "
-         "the copy: ASSUMED the same)"},
-        {"cuda-ipc", 26.5, 6.7, 7.6, 3.0, 15.0,
+         "docs/benchmarks/nccl_2026-11-28, pde150, 2 GPUs): exchange_us 30.5 (CSR) and 27.1 "
+         "(SELL) beside the host-shm link as measured by dist link (4.8 GB/s, 0.9 us; 50.4 and "
+         "47.0 beside the 10 GB/s assumed before it); neighbour_us, sync_us, handoff_us and "
+         "first_pass_us are cuda-ipc's (no 4-GPU pde150 record of this path; its first pass "
+         "has two launches ahead, the gather and the copy: ASSUMED the same)"},
+        {"cuda-ipc", 26.5, 6.7, 8.0, 3.0, 15.8,
          "MEASURED on the H200 host (pde150; docs/benchmarks/dist_model_2026-11-28 and x4/, "
          "nccl_2026-11-28): exchange_us 27.1, 20.1, 32.7, 26.0 on 2 GPUs (mean); neighbour_us "
-         "from 4 GPUs (37.9, 28.5) less exchange_us; sync_us the median of 10 (6.9-10.7, one "
-         "22.3) over every path, matching the timelines' GPU gap after a host wait (7.8-9.1 us "
+         "from 4 GPUs (37.9, 28.5) less exchange_us; sync_us the median of 10 (7.4-11.5, one "
+         "22.7) over every path, matching the timelines' GPU gap after a host wait (7.8-9.1 us "
          "with their event records, modes_2026-11-28/h200x*/tl_*); first_pass_us the median "
-         "of 6 (7.2-19.3) over cuda-ipc and nccl; handoff_us 3.0 (4 GPUs, SELL, "
+         "of 6 (7.6-19.8) over cuda-ipc and nccl; handoff_us 3.0 (4 GPUs, SELL, "
          "nccl_2026-11-28/x4_spin_1c4f1dd: the spinning hand-offs; 7.4 and 7.0 before them)"},
-        {"nccl", 23.9, 6.7, 7.6, 0.9, 15.0,
+        {"nccl", 23.9, 6.7, 8.0, 0.9, 15.8,
          "MEASURED on the H200 host (NCCL 2.28; docs/benchmarks/nccl_2026-11-28, its README's "
          "table, pde150, 2 GPUs): exchange_us 18.8 (SELL) and 29.0 (CSR); handoff_us 0.9 (4 GPUs, "
          "SELL, nccl_2026-11-28/x4_spin_1c4f1dd); neighbour_us is cuda-ipc's; sync_us and "
          "first_pass_us shared"},
-        {"cuda-aware", 48.7, 6.7, 7.6, 3.0, 15.0,
+        {"cuda-aware", 28.8, 6.7, 8.0, 3.0, 15.8,
          "ASSUMED: host-staged's (a CUDA-aware MPI's path has not been measured here)"},
     };
     return t;

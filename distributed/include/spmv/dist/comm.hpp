@@ -95,6 +95,8 @@ public:
     int node_size() const noexcept { return node_size_; }
     /// The MPI library's thread level (Environment::thread_level).
     int thread_level() const noexcept { return thread_level_; }
+    /// This rank's host as MPI names it (MPI_Get_processor_name; the host name without MPI).
+    std::string processor_name() const;
 
     void barrier() const;
     /// Sum over all ranks, in place.

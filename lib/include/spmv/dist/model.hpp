@@ -209,7 +209,7 @@ constexpr bool compressed_nonlocal(std::int64_t nonlocal_rows, std::int64_t rows
 ///   nvlink4   300   3 us     H100 NVLink 4 via NVSwitch, CUDA-aware MPI (450 nominal)
 ///   ib-hdr    25    1.5 us   InfiniBand HDR 4x, 200 Gb/s
 ///   ib-ndr    50    1.5 us   InfiniBand NDR 4x, 400 Gb/s
-///   host-shm  10    0.5 us   CPU ranks of one node through shared memory
+///   host-shm  4.8   0.9 us   ranks of one node through shared memory (measured, H200 host)
 struct LinkProfile {
     std::string name;
     double bandwidth_gbs = 0.0;  ///< one direction, GB/s (1e9 bytes/s)
