@@ -164,7 +164,8 @@ DistributionPanel::DistributionPanel(QWidget* parent) : QWidget(parent)
                                 .arg(fromStd(l.note)),
                             Qt::ToolTipRole);
     }
-    m_link->setToolTip(tr("The network between the ranks (an ASSUMED profile)"));
+    m_link->setToolTip(tr("The network between the ranks (each profile's tooltip says where its "
+                          "numbers come from: assumed, or measured like host-shm)"));
 
     m_precision = new QComboBox;
     m_precision->addItem(tr("DP"));
