@@ -17,7 +17,8 @@ const std::string sell_auto = " --slice 1024 --sigma auto --max-memory 100M";
 
 }  // namespace
 
-TEST_CASE("formats skips SELL with sigma = auto by its estimate, fast and small", "[cli][memory]")
+TEST_CASE("formats skips SELL with sigma = auto by its estimate, without building it",
+          "[cli][memory]")
 {
     const auto m = measured("formats " + onefull + sell_auto + " --json");
 
@@ -34,7 +35,9 @@ TEST_CASE("formats skips SELL with sigma = auto by its estimate, fast and small"
         }
     }
     CHECK(seen);
-    CHECK(m.seconds < 2.0);
+    // the peak resident set shows that nothing was built; the time is only a guard against a
+    // hang (a speed target would belong in a benchmark: this also runs under ASan on 2 cores)
+    CHECK(m.seconds < 30.0);
     CHECK(m.peak_mib < 200.0);
 }
 
