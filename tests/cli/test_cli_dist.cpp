@@ -114,7 +114,8 @@ TEST_CASE("dist plan prices the fixed costs of the exchange path on GPU ranks", 
     const auto host = spmvlab("dist plan gen:pde:size=16 --ranks 2 --scaling none");
     CHECK(host.out.find("fixed costs: none") != std::string::npos);
     for (const char* bad : {"--fixed-costs sometimes", "--fixed-costs 1,2,3",
-                            "--fixed-costs 1,2,x,4,5", "--fixed-costs 1,-2,3,4,5"}) {
+                            "--fixed-costs 1,2,x,4,5", "--fixed-costs 1,-2,3,4,5",
+                            "--fixed-costs 1,2,nan,4,5", "--fixed-costs 1,2,3,4,5e999"}) {
         const auto r = spmvlab(base + " " + bad);
         INFO(bad << "\n" << r.out);
         CHECK(r.status != 0);

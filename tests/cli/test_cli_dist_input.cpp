@@ -53,72 +53,88 @@ std::vector<double> errors_of(const std::string& json)
 
 }  // namespace
 
-TEST_CASE("dist verify reads a Matrix Market file per rank and agrees with the root path",
-          "[cli_dist_input]")
+namespace {
+
+/// One file, written by `write` (a spmvlab command that must succeed) as tmp(name + ".mtx"):
+/// dist verify reads it per rank on 1 to 4 ranks, nnz and rows partitions, and agrees with the
+/// root path; `spec`, when given, is the same matrix generated per rank. One test case per file
+/// kind, so that CTest runs them side by side (each is ~30 runs of spmvlab under mpiexec).
+void per_rank_agrees_with_root(const std::string& name, const std::string& spec,
+                               const std::string& write)
 {
     if (mpiexec(1).empty()) {
         SPMV_SKIP("this build has no MPI");
     }
-    // general (values with 17 digits: the file holds the generated matrix exactly), symmetric
-    // (pde: the lower triangle, expanded by every rank on the way), pattern (values 1)
-    struct Case {
-        std::string name;
-        std::string spec;  ///< the same matrix through the root path
-        std::string write;
-    };
-    const std::vector<Case> cases = {
-        {"general", "gen:powerlaw:rows=3000,max-len=60",
-         "convert gen:powerlaw:rows=3000,max-len=60 " + tmp("general.mtx")},
-        {"symmetric", "gen:pde:size=14", "generate pde --size 14 -o " + tmp("symmetric.mtx")},
-        {"pattern", "", "convert gen:banded --pattern " + tmp("pattern.mtx")},
-    };
-    for (const auto& c : cases) {
-        make(c.write);
-        const auto file = tmp(c.name + ".mtx");
-        // the root path for the same file: rank 0 reads it whole, takes the reference of the
-        // whole matrix and sends each rank its rows (as before per-rank input)
-        const auto root_json = tmp(c.name + "_root.json");
-        const auto root =
-            run(mpiexec(3), "dist verify " + file + " --load root --json-out " + root_json);
-        INFO(c.name << " root path:\n" << root.out);
-        REQUIRE(root.status == 0);
-        CHECK(root.out.find("input: rank 0 reads " + c.name + ".mtx whole and sends each "
-                            "rank its rows (--load root)") != std::string::npos);
-        const auto root_err = errors_of(root_json);
-        for (int n = 1; n <= 4; ++n) {
-            for (const char* partition : {"nnz", "rows"}) {
-                const auto json = tmp(c.name + "_" + std::to_string(n) + partition + ".json");
-                const auto r = run(mpiexec(n), "dist verify " + file + " --partition " +
-                                                   partition + " --mode all --json-out " + json);
-                INFO(c.name << " on " << n << " rank(s), " << partition << ":\n" << r.out);
-                REQUIRE(r.status == 0);
-                CHECK(r.out.find("read per rank (" + std::to_string(n) + " rank(s)") !=
-                      std::string::npos);
-                const auto j = read_json(json);
-                CHECK(j["ranks"] == n);
-                CHECK(j["partition"] == partition);
-                const auto err = errors_of(json);
-                REQUIRE(err.size() == 4);
-                for (const double e : err) {
-                    // the same magnitude as the root path's: both rounding noise of a double
-                    // product, far below the tolerance (a wrong row, column or expansion
-                    // gives an error of order 1)
-                    CHECK(e < 1e-14);
-                    CHECK(e <= std::max(100 * root_err.front(), 1e-15));
-                }
-            }
-        }
-        if (!c.spec.empty()) {  // and the generated matrix itself, each rank its rows
-            const auto json = tmp(c.name + "_spec.json");
-            const auto r = run(mpiexec(3), "dist verify " + c.spec + " --json-out " + json);
-            INFO(r.out);
+    make(write);
+    const auto file = tmp(name + ".mtx");
+    // the root path for the same file: rank 0 reads it whole, takes the reference of the
+    // whole matrix and sends each rank its rows (as before per-rank input)
+    const auto root_json = tmp(name + "_root.json");
+    const auto root =
+        run(mpiexec(3), "dist verify " + file + " --load root --json-out " + root_json);
+    INFO(name << " root path:\n" << root.out);
+    REQUIRE(root.status == 0);
+    CHECK(root.out.find("input: rank 0 reads " + name + ".mtx whole and sends each "
+                        "rank its rows (--load root)") != std::string::npos);
+    const auto root_err = errors_of(root_json);
+    for (int n = 1; n <= 4; ++n) {
+        for (const char* partition : {"nnz", "rows"}) {
+            const auto json = tmp(name + "_" + std::to_string(n) + partition + ".json");
+            const auto r = run(mpiexec(n), "dist verify " + file + " --partition " + partition +
+                                               " --mode all --json-out " + json);
+            INFO(name << " on " << n << " rank(s), " << partition << ":\n" << r.out);
             REQUIRE(r.status == 0);
-            CHECK(r.out.find("generated per rank (3 rank(s)") != std::string::npos);
-            for (const double e : errors_of(json)) {
+            CHECK(r.out.find("read per rank (" + std::to_string(n) + " rank(s)") !=
+                  std::string::npos);
+            const auto j = read_json(json);
+            CHECK(j["ranks"] == n);
+            CHECK(j["partition"] == partition);
+            const auto err = errors_of(json);
+            REQUIRE(err.size() == 4);
+            for (const double e : err) {
+                // the same magnitude as the root path's: both rounding noise of a double
+                // product, far below the tolerance (a wrong row, column or expansion gives an
+                // error of order 1)
                 CHECK(e < 1e-14);
+                CHECK(e <= std::max(100 * root_err.front(), 1e-15));
             }
         }
     }
+    if (!spec.empty()) {  // and the generated matrix itself, each rank its rows
+        const auto json = tmp(name + "_spec.json");
+        const auto r = run(mpiexec(3), "dist verify " + spec + " --json-out " + json);
+        INFO(r.out);
+        REQUIRE(r.status == 0);
+        CHECK(r.out.find("generated per rank (3 rank(s)") != std::string::npos);
+        for (const double e : errors_of(json)) {
+            CHECK(e < 1e-14);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("dist verify reads a general Matrix Market file per rank and agrees with the root path",
+          "[cli_dist_input]")
+{
+    // values with 17 digits: the file holds the generated matrix exactly
+    per_rank_agrees_with_root("general", "gen:powerlaw:rows=3000,max-len=60",
+                              "convert gen:powerlaw:rows=3000,max-len=60 " + tmp("general.mtx"));
+}
+
+TEST_CASE("dist verify reads a symmetric Matrix Market file per rank and agrees with the root "
+          "path", "[cli_dist_input]")
+{
+    // pde: the lower triangle, expanded by every rank on the way
+    per_rank_agrees_with_root("symmetric", "gen:pde:size=14",
+                              "generate pde --size 14 -o " + tmp("symmetric.mtx"));
+}
+
+TEST_CASE("dist verify reads a pattern Matrix Market file per rank and agrees with the root path",
+          "[cli_dist_input]")
+{
+    // pattern: every value 1
+    per_rank_agrees_with_root("pattern", "", "convert gen:banded --pattern " + tmp("pattern.mtx"));
 }
 
 TEST_CASE("dist verify --precision float per rank is within float rounding", "[cli_dist_input]")

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -341,7 +342,18 @@ struct RecordCase {
     int gap = 0;
 };
 
-double model_us(const Csr<double, std::int32_t>& a, const RecordCase& c, const RecordPoint& p)
+/// The partition's statistics and the variant's kernel shapes on `ranks` ranks: what the model
+/// reads of the matrix (every point of a case on the same rank count shares them).
+PartitionStats record_stats(const Csr<double, std::int32_t>& a, const RecordCase& c, int ranks)
+{
+    const auto part = ranks == 1 ? partition_rows(a.num_rows, 1)
+                                 : make_partition(a, PartitionKind::nnz, ranks);
+    auto s = partition_stats(a, part, 8);
+    add_kernel_shapes(s, a, part, c.variant, FormatParams{}, true);
+    return s;
+}
+
+double model_us(const PartitionStats& s, const RecordCase& c, const RecordPoint& p)
 {
     ModelOptions o;
     o.variant = c.variant;
@@ -350,18 +362,19 @@ double model_us(const Csr<double, std::int32_t>& a, const RecordCase& c, const R
         o.fixed_costs = find_fixed_costs(p.path);
     }
     const auto& link = find_link(o.stage_through_host ? "host-shm" : "nvlink4");
-    const auto part = p.ranks == 1 ? partition_rows(a.num_rows, 1)
-                                   : make_partition(a, PartitionKind::nnz, p.ranks);
-    auto s = partition_stats(a, part, 8);
-    add_kernel_shapes(s, a, part, c.variant, FormatParams{}, true);
     return predict_distributed(s, model::find_profile(c.gpu), link, o).time_s[p.mode] * 1e6;
 }
 
 void check_case(const RecordCase& c)
 {
     const auto a = gen::pde(c.pde);
+    std::map<int, PartitionStats> stats;  // by rank count
     for (const auto& p : c.points) {
-        const double model = model_us(a, c, p);
+        auto at = stats.find(p.ranks);
+        if (at == stats.end()) {
+            at = stats.emplace(p.ranks, record_stats(a, c, p.ranks)).first;
+        }
+        const double model = model_us(at->second, c, p);
         const double ratio = p.measured_us / model;
         INFO("pde" << c.pde << " " << c.variant << " on " << p.ranks << " " << c.gpu << " "
                    << p.path << " " << to_string(p.mode) << ": measured " << p.measured_us

@@ -209,14 +209,12 @@ std::optional<FixedCosts> fixed_costs_for(const std::string& option, const std::
         while (at <= option.size()) {
             const auto end = std::min(option.find(',', at), option.size());
             const auto item = option.substr(at, end - at);
-            try {
-                std::size_t used = 0;
-                v.push_back(std::stod(item, &used));
-                SPMV_EXPECTS(used == item.size(), "");
-            } catch (const std::exception&) {
+            const auto x = number(item);
+            if (!x) {
                 SPMV_THROW(spmv::InvalidArgument,
-                           "--fixed-costs " + option + ": '" + item + "' is not a number");
+                           "--fixed-costs " + option + ": '" + item + "' is not a finite number");
             }
+            v.push_back(*x);
             at = end + 1;
         }
         SPMV_EXPECTS(v.size() == 5, "--fixed-costs " + option +
