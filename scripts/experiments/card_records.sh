@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Issue 37 on any card: the records the per-format model is fitted on and validated against,
+# and the comparison with cuSPARSE in the same run. The parts and their inputs are those of
+# docs/benchmarks/h100_2026-11-26/run.sh and h200_calib_2026-11-28/run.sh, so that the cards
+# compare one to one. One difference: every variant the build has is timed (bench's default
+# --formats all), so csr_tiled (session 24) and all five cuSPARSE baselines are in. Those two
+# scripts name their lists and stay as the records of what they ran.
+#
+#   SPMV_COMMIT=<sha> OUT=<dir> bash scripts/experiments/card_records.sh PART...
+#
+# PART:
+#   a, b      .mtx/a and .mtx/b: the first 50 files of ../shared/matrices in name order, and the
+#             rest (33 MB in all; carry them)
+#   large     the six held-out generated matrices of scripts/bench_gpu.sh
+#   fitlarge  the nine generated matrices the model is fitted on beside part a
+#   gpu       the [gpu] Catch suite
+#   smoke     two small generated matrices: checks this batch itself in a minute
+# With several GPUs the parts run at once, part i on GPU i mod #GPUs (CUDA_VISIBLE_DEVICES:
+# each part times kernels on its own GPU only). With one GPU they run one after the other.
+# One device call has 10 minutes, so on one GPU give one or two parts per call.
+# Writes $OUT/<part>/ (gpu.csv, bench.json, bench.csv, bench.txt, bench.err).
+#
+# Afterwards, on this machine, with D the committed folder:
+#   spmvlab calibrate --fit $D/a/bench.json $D/fitlarge/bench.json \
+#       --validate $D/b/bench.json $D/large/bench.json --matrices ../shared/matrices \
+#       --gpu <profile> --max-memory 16G --table-out $D/model_fit.md --constants-out $D/constants.json
+#   python3 docs/benchmarks/h200_calib_2026-11-28/own_vs_cusparse.py $D/*/bench.json
+set -uo pipefail
+[ $# -ge 1 ] || { echo "usage: card_records.sh a|b|large|fitlarge|gpu|smoke ..." >&2; exit 2; }
+out=${OUT:?}
+export SPMV_COMMIT=${SPMV_COMMIT:?}
+t0=$SECONDS
+source scripts/device_build.sh
+targets=(spmvlab)
+for p in "$@"; do
+    case $p in
+        a|b|large|fitlarge|smoke) ;;
+        gpu) targets+=(test_gpu) ;;
+        *) echo "card_records.sh: unknown part '$p' (a, b, large, fitlarge, gpu, smoke)" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$out"
+device_build "$out/logs" "${targets[@]}" || exit 1
+S=build-device/cli/spmvlab
+common=(--gpu --precision both --sigma auto --max-format-mib 4096)
+small=(--min-time 10 --min-reps 20)
+big=(--min-time 100 --min-reps 50)
+
+inputs() {  # inputs PART: the bench arguments of a part
+    case $1 in
+        a|b) [ -d ".mtx/$1" ] || { echo "card_records.sh: .mtx/$1 is missing" >&2; return 1; }
+             echo "${small[*]} .mtx/$1" ;;
+        large) echo "${big[*]} gen:pde:size=100 gen:pde:size=150" \
+                    "gen:blocks5:block-rows=100000,blocks=8 gen:powerlaw:rows=1000000" \
+                    "gen:powerlaw:rows=1000000,min-len=4,max-len=1000 gen:onefull:n=200000" ;;
+        fitlarge) echo "${big[*]} gen:pde:size=80 gen:pde:size=120" \
+                       "gen:blocks5:block-rows=60000,blocks=8,seed=7 gen:powerlaw:rows=500000,seed=7" \
+                       "gen:powerlaw:rows=2000000,min-len=2,max-len=200,seed=7" \
+                       "gen:powerlaw:rows=400000,min-len=8,max-len=2000,seed=7 gen:onefull:n=100000" \
+                       "gen:banded:n=1000000,bandwidth=8,offdiags=2,seed=7" \
+                       "gen:random:rows=500000,nnz-per-row=12,seed=7" ;;
+        smoke) echo "${small[*]} gen:pde:size=20 gen:powerlaw:rows=20000" ;;
+    esac
+}
+
+part() {  # part NAME GPU
+    local name=$1 gpu=$2 dir=$out/$1
+    mkdir -p "$dir"
+    nvidia-smi -i "$gpu" --query-gpu=index,name,driver_version,memory.total,ecc.mode.current,clocks.max.sm,clocks.max.memory \
+        --format=csv > "$dir/gpu.csv" 2>&1
+    if [ "$name" = gpu ]; then
+        CUDA_VISIBLE_DEVICES=$gpu build-device/tests/test_gpu > "$dir/test_gpu.txt" 2>&1
+        echo "part gpu (GPU $gpu) rc=$? $((SECONDS - t0)) s"; tail -n 3 "$dir/test_gpu.txt"
+        return
+    fi
+    local args
+    args=$(inputs "$name") || return 1
+    # shellcheck disable=SC2086  # the part's arguments are words without spaces
+    CUDA_VISIBLE_DEVICES=$gpu "$S" bench "${common[@]}" $args --json-out "$dir/bench.json" \
+        --csv-out "$dir/bench.csv" > "$dir/bench.txt" 2> "$dir/bench.err"
+    echo "part $name (GPU $gpu) rc=$? $((SECONDS - t0)) s"; tail -n 2 "$dir/bench.err"
+}
+
+gpus=$(nvidia-smi -L | grep -c '^GPU ')
+[ "$gpus" -ge 1 ] || { echo "card_records.sh: no GPU" >&2; exit 1; }
+parts=("$@")
+for ((g = 0; g < gpus && g < ${#parts[@]}; g++)); do
+    (for ((i = g; i < ${#parts[@]}; i += gpus)); do part "${parts[i]}" "$g"; done) &
+done
+wait
+echo "card_records.sh: done in $((SECONDS - t0)) s"
