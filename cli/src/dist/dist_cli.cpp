@@ -102,6 +102,19 @@ std::optional<double> number(const std::string& item)
     return std::nullopt;
 }
 
+/// The items of a comma-separated list, empty ones included ("a,,b" has three).
+std::vector<std::string> comma_items(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const auto end = std::min(text.find(',', at), text.size());
+        items.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return items;
+}
+
 std::string shortest(double v)
 {
     char buf[32];
@@ -144,10 +157,7 @@ LinkProfile parse_link(const std::string& option, const std::string& text)
 std::vector<std::int64_t> byte_sizes(const std::string& option, const std::string& text)
 {
     std::vector<std::int64_t> v;
-    std::size_t at = 0;
-    while (at <= text.size()) {
-        const auto end = std::min(text.find(',', at), text.size());
-        const auto item = text.substr(at, end - at);
+    for (const auto& item : comma_items(text)) {
         std::int64_t unit = 1;
         std::string digits = item;
         if (!digits.empty() && (digits.back() == 'K' || digits.back() == 'k')) {
@@ -168,7 +178,6 @@ std::vector<std::int64_t> byte_sizes(const std::string& option, const std::strin
                            "K = 1024 or M = 1024^2: 8,64,4K,1M)");
         }
         v.push_back(n);
-        at = end + 1;
     }
     return v;
 }
@@ -205,17 +214,13 @@ std::optional<FixedCosts> fixed_costs_for(const std::string& option, const std::
     }
     if (option.find(',') != std::string::npos) {
         std::vector<double> v;
-        std::size_t at = 0;
-        while (at <= option.size()) {
-            const auto end = std::min(option.find(',', at), option.size());
-            const auto item = option.substr(at, end - at);
+        for (const auto& item : comma_items(option)) {
             const auto x = number(item);
             if (!x) {
                 SPMV_THROW(spmv::InvalidArgument,
                            "--fixed-costs " + option + ": '" + item + "' is not a finite number");
             }
             v.push_back(*x);
-            at = end + 1;
         }
         SPMV_EXPECTS(v.size() == 5, "--fixed-costs " + option +
                                         ": five numbers EXCHANGE,NEIGHBOUR,SYNC,HANDOFF,"
