@@ -18,6 +18,10 @@
 # With several GPUs the parts run at once, part i on GPU i mod #GPUs (CUDA_VISIBLE_DEVICES:
 # each part times kernels on its own GPU only). With one GPU they run one after the other.
 # One device call has 10 minutes, so on one GPU give one or two parts per call.
+# FORMATS (default all): the --formats of the bench parts, e.g. only the own variants that were
+# ever fastest on the collection plus csr_tiled and the cuSPARSE baselines, when the question is
+# the comparison with cuSPARSE and the device time is short (every variant on a and b takes
+# about 16 s per matrix on one H200).
 # Writes $OUT/<part>/ (gpu.csv, bench.json, bench.csv, bench.txt, bench.err).
 #
 # Afterwards, on this machine, with D the committed folder:
@@ -42,7 +46,7 @@ done
 mkdir -p "$out"
 device_build "$out/logs" "${targets[@]}" || exit 1
 S=build-device/cli/spmvlab
-common=(--gpu --precision both --sigma auto --max-format-mib 4096)
+common=(--gpu --precision both --sigma auto --max-format-mib 4096 --formats "${FORMATS:-all}")
 small=(--min-time 10 --min-reps 20)
 big=(--min-time 100 --min-reps 50)
 
