@@ -1,21 +1,19 @@
 // Main of the MPI test executable: initialises MPI (unless Catch2 is only listing tests), runs
 // the tests on every rank, and ends with the same exit status on every rank (a failure on any
 // rank fails all of them), so mpiexec's status is the verdict.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include <cstdio>
 
 #include <spmv/dist/comm.hpp>
 
+#include "catch_session.hpp"
+
 int main(int argc, char** argv)
 {
-    Catch::Session session;
-    if (int rc = session.applyCommandLine(argc, argv); rc != 0) {
+    spmv::test::CatchSession session;
+    if (int rc = session.apply_command_line(argc, argv); rc != 0) {
         return rc;
     }
-    const auto& c = session.configData();
-    if (c.listTests || c.listTestNamesOnly || c.listTags || c.listReporters || c.showHelp) {
+    if (session.only_lists()) {
         return session.run();
     }
     spmv::dist::Environment env(&argc, &argv);
