@@ -9,8 +9,10 @@
 #   SPMV_COMMIT=<sha> OUT=<dir> bash scripts/experiments/card_records.sh PART...
 #
 # PART:
-#   a, b      .mtx/a and .mtx/b: the first 50 files of ../shared/matrices in name order, and the
-#             rest (33 MB in all; carry them)
+#   a, b      .mtx/a and .mtx/b: the first 50 files of ../shared/matrices in name order (LC_ALL=C),
+#             and the rest (6.4 MB and 27.6 MB). A device call carries 64 MiB with the tree, so
+#             carry them xz-compressed: `tar cJf .mtx/b.tar.xz -C .mtx b` (4.3 MB; a: 1.5 MB); a
+#             part whose folder is missing unpacks .mtx/<part>.tar.xz when it is there
 #   large     the six held-out generated matrices of scripts/bench_gpu.sh
 #   fitlarge  the nine generated matrices the model is fitted on beside part a
 #   gpu       the [gpu] Catch suite
@@ -20,8 +22,9 @@
 # One device call has 10 minutes, so on one GPU give one or two parts per call.
 # FORMATS (default all): the --formats of the bench parts, e.g. only the own variants that were
 # ever fastest on the collection plus csr_tiled and the cuSPARSE baselines, when the question is
-# the comparison with cuSPARSE and the device time is short (every variant on a and b takes
-# about 16 s per matrix on one H200).
+# the comparison with cuSPARSE and the device time is short. Measured on one H200 (2026-11-29,
+# docs/benchmarks/h200_collection_2026-11-29): with 20 variants, a 279 s, b 269 s, large 195 s
+# (19 variants); the build 68 s. Every variant (28) takes about 1.4 times as long.
 # Writes $OUT/<part>/ (gpu.csv, bench.json, bench.csv, bench.txt, bench.err).
 #
 # Afterwards, on this machine, with D the committed folder:
@@ -52,7 +55,10 @@ big=(--min-time 100 --min-reps 50)
 
 inputs() {  # inputs PART: the bench arguments of a part
     case $1 in
-        a|b) [ -d ".mtx/$1" ] || { echo "card_records.sh: .mtx/$1 is missing" >&2; return 1; }
+        a|b) if [ ! -d ".mtx/$1" ] && [ -f ".mtx/$1.tar.xz" ]; then
+                 tar xJf ".mtx/$1.tar.xz" -C .mtx || return 1
+             fi
+             [ -d ".mtx/$1" ] || { echo "card_records.sh: .mtx/$1 (or .mtx/$1.tar.xz) is missing" >&2; return 1; }
              echo "${small[*]} .mtx/$1" ;;
         large) echo "${big[*]} gen:pde:size=100 gen:pde:size=150" \
                     "gen:blocks5:block-rows=100000,blocks=8 gen:powerlaw:rows=1000000" \
