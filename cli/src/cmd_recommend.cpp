@@ -62,6 +62,8 @@ spmv::model::FormatModelConstants read_constants(const std::string& file,
         c.issue_ps = j.value("issue_ps", 0.0);
         // warp_gbs (B_w) is absent from files written before 2026-11-29: 0, no heaviest-warp term
         c.warp_gbs = j.value("warp_gbs", 0.0);
+        // stage_ns (lambda) is absent from files written before 2026-11-29's: 0, no staging term
+        c.stage_ns = j.value("stage_ns", 0.0);
         for (const auto& k : j.at("kernels")) {
             // l2_efficiency (e_v) is absent from files written before 2026-11-28: 1, the old model
             c.kernels.push_back({k.at("variant").get<std::string>(), k.at("floor_us").get<double>(),
@@ -75,7 +77,8 @@ spmv::model::FormatModelConstants read_constants(const std::string& file,
         SPMV_THROW(spmv::InvalidArgument,
                    file + ": not a constants file of spmvlab calibrate --constants-out: " + e.what());
     }
-    if (!(c.bandwidth_gbs > 0) || !(c.l2_gbs > 0) || c.issue_ps < 0 || c.warp_gbs < 0) {
+    if (!(c.bandwidth_gbs > 0) || !(c.l2_gbs > 0) || c.issue_ps < 0 || c.warp_gbs < 0 ||
+        !(c.stage_ns >= 0)) {
         SPMV_THROW(spmv::InvalidArgument, file + ": bandwidths must be positive");
     }
     c.source = "constants from " + file + " (" + j.value("source", std::string("no source given")) + ")";

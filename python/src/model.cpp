@@ -217,7 +217,9 @@ matrix (precision-independent counts): variant, format, feasible/why_not, rows, 
 launches, loaded_slots (value/index pairs read, padding the kernel loads included),
 stored_slots, index_bytes (per slot), extra_index_slots, row_info_bytes, vector_passes,
 temp_value_traffic, x_sectors_dp / x_sectors_sp (32-byte sectors of x requested),
-matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp), warp_trips
+matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp), staged_trips (the "_xs" kernels' dependent
+reads when x is staged in shared memory; 0 for the others), stage_steps (their steps of copying
+x), plain_variant (the variant they run when x does not fit), warp_trips
 (N_iter), warp_sectors_dp / warp_sectors_sp (the heaviest warp's sectors times the launch's
 share of a full GPU's resident warps; 0 where not counted), useful_fraction.)doc")
         .def_readonly("variant", &model::KernelShape::variant)
@@ -243,6 +245,9 @@ share of a full GPU's resident warps; 0 where not counted), useful_fraction.)doc
         .def_readonly("matrix_sector_factor", &model::KernelShape::matrix_sector_factor)
         .def_readonly("x_staged", &model::KernelShape::x_staged)
         .def_readonly("critical_trips", &model::KernelShape::critical_trips)
+        .def_readonly("staged_trips", &model::KernelShape::staged_trips)
+        .def_readonly("stage_steps", &model::KernelShape::stage_steps)
+        .def_readonly("plain_variant", &model::KernelShape::plain_variant)
         .def_readonly("warp_trips", &model::KernelShape::warp_trips)
         .def_readonly("warp_sectors_dp", &model::KernelShape::warp_sectors_dp)
         .def_readonly("warp_sectors_sp", &model::KernelShape::warp_sectors_sp)
@@ -288,13 +293,15 @@ share of a full GPU's resident warps; 0 where not counted), useful_fraction.)doc
         .def_readonly("l2_efficiency", &model::KernelConstants::l2_efficiency);
     py::class_<model::FormatModelConstants>(m, "FormatModelConstants", R"doc(The per-format
 model's constants of one GPU: bandwidth_gbs (B_GPU), l2_gbs (B_L2), issue_ps (tau), warp_gbs
-(B_w, one warp's sector rate at full occupancy; 0: no heaviest-warp term), kernels
+(B_w, one warp's sector rate at full occupancy; 0: no heaviest-warp term), stage_ns (lambda,
+one step of an _xs kernel's x staging; 0: no staging term), kernels
 (KernelConstants per variant), source (where they come from).)doc")
         .def_readonly("profile", &model::FormatModelConstants::profile)
         .def_readonly("bandwidth_gbs", &model::FormatModelConstants::bandwidth_gbs)
         .def_readonly("l2_gbs", &model::FormatModelConstants::l2_gbs)
         .def_readonly("issue_ps", &model::FormatModelConstants::issue_ps)
         .def_readonly("warp_gbs", &model::FormatModelConstants::warp_gbs)
+        .def_readonly("stage_ns", &model::FormatModelConstants::stage_ns)
         .def_readonly("kernels", &model::FormatModelConstants::kernels)
         .def_readonly("source", &model::FormatModelConstants::source);
     m.def(

@@ -140,7 +140,11 @@ void shape(ShapeContext& ctx, KernelShape& s)
         s.critical_trips = split_crit;
         heaviest_split_warp(s, p);  // slices of 32 rows are the pass's warps
     } else if (K == Kernel::xs) {
-        s.x_staged = static_cast<double>(ceil_div(n, 128)) * static_cast<double>(a.num_cols);
+        s.x_staged = static_cast<double>(ceil_div(n, xs_block)) * static_cast<double>(a.num_cols);
+        // the slice's pointer and width first: the row's slots are addressed by them
+        s.staged_trips = 1 + xs_row_rounds(crit);
+        s.stage_steps = xs_stage_steps(a.num_cols);
+        s.plain_variant = "sell";
     } else if (K == Kernel::i16) {
         s.index_bytes = 2;
         s.row_info_bytes += 4.0 * static_cast<double>(slices);

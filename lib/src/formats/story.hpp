@@ -64,6 +64,9 @@ using model::sorted_groups_split_shape;
 using model::split_t;
 using model::VariantRule;
 using model::warp;
+using model::xs_block;
+using model::xs_row_rounds;
+using model::xs_stage_steps;
 }  // namespace spmv::story
 
 namespace spmv::detail {

@@ -118,8 +118,11 @@ Advice advise(const Csr<double, std::int32_t>& a, const GpuProfile& gpu,
         // Reasons, the binding one first.
         const auto& p = r.prediction;
         if (p.bound == "latency") {
-            r.reasons.push_back("latency-bound: " + std::to_string(s.critical_trips) +
-                                " serial loop trips on the busiest warp (" + micro(p.latency_s) +
+            const bool staged = s.staged_trips > 0 && latency_trips(s, o.precision) == s.staged_trips;
+            r.reasons.push_back("latency-bound: " + std::to_string(latency_trips(s, o.precision)) +
+                                (staged ? " dependent reads (x staged in shared memory, then the rows)"
+                                        : " serial loop trips on the busiest warp") +
+                                " (" + micro(p.latency_s) +
                                 ") outweigh moving " + format_bytes(p.dram_bytes) + " (" +
                                 micro(std::max(p.dram_s, p.l2_s)) + ")");
         } else if (p.bound == "DRAM bandwidth") {

@@ -13,9 +13,10 @@
 namespace spmv::model {
 namespace {
 
-// What a sample contributes once B_L2 is fixed: pred = F + max(c * crit, memory).
+// What a sample contributes once B_L2 is fixed: pred = F + max(c * crit + lambda * stage, memory).
 struct Term {
     double crit = 0;
+    double stage = 0;  // an "_xs" kernel's staging steps beyond the first, at lambda each
     double dram_s = 0;
     double l2_bytes = 0;      // streamed: the matrix, row info, y
     double gather_bytes = 0;  // the x gather, at e_v B_L2
@@ -41,10 +42,31 @@ double golden(const std::function<double(double)>& f, double lo, double hi, int 
     return (a + b) / 2.0;
 }
 
+// Minimum of f on [lo, hi]: the best of `grid` evenly spaced points first, then golden-section
+// search between its neighbours. A loss flat over most of the range (a trip cost below which
+// every sample is memory-bound) has no slope for golden() alone to follow.
+double scan_golden(const std::function<double(double)>& f, double lo, double hi, int steps,
+                   int grid = 24)
+{
+    int best = 0;
+    double best_f = 0;
+    for (int i = 0; i <= grid; ++i) {
+        const double v = f(lo + (hi - lo) * i / grid);
+        if (i == 0 || v < best_f) {
+            best = i;
+            best_f = v;
+        }
+    }
+    const double a = lo + (hi - lo) * std::max(best - 1, 0) / grid;
+    const double b = lo + (hi - lo) * std::min(best + 1, grid) / grid;
+    return golden(f, a, b, steps);
+}
+
 struct Globals {
     double l2_bps = 0;
     double issue_s = 0;  // tau, seconds per warp trip
     double warp_bps = 0;  // B_w; 0: no heaviest-warp term
+    double stage_s = 0;   // lambda, seconds per staging step of x
 };
 
 // e_v's pull toward 1 (per variant, added to the sum of squared log errors): a variant whose
@@ -64,7 +86,7 @@ double loss(const std::vector<Term>& terms, double floor_s, double trip_s, doubl
             std::max({t.dram_s, (t.l2_bytes + t.gather_bytes / e) / g.l2_bps,
                       g.issue_s * t.warp_trips,
                       g.warp_bps > 0 ? t.warp_bytes / g.warp_bps : 0.0});
-        const double pred = floor_s + std::max(trip_s * t.crit, mem);
+        const double pred = floor_s + std::max(trip_s * t.crit + g.stage_s * t.stage, mem);
         const double err = std::log(pred) - t.log_measured;
         sum += err * err;
     }
@@ -89,8 +111,8 @@ VariantFit fit_variant(const std::vector<Term>& terms, const Globals& g, double 
         return loss(terms, std::exp(f), std::exp(c), std::exp(e), g);
     };
     for (int round = 0; round < 12; ++round) {
-        lf = golden([&](double x) { return at(x, lc, le); }, std::log(0.5e-6), std::log(2e-3), 40);
-        lc = golden([&](double x) { return at(lf, x, le); }, std::log(1e-11), std::log(1e-4), 40);
+        lf = scan_golden([&](double x) { return at(x, lc, le); }, std::log(0.5e-6), std::log(2e-3), 30);
+        lc = scan_golden([&](double x) { return at(lf, x, le); }, std::log(1e-11), std::log(1e-4), 30);
         if (round < 4) continue;
         le = golden([&](double x) { return at(lf, lc, x); }, std::log(e_min), 0.0, 30);
     }
@@ -109,8 +131,12 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
     std::map<std::string, std::vector<std::pair<Term, double>>> by_variant;  // term, l2 sectors
     for (const auto& s : samples) {
         SPMV_EXPECTS(s.measured_s > 0, "a measured time must be positive (" + s.matrix + ")");
+        if (timed_variant(s.shape, s.precision) != s.shape.variant) {
+            continue;  // an "_xs" kernel that ran the plain one (x too large): not its constants
+        }
         Term t;
-        t.crit = static_cast<double>(s.shape.critical_trips);
+        t.crit = static_cast<double>(latency_trips(s.shape, s.precision));
+        t.stage = static_cast<double>(extra_stage_steps(s.shape, s.precision));
         t.dram_s = dram_bytes(s.shape, s.precision) / (start.bandwidth_gbs * 1e9);
         t.gather_bytes = l2_gather_sectors(s.shape, s.precision) * 32.0;
         t.l2_bytes = l2_sectors(s.shape, s.precision) * 32.0 - t.gather_bytes;
@@ -151,24 +177,36 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
         }
         return total;
     };
-    // The three device-wide constants (B_L2, tau, B_w) by alternating golden searches (log
-    // space), each variant's F_v, c_v and e_v refitted inside every evaluation.
+    // The four device-wide constants (B_L2, tau, B_w, lambda) by alternating golden searches
+    // (log space), each variant's F_v, c_v and e_v refitted inside every evaluation.
     Globals g{start.l2_gbs > 0 ? start.l2_gbs * 1e9 : 2.5 * start.bandwidth_gbs * 1e9,
               start.issue_ps > 0 ? start.issue_ps * 1e-12 : 1e-11,
-              start.warp_gbs > 0 ? start.warp_gbs * 1e9 : start.bandwidth_gbs * 1e9 / 100.0};
+              start.warp_gbs > 0 ? start.warp_gbs * 1e9 : start.bandwidth_gbs * 1e9 / 100.0,
+              start.stage_ns > 0 ? start.stage_ns * 1e-9 : 2e-7};
+    // lambda only where some sample stages x in more than one step (else it is not identifiable
+    // and stays at its start)
+    const bool staging = std::any_of(terms.begin(), terms.end(), [](const auto& v) {
+        return std::any_of(v.second.begin(), v.second.end(), [](const Term& t) { return t.stage > 0; });
+    });
     // B_w, one warp's sector rate at full occupancy, between B_GPU / 2000 and B_GPU / 5 (fitted
     // 4.5-4.9 GB/s on the H100 and H200, about B_GPU / 700 to / 900)
     for (int round = 0; round < 3; ++round) {
         g.l2_bps = std::exp(golden(
-            [&](double x) { return total_for({std::exp(x), g.issue_s, g.warp_bps}, nullptr); },
+            [&](double x) { return total_for({std::exp(x), g.issue_s, g.warp_bps, g.stage_s}, nullptr); },
             std::log(start.bandwidth_gbs * 1e9 * 0.5), std::log(start.bandwidth_gbs * 1e9 * 8.0), 18));
         g.issue_s = std::exp(golden(
-            [&](double x) { return total_for({g.l2_bps, std::exp(x), g.warp_bps}, nullptr); },
+            [&](double x) { return total_for({g.l2_bps, std::exp(x), g.warp_bps, g.stage_s}, nullptr); },
             std::log(1e-14), std::log(1e-9), 18));
         g.warp_bps = std::exp(golden(
-            [&](double x) { return total_for({g.l2_bps, g.issue_s, std::exp(x)}, nullptr); },
+            [&](double x) { return total_for({g.l2_bps, g.issue_s, std::exp(x), g.stage_s}, nullptr); },
             std::log(start.bandwidth_gbs * 1e9 / 2000.0), std::log(start.bandwidth_gbs * 1e9 / 5.0),
             18));
+        // lambda between 10 ns and 2 us (a dependent L2 read: 0.2 us on the H200)
+        if (staging) {
+            g.stage_s = std::exp(golden(
+                [&](double x) { return total_for({g.l2_bps, g.issue_s, g.warp_bps, std::exp(x)}, nullptr); },
+                std::log(1e-8), std::log(2e-6), 18));
+        }
     }
     best_total = total_for(g, &best);
     (void)best_total;
@@ -176,6 +214,7 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
     best.l2_gbs = g.l2_bps / 1e9;
     best.issue_ps = g.issue_s * 1e12;
     best.warp_gbs = g.warp_bps / 1e9;
+    best.stage_ns = g.stage_s * 1e9;
     return best;
 }
 

@@ -164,6 +164,21 @@ double l2_sectors(const KernelShape& s, Precision p)
            (v * static_cast<double>(s.rows) * s.vector_passes + v * s.temp_value_traffic) / 32.0;
 }
 
+std::int64_t latency_trips(const KernelShape& s, Precision p)
+{
+    return x_in_shared(s, p) ? s.staged_trips : s.critical_trips;
+}
+
+std::int64_t extra_stage_steps(const KernelShape& s, Precision p)
+{
+    return x_in_shared(s, p) ? std::max<std::int64_t>(0, s.stage_steps - 1) : 0;
+}
+
+const std::string& timed_variant(const KernelShape& s, Precision p)
+{
+    return s.plain_variant.empty() || x_in_shared(s, p) ? s.variant : s.plain_variant;
+}
+
 double warp_sectors(const KernelShape& s, Precision p)
 {
     return p == Precision::double_precision ? s.warp_sectors_dp : s.warp_sectors_sp;
@@ -175,18 +190,20 @@ FormatPrediction predict(const KernelShape& s, const FormatModelConstants& c, Pr
     r.variant = s.variant;
     r.feasible = s.feasible;
     r.why_not = s.why_not;
-    const auto* k = c.find(s.variant);
+    const auto& timed = timed_variant(s, p);  // an "_xs" kernel whose x does not fit: the plain one
+    const auto* k = c.find(timed);
     if (k == nullptr) {
         SPMV_THROW(InvalidArgument, "the constants of '" + c.profile + "' have no entry for variant '" +
-                              s.variant + "'");
+                              timed + "'");
     }
     SPMV_EXPECTS(c.bandwidth_gbs > 0 && c.l2_gbs > 0, "model constants need positive bandwidths");
     SPMV_EXPECTS(k->l2_efficiency > 0 && k->l2_efficiency <= 1,
-                 "the L2 efficiency e_v of '" + s.variant + "' must lie in (0, 1]");
+                 "the L2 efficiency e_v of '" + timed + "' must lie in (0, 1]");
     r.dram_bytes = dram_bytes(s, p);
     r.l2_sectors = l2_sectors(s, p);
     r.floor_s = k->floor_us * 1e-6;
-    r.latency_s = k->trip_ns * 1e-9 * static_cast<double>(s.critical_trips);
+    r.latency_s = k->trip_ns * 1e-9 * static_cast<double>(latency_trips(s, p)) +
+                  c.stage_ns * 1e-9 * static_cast<double>(extra_stage_steps(s, p));
     r.dram_s = r.dram_bytes / (c.bandwidth_gbs * 1e9);
     // the x gather at e_v B_L2, the streamed rest at B_L2 (e_v = 1: the model before, bit for bit)
     const double e = k->l2_efficiency;

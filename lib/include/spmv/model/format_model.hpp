@@ -96,6 +96,7 @@ struct FormatModelConstants {
     double l2_gbs = 0;          ///< B_L2: sector bandwidth of the gather
     double issue_ps = 0;        ///< tau: device-wide time per warp loop trip, picoseconds
     double warp_gbs = 0;        ///< B_w: one warp's sector rate at full occupancy (0: no term)
+    double stage_ns = 0;        ///< lambda: one step of an "_xs" kernel's x staging (0: no term)
     std::vector<KernelConstants> kernels;
     std::string source;         ///< where they come from (records, commit, command)
     const KernelConstants* find(std::string_view variant) const noexcept;
@@ -211,6 +212,15 @@ double dram_bytes(const KernelShape& s, Precision p);
 double l2_sectors(const KernelShape& s, Precision p);
 /// The x gather's part of l2_sectors: the sectors e_v divides.
 double l2_gather_sectors(const KernelShape& s, Precision p);
+/// The latency path's dependent reads in precision p: KernelShape::staged_trips where the kernel
+/// stages x in shared memory (it fits: 48 KiB), otherwise critical_trips (the plain kernel).
+std::int64_t latency_trips(const KernelShape& s, Precision p);
+/// The staging steps of x beyond the first (which overlaps the row's first reads), each priced
+/// at FormatModelConstants::stage_ns; 0 where x is not staged in precision p.
+std::int64_t extra_stage_steps(const KernelShape& s, Precision p);
+/// The variant whose kernel and constants time the shape in precision p: the shape's own, or
+/// KernelShape::plain_variant where an "_xs" kernel's x does not fit and it runs the plain one.
+const std::string& timed_variant(const KernelShape& s, Precision p);
 /// The heaviest warp's L2 sectors in precision p (KernelShape::warp_sectors_dp / _sp).
 double warp_sectors(const KernelShape& s, Precision p);
 

@@ -47,7 +47,17 @@ struct KernelShape {
     double x_sectors_sp = 0;       ///< the same in single precision
     double matrix_sector_factor = 1; ///< L2 sectors of the matrix arrays / (bytes / 32)
     double x_staged = 0;           ///< ELL/SELL x-in-shared: blocks x cols values staged (0: no)
+    /// The latency path: the longest thread's (or warp's) loop trips, each a dependent read.
     std::int64_t critical_trips = 0;
+    /// The "_xs" kernels' latency path when x is staged (x_staged > 0 and x fits, a precision's
+    /// question: latency_trips): rounds of dependent matrix reads (shape_kit.hpp, xs_row_rounds)
+    std::int64_t staged_trips = 0;
+    /// and the serial steps of staging x, each a dependent L2 read (xs_stage_steps; 0: none).
+    std::int64_t stage_steps = 0;
+    /// The variant whose kernel runs when x does not fit in shared memory (the "_xs" kernels
+    /// launch the plain one: kernels/src/ell.cu, sell.cu); empty: none. Predicted with that
+    /// variant's constants (format_model.cpp, predict).
+    std::string plain_variant;
     std::int64_t warp_trips = 0;
     /// The heaviest warp's L2 sectors, double / single precision: its x gather (as x_sectors_*)
     /// plus its nonzeros' values and 4-byte indices, times the share of a full GPU the launch
