@@ -2,7 +2,9 @@
 // size limit (detail::xs_max_cols: 6144 columns in double, 12288 in single; above it the plain
 // kernel runs), rows longer than the 8 prefetched slots, a row count that is no multiple of the
 // block, SELL with sorting (output through row_perm). Tagged [xs] for the racecheck run.
+#include <span>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -42,6 +44,11 @@ TEST_CASE("ell_xs and sell_xs match the reference on both sides of the shared-me
         {"500 x 6145 (DP: plain kernel; SP: staged)", test::random_csr(500, 6145, 1, 12, 43)},
         {"300 x 12289 (plain kernel in both)", test::random_csr(300, 12289, 1, 12, 44)},
         {"one long row 2000 x 2000", test::one_long_row(2000, 1500, 45)},
+        // x staged in 16-byte vectors, 4 per thread and step (detail::stage_x): fewer columns
+        // than a vector, tails of 1 to 3 entries, several steps
+        {"40 x 3 (a tail only)", test::random_csr(40, 3, 0, 3, 46)},
+        {"300 x 4099 (4 steps in DP, tail 3 in SP)", test::random_csr(300, 4099, 1, 12, 47)},
+        {"200 x 12287 (SP: 6 steps, tail 3)", test::random_csr(200, 12287, 1, 12, 48)},
     };
     for (const auto& [name, m] : cases) {
         for (const FormatParams& p : {FormatParams{}, sorted}) {
@@ -49,5 +56,36 @@ TEST_CASE("ell_xs and sell_xs match the reference on both sides of the shared-me
             check_xs<double>(m, p);
             check_xs<float>(m, p);
         }
+    }
+}
+
+// x not 16-byte aligned (a pointer one entry into a larger buffer): stage_x copies it entry by
+// entry in the same steps
+template <typename V>
+void check_unaligned(const Csr<double, std::int32_t>& m)
+{
+    const auto a = convert_values<V>(m);
+    const auto xd = test::random_vector(static_cast<std::size_t>(m.num_cols) + 1, 49);
+    const std::vector<V> x(xd.begin(), xd.end());
+    const std::vector<double> x_used(xd.begin() + 1, xd.end());
+    std::vector<double> expected(static_cast<std::size_t>(m.num_rows), 0.0);
+    spmv_reference(m, 1.0, std::span<const double>(x_used), 0.0, std::span<double>(expected));
+    auto dx = DeviceBuffer<V>::from_host(x);
+    for (const char* name : {"ell_xs", "sell_xs"}) {
+        INFO(name << (sizeof(V) == 8 ? " DP" : " SP"));
+        const auto d = prepare<V>(name, a);
+        auto dy = DeviceBuffer<V>(static_cast<std::size_t>(m.num_rows));
+        d.spmv(V{1}, dx.data() + 1, V{0}, dy.data());
+        const auto got = dy.to_host();
+        const std::vector<double> y(got.begin(), got.end());
+        CHECK(test::relative_error(y, expected) < (sizeof(V) == 8 ? 1e-13 : 1e-5));
+    }
+}
+
+TEST_CASE("ell_xs and sell_xs stage an x that is not 16-byte aligned", "[gpu][xs]")
+{
+    for (const auto& m : {test::random_csr(300, 1001, 1, 20, 50), test::random_csr(64, 5, 1, 5, 51)}) {
+        check_unaligned<double>(m);
+        check_unaligned<float>(m);
     }
 }
