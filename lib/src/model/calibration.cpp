@@ -44,8 +44,7 @@ double golden(const std::function<double(double)>& f, double lo, double hi, int 
 
 // Minimum of f on [lo, hi]: the best of `grid` evenly spaced points first, then golden-section
 // search between its neighbours. A loss flat over most of the range (a trip cost below which
-// every sample is memory-bound) has no slope for golden() alone to follow; of equal points the
-// last is taken, the plateau's edge, next to where the constant starts to matter.
+// every sample is memory-bound) has no slope for golden() alone to follow.
 double scan_golden(const std::function<double(double)>& f, double lo, double hi, int steps,
                    int grid = 24)
 {
@@ -53,10 +52,9 @@ double scan_golden(const std::function<double(double)>& f, double lo, double hi,
     double best_f = 0;
     for (int i = 0; i <= grid; ++i) {
         const double v = f(lo + (hi - lo) * i / grid);
-        if (i == 0 || v <= best_f + 1e-12 * std::abs(best_f)) {
+        if (i == 0 || v < best_f) {
             best = i;
-            best_f = std::min(best_f, v);
-            if (i == 0) best_f = v;
+            best_f = v;
         }
     }
     const double a = lo + (hi - lo) * std::max(best - 1, 0) / grid;
@@ -112,21 +110,6 @@ VariantFit fit_variant(const std::vector<Term>& terms, const Globals& g, double 
     auto at = [&](double f, double c, double e) {
         return loss(terms, std::exp(f), std::exp(c), std::exp(e), g);
     };
-    // F and c are coupled (a small matrix's time is F + c x its trips): searched one at a time
-    // from a poor start, c can settle where it does not matter and F absorb it. So first, for
-    // each c of a coarse grid, the best F; the best pair starts the alternating searches.
-    constexpr int c_grid = 72;  // 1.25x apart: a valley narrower than 2x (an earlier 24) is seen
-    double start_loss = at(lf, lc, le);
-    for (int i = 0; i <= c_grid; ++i) {
-        const double c = std::log(1e-11) + (std::log(1e-4) - std::log(1e-11)) * i / c_grid;
-        const double f = golden([&](double x) { return at(x, c, le); }, std::log(0.5e-6), std::log(2e-3), 24);
-        const double l = at(f, c, le);
-        if (l < start_loss) {
-            start_loss = l;
-            lf = f;
-            lc = c;
-        }
-    }
     for (int round = 0; round < 12; ++round) {
         lf = scan_golden([&](double x) { return at(x, lc, le); }, std::log(0.5e-6), std::log(2e-3), 30);
         lc = scan_golden([&](double x) { return at(lf, x, le); }, std::log(1e-11), std::log(1e-4), 30);
