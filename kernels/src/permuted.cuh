@@ -141,59 +141,15 @@ struct SlotPrefetch {
     }
 };
 
-/// x staged in 16-byte vectors (2 doubles, 4 floats), `xs_stage_unroll` of them in flight per
-/// thread and step: a step of a 128-thread block copies 1,024 doubles or 2,048 floats.
-inline constexpr int xs_stage_unroll = 4;
-
-/// Every thread of the block copies part of x (n entries) into shared memory (16-byte aligned);
-/// the caller synchronises the block before reading xs. Each step issues all its loads before
-/// its first store, so a step waits for one round trip, not one per entry: the small matrices
-/// these kernels are for wait on these steps (the loop of one entry per thread per step that
-/// it replaces cost about 0.18 us per 128 entries on an H200,
-/// docs/benchmarks/model_staging_2026-11-29). An x that is not 16-byte aligned (a pointer into
-/// a larger buffer) takes the same steps entry by entry.
+/// Every thread of the block copies part of x (n entries) into shared memory; the caller
+/// synchronises the block before reading xs.
 template <typename V>
 __device__ __forceinline__ void stage_x(const V* __restrict__ x, V* xs, std::int32_t n)
 {
-    using Vec = std::conditional_t<sizeof(V) == 8, double2, float4>;
-    constexpr std::int32_t per_vec = static_cast<std::int32_t>(sizeof(Vec) / sizeof(V));
-    constexpr std::int32_t u = xs_stage_unroll;
-    const auto tid = static_cast<std::int32_t>(threadIdx.x);
-    const auto threads = static_cast<std::int32_t>(blockDim.x);
-    if (reinterpret_cast<std::uintptr_t>(x) % sizeof(Vec) != 0) {
-        for (std::int32_t base = tid; base < n; base += u * threads) {
-            V v[u];
-#pragma unroll
-            for (std::int32_t k = 0; k < u; ++k) {
-                const std::int32_t i = base + k * threads;
-                v[k] = i < n ? ldg(x + i) : V{0};
-            }
-#pragma unroll
-            for (std::int32_t k = 0; k < u; ++k) {
-                if (base + k * threads < n) xs[base + k * threads] = v[k];
-            }
-        }
-        return;
+    for (std::int32_t i = static_cast<std::int32_t>(threadIdx.x); i < n;
+         i += static_cast<std::int32_t>(blockDim.x)) {
+        xs[i] = ldg(x + i);
     }
-    const std::int32_t vecs = n / per_vec;
-    const auto* xv = reinterpret_cast<const Vec*>(x);
-    auto* sv = reinterpret_cast<Vec*>(xs);
-    // the last n % per_vec entries, requested before the first step
-    const std::int32_t tail = vecs * per_vec + tid;
-    const V tail_v = tail < n ? ldg(x + tail) : V{0};
-    for (std::int32_t base = tid; base < vecs; base += u * threads) {
-        Vec v[u];
-#pragma unroll
-        for (std::int32_t k = 0; k < u; ++k) {
-            const std::int32_t i = base + k * threads;
-            v[k] = i < vecs ? ldg(xv + i) : Vec{};
-        }
-#pragma unroll
-        for (std::int32_t k = 0; k < u; ++k) {
-            if (base + k * threads < vecs) sv[base + k * threads] = v[k];
-        }
-    }
-    if (tail < n) xs[tail] = tail_v;
 }
 
 /// strided_row_sum with x in shared memory, the first `unroll` slots already in registers

@@ -373,32 +373,28 @@ TEST_CASE("format model: properties on generated matrices", "[model][format_mode
 
 TEST_CASE("format model: the _xs kernels' latency path, counted by hand", "[model][format_model]")
 {
-    // 40 rows of 20 entries over 3,000 columns: the row's first 8 slots travel before the
-    // barrier, 12 more are ceil(12 / 8) = 2 further rounds; a staging step of 128 threads copies
-    // 4 x 16 bytes each, 8,192 bytes: x in 3 steps in double (24,000 bytes), 2 in single
-    const auto a = gen::random_uniform(40, 3000, 20, 3);
+    // 40 rows of 20 entries over 300 columns: the row's first 8 slots travel before the barrier,
+    // 12 more are ceil(12 / 8) = 2 further rounds; x is staged in ceil(300 / 128) = 3 steps
+    const auto a = gen::random_uniform(40, 300, 20, 3);
     const auto shapes = kernel_shapes(a, FormatParams{});
     REQUIRE(shape_of(shapes, "ell").critical_trips == 20);
     const auto& ell_xs = shape_of(shapes, "ell_xs");
     CHECK(ell_xs.critical_trips == 20);  // the plain kernel's path, kept
     CHECK(ell_xs.staged_trips == 3);
+    CHECK(ell_xs.stage_steps == 3);
     CHECK(ell_xs.plain_variant == "ell");
     const auto& sell_xs = shape_of(shapes, "sell_xs");
     CHECK(sell_xs.staged_trips == 4);  // the slice's pointer and width first
+    CHECK(sell_xs.stage_steps == 3);
     CHECK(sell_xs.plain_variant == "sell");
     CHECK(shape_of(shapes, "ell").plain_variant.empty());
-    CHECK(extra_stage_steps(ell_xs, dp) == 2);  // the first beside the row's first slots
-    CHECK(extra_stage_steps(ell_xs, sp) == 1);
-    CHECK(extra_stage_steps(sell_xs, dp) == 2);
     for (const auto p : {dp, sp}) {
         CHECK(latency_trips(ell_xs, p) == 3);
+        CHECK(extra_stage_steps(ell_xs, p) == 2);  // the first beside the row's first slots
         CHECK(timed_variant(ell_xs, p) == "ell_xs");
         CHECK(latency_trips(shape_of(shapes, "ell"), p) == 20);
         CHECK(extra_stage_steps(shape_of(shapes, "ell"), p) == 0);
     }
-    // 1,024 doubles are one step, 1,025 two
-    CHECK(extra_stage_steps(shape_of(kernel_shapes(gen::random_uniform(8, 1024, 2, 1), FormatParams{}), "ell_xs"), dp) == 0);
-    CHECK(extra_stage_steps(shape_of(kernel_shapes(gen::random_uniform(8, 1025, 2, 1), FormatParams{}), "ell_xs"), dp) == 1);
     // latency = c_v x rounds + lambda x extra steps: 3 x 100 ns + 2 x 50 ns (memory negligible)
     auto c = hand_constants(2.0, 100.0, 1e9, 0.0);
     c.bandwidth_gbs = 1e9;
@@ -418,12 +414,12 @@ TEST_CASE("format model: the _xs kernels' latency path, counted by hand", "[mode
     CHECK(extra_stage_steps(w, dp) == 0);
     CHECK(timed_variant(w, sp) == "ell_xs");
     CHECK(latency_trips(w, sp) == 1);
-    CHECK(extra_stage_steps(w, sp) == 3);  // 28,000 bytes: ceil(28000 / 8192) = 4 steps
+    CHECK(extra_stage_steps(w, sp) == 54);  // ceil(7000 / 128) = 55 steps
     for (auto& k : c.kernels) {
         if (k.variant == "ell") k.trip_ns = 10.0;
     }
     CHECK(predict(w, c, dp).latency_s == Approx(4 * 10e-9));
-    CHECK(predict(w, c, sp).latency_s == Approx(100e-9 + 3 * 50e-9));
+    CHECK(predict(w, c, sp).latency_s == Approx(100e-9 + 54 * 50e-9));
     CHECK(predict(w, c, dp).time_s == Approx(predict(shape_of(wshapes, "ell"), c, dp).time_s));
 }
 
@@ -481,11 +477,9 @@ TEST_CASE("calibration: the fit recovers constants that generated the times", "[
     // starts elsewhere and must reproduce every time within 2 %
     auto truth = hand_constants(3.0, 80.0, 5000.0, 30.0);
     truth.bandwidth_gbs = 3000;
-    // ("rows30": rows of 30 over 500 columns, where the _xs kernels' time is their 4 rounds)
     const auto samples = samples_made_by(truth, {{"pde", gen::pde(40)},
                                                  {"pl", gen::power_law(40000, 1, 2.0, 400, 5)},
                                                  {"small", gen::pde(6)},
-                                                 {"rows30", gen::random_uniform(64, 500, 30, 9)},
                                                  {"one", gen::onefull(3000, 1)}});
     auto start = hand_constants(6.0, 20.0, 2000.0, 5.0);
     start.bandwidth_gbs = 3000;
@@ -493,7 +487,7 @@ TEST_CASE("calibration: the fit recovers constants that generated the times", "[
     CHECK(worst_log_ratio(samples, fitted) < std::log(1.02));
     const auto v = validate(samples, fitted);
     CHECK(v.within_10 == static_cast<int>(v.checks.size()));
-    CHECK(v.checks.size() == 10);
+    CHECK(v.checks.size() == 8);
 }
 
 TEST_CASE("calibration: the fit recovers a variant's L2 efficiency", "[model][calibration]")
@@ -510,7 +504,6 @@ TEST_CASE("calibration: the fit recovers a variant's L2 efficiency", "[model][ca
                                                  {"pl2", gen::power_law(200000, 1, 2.0, 400, 5)},
                                                  {"pl3", gen::power_law(100000, 4, 2.0, 100, 7)},
                                                  {"small", gen::pde(6)},
-                                                 {"rows30", gen::random_uniform(64, 500, 30, 9)},
                                                  {"one", gen::onefull(3000, 1)}});
     auto start = hand_constants(6.0, 20.0, 2000.0, 5.0);
     start.bandwidth_gbs = 3000;
@@ -527,7 +520,7 @@ TEST_CASE("calibration: the fit recovers a variant's L2 efficiency", "[model][ca
 
 TEST_CASE("calibration: the fit recovers lambda, the _xs kernels' staging step", "[model][calibration]")
 {
-    // times made with lambda = 200 ns on matrices of 100 to 6,000 columns (1 to 6 staging
+    // times made with lambda = 200 ns on matrices of 4 to 6,000 columns (1 to 47 staging
     // steps in double): the fit starts at no lambda and must find it within 5 %
     auto truth = hand_constants(3.0, 80.0, 5000.0, 30.0);
     truth.bandwidth_gbs = 3000;
@@ -535,7 +528,6 @@ TEST_CASE("calibration: the fit recovers lambda, the _xs kernels' staging step",
     const auto samples = samples_made_by(truth, {{"r100", gen::random_uniform(64, 100, 6, 1)},
                                                  {"r900", gen::random_uniform(64, 900, 6, 2)},
                                                  {"r3000", gen::random_uniform(64, 3000, 12, 3)},
-                                                 {"r4500", gen::random_uniform(64, 4500, 6, 5)},
                                                  {"r6000", gen::random_uniform(64, 6000, 6, 4)},
                                                  {"small", gen::pde(6)},
                                                  {"one", gen::onefull(3000, 1)}});
@@ -548,14 +540,14 @@ TEST_CASE("calibration: the fit recovers lambda, the _xs kernels' staging step",
     std::copy_if(samples.begin(), samples.end(), std::back_inserter(xs), [](const Sample& s) {
         return s.shape.variant == "ell_xs" || s.shape.variant == "sell_xs";
     });
-    REQUIRE(xs.size() == 28);
+    REQUIRE(xs.size() == 24);
     CHECK(worst_log_ratio(xs, fitted) < std::log(1.02));
-    // every variant within 8 %: as with e_v, the alternating searches leave COO some % off
-    CHECK(worst_log_ratio(samples, fitted) < std::log(1.08));
+    // every variant within 6 %: as with e_v, the alternating searches leave COO a few % off
+    CHECK(worst_log_ratio(samples, fitted) < std::log(1.06));
     // without the term the _xs kernels' times on the wide matrices are not reproduced
     auto none = fitted;
     none.stage_ns = 0;
-    CHECK(worst_log_ratio(xs, none) > std::log(1.2));
+    CHECK(worst_log_ratio(xs, none) > std::log(1.5));
 }
 
 TEST_CASE("calibration: validation counts choices and ratios by hand", "[model][calibration]")

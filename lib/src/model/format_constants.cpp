@@ -33,9 +33,6 @@ struct Fitted {
 // (docs/benchmarks/model_refit_2026-11-28/README.md: the H100 records of
 // docs/benchmarks/h100_2026-11-26 refitted with the x gather counted through L1 and a fitted
 // x-gather L2 efficiency e_v per variant, docs/benchmarks/model_refit_2026-11-28/l2_efficiency)
-// The H100's "_xs" constants (ell_xs, sell_xs: F_v, c_v per round) and its lambda are of the
-// kernel before 399f197, which staged x one entry per thread and step (lambda: one such step);
-// the H100 has no records of the vector staging yet, so its staging steps are priced at that.
 // [fitted constants for H100]
 constexpr Row h100_kernels[] = {
     {"biell", 4.7691, 111.1719, 1.0000},
@@ -68,41 +65,43 @@ constexpr Fitted h100_fitted = {"H100", 3000.0, 4521.599070, 48.366024, 4.448442
     "-11-26/large/bench.json"};
 // [end of fitted constants for H100]
 
-// (docs/benchmarks/h200_xs_stage_2026-11-29/README.md: fitted on the half b of the collection
-// timed with every variant after the "_xs" kernels' staging in 16-byte vectors (399f197), the
-// two generated fitting sets, validated on that run's half a and the large matrices)
+// (docs/benchmarks/h200_tiled_2026-11-29/README.md: fitted on that session's records, where
+// csr_tiled and every other own variant ran in one run (the held-out half b of the collection
+// and the large matrices), and validated on the half a of docs/benchmarks/h200_calib_2026-11-28:
+// the two halves swapped, so that csr_tiled is never compared with another run's times)
 // [fitted constants for H200]
 constexpr Row h200_kernels[] = {
-    {"biell", 4.7604, 109.9740, 1.0000},
-    {"bijad", 4.5941, 113.7162, 1.0000},
-    {"coo", 7.7734, 97.0036, 0.8833},
-    {"csr", 5.2093, 50.3743, 0.9413},
-    {"csr_adaptive", 4.5860, 53.2206, 0.7236},
-    {"csr_merge", 8.5755, 0.0100, 0.8418},
-    {"csr_tiled", 6.0330, 0.0184, 1.0000},
-    {"csr_vector", 4.6037, 93.8073, 0.9302},
-    {"ell", 4.3891, 107.3565, 1.0000},
-    {"ell_xs", 3.1762, 1290.8462, 1.0000},
-    {"ellg", 4.5546, 125.1175, 1.0000},
-    {"ellr", 4.4360, 175.4711, 1.0000},
-    {"hyb", 4.3063, 289.3532, 0.9088},
-    {"jds", 6.3472, 1912.7317, 0.5188},
-    {"jds_csr", 4.4680, 101.5801, 1.0000},
-    {"pellr", 4.6069, 173.7535, 1.0000},
-    {"pellr_split", 4.6204, 133.4404, 0.8547},
-    {"pjds", 4.4131, 105.8140, 1.0000},
-    {"pjds_split", 4.3778, 169.6114, 0.9138},
-    {"sell", 4.4885, 70.8857, 1.0000},
-    {"sell_i16", 4.5416, 97.3710, 1.0000},
-    {"sell_split", 4.4383, 135.2529, 0.8740},
-    {"sell_xs", 2.9744, 895.8409, 1.0000},
+    {"biell", 4.6903, 107.5853, 1.0000},
+    {"bijad", 4.5536, 112.7855, 1.0000},
+    {"coo", 7.4191, 97.0549, 0.8814},
+    {"csr", 5.0887, 52.4222, 0.9545},
+    {"csr_adaptive", 4.4053, 62.1115, 0.7286},
+    {"csr_merge", 8.4513, 0.0100, 0.8467},
+    {"csr_tiled", 5.9328, 0.0185, 1.0000},
+    {"csr_vector", 4.5249, 92.7702, 0.9423},
+    {"ell", 4.3218, 106.6950, 1.0000},
+    {"ell_xs", 3.1784, 1079.7011, 1.0000},
+    {"ellg", 4.4502, 131.1618, 1.0000},
+    {"ellr", 4.2868, 183.2365, 1.0000},
+    {"hyb", 4.5460, 251.6266, 0.9327},
+    {"jds", 5.8757, 1923.7840, 0.5224},
+    {"jds_csr", 4.3541, 103.7009, 1.0000},
+    {"pellr", 4.5210, 173.2097, 1.0000},
+    {"pellr_split", 4.5417, 134.4044, 0.8631},
+    {"pjds", 4.3054, 109.3077, 1.0000},
+    {"pjds_split", 4.3072, 175.2347, 0.9243},
+    {"sell", 4.3780, 72.2452, 1.0000},
+    {"sell_i16", 4.4767, 97.3207, 1.0000},
+    {"sell_split", 4.3708, 137.9665, 0.8813},
+    {"sell_xs", 2.7597, 890.0328, 1.0000},
 };
-constexpr Fitted h200_fitted = {"H200", 4250.0, 5094.483354, 46.034251, 4.830405, 428.040, h200_kernels,
-    "fitted by spmvlab 0.1.0 (commit 399f197d718a-dirty) calibrate on 2026-11-29 from docs/be"
-    "nchmarks/h200_xs_stage_2026-11-29/b/bench.json, docs/benchmarks/h200_calib_2026-11-28/fi"
-    "tlarge/bench.json, docs/benchmarks/h200_tiled_2026-11-29/lib/fitlarge/bench.json; valida"
-    "ted on docs/benchmarks/h200_xs_stage_2026-11-29/a/bench.json, docs/benchmarks/h200_colle"
-    "ction_2026-11-29/large/bench.json"};
+constexpr Fitted h200_fitted = {"H200", 4250.0, 5054.728136, 46.367316, 4.830405, 180.680, h200_kernels,
+    "fitted by spmvlab 0.1.0 (commit ec07d24a31b1-dirty) calibrate on 2026-11-29 from docs/be"
+    "nchmarks/h200_tiled_2026-11-29/check/b_all/bench.json.partial, docs/benchmarks/h200_cali"
+    "b_2026-11-28/fitlarge/bench.json, docs/benchmarks/h200_tiled_2026-11-29/lib/fitlarge/ben"
+    "ch.json; validated on docs/benchmarks/h200_collection_2026-11-29/a/bench.json, docs/benc"
+    "hmarks/h200_collection_2026-11-29/b/bench.json, docs/benchmarks/h200_collection_2026-11-"
+    "29/large/bench.json"};
 // [end of fitted constants for H200]
 
 constexpr const Fitted* fitted_cards[] = {&h100_fitted, &h200_fitted};

@@ -137,16 +137,10 @@ inline std::int64_t xs_row_rounds(std::int64_t longest_row)
     return 1 + ceil_div(std::max<std::int64_t>(0, longest_row - xs_unroll), xs_unroll);
 }
 
-/// The steps of detail::stage_x (kernels/src/permuted.cuh) for x of `cols` entries of
-/// `value_bytes` each: every thread of the block loads 4 vectors of 16 bytes per step before it
-/// stores them, so a step copies 128 x 4 x 16 bytes (1,024 doubles, 2,048 floats) and waits for
-/// one round trip. The first step travels beside the row's first slots. (Until 2026-11-29 the
-/// loop copied one entry per thread per step, left rolled by the compiler: ceil(cols / 128)
-/// steps; the records fitted before then were timed with that kernel.)
-inline std::int64_t xs_stage_steps(std::int64_t cols, std::int64_t value_bytes)
-{
-    return std::max<std::int64_t>(1, ceil_div(cols * value_bytes, xs_block * 4 * 16));
-}
+/// The steps of detail::stage_x (KernelShape::stage_steps): each thread copies x one entry per
+/// step, a loop the compiler leaves rolled (one st.shared in its PTX), so each step waits for its
+/// own load: ceil(cols / 128), the first one beside the row's first slots.
+inline std::int64_t xs_stage_steps(std::int64_t cols) { return std::max<std::int64_t>(1, ceil_div(cols, xs_block)); }
 
 /// The split kernels' warps per group of 32 rows (kernels/src/split.cuh: the smallest T of
 /// 1, 2, 4, 8 with ceil(width / T) <= 16).
