@@ -77,9 +77,11 @@ spmv::model::FormatModelConstants read_constants(const std::string& file,
         SPMV_THROW(spmv::InvalidArgument,
                    file + ": not a constants file of spmvlab calibrate --constants-out: " + e.what());
     }
-    if (!(c.bandwidth_gbs > 0) || !(c.l2_gbs > 0) || c.issue_ps < 0 || c.warp_gbs < 0 ||
-        !(c.stage_ns >= 0)) {
+    if (!(c.bandwidth_gbs > 0) || !(c.l2_gbs > 0) || c.issue_ps < 0 || c.warp_gbs < 0) {
         SPMV_THROW(spmv::InvalidArgument, file + ": bandwidths must be positive");
+    }
+    if (!(c.stage_ns >= 0)) {
+        SPMV_THROW(spmv::InvalidArgument, file + ": stage_ns must not be negative");
     }
     c.source = "constants from " + file + " (" + j.value("source", std::string("no source given")) + ")";
     return c;

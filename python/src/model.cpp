@@ -217,9 +217,9 @@ matrix (precision-independent counts): variant, format, feasible/why_not, rows, 
 launches, loaded_slots (value/index pairs read, padding the kernel loads included),
 stored_slots, index_bytes (per slot), extra_index_slots, row_info_bytes, vector_passes,
 temp_value_traffic, x_sectors_dp / x_sectors_sp (32-byte sectors of x requested),
-matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp), staged_trips (the "_xs" kernels' dependent
-reads when x is staged in shared memory; 0 for the others), stage_steps (their steps of copying
-x), plain_variant (the variant they run when x does not fit), warp_trips
+matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp), staged_trips
+(the "_xs" kernels' rounds of row reads when x is staged in shared memory; 0 for the others),
+plain_variant (the variant they run when x does not fit), warp_trips
 (N_iter), warp_sectors_dp / warp_sectors_sp (the heaviest warp's sectors times the launch's
 share of a full GPU's resident warps; 0 where not counted), useful_fraction.)doc")
         .def_readonly("variant", &model::KernelShape::variant)
@@ -246,7 +246,6 @@ share of a full GPU's resident warps; 0 where not counted), useful_fraction.)doc
         .def_readonly("x_staged", &model::KernelShape::x_staged)
         .def_readonly("critical_trips", &model::KernelShape::critical_trips)
         .def_readonly("staged_trips", &model::KernelShape::staged_trips)
-        .def_readonly("stage_steps", &model::KernelShape::stage_steps)
         .def_readonly("plain_variant", &model::KernelShape::plain_variant)
         .def_readonly("warp_trips", &model::KernelShape::warp_trips)
         .def_readonly("warp_sectors_dp", &model::KernelShape::warp_sectors_dp)

@@ -143,7 +143,6 @@ void shape(ShapeContext& ctx, KernelShape& s)
         s.x_staged = static_cast<double>(ceil_div(n, xs_block)) * static_cast<double>(a.num_cols);
         // the slice's pointer and width first: the row's slots are addressed by them
         s.staged_trips = 1 + xs_row_rounds(crit);
-        s.stage_steps = xs_stage_steps(a.num_cols);
         s.plain_variant = "sell";
     } else if (K == Kernel::i16) {
         s.index_bytes = 2;

@@ -66,7 +66,6 @@ using model::VariantRule;
 using model::warp;
 using model::xs_block;
 using model::xs_row_rounds;
-using model::xs_stage_steps;
 }  // namespace spmv::story
 
 namespace spmv::detail {

@@ -118,10 +118,14 @@ Advice advise(const Csr<double, std::int32_t>& a, const GpuProfile& gpu,
         // Reasons, the binding one first.
         const auto& p = r.prediction;
         if (p.bound == "latency") {
-            const bool staged = s.staged_trips > 0 && latency_trips(s, o.precision) == s.staged_trips;
-            r.reasons.push_back("latency-bound: " + std::to_string(latency_trips(s, o.precision)) +
-                                (staged ? " dependent reads (x staged in shared memory, then the rows)"
-                                        : " serial loop trips on the busiest warp") +
+            // an "_xs" kernel that stages x (not one that runs the plain kernel: x too large)
+            const bool staged = !s.plain_variant.empty() && timed_variant(s, o.precision) == s.variant;
+            const auto trips = std::to_string(latency_trips(s, o.precision));
+            r.reasons.push_back("latency-bound: " +
+                                (staged ? std::to_string(extra_stage_steps(s, o.precision) + 1) +
+                                              " steps of staging x in shared memory and " + trips +
+                                              " rounds of the longest row's reads"
+                                        : trips + " serial loop trips on the busiest warp") +
                                 " (" + micro(p.latency_s) +
                                 ") outweigh moving " + format_bytes(p.dram_bytes) + " (" +
                                 micro(std::max(p.dram_s, p.l2_s)) + ")");

@@ -190,23 +190,22 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
     });
     // B_w, one warp's sector rate at full occupancy, between B_GPU / 2000 and B_GPU / 5 (fitted
     // 4.5-4.9 GB/s on the H100 and H200, about B_GPU / 700 to / 900)
+    // one device-wide constant by golden search in log space, the others held
+    auto search = [&](double Globals::*field, double lo, double hi) {
+        g.*field = std::exp(golden(
+            [&](double x) {
+                Globals at = g;
+                at.*field = std::exp(x);
+                return total_for(at, nullptr);
+            },
+            std::log(lo), std::log(hi), 18));
+    };
     for (int round = 0; round < 3; ++round) {
-        g.l2_bps = std::exp(golden(
-            [&](double x) { return total_for({std::exp(x), g.issue_s, g.warp_bps, g.stage_s}, nullptr); },
-            std::log(start.bandwidth_gbs * 1e9 * 0.5), std::log(start.bandwidth_gbs * 1e9 * 8.0), 18));
-        g.issue_s = std::exp(golden(
-            [&](double x) { return total_for({g.l2_bps, std::exp(x), g.warp_bps, g.stage_s}, nullptr); },
-            std::log(1e-14), std::log(1e-9), 18));
-        g.warp_bps = std::exp(golden(
-            [&](double x) { return total_for({g.l2_bps, g.issue_s, std::exp(x), g.stage_s}, nullptr); },
-            std::log(start.bandwidth_gbs * 1e9 / 2000.0), std::log(start.bandwidth_gbs * 1e9 / 5.0),
-            18));
+        search(&Globals::l2_bps, start.bandwidth_gbs * 1e9 * 0.5, start.bandwidth_gbs * 1e9 * 8.0);
+        search(&Globals::issue_s, 1e-14, 1e-9);
+        search(&Globals::warp_bps, start.bandwidth_gbs * 1e9 / 2000.0, start.bandwidth_gbs * 1e9 / 5.0);
         // lambda between 10 ns and 2 us (a dependent L2 read: 0.2 us on the H200)
-        if (staging) {
-            g.stage_s = std::exp(golden(
-                [&](double x) { return total_for({g.l2_bps, g.issue_s, g.warp_bps, std::exp(x)}, nullptr); },
-                std::log(1e-8), std::log(2e-6), 18));
-        }
+        if (staging) search(&Globals::stage_s, 1e-8, 2e-6);
     }
     best_total = total_for(g, &best);
     (void)best_total;
@@ -214,7 +213,7 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
     best.l2_gbs = g.l2_bps / 1e9;
     best.issue_ps = g.issue_s * 1e12;
     best.warp_gbs = g.warp_bps / 1e9;
-    best.stage_ns = g.stage_s * 1e9;
+    best.stage_ns = staging ? g.stage_s * 1e9 : start.stage_ns;  // not fitted: as given
     return best;
 }
 

@@ -137,7 +137,7 @@ inline std::int64_t xs_row_rounds(std::int64_t longest_row)
     return 1 + ceil_div(std::max<std::int64_t>(0, longest_row - xs_unroll), xs_unroll);
 }
 
-/// The steps of detail::stage_x (KernelShape::stage_steps): each thread copies x one entry per
+/// The steps of detail::stage_x (extra_stage_steps): each thread copies x one entry per
 /// step, a loop the compiler leaves rolled (one st.shared in its PTX), so each step waits for its
 /// own load: ceil(cols / 128), the first one beside the row's first slots.
 inline std::int64_t xs_stage_steps(std::int64_t cols) { return std::max<std::int64_t>(1, ceil_div(cols, xs_block)); }

@@ -50,10 +50,9 @@ struct KernelShape {
     /// The latency path: the longest thread's (or warp's) loop trips, each a dependent read.
     std::int64_t critical_trips = 0;
     /// The "_xs" kernels' latency path when x is staged (x_staged > 0 and x fits, a precision's
-    /// question: latency_trips): rounds of dependent matrix reads (shape_kit.hpp, xs_row_rounds)
+    /// question: latency_trips): rounds of dependent matrix reads (shape_kit.hpp, xs_row_rounds),
+    /// beside the serial steps of staging x (extra_stage_steps, from cols).
     std::int64_t staged_trips = 0;
-    /// and the serial steps of staging x, each a dependent L2 read (xs_stage_steps; 0: none).
-    std::int64_t stage_steps = 0;
     /// The variant whose kernel runs when x does not fit in shared memory (the "_xs" kernels
     /// launch the plain one: kernels/src/ell.cu, sell.cu); empty: none. Predicted with that
     /// variant's constants (format_model.cpp, predict).
