@@ -283,7 +283,8 @@ void run(const CalibrateOptions& o)
        << " GB/s, tau = " << fitted.issue_ps << " ps per warp trip, B_w = " << fitted.warp_gbs
        << " GB/s (one warp's sector rate at full occupancy: the heaviest warp's term), lambda = "
        << fitted.stage_ns << " ns per step of an _xs kernel's x staging (c_v of the _xs kernels: "
-       << "per round of 8 slots of the longest row while x is staged).\n\n"
+       << "per round of 8 slots of the longest row while x is staged), q = " << fitted.overlap_q
+       << " (latency L and memory M combined as (L^q + M^q)^(1/q); 0: their max).\n\n"
        << "Fitted on (" << fit_samples.size() << " samples):\n" << fit_set.describe
        << "\nValidated on (" << val_samples.size() << " samples, none of them used to fit):\n"
        << val_set.describe
@@ -328,6 +329,7 @@ void run(const CalibrateOptions& o)
                             {"issue_ps", fitted.issue_ps},
                             {"warp_gbs", fitted.warp_gbs},
                             {"stage_ns", fitted.stage_ns},
+                            {"overlap_q", fitted.overlap_q},
                             {"source", version_string() + " calibrate, " + utc_now()},
                             {"failed", failed}};
         // one card's block of lib/src/model/format_constants.cpp (its Fitted table)
@@ -356,9 +358,10 @@ void run(const CalibrateOptions& o)
         char head[320];
         std::snprintf(head, sizeof head,
                       "};\nconstexpr Fitted %s_fitted = {\"%s\", %.1f, %.6f, %.6f, %.6f, %.3f, "
-                      "%s_kernels,\n",
+                      "%.4f, %s_kernels,\n",
                       id.c_str(), gpu.name.c_str(), gpu.memory_bandwidth_gbs, fitted.l2_gbs,
-                      fitted.issue_ps, fitted.warp_gbs, fitted.stage_ns, id.c_str());
+                      fitted.issue_ps, fitted.warp_gbs, fitted.stage_ns, fitted.overlap_q,
+                      id.c_str());
         cxx += head;
         // the source as string literals of at most 88 characters (the style's 100 columns)
         const std::string source = "fitted by " + version_string() + " calibrate on " +

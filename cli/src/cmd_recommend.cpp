@@ -64,6 +64,8 @@ spmv::model::FormatModelConstants read_constants(const std::string& file,
         c.warp_gbs = j.value("warp_gbs", 0.0);
         // stage_ns (lambda) is absent from files written before 2026-11-29's: 0, no staging term
         c.stage_ns = j.value("stage_ns", 0.0);
+        // overlap_q (q) is absent from files written before the overlap term (2026-11-29): 0, max(L, M)
+        c.overlap_q = j.value("overlap_q", 0.0);
         for (const auto& k : j.at("kernels")) {
             // l2_efficiency (e_v) is absent from files written before 2026-11-28: 1, the old model
             c.kernels.push_back({k.at("variant").get<std::string>(), k.at("floor_us").get<double>(),
@@ -82,6 +84,10 @@ spmv::model::FormatModelConstants read_constants(const std::string& file,
     }
     if (!(c.stage_ns >= 0)) {
         SPMV_THROW(spmv::InvalidArgument, file + ": stage_ns must not be negative");
+    }
+    if (!(c.overlap_q == 0 || c.overlap_q >= 1)) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   file + ": overlap_q must be 0 (the max of latency and memory) or at least 1");
     }
     c.source = "constants from " + file + " (" + j.value("source", std::string("no source given")) + ")";
     return c;

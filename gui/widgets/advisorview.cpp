@@ -400,18 +400,28 @@ void AdvisorView::showDetails()
                   r.why_not.empty() ? QString() : tr("&mdash; %1").arg(html(r.why_not)));
     if (p.feasible && p.time_s > 0) {
         // the model's formula with this row's terms (format_model.hpp):
-        // T = F + max(c critical trips, DRAM bytes / B_GPU, L2 sectors 32 / B_L2, tau warp trips,
-        //             the heaviest warp's sectors 32 / B_w)
+        // T = F + (L^q + M^q)^(1/q), L = c critical trips, M = max(DRAM bytes / B_GPU, L2
+        // sectors 32 / B_L2, tau warp trips, the heaviest warp's sectors 32 / B_w); q = 0: the
+        // max of L and M, q = 1 (both fitted cards): L + M
+        const double q = m_advice->overlap_q;
+        const QString combine =
+            q <= 0 ? tr("max(latency, max(DRAM, L2 gather, warp issue, heaviest warp))")
+            : std::abs(q - 1.0) < 1e-3
+                ? tr("latency + max(DRAM, L2 gather, warp issue, heaviest warp)")
+                : tr("(latency<sup>q</sup> + max(DRAM, L2 gather, warp issue, heaviest "
+                     "warp)<sup>q</sup>)<sup>1/q</sup>, q = %1")
+                      .arg(q, 0, 'f', 2);
         h += tr("<p>Predicted <b>%1</b> per SpMV (%2 GFLOP/s) on %3, L2 flushed before every "
-                "SpMV; bound by <b>%4</b>: T = F + max(latency, DRAM, L2 gather, warp issue, "
-                "heaviest warp) = %5 + max(%6, %7, %8, %9, %10). The per-format fitted model: "
+                "SpMV; bound by <b>%4</b>: T = F + %12; F = %5, latency %6, DRAM %7, L2 gather "
+                "%8, warp issue %9, heaviest warp %10. The per-format fitted model: "
                 "the same number as the Timing view, the Sweep and <tt>spmvlab recommend</tt>; "
                 "its traffic bound (DRAM bytes / B%11) is the DRAM term, %7.</p>")
                  .arg(us(p.time_s))
                  .arg(p.gflops, 0, 'f', 1)
                  .arg(html(m_advice->profile), html(p.bound), us(p.floor_s), us(p.latency_s),
                       us(p.dram_s), us(p.l2_s), us(p.issue_s), us(p.warp_s))
-                 .arg(Appearance::instance().legibleSubscript(QStringLiteral("GPU")));
+                 .arg(Appearance::instance().legibleSubscript(QStringLiteral("GPU")))
+                 .arg(combine);
     }
     // the table's Note column (hidden in presentation mode), for a candidate: whether its row
     // sort pays off (a variant that is not one says why in the heading above)

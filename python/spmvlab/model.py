@@ -35,6 +35,7 @@ from ._spmvlab.model import (  # noqa: F401  (re-exported)
     l2_sectors,
     min_alpha,
     modelled_variants,
+    overlap_time,
     predict_kernel,
     profiles,
     t_mvm_seconds,
@@ -46,7 +47,7 @@ __all__ = ["profiles", "find_profile", "custom_profile", "predict", "min_alpha",
            "device_bytes", "t_mvm_seconds", "t_pci_seconds", "kreutzer_thresholds",
            "kreutzer_worked_cases", "modelled_variants", "kernel_shapes", "predict_kernel",
            "predict_kernels", "predict_variant", "builtin_constants", "dram_bytes", "l2_sectors",
-           "GpuProfile", "Prediction", "Thresholds", "KernelShape", "FormatPrediction",
+           "overlap_time", "GpuProfile", "Prediction", "Thresholds", "KernelShape", "FormatPrediction",
            "FormatModelConstants", "KernelConstants"]
 
 

@@ -293,7 +293,8 @@ share of a full GPU's resident warps; 0 where not counted), useful_fraction.)doc
     py::class_<model::FormatModelConstants>(m, "FormatModelConstants", R"doc(The per-format
 model's constants of one GPU: bandwidth_gbs (B_GPU), l2_gbs (B_L2), issue_ps (tau), warp_gbs
 (B_w, one warp's sector rate at full occupancy; 0: no heaviest-warp term), stage_ns (lambda,
-one step of an _xs kernel's x staging; 0: no staging term), kernels
+one step of an _xs kernel's x staging; 0: no staging term), overlap_q (q: latency L and
+memory M combined as (L^q + M^q)^(1/q); 0: their max), kernels
 (KernelConstants per variant), source (where they come from).)doc")
         .def_readonly("profile", &model::FormatModelConstants::profile)
         .def_readonly("bandwidth_gbs", &model::FormatModelConstants::bandwidth_gbs)
@@ -301,6 +302,7 @@ one step of an _xs kernel's x staging; 0: no staging term), kernels
         .def_readonly("issue_ps", &model::FormatModelConstants::issue_ps)
         .def_readonly("warp_gbs", &model::FormatModelConstants::warp_gbs)
         .def_readonly("stage_ns", &model::FormatModelConstants::stage_ns)
+        .def_readonly("overlap_q", &model::FormatModelConstants::overlap_q)
         .def_readonly("kernels", &model::FormatModelConstants::kernels)
         .def_readonly("source", &model::FormatModelConstants::source);
     m.def(
@@ -310,8 +312,14 @@ one step of an _xs kernel's x staging; 0: no staging term), kernels
         "The built-in constants for a profile (H100's fitted on the committed H100 records; "
         "others scaled by bandwidth, as `source` says).");
 
+    m.def("overlap_time", &model::overlap_time, py::arg("latency"), py::arg("memory"),
+          py::arg("q"),
+          "The latency path and the memory path combined: max(L, M) for q = 0, else "
+          "(L^q + M^q)^(1/q) (q = 1: L + M; FormatModelConstants.overlap_q).");
+
     py::class_<model::FormatPrediction>(m, "FormatPrediction", R"doc(The per-format model's time
-for one variant: T = floor_s + max(latency_s, dram_s, l2_s, issue_s, warp_s); bound names the
+for one variant: T = floor_s + overlap_time(latency_s, max(dram_s, l2_s, issue_s, warp_s), q),
+q the constants' overlap_q (1 on the H100 and H200: latency plus memory); bound names the
 largest term ('latency', 'DRAM bandwidth', 'L2 gather', 'warp issue' or 'heaviest warp');
 gflops = 2 nnz / T.)doc")
         .def_readonly("variant", &model::FormatPrediction::variant)

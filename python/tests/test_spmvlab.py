@@ -605,9 +605,10 @@ class Models(unittest.TestCase):
         self.assertEqual(shapes["csr"].nnz, 9)
         for s, t in sl.model.predict_kernels(a, "H100", "double", ["csr", "ell"]):
             self.assertTrue(t.feasible)
-            self.assertAlmostEqual(t.time_s,
-                                   t.floor_s + max(t.latency_s, t.dram_s, t.l2_s, t.issue_s,
-                                                   t.warp_s))
+            q = sl.model.builtin_constants("H100").overlap_q
+            self.assertAlmostEqual(
+                t.time_s / (t.floor_s + sl.model.overlap_time(
+                    t.latency_s, max(t.dram_s, t.l2_s, t.issue_s, t.warp_s), q)), 1.0, places=12)
             self.assertAlmostEqual(t.dram_bytes, sl.model.dram_bytes(s, "double"))
             self.assertAlmostEqual(t.gflops, 2 * 9 / t.time_s / 1e9)
         # the L2 term is (streamed + gather sectors / e_v) x 32 / B_L2, e_v in (0, 1]; x of
@@ -639,9 +640,15 @@ class Models(unittest.TestCase):
                 s, same = pairs[v]
                 self.assertEqual(t.time_s, same.time_s)
                 self.assertEqual(t.time_s, sl.model.predict_kernel(s, "H100", "double").time_s)
-                self.assertAlmostEqual(t.time_s, t.floor_s + max(t.latency_s, t.dram_s, t.l2_s,
-                                                                 t.issue_s, t.warp_s),
-                                       delta=1e-15)
+                q = sl.model.builtin_constants("H100").overlap_q
+                memory = max(t.dram_s, t.l2_s, t.issue_s, t.warp_s)
+                self.assertAlmostEqual(t.time_s, t.floor_s + sl.model.overlap_time(
+                    t.latency_s, memory, q), delta=1e-15)
+                # by hand: q = 1 adds the paths, q = 0 takes their max
+                self.assertAlmostEqual(sl.model.overlap_time(t.latency_s, memory, 1.0),
+                                       t.latency_s + memory, delta=1e-18)
+                self.assertEqual(sl.model.overlap_time(t.latency_s, memory, 0.0),
+                                 max(t.latency_s, memory))
                 self.assertLessEqual(t.dram_s, t.time_s)  # the traffic bound is below it
         exe = os.path.join(os.path.dirname(sl.__file__), os.pardir, os.pardir, "cli", "spmvlab")
         if not os.path.exists(exe):

@@ -199,6 +199,34 @@ TEST_CASE("format model: predict adds the fixed cost to the longest of latency a
     CHECK(r.bound == "warp issue");
 }
 
+TEST_CASE("format model: latency and memory overlap as (L^q + M^q)^(1/q)", "[model][format_model]")
+{
+    // by hand: q = 0 is their max, q = 1 their sum, q = 2 the 3-4-5 triangle
+    CHECK(overlap_time(3.0, 4.0, 0.0) == 4.0);
+    CHECK(overlap_time(3.0, 4.0, 1.0) == Approx(7.0));
+    CHECK(overlap_time(4.0, 3.0, 2.0) == Approx(5.0));
+    CHECK(overlap_time(3.0, 4.0, 64.0) == Approx(4.0).epsilon(1e-6));
+    CHECK(overlap_time(0.0, 4.0, 2.0) == 4.0);
+    CHECK(overlap_time(0.0, 0.0, 2.0) == 0.0);
+    // no overflow where L^q would: 1e-3 s at q = 200 is 1e-600
+    CHECK(overlap_time(1e-3, 2e-3, 200.0) == Approx(2e-3));
+    // predict: F + overlap_time(latency, the largest memory term)
+    const auto a = test::canonical4();
+    const auto shapes = kernel_shapes(a, FormatParams{});
+    auto c = hand_constants(5.0, 100.0, 2000.0, 0.0);
+    c.bandwidth_gbs = 0.208;  // DRAM: 208 bytes in 1 us, as long as the latency's 3 x 100 ns x 10 / 3
+    c.l2_gbs = 1e6;
+    const auto& ell = shape_of(shapes, "ell");
+    const auto hard = predict(ell, c, dp);
+    c.overlap_q = 1.0;
+    const auto sum = predict(ell, c, dp);
+    REQUIRE(hard.latency_s == Approx(300e-9));
+    REQUIRE(hard.dram_s == Approx(1e-6));
+    CHECK(hard.time_s == Approx(5e-6 + 1e-6));
+    CHECK(sum.time_s == Approx(5e-6 + 1e-6 + 300e-9));
+    CHECK(sum.bound == "DRAM bandwidth");  // the larger path names the bound either way
+}
+
 TEST_CASE("format model: the heaviest warp, counted by hand", "[model][format_model]")
 {
     // 64 rows: rows 0-31 hold `len` nonzeros each, every one in its own 32-byte sector of x in
@@ -548,6 +576,30 @@ TEST_CASE("calibration: the fit recovers lambda, the _xs kernels' staging step",
     auto none = fitted;
     none.stage_ns = 0;
     CHECK(worst_log_ratio(xs, none) > std::log(1.5));
+}
+
+TEST_CASE("calibration: the fit recovers q, the overlap of latency and memory", "[model][calibration]")
+{
+    // times made with q = 1.5 (latency and memory overlapping in part) on matrices where both
+    // paths matter; the fit starts at q = 4 and must find q within 10 % and every time within 3 %
+    auto truth = hand_constants(3.0, 80.0, 5000.0, 30.0);
+    truth.bandwidth_gbs = 3000;
+    truth.overlap_q = 1.5;
+    const auto samples = samples_made_by(truth, {{"pde", gen::pde(40)},
+                                                 {"pl", gen::power_law(40000, 1, 2.0, 400, 5)},
+                                                 {"pl2", gen::power_law(200000, 1, 2.0, 400, 5)},
+                                                 {"small", gen::pde(6)},
+                                                 {"one", gen::onefull(3000, 1)}});
+    auto start = hand_constants(6.0, 20.0, 2000.0, 5.0);
+    start.bandwidth_gbs = 3000;
+    const auto fitted = fit(samples, start);
+    INFO("q " << fitted.overlap_q);
+    CHECK(fitted.overlap_q == Approx(1.5).epsilon(0.10));
+    CHECK(worst_log_ratio(samples, fitted) < std::log(1.03));
+    // the same times under the max (q = 0) are not reproduced
+    auto hard = fitted;
+    hard.overlap_q = 0;
+    CHECK(worst_log_ratio(samples, hard) > std::log(1.10));
 }
 
 TEST_CASE("calibration: validation counts choices and ratios by hand", "[model][calibration]")

@@ -80,6 +80,7 @@ Advice advise(const Csr<double, std::int32_t>& a, const GpuProfile& gpu,
     advice.precision = o.precision;
     advice.iterations = o.iterations;
     advice.constants_source = constants.source;
+    advice.overlap_q = constants.overlap_q;
     const double n = static_cast<double>(a.num_rows);
     const double sort_cost = o.host_ns_per_sort_entry * 1e-9 * n * std::log2(std::max(2.0, n));
     for (const auto& [s, prediction] : modelled) {

@@ -13,7 +13,8 @@
 namespace spmv::model {
 namespace {
 
-// What a sample contributes once B_L2 is fixed: pred = F + max(c * crit + lambda * stage, memory).
+// What a sample contributes once B_L2 is fixed: pred = F + overlap_time(c * crit + lambda * stage,
+// memory, q).
 struct Term {
     double crit = 0;
     double stage = 0;  // an "_xs" kernel's staging steps beyond the first, at lambda each
@@ -67,6 +68,7 @@ struct Globals {
     double issue_s = 0;  // tau, seconds per warp trip
     double warp_bps = 0;  // B_w; 0: no heaviest-warp term
     double stage_s = 0;   // lambda, seconds per staging step of x
+    double q = 0;         // the overlap exponent (overlap_time); 0: max
 };
 
 // e_v's pull toward 1 (per variant, added to the sum of squared log errors): a variant whose
@@ -86,7 +88,7 @@ double loss(const std::vector<Term>& terms, double floor_s, double trip_s, doubl
             std::max({t.dram_s, (t.l2_bytes + t.gather_bytes / e) / g.l2_bps,
                       g.issue_s * t.warp_trips,
                       g.warp_bps > 0 ? t.warp_bytes / g.warp_bps : 0.0});
-        const double pred = floor_s + std::max(trip_s * t.crit + g.stage_s * t.stage, mem);
+        const double pred = floor_s + overlap_time(trip_s * t.crit + g.stage_s * t.stage, mem, g.q);
         const double err = std::log(pred) - t.log_measured;
         sum += err * err;
     }
@@ -182,7 +184,8 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
     Globals g{start.l2_gbs > 0 ? start.l2_gbs * 1e9 : 2.5 * start.bandwidth_gbs * 1e9,
               start.issue_ps > 0 ? start.issue_ps * 1e-12 : 1e-11,
               start.warp_gbs > 0 ? start.warp_gbs * 1e9 : start.bandwidth_gbs * 1e9 / 100.0,
-              start.stage_ns > 0 ? start.stage_ns * 1e-9 : 2e-7};
+              start.stage_ns > 0 ? start.stage_ns * 1e-9 : 2e-7,
+              start.overlap_q > 0 ? start.overlap_q : 4.0};
     // lambda only where some sample stages x in more than one step (else it is not identifiable
     // and stays at its start)
     const bool staging = std::any_of(terms.begin(), terms.end(), [](const auto& v) {
@@ -206,6 +209,8 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
         search(&Globals::warp_bps, start.bandwidth_gbs * 1e9 / 2000.0, start.bandwidth_gbs * 1e9 / 5.0);
         // lambda between 10 ns and 2 us (a dependent L2 read: 0.2 us on the H200)
         if (staging) search(&Globals::stage_s, 1e-8, 2e-6);
+        // q between 1 (latency and memory in series) and 64 (within 1.1 % of their max)
+        search(&Globals::q, 1.0, 64.0);
     }
     best_total = total_for(g, &best);
     (void)best_total;
@@ -214,6 +219,7 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
     best.issue_ps = g.issue_s * 1e12;
     best.warp_gbs = g.warp_bps / 1e9;
     best.stage_ns = staging ? g.stage_s * 1e9 : start.stage_ns;  // not fitted: as given
+    best.overlap_q = g.q;
     return best;
 }
 

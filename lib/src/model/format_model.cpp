@@ -179,6 +179,15 @@ const std::string& timed_variant(const KernelShape& s, Precision p)
     return s.plain_variant.empty() || x_in_shared(s, p) ? s.variant : s.plain_variant;
 }
 
+double overlap_time(double latency, double memory, double q) noexcept
+{
+    const double hi = std::max(latency, memory);
+    if (q <= 0 || hi <= 0) return hi;
+    const double lo = std::min(latency, memory);
+    // hi (1 + (lo / hi)^q)^(1/q): no overflow at large q
+    return hi * std::pow(1.0 + std::pow(lo / hi, q), 1.0 / q);
+}
+
 double warp_sectors(const KernelShape& s, Precision p)
 {
     return p == Precision::double_precision ? s.warp_sectors_dp : s.warp_sectors_sp;
@@ -214,7 +223,7 @@ FormatPrediction predict(const KernelShape& s, const FormatModelConstants& c, Pr
     // the heaviest warp at its share of its SM (constants without B_w: the model before)
     r.warp_s = c.warp_gbs > 0 ? warp_sectors(s, p) * 32.0 / (c.warp_gbs * 1e9) : 0.0;
     const double memory = std::max({r.dram_s, r.l2_s, r.issue_s, r.warp_s});
-    r.time_s = r.floor_s + std::max(r.latency_s, memory);
+    r.time_s = r.floor_s + overlap_time(r.latency_s, memory, c.overlap_q);
     r.bound = r.latency_s >= memory ? "latency"
               : r.dram_s == memory  ? "DRAM bandwidth"
               : r.l2_s == memory    ? "L2 gather"

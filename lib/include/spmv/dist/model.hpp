@@ -12,8 +12,9 @@
 ///     each block, built as DistMatrix builds it (add_kernel_shapes), counted by
 ///     model::kernel_shapes and priced by model::predict with the profile's constants
 ///     (model::builtin_constants(gpu), or ModelOptions::constants from `spmvlab calibrate`):
-///       T_block = F_v + max(c_v critical trips, DRAM bytes / B_GPU, L2 sectors 32 / B_L2,
-///                           tau warp trips)
+///       T_block = F_v + (L^q + M^q)^(1/q),  L = c_v critical trips,
+///                 M = max(DRAM bytes / B_GPU, L2 sectors 32 / B_L2, tau warp trips, heaviest warp)
+///       (q fitted per card, 1.0 on the H100 and the H200: L + M)
 ///     so the format's padding, index width, x gather and fixed cost count, and SELL-C-sigma
 ///     and CSR get different times on the same block. The boundary rows' scatter, the gather
 ///     of the send buffer and the copies keep the bandwidth terms below (no fitted constants

@@ -62,6 +62,7 @@ struct Advice {
     Precision precision = Precision::double_precision;
     std::int64_t iterations = 0;
     std::string constants_source;
+    double overlap_q = 0;  ///< the constants' q (FormatModelConstants::overlap_q)
     std::vector<Recommendation> ranked;  ///< candidates by rank, then the non-candidates
     /// The first choice (ranked.front()); throws if no variant is a candidate.
     const Recommendation& best() const;

@@ -35,9 +35,10 @@
 ///                  share of a full GPU's resident warps (shape_kit.hpp, heaviest_warp).
 /// The time on a GPU (FormatModelConstants: B_GPU from the profile, the rest fitted on measured
 /// records, lib/src/model/format_constants.cpp says which):
-///   T_v = F_v + max( c_v * critical trips,  DRAM bytes / B_GPU,
-///                    (streamed L2 sectors + x gather sectors / e_v) * 32 / B_L2,
-///                    tau * warp trips,  heaviest warp's sectors * 32 / B_w )
+///   L   = c_v * critical trips (+ lambda per extra staging step of an "_xs" kernel)
+///   M   = max( DRAM bytes / B_GPU,  (streamed L2 sectors + x gather sectors / e_v) * 32 / B_L2,
+///              tau * warp trips,  heaviest warp's sectors * 32 / B_w )
+///   T_v = F_v + (L^q + M^q)^(1/q)   (overlap_time; q fitted 1.0 on the H100 and the H200: L + M)
 /// F_v is the kernel's fixed cost (launches, the latency floor of a tiny matrix), c_v its cost
 /// per serial trip, tau the device-wide cost of one warp loop trip (idle lanes cost as much as
 /// busy ones: the warp-waste of PELLR eq. 1), B_w one warp's sector rate at full occupancy
@@ -47,9 +48,10 @@
 /// power law measured L2 busy 52.9-77.9 % between kernels). B_L2 prices the streamed sectors (matrix, row info, y)
 /// of every kernel alike, so it and e_v are both identifiable; e_v = 1 everywhere is the model
 /// before e_v (docs/benchmarks/model_refit_2026-11-28/l2_efficiency: e_v on the whole L2 term
-/// was tried and priced CSR scalar 1.2-1.5x slow on the 3-D stencils). The max says that a
-/// small matrix waits on its longest chain of dependent loads and a large one on memory or on
-/// issuing its warps, whichever is longest; Kreutzer's eq. 2 is the special case F = 0, c = 0,
+/// was tried and priced CSR scalar 1.2-1.5x slow on the 3-D stencils). A small matrix waits on its
+/// longest chain of dependent loads and a large one on memory or on issuing its warps, whichever
+/// is longest; q says how far the two overlap (the max until docs/benchmarks/
+/// model_overlap_2026-11-29, where the fit chose their sum); Kreutzer's eq. 2 is the special case F = 0, c = 0,
 /// tau = 0, no padding, no gather traffic beyond alpha.
 ///
 /// What it leaves out (said so, not hidden): x beyond L2 (the gather is priced at L2 rates;
@@ -90,6 +92,12 @@ struct KernelConstants {
     double trip_ns = 50.0;   ///< c_v
     double l2_efficiency = 1.0;  ///< e_v in (0, 1]: the x gather's share of B_L2
 };
+/// The kernel's time beyond F_v from its latency path L and its memory path M: max(L, M) for
+/// q = 0, else (L^q + M^q)^(1/q), from L + M (q = 1: a warp's dependent trips and the traffic
+/// do not overlap) towards max(L, M) (q large: the other warps hide the latency). Fitted
+/// device-wide (FormatModelConstants::overlap_q); docs/benchmarks/model_overlap_2026-11-29.
+double overlap_time(double latency, double memory, double q) noexcept;
+
 struct FormatModelConstants {
     std::string profile;        ///< GpuProfile name these belong to
     double bandwidth_gbs = 0;   ///< B_GPU (the profile's attainable bandwidth)
@@ -97,6 +105,9 @@ struct FormatModelConstants {
     double issue_ps = 0;        ///< tau: device-wide time per warp loop trip, picoseconds
     double warp_gbs = 0;        ///< B_w: one warp's sector rate at full occupancy (0: no term)
     double stage_ns = 0;        ///< lambda: one step of an "_xs" kernel's x staging (0: no term)
+    /// q: the latency path L and the memory path M combine as (L^q + M^q)^(1/q) (0: max(L, M),
+    /// the model before docs/benchmarks/model_overlap_2026-11-29; overlap_time)
+    double overlap_q = 0;
     std::vector<KernelConstants> kernels;
     std::string source;         ///< where they come from (records, commit, command)
     const KernelConstants* find(std::string_view variant) const noexcept;
@@ -184,7 +195,7 @@ std::vector<SweepPrediction> predict_sweep(const Csr<double, std::int32_t>& a,
 /// what it is (docs/advisor.md, "Three lines"):
 ///   traffic bound         the fewest DRAM bytes any of the chart's variants moves / B_GPU: a
 ///                         lower bound on time (an upper bound on GF/s) that no per-format
-///                         prediction crosses, since T_v = F_v + max(..., DRAM bytes / B_GPU, ...)
+///                         prediction crosses, since T_v >= F_v + DRAM bytes / B_GPU
 ///   Kreutzer eq. 1        B_GPU / code balance (performance.hpp): the paper's format-agnostic
 ///                         traffic, N [N_nzr (s_v + s_i + s_v alpha) + 2 s_v] bytes, which reads
 ///                         x alpha N_nzr times per row from DRAM and reads and writes y. At alpha
