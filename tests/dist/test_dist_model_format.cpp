@@ -490,7 +490,8 @@ TEST_CASE("the model against the pde400 records on 2 and 4 H200 and 2 H100", "[.
     // SELL: predicted too slow (1.30x / 1.27x) with the H200's first fit
     // (docs/benchmarks/h200_calib_2026-11-28); with the refitted kernel constants
     // (docs/benchmarks/model_refit_2026-11-28) and the fixed costs, 1.19x / 1.24x: inside, the
-    // 4-GPU point near the edge (the fixed costs add 15 us of the first pass's delay to it).
+    // 4-GPU point near the edge (the fixed costs add 15 us of the first pass's delay to it);
+    // with latency and memory added (docs/benchmarks/model_overlap_2026-11-29) 1.11x / 1.11x.
     check_case({400, "H200", "sell",
                 {{issue37_sell, 2, "cuda-ipc", task, 770.0},
                  {issue37_sell, 4, "cuda-ipc", task, 398.0}}});
