@@ -412,6 +412,40 @@ TEST_CASE("calibrate fits constants on one record, validates on another, and rec
     const auto bad = spmvlab("recommend gen:pde:size=11 --constants " + tmp("cal_bad_e.json"));
     CHECK(bad.status != 0);
     CHECK(bad.out.find("l2_efficiency") != std::string::npos);
+    // q round trip: --constants-out carries overlap_q in [1, 64]; a file without it (written
+    // before q) loads as q = 0, the max of latency and memory; q = 1 adds them, so no variant is
+    // predicted faster than under the max and one whose paths are both nonzero is slower; a q
+    // between 0 and 1 is refused with its name
+    const double q = cj.at("overlap_q").get<double>();
+    CHECK(q >= 1.0);
+    CHECK(q <= 64.0);
+    auto no_q = unit;
+    no_q.erase("overlap_q");
+    auto sum_q = unit;
+    sum_q["overlap_q"] = 1.0;
+    std::ofstream(tmp("cal_no_q.json")) << no_q.dump();
+    std::ofstream(tmp("cal_sum_q.json")) << sum_q.dump();
+    const auto r_max = ranking(tmp("cal_no_q.json"));
+    const auto r_sum = ranking(tmp("cal_sum_q.json"));
+    int slower = 0;
+    for (const auto& row : r_max) {
+        const auto v = row["variant"].get<std::string>();
+        const double t_max = row["predicted_us"].get<double>();
+        const double t_sum = by_variant(r_sum, v)["predicted_us"].get<double>();
+        const double lat = row["latency_us"].get<double>();
+        const double mem = std::max({row["dram_us"].get<double>(), row["l2_us"].get<double>(),
+                                     row["issue_us"].get<double>(), row["warp_us"].get<double>()});
+        CHECK(t_max == Approx(row["floor_us"].get<double>() + std::max(lat, mem)));
+        CHECK(t_sum == Approx(row["floor_us"].get<double>() + lat + mem));
+        slower += t_sum > t_max ? 1 : 0;
+    }
+    CHECK(slower > 0);
+    auto bad_q = unit;
+    bad_q["overlap_q"] = 0.5;
+    std::ofstream(tmp("cal_bad_q.json")) << bad_q.dump();
+    const auto bq = spmvlab("recommend gen:pde:size=11 --constants " + tmp("cal_bad_q.json"));
+    CHECK(bq.status != 0);
+    CHECK(bq.out.find("overlap_q") != std::string::npos);
     // a record naming a matrix that is nowhere says which
     std::ofstream(tmp("cal_missing.json"))
         << R"({"results": [{"matrix": "nowhere.mtx", "precision": "dp", "format": "csr", "median_ms": 1, "error": ""}]})";
