@@ -192,7 +192,8 @@ FormatModelConstants fit(const std::vector<Sample>& samples, const FormatModelCo
         return std::any_of(v.second.begin(), v.second.end(), [](const Term& t) { return t.stage > 0; });
     });
     // B_w, one warp's sector rate at full occupancy, between B_GPU / 2000 and B_GPU / 5 (fitted
-    // 4.5-4.9 GB/s on the H100 and H200, about B_GPU / 700 to / 900)
+    // 8.2-9.4 GB/s on the H100 and H200 with latency added to memory, about B_GPU / 370 to / 450;
+    // 4.5-4.9 under their max)
     // one device-wide constant by golden search in log space, the others held
     auto search = [&](double Globals::*field, double lo, double hi) {
         g.*field = std::exp(golden(
