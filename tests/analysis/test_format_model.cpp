@@ -46,6 +46,21 @@ FormatModelConstants hand_constants(double floor_us, double trip_ns, double l2_g
     return c;
 }
 
+/// The calibration tests' generating constants (B_GPU 3000 GB/s) and the fit's start, elsewhere
+/// in every constant.
+FormatModelConstants fit_truth()
+{
+    auto c = hand_constants(3.0, 80.0, 5000.0, 30.0);
+    c.bandwidth_gbs = 3000;
+    return c;
+}
+FormatModelConstants fit_start()
+{
+    auto c = hand_constants(6.0, 20.0, 2000.0, 5.0);
+    c.bandwidth_gbs = 3000;
+    return c;
+}
+
 using NamedMatrices = std::vector<std::pair<std::string, Csr<double, std::int32_t>>>;
 
 /// The calibration tests' data: predict() with `truth` on every variant of the named matrices,
@@ -503,14 +518,12 @@ TEST_CASE("calibration: the fit recovers constants that generated the times", "[
 {
     // times made by predict() with known constants on three contrasting matrices; the fit
     // starts elsewhere and must reproduce every time within 2 %
-    auto truth = hand_constants(3.0, 80.0, 5000.0, 30.0);
-    truth.bandwidth_gbs = 3000;
+    auto truth = fit_truth();
     const auto samples = samples_made_by(truth, {{"pde", gen::pde(40)},
                                                  {"pl", gen::power_law(40000, 1, 2.0, 400, 5)},
                                                  {"small", gen::pde(6)},
                                                  {"one", gen::onefull(3000, 1)}});
-    auto start = hand_constants(6.0, 20.0, 2000.0, 5.0);
-    start.bandwidth_gbs = 3000;
+    const auto start = fit_start();
     const auto fitted = fit(samples, start);
     CHECK(worst_log_ratio(samples, fitted) < std::log(1.02));
     const auto v = validate(samples, fitted);
@@ -522,8 +535,7 @@ TEST_CASE("calibration: the fit recovers a variant's L2 efficiency", "[model][ca
 {
     // times made with csr's and coo's gathers at 0.5 of B_L2: the fit must reproduce the times
     // within 4 % and find csr's e_v and B_L2
-    auto truth = hand_constants(3.0, 80.0, 5000.0, 30.0);
-    truth.bandwidth_gbs = 3000;
+    auto truth = fit_truth();
     for (auto& k : truth.kernels) {
         if (k.variant == "csr" || k.variant == "coo") k.l2_efficiency = 0.5;
     }
@@ -533,8 +545,7 @@ TEST_CASE("calibration: the fit recovers a variant's L2 efficiency", "[model][ca
                                                  {"pl3", gen::power_law(100000, 4, 2.0, 100, 7)},
                                                  {"small", gen::pde(6)},
                                                  {"one", gen::onefull(3000, 1)}});
-    auto start = hand_constants(6.0, 20.0, 2000.0, 5.0);
-    start.bandwidth_gbs = 3000;
+    const auto start = fit_start();
     const auto fitted = fit(samples, start);
     const double worst = worst_log_ratio(samples, fitted);
     // 4 %, not the 2 % of the fit without e_v: with a third constant per variant the alternating
@@ -550,8 +561,7 @@ TEST_CASE("calibration: the fit recovers lambda, the _xs kernels' staging step",
 {
     // times made with lambda = 200 ns on matrices of 4 to 6,000 columns (1 to 47 staging
     // steps in double): the fit starts at no lambda and must find it within 5 %
-    auto truth = hand_constants(3.0, 80.0, 5000.0, 30.0);
-    truth.bandwidth_gbs = 3000;
+    auto truth = fit_truth();
     truth.stage_ns = 200.0;
     const auto samples = samples_made_by(truth, {{"r100", gen::random_uniform(64, 100, 6, 1)},
                                                  {"r900", gen::random_uniform(64, 900, 6, 2)},
@@ -559,8 +569,7 @@ TEST_CASE("calibration: the fit recovers lambda, the _xs kernels' staging step",
                                                  {"r6000", gen::random_uniform(64, 6000, 6, 4)},
                                                  {"small", gen::pde(6)},
                                                  {"one", gen::onefull(3000, 1)}});
-    auto start = hand_constants(6.0, 20.0, 2000.0, 5.0);
-    start.bandwidth_gbs = 3000;
+    const auto start = fit_start();
     const auto fitted = fit(samples, start);
     INFO("lambda " << fitted.stage_ns << " ns");
     CHECK(fitted.stage_ns == Approx(200.0).epsilon(0.05));
@@ -582,16 +591,14 @@ TEST_CASE("calibration: the fit recovers q, the overlap of latency and memory", 
 {
     // times made with q = 1.5 (latency and memory overlapping in part) on matrices where both
     // paths matter; the fit starts at q = 4 and must find q within 10 % and every time within 3 %
-    auto truth = hand_constants(3.0, 80.0, 5000.0, 30.0);
-    truth.bandwidth_gbs = 3000;
+    auto truth = fit_truth();
     truth.overlap_q = 1.5;
     const auto samples = samples_made_by(truth, {{"pde", gen::pde(40)},
                                                  {"pl", gen::power_law(40000, 1, 2.0, 400, 5)},
                                                  {"pl2", gen::power_law(200000, 1, 2.0, 400, 5)},
                                                  {"small", gen::pde(6)},
                                                  {"one", gen::onefull(3000, 1)}});
-    auto start = hand_constants(6.0, 20.0, 2000.0, 5.0);
-    start.bandwidth_gbs = 3000;
+    const auto start = fit_start();
     const auto fitted = fit(samples, start);
     INFO("q " << fitted.overlap_q);
     CHECK(fitted.overlap_q == Approx(1.5).epsilon(0.10));
