@@ -114,6 +114,36 @@ TEST_CASE("format model: CSR scalar on the canonical 4x4, counted by hand", "[mo
     CHECK(dram_bytes(csr, sp) == Approx(9 * 8 + 20 + 16 + 16));
 }
 
+TEST_CASE("format model: CSR vector's warp trips are its loads, its shuffle sum is latency only",
+          "[model][format_model]")
+{
+    // canonical 4x4: mean 2.25 -> 2 lanes per row, one warp of 16 rows holding all 4; the
+    // longest row (3) takes ceil(3 / 2) = 2 load trips, then log2(2) = 1 shuffle step
+    const auto small = kernel_shapes(test::canonical4(), FormatParams{});
+    const auto& v4 = shape_of(small, "csr_vector");
+    CHECK(v4.warp_trips == 2);
+    CHECK(v4.critical_trips == 3);
+    // 64 rows of 20 entries: 16 lanes per row (the smallest power of two >= 10), 2 rows per
+    // warp, 32 warps of ceil(20 / 16) = 2 load trips each; the sum is log2(16) = 4 steps
+    Csr<double, std::int32_t> a;
+    a.num_rows = a.num_cols = 64;
+    for (std::int32_t i = 0; i < 64; ++i) {
+        for (std::int32_t k = 0; k < 20; ++k) {
+            a.col_idxs.push_back((i + k) % 64);
+            a.values.push_back(1.0);
+        }
+        a.row_ptrs.push_back(static_cast<std::int32_t>(a.col_idxs.size()));
+    }
+    const auto wide = kernel_shapes(a, FormatParams{});
+    const auto& v = shape_of(wide, "csr_vector");
+    CHECK(v.warp_trips == 64);  // 32 warps x 2 loads; with the 4 shuffle steps it was 192
+    CHECK(v.critical_trips == 6);
+    // the issue term prices the loads only: tau x 64
+    const auto c = builtin_constants(find_profile("H200"));
+    const auto p = predict(v, c, dp);
+    CHECK(p.issue_s == Approx(c.issue_ps * 1e-12 * 64));
+}
+
 TEST_CASE("format model: the x gather of a tridiagonal matrix through L1, counted by hand",
           "[model][format_model]")
 {

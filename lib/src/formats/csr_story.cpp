@@ -37,9 +37,14 @@ void vector(ShapeContext& c, KernelShape& s)  // csr_spmv_vector_kernel: tpr lan
         for (std::int64_t r = first; r < std::min(c.n, first + per_warp); ++r) {
             m = std::max(m, ceil_div(c.lens[static_cast<std::size_t>(r)], tpr));
         }
-        trips += m + static_cast<std::int64_t>(std::log2(tpr));  // + the shuffle sum
+        trips += m;
         crit = std::max(crit, m);
     }
+    // warp_trips counts the trips that load; the shuffle sum (log2 tpr steps) loads nothing and
+    // is on the latency path only, as the split kernels' combine (kernel_shape.hpp). Counted as
+    // trips, it made CSR vector on short rows look issue-bound: metis_copter2 in single
+    // precision, 8.43 us predicted against 7.10 measured on an H200
+    // (docs/benchmarks/model_shuffle_2026-11-30).
     s.warp_trips = trips;
     s.critical_trips = crit + static_cast<std::int64_t>(std::log2(tpr));
 }

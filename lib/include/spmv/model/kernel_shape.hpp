@@ -57,6 +57,11 @@ struct KernelShape {
     /// launch the plain one: kernels/src/ell.cu, sell.cu); empty: none. Predicted with that
     /// variant's constants (format_model.cpp, predict).
     std::string plain_variant;
+    /// The warps' trips that load, summed over the warps: each a step of a warp's lanes over
+    /// matrix entries (global memory, or shared memory where a kernel sums a row from there:
+    /// CSR-adaptive). A sum by shuffles loads nothing and is on the latency path only
+    /// (critical_trips): CSR vector's log2(lanes per row) steps, the split kernels' combine.
+    /// The issue term is tau x warp_trips (format_model.cpp, predict).
     std::int64_t warp_trips = 0;
     /// The heaviest warp's L2 sectors, double / single precision: its x gather (as x_sectors_*)
     /// plus its nonzeros' values and 4-byte indices, times the share of a full GPU the launch
