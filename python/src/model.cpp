@@ -220,7 +220,7 @@ temp_value_traffic, x_sectors_dp / x_sectors_sp (32-byte sectors of x requested)
 matrix_sector_factor, x_staged, critical_trips (serial trips of the busiest warp), staged_trips
 (the "_xs" kernels' rounds of row reads when x is staged in shared memory; 0 for the others),
 plain_variant (the variant they run when x does not fit), warp_trips
-(N_iter), warp_sectors_dp / warp_sectors_sp (the heaviest warp's sectors times the launch's
+(N_iter: the warps' load trips; a shuffle sum is in critical_trips only), warp_sectors_dp / warp_sectors_sp (the heaviest warp's sectors times the launch's
 share of a full GPU's resident warps; 0 where not counted), useful_fraction.)doc")
         .def_readonly("variant", &model::KernelShape::variant)
         .def_readonly("format", &model::KernelShape::format)
