@@ -51,6 +51,10 @@ __global__ void __launch_bounds__(block_size)
 
 // A sub-warp of `threads_per_row` consecutive lanes per row: lane l reads entries l, l+t, ...
 // of the row (coalesced), then a shuffle tree adds the partial sums into lane 0 of the sub-warp.
+// Wang & Gu's CSRV (PELLR 2.2) gives every row a half-warp and sums the partial results in
+// shared memory; here the width follows the mean row length (csr_vector_threads_per_row) and
+// the sum is by shuffles, on purpose: a row of 3 entries keeps 13 of 16 lanes idle.
+// CsrLaunch::threads_per_row = 16 runs the paper's half-warp width.
 // Lanes of rows past the end stay in the loop-free path and still join the shuffles (the full
 // warp mask requires every lane).
 template <int threads_per_row, typename Acc, typename V>

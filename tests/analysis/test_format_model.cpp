@@ -125,16 +125,7 @@ TEST_CASE("format model: CSR vector's warp trips are its loads, its shuffle sum 
     CHECK(v4.critical_trips == 3);
     // 64 rows of 20 entries: 16 lanes per row (the smallest power of two >= 10), 2 rows per
     // warp, 32 warps of ceil(20 / 16) = 2 load trips each; the sum is log2(16) = 4 steps
-    Csr<double, std::int32_t> a;
-    a.num_rows = a.num_cols = 64;
-    for (std::int32_t i = 0; i < 64; ++i) {
-        for (std::int32_t k = 0; k < 20; ++k) {
-            a.col_idxs.push_back((i + k) % 64);
-            a.values.push_back(1.0);
-        }
-        a.row_ptrs.push_back(static_cast<std::int32_t>(a.col_idxs.size()));
-    }
-    const auto wide = kernel_shapes(a, FormatParams{});
+    const auto wide = kernel_shapes(test::random_csr(64, 64, 20, 20, 30), FormatParams{});
     const auto& v = shape_of(wide, "csr_vector");
     CHECK(v.warp_trips == 64);  // 32 warps x 2 loads; with the 4 shuffle steps it was 192
     CHECK(v.critical_trips == 6);
