@@ -145,8 +145,29 @@ __device__ __forceinline__ void stream_group(const AdaptiveView<V>& a, std::int3
     }
 }
 
-// One block per group; `Table` is CsrAdaptiveTable (parameter path) or a device-table tag.
+// One block per group; `Table` is a ParamTable (parameter path) or a device-table tag.
 struct DeviceTable {};
+
+// The group table as the kernel parameters carry it, in the smallest of a few sizes that holds
+// the plan: the launch copies every parameter byte, and a small matrix's SpMV is a few
+// microseconds, so the full 2 KiB table (CsrAdaptiveTable) is sent only by plans that need it.
+// Measured on an H200 against the 2 KiB table for every plan (docs/benchmarks/
+// h200_param_tiers_2026-11-30): a median 1.7 % (under 0.1 us of 5) faster on the 73 smallest
+// matrices of the collection, whose plans hold 1-86 groups; small, and not the kernel's floor
+// (two dependent DRAM round trips, matrix then x), but free.
+template <int N>
+struct ParamTable {
+    std::int32_t row[N + 1];
+    std::int32_t nnz[N + 1];
+};
+template <typename T>
+inline constexpr bool is_param_table = false;
+template <int N>
+inline constexpr bool is_param_table<ParamTable<N>> = true;
+// Plans of at most 7, 31, 127 and 255 groups (32 B, 128 B, 512 B and 1 KiB per array).
+constexpr int param_tiers[] = {7, 31, 127, csr_adaptive_param_groups};
+static_assert(param_tiers[3] == csr_adaptive_param_groups);
+static_assert(sizeof(ParamTable<csr_adaptive_param_groups>) == sizeof(CsrAdaptiveTable));
 
 template <typename Acc, typename V, typename Table>
 __global__ void __launch_bounds__(block)
@@ -157,7 +178,7 @@ __global__ void __launch_bounds__(block)
     __shared__ Acc s_warp[warps];
     const int g = static_cast<int>(blockIdx.x);
     std::int32_t e0, e1, nz0, nz1;
-    if constexpr (std::is_same_v<Table, CsrAdaptiveTable>) {
+    if constexpr (is_param_table<Table>) {
         e0 = table.row[g];
         e1 = table.row[g + 1];
         nz0 = table.nnz[g];
@@ -213,9 +234,23 @@ void launch(const DeviceCsrAdaptive<V>& a, V alpha, const V* x, V beta, V* y, St
                             a.group_row.data(),    a.group_nnz.data(),    a.partials.data(),
                             a.arrivals.data(),     a.piece_nnz};
     const auto grid = static_cast<unsigned>(a.num_groups);
+    const auto with_table = [&]<int N>(ParamTable<N> t) {
+        const auto n = static_cast<std::size_t>(a.num_groups) + 1;
+        std::copy_n(a.table.row, n, t.row);
+        std::copy_n(a.table.nnz, n, t.nnz);
+        csr_adaptive_kernel<Acc><<<grid, block, 0, detail::native(stream)>>>(v, t, alpha, x, beta,
+                                                                            y);
+    };
     if (a.param_table) {
-        csr_adaptive_kernel<Acc><<<grid, block, 0, detail::native(stream)>>>(v, a.table, alpha, x,
-                                                                            beta, y);
+        if (a.num_groups <= param_tiers[0]) {
+            with_table(ParamTable<param_tiers[0]>{});
+        } else if (a.num_groups <= param_tiers[1]) {
+            with_table(ParamTable<param_tiers[1]>{});
+        } else if (a.num_groups <= param_tiers[2]) {
+            with_table(ParamTable<param_tiers[2]>{});
+        } else {
+            with_table(ParamTable<param_tiers[3]>{});
+        }
     } else {
         csr_adaptive_kernel<Acc><<<grid, block, 0, detail::native(stream)>>>(v, DeviceTable{},
                                                                             alpha, x, beta, y);

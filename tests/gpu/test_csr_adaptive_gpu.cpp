@@ -130,6 +130,22 @@ TEST_CASE("csr_adaptive: small matrices (table in the parameters)", "[gpu][csr_a
     check_config<float>(wide, {}, "500 x 2000, two long rows");
 }
 
+TEST_CASE("csr_adaptive: every size of the parameter table, at its edges", "[gpu][csr_adaptive]")
+{
+    // rows of 200 with stream groups of at most 256 nonzeros: one group per row, so n rows give
+    // n groups; the kernel takes the smallest of its parameter tables (7, 31, 127, 255 groups)
+    for (const std::int32_t n : {7, 8, 31, 32, 127, 128, 255}) {
+        const auto a = with_lengths(std::vector<std::int32_t>(static_cast<std::size_t>(n), 200),
+                                    1000, static_cast<std::uint32_t>(n));
+        const CsrAdaptiveConfig c{256};
+        const auto d = upload_csr_adaptive(convert_values<double>(a), c);
+        REQUIRE(d.num_groups == n);
+        CHECK(d.param_table);
+        check_config<double>(a, c, std::to_string(n) + " groups");
+        check_config<float>(a, c, std::to_string(n) + " groups");
+    }
+}
+
 TEST_CASE("csr_adaptive: a dense row (onefull) and many groups", "[gpu][csr_adaptive]")
 {
     const std::int32_t n = 200000;

@@ -21,7 +21,8 @@
 /// The group table (first row and first nonzero of each group) is passed in the kernel's
 /// parameters when it has at most `param_groups` groups: a block then knows its share without a
 /// load, so its first DRAM round trip already fetches the matrix (row_ptrs, columns, values) and
-/// the second the x entries; otherwise it lives in device memory (one round trip more).
+/// the second the x entries; otherwise it lives in device memory (one round trip more). The
+/// launch sends the smallest of four table sizes that holds the plan (7, 31, 127 or 255 groups).
 /// Every group's rows and nonzeros are fixed by the matrix and the configuration, and every sum
 /// is taken in a fixed order: the result is bitwise reproducible.
 #include <cstddef>
@@ -99,7 +100,8 @@ constexpr int csr_adaptive_threads_per_row(int rows) noexcept
 CsrAdaptivePlan plan_csr_adaptive(std::span<const std::int32_t> row_ptrs,
                                   const CsrAdaptiveConfig& config = {}, int multiprocessors = 132);
 
-/// The group table as the kernel parameters carry it (plan sizes up to csr_adaptive_param_groups).
+/// The group table of a plan of up to csr_adaptive_param_groups groups, on the host; the launch
+/// copies its first num_groups + 1 entries into the smallest parameter table that holds them.
 struct CsrAdaptiveTable {
     std::int32_t row[csr_adaptive_param_groups + 1];
     std::int32_t nnz[csr_adaptive_param_groups + 1];
