@@ -164,15 +164,18 @@ template <typename T>
 inline constexpr bool is_param_table = false;
 template <int N>
 inline constexpr bool is_param_table<ParamTable<N>> = true;
-// Plans of at most 7, 31, 127 and 255 groups (32 B, 128 B, 512 B and 1 KiB per array).
+// Plans of at most 7, 31, 127 and 255 groups (32 B, 128 B, 512 B and 1 KiB per array). The
+// kernel takes the table as a __grid_constant__: a block's row of it is read where the launch
+// put it, never copied (without it, nvcc copied the 64-byte table to local memory in every
+// thread to index it by blockIdx.x: 16 stores and a load per thread, in the PTX of sm_90).
 constexpr int param_tiers[] = {7, 31, 127, csr_adaptive_param_groups};
 static_assert(param_tiers[3] == csr_adaptive_param_groups);
 static_assert(sizeof(ParamTable<csr_adaptive_param_groups>) == sizeof(CsrAdaptiveTable));
 
 template <typename Acc, typename V, typename Table>
 __global__ void __launch_bounds__(block)
-    csr_adaptive_kernel(AdaptiveView<V> a, Table table, V alpha, const V* __restrict__ x, V beta,
-                        V* __restrict__ y)
+    csr_adaptive_kernel(AdaptiveView<V> a, const __grid_constant__ Table table, V alpha,
+                        const V* __restrict__ x, V beta, V* __restrict__ y)
 {
     SPMV_WARP_TRACE(trace);  // no rows reported: a block's rows depend on its group
     __shared__ Acc s_warp[warps];
