@@ -153,8 +153,10 @@ struct DeviceTable {};
 // microseconds, so the full 2 KiB table (CsrAdaptiveTable) is sent only by plans that need it.
 // Measured on an H200 against the 2 KiB table for every plan (docs/benchmarks/
 // h200_param_tiers_2026-11-30): a median 1.7 % (under 0.1 us of 5) faster on the 73 smallest
-// matrices of the collection, whose plans hold 1-86 groups; small, and not the kernel's floor
-// (two dependent DRAM round trips, matrix then x), but free.
+// matrices of the collection, whose plans hold 1-86 groups; small, but free. The kernel's floor
+// on those matrices is its active time (a profile of one launch on a 3-nonzero matrix: 343
+// instructions per warp and the barrier, twice ell_xs's), not the parameters and not x's round
+// trip (staging x in shared memory was tried there and was slower).
 template <int N>
 struct ParamTable {
     std::int32_t row[N + 1];
