@@ -145,7 +145,7 @@ __device__ __forceinline__ void stream_group(const AdaptiveView<V>& a, std::int3
     }
 }
 
-// One block per group; `Table` is a ParamTable (parameter path) or a device-table tag.
+// One block per group; `Table` is a CsrAdaptiveTableOf (parameter path) or a device-table tag.
 struct DeviceTable {};
 
 // The group table as the kernel parameters carry it, in the smallest of a few sizes that holds
@@ -157,22 +157,15 @@ struct DeviceTable {};
 // on those matrices is its active time (a profile of one launch on a 3-nonzero matrix: 343
 // instructions per warp and the barrier, twice ell_xs's), not the parameters and not x's round
 // trip (staging x in shared memory was tried there and was slower).
-template <int N>
-struct ParamTable {
-    std::int32_t row[N + 1];
-    std::int32_t nnz[N + 1];
-};
 template <typename T>
 inline constexpr bool is_param_table = false;
 template <int N>
-inline constexpr bool is_param_table<ParamTable<N>> = true;
+inline constexpr bool is_param_table<CsrAdaptiveTableOf<N>> = true;
 // Plans of at most 7, 31, 127 and 255 groups (32 B, 128 B, 512 B and 1 KiB per array). The
 // kernel takes the table as a __grid_constant__: a block's row of it is read where the launch
 // put it, never copied (without it, nvcc copied the 64-byte table to local memory in every
 // thread to index it by blockIdx.x: 16 stores and a load per thread, in the PTX of sm_90).
 constexpr int param_tiers[] = {7, 31, 127, csr_adaptive_param_groups};
-static_assert(param_tiers[3] == csr_adaptive_param_groups);
-static_assert(sizeof(ParamTable<csr_adaptive_param_groups>) == sizeof(CsrAdaptiveTable));
 
 template <typename Acc, typename V, typename Table>
 __global__ void __launch_bounds__(block)
@@ -239,7 +232,7 @@ void launch(const DeviceCsrAdaptive<V>& a, V alpha, const V* x, V beta, V* y, St
                             a.group_row.data(),    a.group_nnz.data(),    a.partials.data(),
                             a.arrivals.data(),     a.piece_nnz};
     const auto grid = static_cast<unsigned>(a.num_groups);
-    const auto with_table = [&]<int N>(ParamTable<N> t) {
+    const auto with_table = [&]<int N>(CsrAdaptiveTableOf<N> t) {
         const auto n = static_cast<std::size_t>(a.num_groups) + 1;
         std::copy_n(a.table.row, n, t.row);
         std::copy_n(a.table.nnz, n, t.nnz);
@@ -248,13 +241,13 @@ void launch(const DeviceCsrAdaptive<V>& a, V alpha, const V* x, V beta, V* y, St
     };
     if (a.param_table) {
         if (a.num_groups <= param_tiers[0]) {
-            with_table(ParamTable<param_tiers[0]>{});
+            with_table(CsrAdaptiveTableOf<param_tiers[0]>{});
         } else if (a.num_groups <= param_tiers[1]) {
-            with_table(ParamTable<param_tiers[1]>{});
+            with_table(CsrAdaptiveTableOf<param_tiers[1]>{});
         } else if (a.num_groups <= param_tiers[2]) {
-            with_table(ParamTable<param_tiers[2]>{});
+            with_table(CsrAdaptiveTableOf<param_tiers[2]>{});
         } else {
-            with_table(ParamTable<param_tiers[3]>{});
+            with_table(CsrAdaptiveTableOf<param_tiers[3]>{});
         }
     } else {
         csr_adaptive_kernel<Acc><<<grid, block, 0, detail::native(stream)>>>(v, DeviceTable{},

@@ -100,12 +100,16 @@ constexpr int csr_adaptive_threads_per_row(int rows) noexcept
 CsrAdaptivePlan plan_csr_adaptive(std::span<const std::int32_t> row_ptrs,
                                   const CsrAdaptiveConfig& config = {}, int multiprocessors = 132);
 
-/// The group table of a plan of up to csr_adaptive_param_groups groups, on the host; the launch
-/// copies its first num_groups + 1 entries into the smallest parameter table that holds them.
-struct CsrAdaptiveTable {
-    std::int32_t row[csr_adaptive_param_groups + 1];
-    std::int32_t nnz[csr_adaptive_param_groups + 1];
+/// A group table for plans of up to MaxGroups groups (first row and first nonzero of each group,
+/// and the end), as the kernel parameters carry it.
+template <int MaxGroups>
+struct CsrAdaptiveTableOf {
+    std::int32_t row[MaxGroups + 1];
+    std::int32_t nnz[MaxGroups + 1];
 };
+/// The group table of a plan of up to csr_adaptive_param_groups groups, on the host; the launch
+/// copies its first num_groups + 1 entries into the smallest CsrAdaptiveTableOf that holds them.
+using CsrAdaptiveTable = CsrAdaptiveTableOf<csr_adaptive_param_groups>;
 
 template <typename ValueType>
 struct DeviceCsrAdaptive {
