@@ -49,12 +49,13 @@ __global__ void __launch_bounds__(block_size)
 }
 
 // ell_xs: the same one thread per row, but the block first stages all of x in shared memory,
-// with the row's first 8 slots already requested: for a small matrix (a few thousand rows,
-// cold in DRAM) the time is latency, and the x gather no longer waits for its own DRAM round
-// trip after the index load. Needs num_cols * sizeof(V) <= 48 KiB (detail::xs_max_cols).
+// with the row's first `prefetch` slots already requested (all of them when the width is at
+// most 16, detail::xs_prefetch_for): for a small matrix (a few thousand rows, cold in DRAM) the
+// time is latency, and the x gather no longer waits for its own DRAM round trip after the
+// index load. Needs num_cols * sizeof(V) <= 48 KiB (detail::xs_max_cols).
 constexpr int xs_block_size = 128;
 
-template <typename V>
+template <int prefetch, typename V>
 __global__ void __launch_bounds__(xs_block_size)
     ell_xs_spmv_kernel(EllView<V> a, std::int32_t num_cols, V alpha, const V* __restrict__ x,
                        V beta, V* __restrict__ y)
@@ -67,7 +68,7 @@ __global__ void __launch_bounds__(xs_block_size)
     if (active) {
         trace.row(row);
     }
-    detail::SlotPrefetch<detail::row_unroll, V> first;
+    detail::SlotPrefetch<prefetch, V> first;
     first.load(a.col_idxs + row, a.values + row, a.stride, active ? a.width : 0);
     detail::stage_x(x, xs, num_cols);
     __syncthreads();  // every thread reaches it: no early return above
@@ -142,11 +143,19 @@ void spmv_xs(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef
     }
     const EllView<V> v{a.num_rows, a.width, a.stride, a.col_idxs.data(), a.values.data()};
     const auto smem = static_cast<std::size_t>(a.num_cols) * sizeof(V);
-    // x may take the whole default 48 KiB beside the warp recorder's static bytes
-    [[maybe_unused]] static const bool opted_in =
-        detail::allow_dynamic_shared(ell_xs_spmv_kernel<V>, 48 * 1024);
-    ell_xs_spmv_kernel<<<detail::ceil_div(a.num_rows, xs_block_size), xs_block_size, smem,
-                         detail::native(stream)>>>(v, a.num_cols, alpha, x, beta, y);
+    const auto launch = [&]<int prefetch>() {
+        // x may take the whole default 48 KiB beside the warp recorder's static bytes
+        [[maybe_unused]] static const bool opted_in =
+            detail::allow_dynamic_shared(ell_xs_spmv_kernel<prefetch, V>, 48 * 1024);
+        ell_xs_spmv_kernel<prefetch><<<detail::ceil_div(a.num_rows, xs_block_size),
+                                       xs_block_size, smem, detail::native(stream)>>>(
+            v, a.num_cols, alpha, x, beta, y);
+    };
+    if (detail::xs_prefetch_for(a.width) == detail::xs_row_prefetch) {
+        launch.template operator()<detail::xs_row_prefetch>();
+    } else {
+        launch.template operator()<detail::row_unroll>();
+    }
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 

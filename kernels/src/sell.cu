@@ -187,10 +187,11 @@ void launch_sell(const SellView<V, I>& v, int block_rows, V alpha, const V* x, V
 
 // sell_xs: sell with x staged in shared memory by every block (small, latency-bound matrices;
 // see ell.cu's ell_xs). The slice's pointer and width are requested first, x is staged while
-// they travel, then the row's first 8 slots are requested before the barrier.
+// they travel, then the row's first `prefetch` slots are requested before the barrier (all of
+// them when no slice is wider than 16, detail::xs_prefetch_for).
 constexpr int xs_block_size = 128;
 
-template <typename V>
+template <int prefetch, typename V>
 __global__ void __launch_bounds__(xs_block_size)
     sell_xs_spmv_kernel(SellView<V> a, std::int32_t num_cols, V alpha, const V* __restrict__ x,
                         V beta, V* __restrict__ y)
@@ -213,7 +214,7 @@ __global__ void __launch_bounds__(xs_block_size)
         width = detail::ldg(a.slice_widths + slice);
         first_slot = detail::ldg(a.slice_ptrs + slice) + static_cast<std::int32_t>(k - slice * c);
     }
-    detail::SlotPrefetch<detail::row_unroll, V> first;
+    detail::SlotPrefetch<prefetch, V> first;
     first.load(a.col_idxs + first_slot, a.values + first_slot, static_cast<std::int32_t>(c), width);
     detail::stage_x(x, xs, num_cols);
     __syncthreads();  // every thread reaches it: no early return above
@@ -276,6 +277,9 @@ void upload_shared(D& d, const SellCSigma<V, std::int32_t>& a, const std::string
     d.identity_perm = detail::is_identity(a.row_perm);
     d.slice_ptrs = DeviceBuffer<std::int32_t>::from_host(a.slice_ptrs, name + " slice_ptrs");
     d.slice_widths = DeviceBuffer<std::int32_t>::from_host(a.slice_widths, name + " slice_widths");
+    d.max_width = a.slice_widths.empty()
+                      ? 0
+                      : *std::max_element(a.slice_widths.begin(), a.slice_widths.end());
     d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, name + " row_perm");
     d.values = DeviceBuffer<V>::from_host(a.values, name + " values");
 }
@@ -374,12 +378,19 @@ void spmv_xs(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder
     }
     const SellView<V> v = view(a, order);
     const auto smem = static_cast<std::size_t>(a.num_cols) * sizeof(V);
-    // x may take the whole default 48 KiB beside the warp recorder's static bytes
-    [[maybe_unused]] static const bool opted_in =
-        detail::allow_dynamic_shared(sell_xs_spmv_kernel<V>, 48 * 1024);
-    sell_xs_spmv_kernel<<<static_cast<unsigned>(detail::ceil_div(a.num_rows, xs_block_size)),
-                          xs_block_size, smem, detail::native(stream)>>>(v, a.num_cols, alpha, x,
-                                                                         beta, y);
+    const auto launch = [&]<int prefetch>() {
+        // x may take the whole default 48 KiB beside the warp recorder's static bytes
+        [[maybe_unused]] static const bool opted_in =
+            detail::allow_dynamic_shared(sell_xs_spmv_kernel<prefetch, V>, 48 * 1024);
+        sell_xs_spmv_kernel<prefetch>
+            <<<static_cast<unsigned>(detail::ceil_div(a.num_rows, xs_block_size)), xs_block_size,
+               smem, detail::native(stream)>>>(v, a.num_cols, alpha, x, beta, y);
+    };
+    if (detail::xs_prefetch_for(a.max_width) == detail::xs_row_prefetch) {
+        launch.template operator()<detail::xs_row_prefetch>();
+    } else {
+        launch.template operator()<detail::row_unroll>();
+    }
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 

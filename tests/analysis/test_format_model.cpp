@@ -437,27 +437,30 @@ TEST_CASE("format model: properties on generated matrices", "[model][format_mode
 
 TEST_CASE("format model: the _xs kernels' latency path, counted by hand", "[model][format_model]")
 {
-    // 40 rows of 20 entries over 300 columns: the row's first 8 slots travel before the barrier,
-    // 12 more are ceil(12 / 8) = 2 further rounds; x is staged in ceil(300 / 128) = 3 steps
-    const auto a = gen::random_uniform(40, 300, 20, 3);
+    // 40 rows of 20 entries over 1,200 columns: longer than 16, so the row's first 8 slots travel
+    // before the barrier and 12 more are ceil(12 / 8) = 2 further rounds; x is staged 4 entries
+    // per thread and step, 512 per step: ceil(1200 / 512) = 3 steps
+    const auto a = gen::random_uniform(40, 1200, 20, 3);
     const auto shapes = kernel_shapes(a, FormatParams{});
     REQUIRE(shape_of(shapes, "ell").critical_trips == 20);
     const auto& ell_xs = shape_of(shapes, "ell_xs");
     CHECK(ell_xs.critical_trips == 20);  // the plain kernel's path, kept
     CHECK(ell_xs.staged_trips == 3);
-    CHECK(extra_stage_steps(ell_xs, dp) + 1 == 3);  // ceil(300 / 128) steps
+    CHECK(extra_stage_steps(ell_xs, dp) + 1 == 3);  // ceil(1200 / 512) steps
     CHECK(ell_xs.plain_variant == "ell");
     const auto& sell_xs = shape_of(shapes, "sell_xs");
     CHECK(sell_xs.staged_trips == 4);  // the slice's pointer and width first
     CHECK(extra_stage_steps(sell_xs, dp) + 1 == 3);
     CHECK(sell_xs.plain_variant == "sell");
     CHECK(shape_of(shapes, "ell").plain_variant.empty());
-    for (const auto p : {dp, sp}) {
-        CHECK(latency_trips(ell_xs, p) == 3);
-        CHECK(extra_stage_steps(ell_xs, p) == 2);  // the first beside the row's first slots
-        CHECK(timed_variant(ell_xs, p) == "ell_xs");
-        CHECK(latency_trips(shape_of(shapes, "ell"), p) == 20);
-        CHECK(extra_stage_steps(shape_of(shapes, "ell"), p) == 0);
+    // rows of at most 16 slots: every slot is requested before the barrier, one round
+    // (detail::xs_row_prefetch); 17 slots: 8 first, then 8 and 1
+    for (const auto& [len, rounds] : {std::pair{4, 1}, {8, 1}, {9, 1}, {16, 1}, {17, 3}, {24, 3}, {25, 4}}) {
+        INFO("rows of " << len);
+        const auto r = kernel_shapes(gen::random_uniform(64, 300, len, 7), FormatParams{});
+        CHECK(shape_of(r, "ell_xs").staged_trips == rounds);
+        CHECK(shape_of(r, "sell_xs").staged_trips == 1 + rounds);
+        CHECK(extra_stage_steps(shape_of(r, "ell_xs"), dp) == 0);  // 300 columns: one step
     }
     // latency = c_v x rounds + lambda x extra steps: 3 x 100 ns + 2 x 50 ns (memory negligible)
     auto c = hand_constants(2.0, 100.0, 1e9, 0.0);
@@ -478,12 +481,12 @@ TEST_CASE("format model: the _xs kernels' latency path, counted by hand", "[mode
     CHECK(extra_stage_steps(w, dp) == 0);
     CHECK(timed_variant(w, sp) == "ell_xs");
     CHECK(latency_trips(w, sp) == 1);
-    CHECK(extra_stage_steps(w, sp) == 54);  // ceil(7000 / 128) = 55 steps
+    CHECK(extra_stage_steps(w, sp) == 13);  // ceil(7000 / 512) = 14 steps
     for (auto& k : c.kernels) {
         if (k.variant == "ell") k.trip_ns = 10.0;
     }
     CHECK(predict(w, c, dp).latency_s == Approx(4 * 10e-9));
-    CHECK(predict(w, c, sp).latency_s == Approx(100e-9 + 54 * 50e-9));
+    CHECK(predict(w, c, sp).latency_s == Approx(100e-9 + 13 * 50e-9));
     CHECK(predict(w, c, dp).time_s == Approx(predict(shape_of(wshapes, "ell"), c, dp).time_s));
 }
 

@@ -1,7 +1,9 @@
 // [gpu][xs] The "_xs" kernels (x staged in shared memory by every block): both sides of the
 // size limit (detail::xs_max_cols: 6144 columns in double, 12288 in single; above it the plain
-// kernel runs), rows longer than the 8 prefetched slots, a row count that is no multiple of the
-// block, SELL with sorting (output through row_perm). Tagged [xs] for the racecheck run.
+// kernel runs), rows longer than the 8 prefetched slots and at the edges of the 16 slots that are
+// all prefetched (detail::xs_row_prefetch), x at the edges of a staging step (512 entries: 128
+// threads, 4 each), a row count that is no multiple of the block, SELL with sorting (output
+// through row_perm). Tagged [xs] for the racecheck run.
 #include <span>
 #include <string>
 #include <vector>
@@ -49,6 +51,13 @@ TEST_CASE("ell_xs and sell_xs match the reference on both sides of the shared-me
         {"40 x 3", test::random_csr(40, 3, 0, 3, 46)},
         {"300 x 4099", test::random_csr(300, 4099, 1, 12, 47)},
         {"200 x 12287 (SP: staged)", test::random_csr(200, 12287, 1, 12, 48)},
+        // the longest row at the edges of the prefetch (8: the 8 slots; 9 and 16: all 16
+        // requested; 17: 8, then 8 and 1) and x at the edges of a staging step
+        {"129 x 511, rows of 8", test::random_csr(129, 511, 8, 8, 52)},
+        {"257 x 513, rows of 9", test::random_csr(257, 513, 9, 9, 53)},
+        {"130 x 512, rows of 16", test::random_csr(130, 512, 16, 16, 54)},
+        {"130 x 1025, rows of 17", test::random_csr(130, 1025, 17, 17, 55)},
+        {"1000 x 2049, rows of 0..16", test::random_csr(1000, 2049, 0, 16, 56)},
     };
     for (const auto& [name, m] : cases) {
         for (const FormatParams& p : {FormatParams{}, sorted}) {

@@ -125,22 +125,31 @@ private:
 
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-/// The "_xs" kernels' blocks (kernels/src/ell.cu, sell.cu: xs_block_size) and the slots a row
-/// has in flight before its first barrier (detail::row_unroll, kernels/src/permuted.cuh).
-inline constexpr std::int64_t xs_block = 128, xs_unroll = 8;
+/// The "_xs" kernels' blocks (kernels/src/ell.cu, sell.cu: xs_block_size), the slots a row
+/// has in flight before its first barrier (detail::row_unroll, kernels/src/permuted.cuh), all
+/// slots of a launch whose longest row has at most xs_prefetch (detail::xs_row_prefetch), and
+/// the x entries each thread stages per step (detail::xs_stage_batch).
+inline constexpr std::int64_t xs_block = 128, xs_unroll = 8, xs_prefetch = 16, xs_batch = 4;
 
 /// The rounds of dependent matrix reads of an "_xs" kernel's longest row when x is staged
-/// (KernelShape::staged_trips): its first 8 slots are requested before the block stages x, and
-/// every further 8 slots are one more round, their x read from shared memory, not from L2.
+/// (KernelShape::staged_trips): a launch whose longest row has at most 16 slots requests all of
+/// them before the block stages x (one round); otherwise its first 8, and every further 8 slots
+/// are one more round, their x read from shared memory, not from L2.
 inline std::int64_t xs_row_rounds(std::int64_t longest_row)
 {
-    return 1 + ceil_div(std::max<std::int64_t>(0, longest_row - xs_unroll), xs_unroll);
+    if (longest_row <= xs_prefetch) {
+        return 1;
+    }
+    return 1 + ceil_div(longest_row - xs_unroll, xs_unroll);
 }
 
-/// The steps of detail::stage_x (extra_stage_steps): each thread copies x one entry per
-/// step, a loop the compiler leaves rolled (one st.shared in its PTX), so each step waits for its
-/// own load: ceil(cols / 128), the first one beside the row's first slots.
-inline std::int64_t xs_stage_steps(std::int64_t cols) { return std::max<std::int64_t>(1, ceil_div(cols, xs_block)); }
+/// The steps of detail::stage_x (extra_stage_steps): each thread requests 4 entries of x, then
+/// stores them, so each step of 512 entries waits for one load: ceil(cols / 512), the first one
+/// beside the row's first slots.
+inline std::int64_t xs_stage_steps(std::int64_t cols)
+{
+    return std::max<std::int64_t>(1, ceil_div(cols, xs_block * xs_batch));
+}
 
 /// The split kernels' warps per group of 32 rows (kernels/src/split.cuh: the smallest T of
 /// 1, 2, 4, 8 with ceil(width / T) <= 16).

@@ -24,6 +24,7 @@ struct DeviceSell {
     std::int32_t num_cols = 0;
     std::int32_t slice_height = 32;           ///< C
     std::int32_t sort_window = 1;             ///< σ
+    std::int32_t max_width = 0;               ///< the widest slice's width
     bool identity_perm = true;                ///< row_perm[k] == k for all k: the kernel skips it
     DeviceBuffer<std::int32_t> slice_ptrs;    ///< num_slices + 1
     DeviceBuffer<std::int32_t> slice_widths;  ///< num_slices
