@@ -28,6 +28,7 @@ struct CalibrateOptions {
     std::string table_out;
     std::string constants_out;
     std::string cxx_out;
+    std::string constants;  ///< validate these ("builtin" or a --constants-out file), fit none
 };
 
 struct Record {
@@ -250,6 +251,19 @@ void run(const CalibrateOptions& o)
     using namespace spmv::model;
     const auto& gpu = find_profile(o.gpu);
     nlohmann::json failed = nlohmann::json::array();  // the inputs skipped, with the reasons
+    const bool fitting = o.constants.empty();
+    if (fitting == o.fit_records.empty()) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   fitting ? "calibrate: give --fit RECORDS (fit and validate) or --constants "
+                             "builtin|FILE (validate those constants only)"
+                           : "calibrate: --fit and --constants exclude each other (--constants "
+                             "validates given constants and fits none)");
+    }
+    if (!fitting && !(o.constants_out.empty() && o.cxx_out.empty())) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   "calibrate: --constants-out and --cxx-out write fitted constants; with "
+                   "--constants nothing is fitted");
+    }
     std::fprintf(stderr, "reading the fitting records\n");
     const auto fit_set = samples_of(o.fit_records, o, failed);
     std::fprintf(stderr, "reading the validation records\n");
@@ -260,7 +274,7 @@ void run(const CalibrateOptions& o)
     for (const auto& [samples, option, files] :
          {std::tuple{&fit_samples, "--fit", &o.fit_records},
           std::tuple{&val_samples, "--validate", &o.validate_records}}) {
-        if (samples->empty()) {
+        if (samples->empty() && !(files == &o.fit_records && !fitting)) {
             SPMV_THROW(spmv::InvalidArgument,
                        std::string("calibrate: no sample of a modelled variant in the ") +
                            std::to_string(files->size()) + " " + option + " record(s)" +
@@ -274,18 +288,29 @@ void run(const CalibrateOptions& o)
     start.profile = gpu.name;
     start.bandwidth_gbs = gpu.memory_bandwidth_gbs;
     start.l2_gbs = 2.5 * gpu.memory_bandwidth_gbs;
-    const auto fitted = fit(fit_samples, start);
+    const auto fitted = !fitting                       ? o.constants == "builtin"
+                                                             ? builtin_constants(gpu)
+                                                             : read_constants(o.constants, gpu)
+                                                       : fit(fit_samples, start);
     std::ostringstream md;
-    md << "# Format model: fitted constants and validation\n\n"
-       << "Written by `" << version_string() << " calibrate` on " << utc_now() << ".\n\n"
-       << "Profile " << gpu.name << ": B_GPU = " << gpu.memory_bandwidth_gbs
-       << " GB/s (the profile's, not fitted); fitted B_L2 = " << fitted.l2_gbs
+    md << (fitting ? "# Format model: fitted constants and validation\n\n"
+                   : "# Format model: given constants, validated\n\n")
+       << "Written by `" << version_string() << " calibrate` on " << utc_now() << ".\n\n";
+    if (!fitting) {
+        md << "Constants: "
+           << (o.constants == "builtin" ? "the built-in ones of " + gpu.name + ", " : std::string())
+           << fitted.source << " (not fitted here).\n\n";
+    }
+    md << "Profile " << gpu.name << ": B_GPU = " << gpu.memory_bandwidth_gbs
+       << " GB/s (the profile's, not fitted); " << (fitting ? "fitted " : "") << "B_L2 = " << fitted.l2_gbs
        << " GB/s, tau = " << fitted.issue_ps << " ps per warp trip, B_w = " << fitted.warp_gbs
        << " GB/s (one warp's sector rate at full occupancy: the heaviest warp's term), lambda = "
        << fitted.stage_ns << " ns per step of an _xs kernel's x staging (c_v of the _xs kernels: "
-       << "per round of 8 slots of the longest row while x is staged), q = " << fitted.overlap_q
+       << "per round of the longest row's slots while x is staged: all of a row of at most 16, "
+       << "then 8 per round), q = " << fitted.overlap_q
        << " (latency L and memory M combined as (L^q + M^q)^(1/q); 0: their max).\n\n"
-       << "Fitted on (" << fit_samples.size() << " samples):\n" << fit_set.describe
+       << "Fitted on (" << fit_samples.size() << " samples):\n"
+       << (fitting ? fit_set.describe : std::string("  nothing: --constants\n"))
        << "\nValidated on (" << val_samples.size() << " samples, none of them used to fit):\n"
        << val_set.describe
        << "\n## Constants\n\n| variant | F_v us | c_v ns per trip | e_v (L2 share) |\n"
@@ -298,10 +323,12 @@ void run(const CalibrateOptions& o)
     }
     const auto vf = validate(fit_samples, fitted);
     const auto vv = validate(val_samples, fitted);
-    md << "\n## Summary\n\n```\n" << summary_by_precision(vf, "fitting set (in-sample)")
+    const std::string in_sample = fitting ? summary_by_precision(vf, "fitting set (in-sample)") : "";
+    md << "\n## Summary\n\n```\n" << in_sample
        << summary_by_precision(vv, "validation set (held out)") << "```\n\n## Held-out cases\n\n"
        << "`**`: outside the bar (slowdown > 1.10, or predicted/measured off by more than 25 %).\n\n"
-       << case_table(vv) << "\n## Fitting-set cases\n\n" << case_table(vf);
+       << case_table(vv);
+    if (fitting) md << "\n## Fitting-set cases\n\n" << case_table(vf);
     if (!failed.empty()) {
         md << "\n## Skipped inputs\n\n| record | matrix | reason |\n|---|---|---|\n";
         auto cell = [](const nlohmann::json& v) {  // a "|" would end the cell
@@ -316,8 +343,7 @@ void run(const CalibrateOptions& o)
                << cell(f["reason"]) << " |\n";
         }
     }
-    std::printf("%s%s", summary_by_precision(vf, "fitting set (in-sample)").c_str(),
-                summary_by_precision(vv, "validation set (held out)").c_str());
+    std::printf("%s%s", in_sample.c_str(), summary_by_precision(vv, "validation set (held out)").c_str());
     if (!o.table_out.empty()) write_file(o.table_out, md.str());
     if (!o.constants_out.empty() || !o.cxx_out.empty()) {
         std::vector<std::string> inputs = o.fit_records;
@@ -390,10 +416,14 @@ void add_calibrate_command(CLI::App& app)
         "calibrate",
         "fit the per-format model's constants (F_v, c_v, e_v per kernel, B_L2, tau, B_w) on "
         "`bench --gpu` JSON records and report how well it predicts and chooses on records it "
-        "was not fitted on. A record that cannot be used (not JSON, another command's, a field "
+        "was not fitted on (or, with --constants, only that report for given constants). A record that cannot be used (not JSON, another command's, a field "
         "missing) or a matrix not found is skipped: a line on stderr, \"failed\" in "
         "--constants-out, exit status 1");
-    cmd->add_option("--fit", o.fit_records, "bench --gpu JSON records to fit on")->required();
+    auto* fit_opt = cmd->add_option("--fit", o.fit_records, "bench --gpu JSON records to fit on");
+    cmd->add_option("--constants", o.constants,
+                    "validate these constants instead of fitting: builtin (the built-in ones of "
+                    "--gpu) or a --constants-out file; excludes --fit")
+        ->excludes(fit_opt);
     cmd->add_option("--validate", o.validate_records, "bench --gpu JSON records to validate on")->required();
     cmd->add_option("--matrices", o.matrix_dirs, "directories holding the records' .mtx files")->required();
     cmd->add_option("--gpu", o.gpu, "GPU profile giving B_GPU (default H100)");

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include <spmv/analysis/estimate.hpp>
 #include <spmv/build_info.hpp>
@@ -24,6 +25,7 @@
 #include <spmv/generators.hpp>
 #include <spmv/io/atomic_file.hpp>
 #include <spmv/io/matrix_market.hpp>
+#include <spmv/model/format_model.hpp>
 #include <spmv/version.hpp>
 
 namespace spmvlab {
@@ -705,6 +707,49 @@ std::filesystem::path locate_matrix(const std::string& name, const std::vector<s
     // the name as recorded (relative to the working directory): a record made here
     if (!name.empty() && std::filesystem::is_regular_file(name)) return name;
     return {};
+}
+
+spmv::model::FormatModelConstants read_constants(const std::string& file,
+                                                 const spmv::model::GpuProfile& gpu)
+{
+    const auto j = read_json_file(file, "the constants file");
+    spmv::model::FormatModelConstants c;
+    try {
+        c.profile = j.value("profile", gpu.name);
+        c.bandwidth_gbs = j.value("bandwidth_gbs", gpu.memory_bandwidth_gbs);
+        c.l2_gbs = j.at("l2_gbs").get<double>();
+        c.issue_ps = j.value("issue_ps", 0.0);
+        // warp_gbs (B_w) is absent from files written before 2026-11-29: 0, no heaviest-warp term
+        c.warp_gbs = j.value("warp_gbs", 0.0);
+        // stage_ns (lambda) is absent from files written before 2026-11-29's: 0, no staging term
+        c.stage_ns = j.value("stage_ns", 0.0);
+        // overlap_q (q) is absent from files written before the overlap term (2026-11-29): 0, max(L, M)
+        c.overlap_q = j.value("overlap_q", 0.0);
+        for (const auto& k : j.at("kernels")) {
+            // l2_efficiency (e_v) is absent from files written before 2026-11-28: 1, the old model
+            c.kernels.push_back({k.at("variant").get<std::string>(), k.at("floor_us").get<double>(),
+                                 k.at("trip_ns").get<double>(), k.value("l2_efficiency", 1.0)});
+            if (!(c.kernels.back().l2_efficiency > 0) || c.kernels.back().l2_efficiency > 1) {
+                throw std::invalid_argument("l2_efficiency of '" + c.kernels.back().variant +
+                                            "' must lie in (0, 1]");
+            }
+        }
+    } catch (const std::exception& e) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   file + ": not a constants file of spmvlab calibrate --constants-out: " + e.what());
+    }
+    if (!(c.bandwidth_gbs > 0) || !(c.l2_gbs > 0) || c.issue_ps < 0 || c.warp_gbs < 0) {
+        SPMV_THROW(spmv::InvalidArgument, file + ": bandwidths must be positive");
+    }
+    if (!(c.stage_ns >= 0)) {
+        SPMV_THROW(spmv::InvalidArgument, file + ": stage_ns must not be negative");
+    }
+    if (!(c.overlap_q == 0 || c.overlap_q >= 1)) {
+        SPMV_THROW(spmv::InvalidArgument,
+                   file + ": overlap_q must be 0 (the max of latency and memory) or at least 1");
+    }
+    c.source = "constants from " + file + " (" + j.value("source", std::string("no source given")) + ")";
+    return c;
 }
 
 }  // namespace spmvlab

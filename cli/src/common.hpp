@@ -13,6 +13,7 @@
 #include <spmv/formats/csr.hpp>
 #include <spmv/io/matrix_market.hpp>
 #include <spmv/memory.hpp>
+#include <spmv/model/format_model.hpp>
 #include <spmv/registry.hpp>
 
 #include "exit_codes.hpp"
@@ -113,6 +114,12 @@ spmv::Csr<double, std::int32_t> load_matrix(const std::filesystem::path& file,
 /// Reads a JSON file; throws InvalidArgument "PATH: cannot open WHAT" or "PATH: not a JSON file
 /// (WHAT): why". Shared by the commands that read records (calibrate, recommend, replicate).
 nlohmann::json read_json_file(const std::string& path, const std::string& what);
+
+/// The model constants of a `spmvlab calibrate --constants-out` file (recommend --constants,
+/// calibrate --constants); a field a file of an older model lacks takes the value that
+/// switches its term off. Throws InvalidArgument "FILE: not a constants file ...: why".
+spmv::model::FormatModelConstants read_constants(const std::string& file,
+                                                 const spmv::model::GpuProfile& gpu);
 
 /// read_json_file of a `spmvlab bench --json-out` record, which must hold a "results" array,
 /// returned UPGRADED to the current output schema (meta.hpp upgrade_record: "meta" block,

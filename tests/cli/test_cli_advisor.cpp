@@ -455,3 +455,76 @@ TEST_CASE("calibrate fits constants on one record, validates on another, and rec
     CHECK(miss.out.find("nowhere.mtx") != std::string::npos);
 }
 
+
+TEST_CASE("calibrate --constants validates given constants without fitting", "[cli][advisor]")
+{
+    // records made from the built-in H100 model itself (times x 1) and x 1.5: the built-in
+    // constants predict the first exactly and the second at 1 / 1.5 of every time
+    const auto rec = [&](const std::string& file, double factor) {
+        const auto j = json_of("recommend gen:pde:size=11 gen:onefull:n=300 --gpu H100 --precision both --json")["results"];
+        nlohmann::json r = {{"device", "model"}, {"commit", "test"}, {"date", "today"},
+                            {"block_rows", 32}, {"slice_height", 32}, {"sigma", "auto"}};
+        for (const auto& m : j) {
+            for (const auto& row : m["ranking"]) {
+                if (!row["candidate"].get<bool>()) continue;
+                r["results"].push_back({{"matrix", m["matrix"]},
+                                        {"precision", m["precision"] == "single" ? "sp" : "dp"},
+                                        {"format", row["variant"]},
+                                        {"median_ms", factor * row["predicted_us"].get<double>() / 1000.0},
+                                        {"error", ""}});
+            }
+        }
+        std::ofstream(file) << r.dump();
+    };
+    const auto same = tmp("calv_same.json");
+    const auto slow = tmp("calv_slow.json");
+    rec(same, 1.0);
+    rec(slow, 1.5);
+    const auto table = tmp("calv_table.md");
+    const auto r = spmvlab("calibrate --constants builtin --gpu H100 --validate " + same +
+                           " --matrices " + SPMV_TEST_TMP + " --table-out " + table);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("fitting set") == std::string::npos);  // nothing fitted
+    CHECK(r.out.find("validation set (held out): 4 matrix x precision cases") != std::string::npos);
+    CHECK(r.out.find("within 10 % of the fastest measured own variant: 4 of 4") != std::string::npos);
+    CHECK(r.out.find("within 25 % of its measured time: 4 of 4") != std::string::npos);
+    CHECK(r.out.find("median predicted/measured 1.000") != std::string::npos);
+    const auto md = spmv::test::slurp(table);
+    CHECK(md.find("# Format model: given constants, validated") != std::string::npos);
+    CHECK(md.find("Constants: the built-in ones of H100, fitted by") != std::string::npos);
+    const auto s = spmvlab("calibrate --constants builtin --gpu H100 --validate " + slow +
+                           " --matrices " + SPMV_TEST_TMP);
+    INFO(s.out);
+    REQUIRE(s.status == 0);
+    CHECK(s.out.find("median predicted/measured 0.667") != std::string::npos);
+    CHECK(s.out.find("within 25 % of its measured time: 0 of 4") != std::string::npos);
+    CHECK(s.out.find("within 10 % of the fastest measured own variant: 4 of 4") != std::string::npos);
+    // a --constants-out file is read as recommend reads it: fitted on the slow records, it
+    // predicts them
+    const auto consts = tmp("calv_constants.json");
+    REQUIRE(spmvlab("calibrate --fit " + slow + " --validate " + same + " --matrices " +
+                    SPMV_TEST_TMP + " --gpu H100 --constants-out " + consts).status == 0);
+    const auto f = spmvlab("calibrate --constants " + consts + " --gpu H100 --validate " + slow +
+                           " --matrices " + SPMV_TEST_TMP);
+    INFO(f.out);
+    REQUIRE(f.status == 0);
+    CHECK(f.out.find("within 25 % of its measured time: 4 of 4") != std::string::npos);
+    // --fit and --constants exclude each other; one of them is needed; nothing fitted, nothing
+    // to write as constants
+    auto bad = spmvlab("calibrate --constants builtin --fit " + slow + " --validate " + same +
+                       " --matrices " + SPMV_TEST_TMP);
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("--constants") != std::string::npos);
+    bad = spmvlab("calibrate --validate " + same + " --matrices " + SPMV_TEST_TMP);
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("--fit") != std::string::npos);
+    bad = spmvlab("calibrate --constants builtin --validate " + same + " --matrices " +
+                  SPMV_TEST_TMP + " --constants-out " + tmp("calv_no.json"));
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("nothing is fitted") != std::string::npos);
+    bad = spmvlab("calibrate --constants " + same + " --validate " + same + " --matrices " +
+                  SPMV_TEST_TMP);
+    CHECK(bad.status != 0);
+    CHECK(bad.out.find("not a constants file") != std::string::npos);
+}

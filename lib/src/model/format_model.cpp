@@ -171,7 +171,7 @@ std::int64_t latency_trips(const KernelShape& s, Precision p)
 
 std::int64_t extra_stage_steps(const KernelShape& s, Precision p)
 {
-    return x_in_shared(s, p) ? xs_stage_steps(s.cols) - 1 : 0;
+    return x_in_shared(s, p) ? xs_stage_steps(s.cols, value_bytes(p)) - 1 : 0;
 }
 
 const std::string& timed_variant(const KernelShape& s, Precision p)

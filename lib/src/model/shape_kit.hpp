@@ -143,12 +143,15 @@ inline std::int64_t xs_row_rounds(std::int64_t longest_row)
     return 1 + ceil_div(longest_row - xs_unroll, xs_unroll);
 }
 
-/// The steps of detail::stage_x (extra_stage_steps): each thread requests 4 entries of x, then
-/// stores them, so each step of 512 entries waits for one load: ceil(cols / 512), the first one
-/// beside the row's first slots.
-inline std::int64_t xs_stage_steps(std::int64_t cols)
+/// The steps of detail::stage_x (extra_stage_steps), counted in units of 2 KiB of x per block:
+/// each thread requests 4 entries of x, then stores them (512 entries per step), and a step
+/// costs about its bytes: measured on one H200 (docs/benchmarks/h200_xs_prefetch_2026-11-30),
+/// 0.22 us per step in single precision (2 KiB) and 0.39 us in double (4 KiB). So
+/// ceil(cols * value_bytes / 2048), the first one beside the row's first slots.
+inline constexpr std::int64_t xs_stage_unit_bytes = xs_block * xs_batch * 4;
+inline std::int64_t xs_stage_steps(std::int64_t cols, std::int64_t value_bytes)
 {
-    return std::max<std::int64_t>(1, ceil_div(cols, xs_block * xs_batch));
+    return std::max<std::int64_t>(1, ceil_div(cols * value_bytes, xs_stage_unit_bytes));
 }
 
 /// The split kernels' warps per group of 32 rows (kernels/src/split.cuh: the smallest T of
