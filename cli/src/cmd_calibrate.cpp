@@ -306,8 +306,8 @@ void run(const CalibrateOptions& o)
        << " GB/s, tau = " << fitted.issue_ps << " ps per warp trip, B_w = " << fitted.warp_gbs
        << " GB/s (one warp's sector rate at full occupancy: the heaviest warp's term), lambda = "
        << fitted.stage_ns << " ns per step of an _xs kernel's x staging (c_v of the _xs kernels: "
-       << "per round of the longest row's slots while x is staged: all of a row of at most 16, "
-       << "then 8 per round), q = " << fitted.overlap_q
+       << "per round of the longest row's slots while x is staged: ell_xs its first 16, then 8 "
+       << "per round; sell_xs all up to 16, else 8 per round), q = " << fitted.overlap_q
        << " (latency L and memory M combined as (L^q + M^q)^(1/q); 0: their max).\n\n"
        << "Fitted on (" << fit_samples.size() << " samples):\n"
        << (fitting ? fit_set.describe : std::string("  nothing: --constants\n"))

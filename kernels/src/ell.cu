@@ -49,10 +49,13 @@ __global__ void __launch_bounds__(block_size)
 }
 
 // ell_xs: the same one thread per row, but the block first stages all of x in shared memory,
-// with the row's first `prefetch` slots already requested (all of them when the width is at
-// most 16, detail::xs_prefetch_for): for a small matrix (a few thousand rows, cold in DRAM) the
-// time is latency, and the x gather no longer waits for its own DRAM round trip after the
-// index load. Needs num_cols * sizeof(V) <= 48 KiB (detail::xs_max_cols).
+// with the row's first `prefetch` slots already requested (16 when the width is more than 8,
+// detail::xs_prefetch_for; then 8 per round): for a small matrix (a few thousand rows, cold in
+// DRAM) the time is latency, and the x gather no longer waits for its own DRAM round trip after
+// the index load. Needs num_cols * sizeof(V) <= 48 KiB (detail::xs_max_cols). Measured on an
+// H200 (docs/benchmarks/h200_xs_prefetch_2026-11-30): 16 first instead of 8 made rows of 9-16
+// one round instead of two (bcspwr05 in single: 5.50 -> 4.42 us) and longer rows one round
+// shorter (a median 0.67-0.81 of the time where the longest row has more than 16 slots).
 constexpr int xs_block_size = 128;
 
 template <int prefetch, typename V>
@@ -75,7 +78,8 @@ __global__ void __launch_bounds__(xs_block_size)
     if (!active) {
         return;
     }
-    const V sum = detail::strided_row_sum_xs(first, a.col_idxs + row, a.values + row, a.stride,
+    const V sum = detail::strided_row_sum_xs<prefetch, detail::row_unroll>(
+        first, a.col_idxs + row, a.values + row, a.stride,
                                              a.width, xs);
     detail::axpby_store(y + row, alpha, sum, beta);
 }

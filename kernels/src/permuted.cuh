@@ -141,17 +141,17 @@ struct SlotPrefetch {
     }
 };
 
-/// A row of at most this many slots has every slot requested before the block stages x
-/// (SlotPrefetch<xs_row_prefetch>): its matrix and x then take one DRAM round trip together.
-/// Longer rows keep row_unroll (8) slots in flight before the barrier, then 8 per round.
+/// The most slots a row of the "_xs" kernels requests before the block stages x
+/// (SlotPrefetch<xs_row_prefetch>): a row of at most 16 then takes one DRAM round trip for its
+/// matrix and x together. A launch whose longest row has at most 8 slots requests 8.
 inline constexpr int xs_row_prefetch = 2 * row_unroll;
 
-/// The first slots a row of the "_xs" kernels requests before the barrier, by the launch's
-/// longest row: all of them up to xs_row_prefetch, else row_unroll.
+/// The slots a row requests before the barrier, by the launch's longest row: 8 up to 8 slots,
+/// else 16 (ell_xs: then rounds of 8; sell_xs requests 16 only when no row is longer, see
+/// sell.cu).
 constexpr int xs_prefetch_for(std::int32_t longest_row) noexcept
 {
-    return longest_row > row_unroll && longest_row <= xs_row_prefetch ? xs_row_prefetch
-                                                                       : row_unroll;
+    return longest_row > row_unroll ? xs_row_prefetch : row_unroll;
 }
 
 /// x entries each thread of stage_x has in flight per step.
@@ -184,10 +184,11 @@ __device__ __forceinline__ void stage_x(const V* __restrict__ x, V* xs, std::int
     }
 }
 
-/// strided_row_sum with x in shared memory, the first `unroll` slots already in registers
-/// (SlotPrefetch). Index and value loads of a step are independent of each other.
-template <int unroll, typename V>
-__device__ __forceinline__ V strided_row_sum_xs(const SlotPrefetch<unroll, V>& first,
+/// strided_row_sum with x in shared memory, the first `first_n` slots already in registers
+/// (SlotPrefetch), then `step` slots per round. Index and value loads of a step are
+/// independent of each other.
+template <int first_n, int step, typename V>
+__device__ __forceinline__ V strided_row_sum_xs(const SlotPrefetch<first_n, V>& first,
                                                 const std::int32_t* __restrict__ idx,
                                                 const V* __restrict__ val, std::int32_t stride,
                                                 std::int32_t count, const V* xs)
@@ -195,7 +196,7 @@ __device__ __forceinline__ V strided_row_sum_xs(const SlotPrefetch<unroll, V>& f
     V s0{0};
     V s1{0};
 #pragma unroll
-    for (int u = 0; u < unroll; ++u) {
+    for (int u = 0; u < first_n; ++u) {
         const V xv = first.c[u] >= 0 ? xs[first.c[u]] : V{0};
         if (u % 2 == 0) {
             s0 += first.v[u] * xv;
@@ -203,19 +204,44 @@ __device__ __forceinline__ V strided_row_sum_xs(const SlotPrefetch<unroll, V>& f
             s1 += first.v[u] * xv;
         }
     }
-    for (std::int32_t j = unroll; j < count; j += unroll) {
-        idx += unroll * stride;
-        val += unroll * stride;
-        SlotPrefetch<unroll, V> next;
-        next.load(idx, val, stride, count - j);
+    // The two loops below compute the same sums; each is the form whose compiled code was
+    // measured (docs/benchmarks/h200_xs_prefetch_2026-11-30). The code nvcc makes of this loop
+    // decides the time of ell_xs on long rows: the second form with the pointers advanced at the
+    // top of the loop ran ell_xs in single precision up to 3x slower on rows of 20-300 slots,
+    // with the first 16 requested; measured in one form, the kernel keeps that form.
+    if constexpr (first_n == step) {  // sell_xs; ell_xs when no row is longer than 8
+        for (std::int32_t j = step; j < count; j += step) {
+            idx += step * stride;
+            val += step * stride;
+            SlotPrefetch<step, V> next;
+            next.load(idx, val, stride, count - j);
 #pragma unroll
-        for (int u = 0; u < unroll; ++u) {
-            const V xv = next.c[u] >= 0 ? xs[next.c[u]] : V{0};
-            if (u % 2 == 0) {
-                s0 += next.v[u] * xv;
-            } else {
-                s1 += next.v[u] * xv;
+            for (int u = 0; u < step; ++u) {
+                const V xv = next.c[u] >= 0 ? xs[next.c[u]] : V{0};
+                if (u % 2 == 0) {
+                    s0 += next.v[u] * xv;
+                } else {
+                    s1 += next.v[u] * xv;
+                }
             }
+        }
+    } else {  // ell_xs: the first 16, then rounds of 8
+        idx += first_n * stride;
+        val += first_n * stride;
+        for (std::int32_t j = first_n; j < count; j += step) {
+            SlotPrefetch<step, V> next;
+            next.load(idx, val, stride, count - j);
+#pragma unroll
+            for (int u = 0; u < step; ++u) {
+                const V xv = next.c[u] >= 0 ? xs[next.c[u]] : V{0};
+                if (u % 2 == 0) {
+                    s0 += next.v[u] * xv;
+                } else {
+                    s1 += next.v[u] * xv;
+                }
+            }
+            idx += step * stride;
+            val += step * stride;
         }
     }
     return s0 + s1;

@@ -187,8 +187,12 @@ void launch_sell(const SellView<V, I>& v, int block_rows, V alpha, const V* x, V
 
 // sell_xs: sell with x staged in shared memory by every block (small, latency-bound matrices;
 // see ell.cu's ell_xs). The slice's pointer and width are requested first, x is staged while
-// they travel, then the row's first `prefetch` slots are requested before the barrier (all of
-// them when no slice is wider than 16, detail::xs_prefetch_for).
+// they travel, then the row's first `prefetch` slots are requested before the barrier: all of
+// them when no slice is wider than 16, else 8, and then `prefetch` per round. Unlike ell_xs it
+// does not request 16 first when a slice is wider: measured on an H200
+// (docs/benchmarks/h200_xs_prefetch_2026-11-30), that form (16 first, then rounds of 8) was
+// 5-40 % slower on matrices whose rows have 9-16 slots, although its PTX requests the same
+// loads before the barrier there; the cause was not found (no SASS tools at hand).
 constexpr int xs_block_size = 128;
 
 template <int prefetch, typename V>
@@ -221,7 +225,7 @@ __global__ void __launch_bounds__(xs_block_size)
     if (!active) {
         return;
     }
-    const V sum = detail::strided_row_sum_xs(first, a.col_idxs + first_slot, a.values + first_slot,
+    const V sum = detail::strided_row_sum_xs<prefetch, prefetch>(first, a.col_idxs + first_slot, a.values + first_slot,
                                              static_cast<std::int32_t>(c), width, xs);
     detail::store_row(y, row, alpha, sum, beta);
 }
@@ -386,7 +390,7 @@ void spmv_xs(const DeviceSell<V>& a, V alpha, const V* x, V beta, V* y, RowOrder
             <<<static_cast<unsigned>(detail::ceil_div(a.num_rows, xs_block_size)), xs_block_size,
                smem, detail::native(stream)>>>(v, a.num_cols, alpha, x, beta, y);
     };
-    if (detail::xs_prefetch_for(a.max_width) == detail::xs_row_prefetch) {
+    if (a.max_width > detail::row_unroll && a.max_width <= detail::xs_row_prefetch) {
         launch.template operator()<detail::xs_row_prefetch>();
     } else {
         launch.template operator()<detail::row_unroll>();

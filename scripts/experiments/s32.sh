@@ -5,7 +5,8 @@
 # ../shared/matrices whose x fits in shared memory in single precision (.mtx/s32: at most
 # 12,288 columns), old and new alternating (ROUNDS) in one call, cuSPARSE SELL beside them
 # (unchanged: the drift of the machine, and the baseline of the ties); then the new tree's
-# [xs] GPU tests, with compute-sanitizer memcheck and racecheck.
+# GPU tests (TESTS, default [xs]), and compute-sanitizer memcheck and racecheck of [xs]
+# (SANITIZERS: which of them).
 # Usage (device machine, repository root with .deps, .mtx/s32.tar.xz (the matrices) and the
 # former versions of the changed files in .bench/old_files (for f in $(git diff --name-only
 # <old>): git show <old>:$f > .bench/old_files/$f), from which the old tree is made):
@@ -23,9 +24,11 @@ device_build $OUT/logs spmvlab test_gpu > $OUT/build.txt 2>&1 || { cat $OUT/buil
 wait
 cat $OUT/build.txt $OUT/build_old.txt
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --format=csv > $OUT/gpu.csv
-timeout 120 build-device/tests/test_gpu "[xs]" > $OUT/test_gpu.txt 2>&1; echo "test_gpu rc=$?"
+# TESTS: the Catch2 spec of the GPU tests to run (default [xs]; "all": the whole [gpu] suite)
+spec=${TESTS:-[xs]}; [ "$spec" = all ] && spec=
+timeout 240 build-device/tests/test_gpu ${spec:+"$spec"} > $OUT/test_gpu.txt 2>&1; echo "test_gpu ${TESTS:-[xs]} rc=$?"
 tail -3 $OUT/test_gpu.txt
-for tool in memcheck racecheck; do
+for tool in ${SANITIZERS-memcheck racecheck}; do
   timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-device/tests/test_gpu "[xs]" \
       > $OUT/$tool.txt 2>&1; echo "$tool rc=$?"; tail -2 $OUT/$tool.txt
 done

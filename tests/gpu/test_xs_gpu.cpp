@@ -1,7 +1,7 @@
 // [gpu][xs] The "_xs" kernels (x staged in shared memory by every block): both sides of the
 // size limit (detail::xs_max_cols: 6144 columns in double, 12288 in single; above it the plain
-// kernel runs), rows longer than the 8 prefetched slots and at the edges of the 16 slots that are
-// all prefetched (detail::xs_row_prefetch), x at the edges of a staging step (512 entries: 128
+// kernel runs), rows at the edges of the 8 and 16 slots requested before the barrier
+// (detail::row_unroll, detail::xs_row_prefetch), x at the edges of a staging step (512 entries: 128
 // threads, 4 each), a row count that is no multiple of the block, SELL with sorting (output
 // through row_perm). Tagged [xs] for the racecheck run.
 #include <span>
@@ -52,7 +52,8 @@ TEST_CASE("ell_xs and sell_xs match the reference on both sides of the shared-me
         {"300 x 4099", test::random_csr(300, 4099, 1, 12, 47)},
         {"200 x 12287 (SP: staged)", test::random_csr(200, 12287, 1, 12, 48)},
         // the longest row at the edges of the prefetch (8: the 8 slots; 9 and 16: all 16
-        // requested; 17: 8, then 8 and 1) and x at the edges of a staging step
+        // requested; 17: ell_xs 16, then a round for 1, sell_xs 8, then 8 and 1) and x at the
+        // edges of a staging step
         {"129 x 511, rows of 8", test::random_csr(129, 511, 8, 8, 52)},
         {"257 x 513, rows of 9", test::random_csr(257, 513, 9, 9, 53)},
         {"130 x 512, rows of 16", test::random_csr(130, 512, 16, 16, 54)},

@@ -30,7 +30,7 @@ void shape_xs(ShapeContext& c, KernelShape& s)  // the same, x staged in shared 
     s.x_staged = static_cast<double>(ceil_div(c.n, xs_block)) * static_cast<double>(c.a.num_cols);
     // its dependent reads, not its slots (shape_kit.hpp): the row's rounds (one up to 16 slots; the
     // serial steps of copying x follow from cols: extra_stage_steps)
-    s.staged_trips = xs_row_rounds(c.max_len);
+    s.staged_trips = ell_xs_row_rounds(c.max_len);
     s.plain_variant = "ell";
 }
 

@@ -142,7 +142,7 @@ void shape(ShapeContext& ctx, KernelShape& s)
     } else if (K == Kernel::xs) {
         s.x_staged = static_cast<double>(ceil_div(n, xs_block)) * static_cast<double>(a.num_cols);
         // the slice's pointer and width first: the row's slots are addressed by them
-        s.staged_trips = 1 + xs_row_rounds(crit);
+        s.staged_trips = 1 + sell_xs_row_rounds(crit);
         s.plain_variant = "sell";
     } else if (K == Kernel::i16) {
         s.index_bytes = 2;

@@ -65,7 +65,8 @@ using model::split_t;
 using model::VariantRule;
 using model::warp;
 using model::xs_block;
-using model::xs_row_rounds;
+using model::ell_xs_row_rounds;
+using model::sell_xs_row_rounds;
 }  // namespace spmv::story
 
 namespace spmv::detail {

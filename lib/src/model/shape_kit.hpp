@@ -125,17 +125,23 @@ private:
 
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-/// The "_xs" kernels' blocks (kernels/src/ell.cu, sell.cu: xs_block_size), the slots a row
-/// has in flight before its first barrier (detail::row_unroll, kernels/src/permuted.cuh), all
-/// slots of a launch whose longest row has at most xs_prefetch (detail::xs_row_prefetch), and
+/// The "_xs" kernels' blocks (kernels/src/ell.cu, sell.cu: xs_block_size), the slots per round
+/// of a row (detail::row_unroll, kernels/src/permuted.cuh), the slots a row requests before the
+/// first barrier when the launch's longest row is longer than 8 (detail::xs_row_prefetch), and
 /// the x entries each thread stages per step (detail::xs_stage_batch).
 inline constexpr std::int64_t xs_block = 128, xs_unroll = 8, xs_prefetch = 16, xs_batch = 4;
 
 /// The rounds of dependent matrix reads of an "_xs" kernel's longest row when x is staged
-/// (KernelShape::staged_trips): a launch whose longest row has at most 16 slots requests all of
-/// them before the block stages x (one round); otherwise its first 8, and every further 8 slots
-/// are one more round, their x read from shared memory, not from L2.
-inline std::int64_t xs_row_rounds(std::int64_t longest_row)
+/// (KernelShape::staged_trips), their x read from shared memory, not from L2:
+///  - ell_xs requests the first 16 slots of every row before the block stages x (8 when no row
+///    is longer), then 8 per round: 1 + ceil(max(0, len - 16) / 8);
+///  - sell_xs requests all slots when no row is longer than 16, else the first 8 and 8 per
+///    round: 1, or 1 + ceil((len - 8) / 8) (kernels/src/sell.cu says why it differs).
+inline std::int64_t ell_xs_row_rounds(std::int64_t longest_row)
+{
+    return 1 + ceil_div(std::max<std::int64_t>(0, longest_row - xs_prefetch), xs_unroll);
+}
+inline std::int64_t sell_xs_row_rounds(std::int64_t longest_row)
 {
     if (longest_row <= xs_prefetch) {
         return 1;

@@ -50,7 +50,7 @@ struct KernelShape {
     /// The latency path: the longest thread's (or warp's) loop trips, each a dependent read.
     std::int64_t critical_trips = 0;
     /// The "_xs" kernels' latency path when x is staged (x_staged > 0 and x fits, a precision's
-    /// question: latency_trips): rounds of dependent matrix reads (shape_kit.hpp, xs_row_rounds),
+    /// question: latency_trips): rounds of dependent matrix reads (shape_kit.hpp, ell_xs_row_rounds, sell_xs_row_rounds),
     /// beside the serial steps of staging x (extra_stage_steps, from cols).
     std::int64_t staged_trips = 0;
     /// The variant whose kernel runs when x does not fit in shared memory (the "_xs" kernels
