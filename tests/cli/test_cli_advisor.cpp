@@ -254,6 +254,27 @@ const nlohmann::json& by_variant(const nlohmann::json& rows, const std::string& 
     FAIL("variant " << name << " missing");
     return rows;
 }
+
+/// Writes a `bench --gpu` record whose times are the model's own predictions (recommend
+/// INPUTS ARGS --precision both) times `factor`: records on which the model is known exactly.
+void write_model_record(const std::string& file, const std::string& inputs, double factor,
+                        const std::string& args = "")
+{
+    const auto j = json_of("recommend " + inputs + " " + args + " --precision both --json")["results"];
+    nlohmann::json rec = {{"device", "model"}, {"commit", "test"}, {"date", "today"},
+                          {"block_rows", 32}, {"slice_height", 32}, {"sigma", "auto"}};
+    for (const auto& m : j) {
+        for (const auto& r : m["ranking"]) {
+            if (!r["candidate"].get<bool>()) continue;
+            rec["results"].push_back({{"matrix", m["matrix"]},
+                                      {"precision", m["precision"] == "single" ? "sp" : "dp"},
+                                      {"format", r["variant"]},
+                                      {"median_ms", factor * r["predicted_us"].get<double>() / 1000.0},
+                                      {"error", ""}});
+        }
+    }
+    std::ofstream(file) << rec.dump();
+}
 }  // namespace
 
 TEST_CASE("recommend ranks every GPU kernel variant with reasons, as text and JSON", "[cli][advisor]")
@@ -332,24 +353,8 @@ TEST_CASE("calibrate fits constants on one record, validates on another, and rec
     // factor (every variant's fixed and trip cost scale) and choose as well as before
     const auto a = tmp("cal_fit.json");
     const auto b = tmp("cal_val.json");
-    for (const auto& [file, inputs] :
-         std::vector<std::pair<std::string, std::string>>{{a, "gen:pde:size=14 gen:onefull:n=300"},
-                                                          {b, "gen:pde:size=11"}}) {
-        const auto j = json_of("recommend " + inputs + " --precision both --json")["results"];
-        nlohmann::json rec = {{"device", "model"}, {"commit", "test"}, {"date", "today"},
-                              {"block_rows", 32}, {"slice_height", 32}, {"sigma", "auto"}};
-        for (const auto& m : j) {
-            for (const auto& r : m["ranking"]) {
-                if (!r["candidate"].get<bool>()) continue;
-                rec["results"].push_back({{"matrix", m["matrix"]},
-                                          {"precision", m["precision"] == "single" ? "sp" : "dp"},
-                                          {"format", r["variant"]},
-                                          {"median_ms", 1.5 * r["predicted_us"].get<double>() / 1000.0},
-                                          {"error", ""}});
-            }
-        }
-        std::ofstream(file) << rec.dump();
-    }
+    write_model_record(a, "gen:pde:size=14 gen:onefull:n=300", 1.5);
+    write_model_record(b, "gen:pde:size=11", 1.5);
     const auto table = tmp("cal_table.md");
     const auto consts = tmp("cal_constants.json");
     const auto r = spmvlab("calibrate --fit " + a + " --validate " + b + " --matrices " +
@@ -460,26 +465,10 @@ TEST_CASE("calibrate --constants validates given constants without fitting", "[c
 {
     // records made from the built-in H100 model itself (times x 1) and x 1.5: the built-in
     // constants predict the first exactly and the second at 1 / 1.5 of every time
-    const auto rec = [&](const std::string& file, double factor) {
-        const auto j = json_of("recommend gen:pde:size=11 gen:onefull:n=300 --gpu H100 --precision both --json")["results"];
-        nlohmann::json r = {{"device", "model"}, {"commit", "test"}, {"date", "today"},
-                            {"block_rows", 32}, {"slice_height", 32}, {"sigma", "auto"}};
-        for (const auto& m : j) {
-            for (const auto& row : m["ranking"]) {
-                if (!row["candidate"].get<bool>()) continue;
-                r["results"].push_back({{"matrix", m["matrix"]},
-                                        {"precision", m["precision"] == "single" ? "sp" : "dp"},
-                                        {"format", row["variant"]},
-                                        {"median_ms", factor * row["predicted_us"].get<double>() / 1000.0},
-                                        {"error", ""}});
-            }
-        }
-        std::ofstream(file) << r.dump();
-    };
     const auto same = tmp("calv_same.json");
     const auto slow = tmp("calv_slow.json");
-    rec(same, 1.0);
-    rec(slow, 1.5);
+    write_model_record(same, "gen:pde:size=11 gen:onefull:n=300", 1.0, "--gpu H100");
+    write_model_record(slow, "gen:pde:size=11 gen:onefull:n=300", 1.5, "--gpu H100");
     const auto table = tmp("calv_table.md");
     const auto r = spmvlab("calibrate --constants builtin --gpu H100 --validate " + same +
                            " --matrices " + SPMV_TEST_TMP + " --table-out " + table);
