@@ -251,19 +251,7 @@ void run(const CalibrateOptions& o)
     using namespace spmv::model;
     const auto& gpu = find_profile(o.gpu);
     nlohmann::json failed = nlohmann::json::array();  // the inputs skipped, with the reasons
-    const bool fitting = o.constants.empty();
-    if (fitting == o.fit_records.empty()) {
-        SPMV_THROW(spmv::InvalidArgument,
-                   fitting ? "calibrate: give --fit RECORDS (fit and validate) or --constants "
-                             "builtin|FILE (validate those constants only)"
-                           : "calibrate: --fit and --constants exclude each other (--constants "
-                             "validates given constants and fits none)");
-    }
-    if (!fitting && !(o.constants_out.empty() && o.cxx_out.empty())) {
-        SPMV_THROW(spmv::InvalidArgument,
-                   "calibrate: --constants-out and --cxx-out write fitted constants; with "
-                   "--constants nothing is fitted");
-    }
+    const bool fitting = o.constants.empty();  // the options exclude each other (CLI11)
     std::fprintf(stderr, "reading the fitting records\n");
     const auto fit_set = samples_of(o.fit_records, o, failed);
     std::fprintf(stderr, "reading the validation records\n");
@@ -420,7 +408,7 @@ void add_calibrate_command(CLI::App& app)
         "missing) or a matrix not found is skipped: a line on stderr, \"failed\" in "
         "--constants-out, exit status 1");
     auto* fit_opt = cmd->add_option("--fit", o.fit_records, "bench --gpu JSON records to fit on");
-    cmd->add_option("--constants", o.constants,
+    auto* constants_opt = cmd->add_option("--constants", o.constants,
                     "validate these constants instead of fitting: builtin (the built-in ones of "
                     "--gpu) or a --constants-out file; excludes --fit")
         ->excludes(fit_opt);
@@ -428,9 +416,16 @@ void add_calibrate_command(CLI::App& app)
     cmd->add_option("--matrices", o.matrix_dirs, "directories holding the records' .mtx files")->required();
     cmd->add_option("--gpu", o.gpu, "GPU profile giving B_GPU (default H100)");
     output_option(cmd->add_option("--table-out", o.table_out, "write constants, summary and every case as Markdown"));
-    output_option(cmd->add_option("--constants-out", o.constants_out, "write the fitted constants as JSON (recommend --constants)"));
-    output_option(cmd->add_option("--cxx-out", o.cxx_out, "write the constants as the C++ table of lib/src/model/format_constants.cpp"));
-    cmd->callback([] { run(o); });
+    output_option(cmd->add_option("--constants-out", o.constants_out, "write the fitted constants as JSON (recommend --constants)"))
+        ->excludes(constants_opt);
+    output_option(cmd->add_option("--cxx-out", o.cxx_out, "write the constants as the C++ table of lib/src/model/format_constants.cpp"))
+        ->excludes(constants_opt);
+    cmd->callback([fit_opt, constants_opt] {
+        if (fit_opt->count() == 0 && constants_opt->count() == 0) {  // a usage error: exit 2
+            throw CLI::RequiredError("--fit RECORDS (fit and validate) or --constants builtin|FILE (validate those)");
+        }
+        run(o);
+    });
 }
 
 }  // namespace spmvlab

@@ -499,21 +499,24 @@ TEST_CASE("calibrate --constants validates given constants without fitting", "[c
     INFO(f.out);
     REQUIRE(f.status == 0);
     CHECK(f.out.find("within 25 % of its measured time: 4 of 4") != std::string::npos);
-    // --fit and --constants exclude each other; one of them is needed; nothing fitted, nothing
-    // to write as constants
+    // --fit and --constants exclude each other, one of them is needed, and with nothing fitted
+    // there are no constants to write: usage errors (exit 2) naming the options
     auto bad = spmvlab("calibrate --constants builtin --fit " + slow + " --validate " + same +
                        " --matrices " + SPMV_TEST_TMP);
-    CHECK(bad.status != 0);
+    CHECK(bad.status == 2);
     CHECK(bad.out.find("--constants") != std::string::npos);
+    CHECK(bad.out.find("excludes") != std::string::npos);
     bad = spmvlab("calibrate --validate " + same + " --matrices " + SPMV_TEST_TMP);
-    CHECK(bad.status != 0);
-    CHECK(bad.out.find("--fit") != std::string::npos);
-    bad = spmvlab("calibrate --constants builtin --validate " + same + " --matrices " +
-                  SPMV_TEST_TMP + " --constants-out " + tmp("calv_no.json"));
-    CHECK(bad.status != 0);
-    CHECK(bad.out.find("nothing is fitted") != std::string::npos);
+    CHECK(bad.status == 2);
+    CHECK(bad.out.find("--fit RECORDS (fit and validate) or --constants") != std::string::npos);
+    for (const char* out : {" --constants-out ", " --cxx-out "}) {
+        bad = spmvlab("calibrate --constants builtin --validate " + same + " --matrices " +
+                      SPMV_TEST_TMP + out + tmp("calv_no.out"));
+        CHECK(bad.status == 2);
+        CHECK(bad.out.find("excludes") != std::string::npos);
+    }
     bad = spmvlab("calibrate --constants " + same + " --validate " + same + " --matrices " +
                   SPMV_TEST_TMP);
-    CHECK(bad.status != 0);
+    CHECK(bad.status == 1);  // bad input, not a usage error
     CHECK(bad.out.find("not a constants file") != std::string::npos);
 }
