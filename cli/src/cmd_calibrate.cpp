@@ -293,7 +293,7 @@ void run(const CalibrateOptions& o)
        << " GB/s (the profile's, not fitted); " << (fitting ? "fitted " : "") << "B_L2 = " << fitted.l2_gbs
        << " GB/s, tau = " << fitted.issue_ps << " ps per warp trip, B_w = " << fitted.warp_gbs
        << " GB/s (one warp's sector rate at full occupancy: the heaviest warp's term), lambda = "
-       << fitted.stage_ns << " ns per step of an _xs kernel's x staging (c_v of the _xs kernels: "
+       << fitted.stage_ns << " ns per step of an _xs kernel's x staging, 2 KiB of x per block (c_v of the _xs kernels: "
        << "per round of the longest row's slots while x is staged: ell_xs its first 16, then 8 "
        << "per round; sell_xs all up to 16, else 8 per round), q = " << fitted.overlap_q
        << " (latency L and memory M combined as (L^q + M^q)^(1/q); 0: their max).\n\n"
