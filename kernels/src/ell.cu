@@ -79,8 +79,7 @@ __global__ void __launch_bounds__(xs_block_size)
         return;
     }
     const V sum = detail::strided_row_sum_xs<prefetch, detail::row_unroll>(
-        first, a.col_idxs + row, a.values + row, a.stride,
-                                             a.width, xs);
+        first, a.col_idxs + row, a.values + row, a.stride, a.width, xs);
     detail::axpby_store(y + row, alpha, sum, beta);
 }
 

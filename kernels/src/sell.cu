@@ -225,8 +225,9 @@ __global__ void __launch_bounds__(xs_block_size)
     if (!active) {
         return;
     }
-    const V sum = detail::strided_row_sum_xs<prefetch, prefetch>(first, a.col_idxs + first_slot, a.values + first_slot,
-                                             static_cast<std::int32_t>(c), width, xs);
+    const V sum = detail::strided_row_sum_xs<prefetch, prefetch>(
+        first, a.col_idxs + first_slot, a.values + first_slot, static_cast<std::int32_t>(c), width,
+        xs);
     detail::store_row(y, row, alpha, sum, beta);
 }
 
