@@ -262,7 +262,7 @@ void run(const CalibrateOptions& o)
     for (const auto& [samples, option, files] :
          {std::tuple{&fit_samples, "--fit", &o.fit_records},
           std::tuple{&val_samples, "--validate", &o.validate_records}}) {
-        if (samples->empty() && !(files == &o.fit_records && !fitting)) {
+        if (samples->empty() && (fitting || files != &o.fit_records)) {  // --constants: no --fit
             SPMV_THROW(spmv::InvalidArgument,
                        std::string("calibrate: no sample of a modelled variant in the ") +
                            std::to_string(files->size()) + " " + option + " record(s)" +
@@ -276,10 +276,9 @@ void run(const CalibrateOptions& o)
     start.profile = gpu.name;
     start.bandwidth_gbs = gpu.memory_bandwidth_gbs;
     start.l2_gbs = 2.5 * gpu.memory_bandwidth_gbs;
-    const auto fitted = !fitting                       ? o.constants == "builtin"
-                                                             ? builtin_constants(gpu)
-                                                             : read_constants(o.constants, gpu)
-                                                       : fit(fit_samples, start);
+    const auto fitted = fitting                     ? fit(fit_samples, start)
+                        : o.constants == "builtin" ? builtin_constants(gpu)
+                                                   : read_constants(o.constants, gpu);
     std::ostringstream md;
     md << (fitting ? "# Format model: fitted constants and validation\n\n"
                    : "# Format model: given constants, validated\n\n")
