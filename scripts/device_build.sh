@@ -31,3 +31,24 @@ device_mpi_env() {
     export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
     MPI="mpirun --allow-run-as-root --oversubscribe --bind-to none"
 }
+
+# The A/B batches (scripts/experiments/s32.sh on): builds the working tree (build-device/) and,
+# beside it in .bench/old, the tree with the former versions of the changed files from
+# .bench/old_files (for f in $(git diff --name-only <old>): git show <old>:$f >
+# .bench/old_files/$f), both at once; logs and build times in OUT/build.txt and
+# OUT/build_old.txt. Then .bench/old/build-device/cli/spmvlab is the old spmvlab.
+#   device_ab_build OUT OLD_COMMIT TARGET...
+device_ab_build() {
+    local out=$1 old_commit=$2
+    shift 2
+    mkdir -p .bench/old
+    tar cf - --exclude=./.bench --exclude=./.mtx --exclude=./.deps --exclude='./build*' . |
+        tar xf - -C .bench/old
+    cp -r .bench/old_files/. .bench/old/
+    ln -sfn ../../.deps .bench/old/.deps
+    ( cd .bench/old && SPMV_COMMIT=$old_commit device_build "$out/logs_old" spmvlab ) \
+        > "$out/build_old.txt" 2>&1 &
+    device_build "$out/logs" "$@" > "$out/build.txt" 2>&1 || { cat "$out/build.txt"; return 1; }
+    wait $! || { cat "$out/build_old.txt"; return 1; }
+    cat "$out/build.txt" "$out/build_old.txt"
+}
