@@ -50,15 +50,20 @@ __global__ void __launch_bounds__(block_size)
 
 // ell_xs: the same one thread per row, but the block first stages all of x in shared memory,
 // with the row's first `prefetch` slots already requested (16 when the width is more than 8,
-// detail::xs_prefetch_for; then 8 per round): for a small matrix (a few thousand rows, cold in
-// DRAM) the time is latency, and the x gather no longer waits for its own DRAM round trip after
-// the index load. Needs num_cols * sizeof(V) <= 48 KiB (detail::xs_max_cols). Measured on an
-// H200 (docs/benchmarks/h200_xs_prefetch_2026-11-30): 16 first instead of 8 made rows of 9-16
-// one round instead of two (bcspwr05 in single: 5.50 -> 4.42 us) and longer rows one round
-// shorter (a median 0.67-0.81 of the time where the longest row has more than 16 slots).
+// detail::xs_prefetch_for), then `step` per round: for a small matrix (a few thousand rows,
+// cold in DRAM) the time is latency, and the x gather no longer waits for its own DRAM round
+// trip after the index load. Needs num_cols * sizeof(V) <= 48 KiB (detail::xs_max_cols).
+// Measured on an H200 (docs/benchmarks/h200_xs_prefetch_2026-11-30): 16 first instead of 8 made
+// rows of 9-16 one round instead of two (bcspwr05 in single: 5.50 -> 4.42 us) and longer rows
+// one round shorter (a median 0.67-0.81 of the time where the longest row has more than 16
+// slots, in the form with rounds of 8 after the first 16). Where no row is longer than 16 the
+// kernel keeps the form with rounds of 16 (<16, 16>, a loop that never runs), like sell_xs: the
+// form with rounds of 8 was up to 13 % slower on the power networks with rows of 10-16 slots
+// (bcspwr06, bcspwr07, bcspwr09, nnc1374, orsirr_1 in single: ab2/ of that record, and
+// docs/benchmarks/h200_collection_2026-11-30), the same unexplained cost as sell_xs's.
 constexpr int xs_block_size = 128;
 
-template <int prefetch, typename V>
+template <int prefetch, int step, typename V>
 __global__ void __launch_bounds__(xs_block_size)
     ell_xs_spmv_kernel(EllView<V> a, std::int32_t num_cols, V alpha, const V* __restrict__ x,
                        V beta, V* __restrict__ y)
@@ -78,8 +83,8 @@ __global__ void __launch_bounds__(xs_block_size)
     if (!active) {
         return;
     }
-    const V sum = detail::strided_row_sum_xs<prefetch, detail::row_unroll>(
-        first, a.col_idxs + row, a.values + row, a.stride, a.width, xs);
+    const V sum = detail::strided_row_sum_xs<prefetch, step>(first, a.col_idxs + row,
+                                                             a.values + row, a.stride, a.width, xs);
     detail::axpby_store(y + row, alpha, sum, beta);
 }
 
@@ -146,18 +151,22 @@ void spmv_xs(const DeviceEll<V>& a, V alpha, const V* x, V beta, V* y, StreamRef
     }
     const EllView<V> v{a.num_rows, a.width, a.stride, a.col_idxs.data(), a.values.data()};
     const auto smem = static_cast<std::size_t>(a.num_cols) * sizeof(V);
-    const auto launch = [&]<int prefetch>() {
+    const auto launch = [&]<int prefetch, int step>() {
         // x may take the whole default 48 KiB beside the warp recorder's static bytes
         [[maybe_unused]] static const bool opted_in =
-            detail::allow_dynamic_shared(ell_xs_spmv_kernel<prefetch, V>, 48 * 1024);
-        ell_xs_spmv_kernel<prefetch><<<detail::ceil_div(a.num_rows, xs_block_size),
-                                       xs_block_size, smem, detail::native(stream)>>>(
+            detail::allow_dynamic_shared(ell_xs_spmv_kernel<prefetch, step, V>, 48 * 1024);
+        ell_xs_spmv_kernel<prefetch, step><<<detail::ceil_div(a.num_rows, xs_block_size),
+                                             xs_block_size, smem, detail::native(stream)>>>(
             v, a.num_cols, alpha, x, beta, y);
     };
-    if (detail::xs_prefetch_for(a.width) == detail::xs_row_prefetch) {
-        launch.template operator()<detail::xs_row_prefetch>();
+    constexpr int r16 = detail::xs_row_prefetch;
+    constexpr int r8 = detail::row_unroll;
+    if (a.width > r16) {  // the first 16, then rounds of 8
+        launch.template operator()<r16, r8>();
+    } else if (detail::xs_prefetch_for(a.width) == r16) {  // 9-16: all of the row
+        launch.template operator()<r16, r16>();
     } else {
-        launch.template operator()<detail::row_unroll>();
+        launch.template operator()<r8, r8>();
     }
     SPMV_CUDA_CHECK(cudaGetLastError());
 }

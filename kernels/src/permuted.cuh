@@ -147,8 +147,8 @@ struct SlotPrefetch {
 inline constexpr int xs_row_prefetch = 2 * row_unroll;
 
 /// The slots a row requests before the barrier, by the launch's longest row: 8 up to 8 slots,
-/// else 16 (ell_xs: then rounds of 8; sell_xs requests 16 only when no row is longer, see
-/// sell.cu).
+/// else 16 (ell_xs: then rounds of 8 where a row is longer; sell_xs requests 16 only when no row
+/// is longer, see sell.cu).
 constexpr int xs_prefetch_for(std::int32_t longest_row) noexcept
 {
     return longest_row > row_unroll ? xs_row_prefetch : row_unroll;
@@ -209,7 +209,7 @@ __device__ __forceinline__ V strided_row_sum_xs(const SlotPrefetch<first_n, V>& 
     // decides the time of ell_xs on long rows: the second form with the pointers advanced at the
     // top of the loop ran ell_xs in single precision up to 3x slower on rows of 20-300 slots,
     // with the first 16 requested; measured in one form, the kernel keeps that form.
-    if constexpr (first_n == step) {  // sell_xs; ell_xs when no row is longer than 8
+    if constexpr (first_n == step) {  // sell_xs; ell_xs when no row is longer than 16
         for (std::int32_t j = step; j < count; j += step) {
             idx += step * stride;
             val += step * stride;
