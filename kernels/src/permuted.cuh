@@ -6,6 +6,8 @@
 #include <span>
 #include <type_traits>
 
+#include <cuda_pipeline.h>
+
 #include <spmv/types.hpp>
 
 #include "launch.cuh"
@@ -162,10 +164,30 @@ inline constexpr int xs_stage_batch = 4;
 /// for 4 * blockDim.x entries (a rolled loop of one entry per step waited for each load in
 /// turn: ceil(n / 128) round trips of about 0.18 us on an H200). The caller synchronises the
 /// block before reading xs.
+///
+/// On sm_80 and later the copies are cp.async (global to shared, no registers between): a step's
+/// copies are all issued, then waited for. Through registers, ptxas interleaved the batch's
+/// loads and stores in some instantiations (LDG LDG STS STS LDG LDG STS STS, as SASS shows: a
+/// store waits for its load, so a step took two DRAM round trips, or four), which made ell_xs up
+/// to 13 % and sell_xs up to 40 % slower there (docs/benchmarks/h200_collection_2026-11-30).
 template <typename V>
 __device__ __forceinline__ void stage_x(const V* __restrict__ x, V* xs, std::int32_t n)
 {
     const auto step = static_cast<std::int32_t>(blockDim.x);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    for (std::int32_t i0 = static_cast<std::int32_t>(threadIdx.x); i0 < n;
+         i0 += xs_stage_batch * step) {
+#pragma unroll
+        for (int u = 0; u < xs_stage_batch; ++u) {
+            const std::int32_t i = i0 + u * step;
+            if (i < n) {
+                __pipeline_memcpy_async(xs + i, x + i, sizeof(V));
+            }
+        }
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
+    }
+#else
     for (std::int32_t i0 = static_cast<std::int32_t>(threadIdx.x); i0 < n;
          i0 += xs_stage_batch * step) {
         V v[xs_stage_batch];
@@ -182,6 +204,7 @@ __device__ __forceinline__ void stage_x(const V* __restrict__ x, V* xs, std::int
             }
         }
     }
+#endif
 }
 
 /// strided_row_sum with x in shared memory, the first `first_n` slots already in registers
