@@ -60,7 +60,10 @@ __global__ void __launch_bounds__(block_size)
 // kernel keeps the form with rounds of 16 (<16, 16>, a loop that never runs), like sell_xs: the
 // form with rounds of 8 was up to 13 % slower on the power networks with rows of 10-16 slots
 // (bcspwr06, bcspwr07, bcspwr09, nnc1374, orsirr_1 in single: ab2/ of that record, and
-// docs/benchmarks/h200_collection_2026-11-30), the same unexplained cost as sell_xs's.
+// docs/benchmarks/h200_collection_2026-11-30), the same cost as sell_xs's: ptxas interleaved
+// x's staging loads and stores in that instantiation (SASS, docs/benchmarks/
+// h200_xs_cpasync_2026-11-30). x is staged through cp.async since (detail::stage_x); the form
+// with rounds of 8 on rows of 9-16 has not been timed again with it.
 constexpr int xs_block_size = 128;
 
 template <int prefetch, int step, typename V>

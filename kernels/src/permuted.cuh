@@ -166,10 +166,12 @@ inline constexpr int xs_stage_batch = 4;
 /// block before reading xs.
 ///
 /// On sm_80 and later the copies are cp.async (global to shared, no registers between): a step's
-/// copies are all issued, then waited for. Through registers, ptxas interleaved the batch's
-/// loads and stores in some instantiations (LDG LDG STS STS LDG LDG STS STS, as SASS shows: a
-/// store waits for its load, so a step took two DRAM round trips, or four), which made ell_xs up
-/// to 13 % and sell_xs up to 40 % slower there (docs/benchmarks/h200_collection_2026-11-30).
+/// copies are all issued, then waited for. Through registers, ptxas interleaved the batch's loads
+/// and stores in some instantiations (LDG LDG STS STS LDG LDG STS STS in SASS: a store waits for
+/// its load, so a step took two DRAM round trips, or four): ell_xs with rounds of 8 and sell_xs
+/// in double. On an H200 cp.async took a median 0.94-0.97 of the time where x spans more than
+/// one step in double and on ell_xs's long rows in single (down to 0.80), and 1.00-1.01 where
+/// the register batch had been scheduled whole (docs/benchmarks/h200_xs_cpasync_2026-11-30).
 template <typename V>
 __device__ __forceinline__ void stage_x(const V* __restrict__ x, V* xs, std::int32_t n)
 {

@@ -192,7 +192,10 @@ void launch_sell(const SellView<V, I>& v, int block_rows, V alpha, const V* x, V
 // does not request 16 first when a slice is wider: measured on an H200
 // (docs/benchmarks/h200_xs_prefetch_2026-11-30), that form (16 first, then rounds of 8) was
 // 5-40 % slower on matrices whose rows have 9-16 slots, although its PTX requests the same
-// loads before the barrier there; the cause was not found (no SASS tools at hand).
+// loads before the barrier there. The SASS showed why (docs/benchmarks/h200_xs_cpasync_2026-11-30):
+// in that instantiation ptxas interleaved the loads and stores of x's staging, up to four DRAM
+// round trips per step instead of one. x is staged through cp.async since (detail::stage_x),
+// which has no such freedom; the 16-first form has not been timed again with it.
 constexpr int xs_block_size = 128;
 
 template <int prefetch, typename V>
