@@ -36,7 +36,8 @@ device_mpi_env() {
 # beside it in .bench/old, the tree with the former versions of the changed files from
 # .bench/old_files (for f in $(git diff --name-only <old>): git show <old>:$f >
 # .bench/old_files/$f), both at once; logs and build times in OUT/build.txt and
-# OUT/build_old.txt. Then .bench/old/build-device/cli/spmvlab is the old spmvlab.
+# OUT/build_old.txt, the GPU in OUT/gpu.csv. Then .bench/old/build-device/cli/spmvlab is the old
+# spmvlab.
 #   device_ab_build OUT OLD_COMMIT TARGET...
 device_ab_build() {
     local out=$1 old_commit=$2
@@ -51,4 +52,6 @@ device_ab_build() {
     device_build "$out/logs" "$@" > "$out/build.txt" 2>&1 || { cat "$out/build.txt"; return 1; }
     wait $! || { cat "$out/build_old.txt"; return 1; }
     cat "$out/build.txt" "$out/build_old.txt"
+    nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --format=csv \
+        > "$out/gpu.csv"
 }

@@ -19,7 +19,6 @@ export PATH=/usr/local/cuda/bin:$PATH
 source scripts/device_build.sh
 tar xJf .mtx/s32.tar.xz -C .mtx
 device_ab_build "$OUT" "$OLD_COMMIT" spmvlab test_gpu || exit 1
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --format=csv > $OUT/gpu.csv
 spec=${TESTS:-[csr_tiled]}; [ "$spec" = all ] && spec=
 t0=$SECONDS
 timeout 240 build-device/tests/test_gpu ${spec:+"$spec"} > $OUT/test_gpu.txt 2>&1

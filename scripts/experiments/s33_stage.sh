@@ -13,7 +13,6 @@ export PATH=/usr/local/cuda/bin:$PATH
 source scripts/device_build.sh
 tar xJf .mtx/s32.tar.xz -C .mtx
 device_ab_build "$OUT" "$OLD_COMMIT" spmvlab test_gpu || exit 1
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --format=csv > $OUT/gpu.csv
 for f in ell sell; do
   cuobjdump -sass build-device/kernels/CMakeFiles/spmv_kernels.dir/src/$f.cu.o |
       awk '/Function : /{keep = ($0 ~ /xs_spmv_kernel/)} keep' > $OUT/$f.xs.sass
