@@ -9,21 +9,14 @@
 # (SANITIZERS: which of them).
 # Usage (device machine, repository root with .deps, .mtx/s32.tar.xz (the matrices) and the
 # former versions of the changed files in .bench/old_files (for f in $(git diff --name-only
-# <old>): git show <old>:$f > .bench/old_files/$f), from which the old tree is made):
+# <old>): git show <old>:$f > .bench/old_files/$f), from which device_ab_build in
+# scripts/device_build.sh makes the old tree):
 #   SPMV_COMMIT=<sha> OLD_COMMIT=<sha> OUT=DIR bash scripts/experiments/s32.sh
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 source scripts/device_build.sh
 tar xJf .mtx/s32.tar.xz -C .mtx
-mkdir -p .bench/old
-tar cf - --exclude=./.bench --exclude=./.mtx --exclude=./.deps --exclude='./build*' . | tar xf - -C .bench/old
-cp -r .bench/old_files/. .bench/old/
-ln -sfn ../../.deps .bench/old/.deps
-( cd .bench/old && SPMV_COMMIT=$OLD_COMMIT device_build $OUT/logs_old spmvlab ) > $OUT/build_old.txt 2>&1 &
-device_build $OUT/logs spmvlab test_gpu > $OUT/build.txt 2>&1 || { cat $OUT/build.txt; exit 1; }
-wait
-cat $OUT/build.txt $OUT/build_old.txt
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory --format=csv > $OUT/gpu.csv
+device_ab_build "$OUT" "$OLD_COMMIT" spmvlab test_gpu || exit 1
 # TESTS: the Catch2 spec of the GPU tests to run (default [xs]; "all": the whole [gpu] suite)
 spec=${TESTS:-[xs]}; [ "$spec" = all ] && spec=
 timeout 240 build-device/tests/test_gpu ${spec:+"$spec"} > $OUT/test_gpu.txt 2>&1; echo "test_gpu ${TESTS:-[xs]} rc=$?"
