@@ -47,7 +47,17 @@
 namespace spmv::gpu {
 namespace {
 
-constexpr int block_size = 256;
+constexpr int block_size = 256;  // the dot path's resident wave (grid_sum) and the launch bound
+// Threads per block of the plain SpMV launch (at most; detail::block_size_for halves it on small
+// matrices). 128, where it was 256 until 2026-11-30. Measured on an H200 in one call, 256 / 128 /
+// 64 alternating over two rounds, SELL-32 with sigma auto (docs/benchmarks/h200_roof_2026-11-30):
+// sell_i16 in double 1.2-1.8 % faster on pde100, pde150 and the 60,000-block-row blocks5
+// (pde100 25.18 -> 24.74 us, pde150 80.83 -> 79.66), 0.3 % on blocks5, 0.4-0.9 % in single;
+// sell -0.7 to +1.0 % there, and 8 % (double) / 22 % (single) faster on the default power law,
+// where a block of 256 waits for the longest of its eight slices. pJDS and cuSPARSE SELL,
+// unchanged, moved by at most 0.3 %. Matrices of fewer rows than 2 x SMs x 256 (67,584 on an
+// H200) launched 128 or fewer threads per block already.
+constexpr int spmv_block_size = 128;
 
 // I: the column index type, std::int32_t (sell) or std::uint16_t (sell_i16: offsets from the
 // slice's base column, slice_bases; nullptr for sell).
@@ -323,7 +333,7 @@ void spmv_sums(const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, 
         return;
     }
     const auto v = view(a, order);
-    const int b = detail::block_size_for(a.num_rows, block_size);
+    const int b = detail::block_size_for(a.num_rows, spmv_block_size);
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
         constexpr bool streaming = decltype(s)::value;
         if (a.slice_height == 32) {
