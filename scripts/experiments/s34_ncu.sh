@@ -5,8 +5,8 @@
 # Compute on one launch of each variant's kernel (caches flushed before it, clocks as they run):
 # DRAM and L2 traffic and rates, L1 hit rate, occupancy, stalls. pde100 and pde150 (sell_i16,
 # pjds) beside it.
-# SIGMA: bench's --sigma (the first call ran without it, so with bench's default 1: SELL
-# unsorted; card_records.sh passes auto). CASES: MATRIX_NAME:FORMAT words (default below).
+# SIGMA: bench's --sigma, default auto as card_records.sh passes (the first call of this record
+# ran before the option existed, so with bench's own default 1: SELL unsorted; SIGMA=1 repeats it). CASES: MATRIX_NAME:FORMAT words (default below).
 # Usage (device machine, repository root with .deps):
 #   SPMV_COMMIT=<sha> OUT=DIR [SIGMA=auto] [CASES="blocks5:sell_i16 ..."] bash scripts/experiments/s34_ncu.sh
 set -u
@@ -22,7 +22,7 @@ prof() {  # MATRIX NAME FORMAT
     SPMV_BENCH_GATE=off timeout 90 ncu --metrics $M --clock-control none \
       --kernel-name 'regex:^(?!.*(read_bytes|fill|gate|scale|memset)).*$' \
       --launch-skip 2 --launch-count 2 --csv \
-      $S bench --gpu --precision dp --sigma "${SIGMA:-1}" --formats $3 --min-time 0 --min-reps 4 "$1" \
+      $S bench --gpu --precision dp --sigma "${SIGMA:-auto}" --formats $3 --min-time 0 --min-reps 4 "$1" \
       > $OUT/${2}_$3.csv 2> $OUT/${2}_$3.err
     echo "$2 $3 rc=$?"
 }
