@@ -55,6 +55,9 @@ nlohmann::json BenchRecord::to_json() const
     if (!auto_choice.is_null()) {
         j["auto_choice"] = auto_choice;
     }
+    if (!matrix_loads.is_null()) {
+        j["matrix_loads"] = matrix_loads;
+    }
     return j;
 }
 
@@ -411,6 +414,7 @@ void run(BenchOptions& o)
         add_gpu_meta(meta["meta"]);
         meta["device"] = ctx.device;
         meta["copy_bandwidth_gbs"] = ctx.copy_bandwidth_gbs;
+        meta["launch_rules"] = launch_rules_json(ctx);
         meta["cache_policy"] = o.warm ? "warm" : "flush_l2";
         meta["basis"] = o.basis;
     } else {
@@ -425,6 +429,7 @@ void run(BenchOptions& o)
             std::printf("# measured copy bandwidth %.0f GB/s; %s\n", ctx.copy_bandwidth_gbs,
                         o.warm ? "L2 warm (back-to-back repetitions)"
                                : "L2 flushed before every timed repetition (cold)");
+            std::printf("%s", launch_rules_text(ctx).c_str());
         }
     }
     for (const auto& out : {o.json_out, o.csv_out}) {
@@ -500,7 +505,7 @@ void run(BenchOptions& o)
         } else {
             Table t(o.gpu ? std::vector<std::string>{"format", "prec", "median ms", "min..max ms",
                                                      "GFLOP/s", "GB/s", "% copy BW", "format bytes",
-                                                     "xGPU ms", "perm ms"}
+                                                     "xGPU ms", "perm ms", "loads"}
                           : std::vector<std::string>{"format", "prec", "median ms", "min..max ms",
                                                      "GFLOP/s", "format bytes"});
             for (const auto& r : recs) {
@@ -520,6 +525,7 @@ void run(BenchOptions& o)
                 if (o.gpu) {
                     row.push_back(fmt(r.xgpu_ms, 4));
                     row.push_back(fmt(r.permutation_ms, 4));
+                    row.push_back(matrix_loads_cell(r.matrix_loads));
                 }
                 t.add(row);
             }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <cstdio>
 #include <sstream>
 
 #include <spmv/analysis/estimate.hpp>
@@ -136,7 +137,58 @@ GpuContext gpu_context()
                std::to_string(info.global_memory_bytes >> 30) + " GiB, ECC " +
                (info.ecc_enabled ? "on" : "off") + ")";
     c.copy_bandwidth_gbs = spmv::gpu::measure_copy_bandwidth().gbs;
+    c.l2_bytes = info.l2_cache_bytes;
+    c.multiprocessors = info.multiprocessors;
+    // a bad SPMV_STREAM_LOADS is refused here, before minutes of timing
+    c.stream_loads = std::string(spmv::gpu::stream_loads_name(spmv::gpu::stream_loads()));
     return c;
+}
+
+nlohmann::json launch_rules_json(const GpuContext& ctx)
+{
+    return {{"l2_bytes", ctx.l2_bytes},
+            {"multiprocessors", ctx.multiprocessors},
+            {"stream_loads", ctx.stream_loads}};
+}
+
+std::string launch_rules_text(const GpuContext& ctx)
+{
+    char l2[32];
+    std::snprintf(l2, sizeof l2, "%.1f MiB", static_cast<double>(ctx.l2_bytes) / (1024.0 * 1024.0));
+    std::string s = "# launch choices from this device: ";
+    if (ctx.stream_loads == "auto") {
+        s += std::string("matrix arrays streamed (loads: stream) where a format's arrays + x + y "
+                         "exceed the L2 of ") +
+             l2 + ", else read through the read-only path (ldg)";
+    } else {
+        s += std::string("matrix loads forced by ") + spmv::gpu::stream_loads_variable + "=" +
+             ctx.stream_loads;
+    }
+    s += "; -: the kernel does not choose\n# blocks halved (to 64 threads at least) until a "
+         "launch has 2 per SM of its " +
+         std::to_string(ctx.multiprocessors) + "\n";
+    return s;
+}
+
+nlohmann::json matrix_loads_json(const std::optional<spmv::gpu::StreamDecision>& d)
+{
+    if (!d) {
+        return nullptr;
+    }
+    return {{"streaming", d->streaming},
+            {"setting", std::string(spmv::gpu::stream_loads_name(d->mode))},
+            {"matrix_bytes", d->matrix_bytes},
+            {"vector_bytes", d->vector_bytes},
+            {"l2_bytes", d->l2_bytes > 0 ? nlohmann::json(d->l2_bytes) : nlohmann::json()},
+            {"reason", spmv::gpu::describe_stream_decision(*d)}};
+}
+
+std::string matrix_loads_cell(const nlohmann::json& matrix_loads)
+{
+    if (!matrix_loads.is_object()) {
+        return "-";
+    }
+    return matrix_loads.value("streaming", false) ? "stream" : "ldg";
 }
 
 std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& matrix_name,
@@ -201,6 +253,7 @@ std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& 
                 r.permutation_ms = res.unpermute.reps > 0 ? res.unpermute.median_ms : NAN;
                 r.cache_policy = res.cache_policy;
                 r.timing = res.kernel.method;
+                r.matrix_loads = matrix_loads_json(res.matrix_loads);
             } catch (const std::exception& e) {
                 r.error = user_message(e.what());
                 r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;

@@ -2,7 +2,9 @@
 /// What the CLI needs from the GPU side, in CLI terms (records to print and to write as
 /// JSON/CSV). Implemented over spmv::gpu in gpu_bridge.cpp; in a build without CUDA the calls
 /// throw spmv::NotCompiled, which the CLI prints as a clear error.
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@
 
 #include <spmv/analysis/warp_timeline.hpp>
 #include <spmv/formats/csr.hpp>
+#include <spmv/gpu/stream_loads.hpp>
 #include <spmv/registry.hpp>
 
 #include "verify_check.hpp"
@@ -68,8 +71,21 @@ struct BenchRecord {
     std::string error;
     /// --formats auto: the advisor's choice this record times (auto_choice_json); null otherwise
     nlohmann::json auto_choice;
+    /// GPU: the load kind of the matrix arrays the variant's launch chose from the device's L2
+    /// (matrix_loads_json); null where the kernel does not choose, and on the CPU
+    nlohmann::json matrix_loads;
     nlohmann::json to_json() const;
 };
+
+/// A launch's load-kind decision as the bench record's "matrix_loads" object: {"streaming",
+/// "setting" (SPMV_STREAM_LOADS: auto, always, never), "matrix_bytes", "vector_bytes",
+/// "l2_bytes" (null where the setting left nothing to ask), "reason" (in words)}; null for
+/// std::nullopt.
+nlohmann::json matrix_loads_json(const std::optional<spmv::gpu::StreamDecision>& d);
+
+/// The bench table's "loads" cell of a record's matrix_loads: "stream", "ldg" (the read-only
+/// path, chosen), "-" (not chosen per launch).
+std::string matrix_loads_cell(const nlohmann::json& matrix_loads);
 
 struct GpuBenchOptions {
     std::string formats;  ///< comma list of variant names; empty = all
@@ -90,7 +106,18 @@ struct GpuBenchOptions {
 struct GpuContext {
     std::string device;
     double copy_bandwidth_gbs = 0;
+    std::size_t l2_bytes = 0;  ///< the device's L2: the streaming-load rule's threshold
+    int multiprocessors = 0;   ///< launches keep at least 2 blocks per SM where the rows allow
+    std::string stream_loads;  ///< SPMV_STREAM_LOADS as set: auto, always or never
 };
+
+/// The bench run's "launch_rules": the device properties the kernels' launch choices are made
+/// from, {"l2_bytes", "multiprocessors", "stream_loads"}.
+nlohmann::json launch_rules_json(const GpuContext& ctx);
+
+/// The same for the bench table's header: "# " lines saying which choices follow from the L2
+/// and the SM count, and what the table's "loads" column means.
+std::string launch_rules_text(const GpuContext& ctx);
 
 /// Measures the device's copy bandwidth once and names the device.
 GpuContext gpu_context();

@@ -107,10 +107,15 @@ std::size_t l2_cache_bytes()
 bool stream_matrix_loads(std::size_t matrix_bytes, std::size_t vector_bytes)
 {
     const StreamLoads mode = stream_loads();  // SPMV_STREAM_LOADS, read once, or the override
+    StreamDecision d{false, mode, matrix_bytes, vector_bytes, 0};
     if (mode != StreamLoads::automatic) {
-        return mode == StreamLoads::always;  // no need to ask the device
+        d.streaming = mode == StreamLoads::always;  // no need to ask the device
+    } else {
+        d.l2_bytes = l2_cache_bytes();
+        d.streaming = choose_stream_loads(mode, matrix_bytes, vector_bytes, d.l2_bytes);
     }
-    return choose_stream_loads(mode, matrix_bytes, vector_bytes, l2_cache_bytes());
+    note_stream_decision(d);  // what `spmvlab bench` prints per variant (take_stream_decision)
+    return d.streaming;
 }
 
 }  // namespace detail

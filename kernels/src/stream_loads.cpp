@@ -2,6 +2,7 @@
 // (spmv/gpu/stream_loads.hpp). Plain C++, built with and without CUDA; the kernels' launchers use
 // it through detail::stream_matrix_loads (device.cu), which adds the device's L2 size.
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -14,6 +15,21 @@ namespace {
 
 constexpr int no_override = -1;
 std::atomic<int> override_mode{no_override};  // a StreamLoads set by set_stream_loads
+thread_local std::optional<StreamDecision> decision_log;
+
+std::string megabytes(std::size_t bytes)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f MB", static_cast<double>(bytes) / 1e6);
+    return b;
+}
+
+std::string mebibytes(std::size_t bytes)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    return b;
+}
 
 }  // namespace
 
@@ -66,6 +82,41 @@ StreamLoads stream_loads()
 void set_stream_loads(StreamLoads mode) noexcept
 {
     override_mode.store(static_cast<int>(mode), std::memory_order_relaxed);
+}
+
+std::string_view stream_loads_name(StreamLoads mode) noexcept
+{
+    switch (mode) {
+        case StreamLoads::always:
+            return "always";
+        case StreamLoads::never:
+            return "never";
+        case StreamLoads::automatic:
+            break;
+    }
+    return "auto";
+}
+
+void note_stream_decision(const StreamDecision& d) noexcept
+{
+    decision_log = d;
+}
+
+std::optional<StreamDecision> take_stream_decision() noexcept
+{
+    auto d = decision_log;
+    decision_log.reset();
+    return d;
+}
+
+std::string describe_stream_decision(const StreamDecision& d)
+{
+    std::string s = d.streaming ? "streaming: " : "read-only: ";
+    if (d.mode != StreamLoads::automatic) {
+        return s + stream_loads_variable + "=" + std::string(stream_loads_name(d.mode));
+    }
+    return s + "arrays + x + y " + megabytes(d.matrix_bytes + d.vector_bytes) +
+           (d.streaming ? " > L2 " : " <= L2 ") + mebibytes(d.l2_bytes);
 }
 
 }  // namespace spmv::gpu

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <tuple>
 #include <sys/wait.h>
 #include <vector>
 
@@ -428,6 +429,50 @@ TEST_CASE("GPU outputs recorded on an H200 follow the closed schemas", "[cli][sc
     }
     // they are GPU records: a device that is not the host
     CHECK(read(dir + "bench.json")["device"].get<std::string>().find("H200") != std::string::npos);
+}
+
+TEST_CASE("bench's launch choices (launch_rules, matrix_loads) follow the closed schema",
+          "[cli][schema]")
+{
+    // The keys `bench --gpu` adds since 2026-11-30 (cli/src/gpu_bridge.cpp: launch_rules_json,
+    // matrix_loads_json), in their shapes, on a bench record of an H200: a GPU run validates what
+    // the code emits ("GPU outputs follow their schemas"); this checks the schema without one.
+    SPMV_NEEDS_JSONSCHEMA();
+    const std::string dir = std::string(SPMV_SOURCE_DIR) + "/docs/benchmarks/gpu_json_2026-11-28/";
+    REQUIRE(std::filesystem::exists(dir + "bench.json"));  // missing data fails, never skips
+    auto doc = read(dir + "bench.json");
+    REQUIRE(doc["results"].size() >= 2);
+    doc["launch_rules"] = {{"l2_bytes", 62914560}, {"multiprocessors", 132}, {"stream_loads", "auto"}};
+    doc["results"][0]["matrix_loads"] = {{"streaming", true},
+                                         {"setting", "auto"},
+                                         {"matrix_bytes", 83800000},
+                                         {"vector_bytes", 16000000},
+                                         {"l2_bytes", 62914560},
+                                         {"reason", "streaming: arrays + x + y 99.8 MB > L2 60.0 MiB"}};
+    doc["results"][1]["matrix_loads"] = {{"streaming", false},
+                                         {"setting", "never"},
+                                         {"matrix_bytes", 59280},
+                                         {"vector_bytes", 7904},
+                                         {"l2_bytes", nullptr},
+                                         {"reason", "read-only: SPMV_STREAM_LOADS=never"}};
+    const auto good = tmp("launch_choices.json");
+    std::ofstream(good) << doc.dump();
+    validate("bench.schema.json", {good}, false);
+    // a setting SPMV_STREAM_LOADS does not have, and a key the object does not declare, fail
+    for (const auto& [where, key, value] :
+         std::vector<std::tuple<std::string, std::string, nlohmann::json>>{
+             {"/launch_rules", "stream_loads", "sometimes"},
+             {"/results/0/matrix_loads", "setting", "ALWAYS"},
+             {"/results/0/matrix_loads", "undeclared", 1}}) {
+        auto bad = doc;
+        bad[nlohmann::json::json_pointer(where)][key] = value;
+        const auto file = tmp("launch_choices_bad.json");
+        std::ofstream(file) << bad.dump();
+        const auto r = validate_json(std::string(SPMV_SOURCE_DIR) + "/schemas bench.schema.json " +
+                                     file);
+        INFO(where << "/" << key << "\n" << r.out);
+        CHECK(r.status == 1);
+    }
 }
 
 TEST_CASE("the schemas are closed: an undeclared key anywhere is a violation", "[cli][schema]")

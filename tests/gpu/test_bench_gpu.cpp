@@ -13,10 +13,12 @@
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/memory.hpp>
+#include <spmv/gpu/stream_loads.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/generators.hpp>
 
 #include "gpu_test_matrices.hpp"
+#include "stream_loads_scope.hpp"
 
 using namespace spmv;
 using namespace spmv::gpu;
@@ -80,6 +82,35 @@ TEST_CASE("bench times a variant and derives GFLOP/s and bandwidth from the medi
                                  << cold.effective_gbs << " GB/s, " << 100.0 * cold.fraction_of_copy
                                  << " % of copy " << copy.gbs << " GB/s), warm " << warm.gflops
                                  << " GF/s, xGPU " << cold.xgpu_gflops << " GF/s");
+}
+
+TEST_CASE("bench records the matrix loads a variant's launch chose from the device's L2",
+          "[gpu][bench]")
+{
+    const auto a = test::pde7(40);  // 64000 rows: SELL-32 of about 5 MB, below any L2 here
+    BenchOptions o;
+    o.min_reps = 3;
+    o.min_time_ms = 0.0;
+    o.xgpu = false;
+    const auto sell = prepare<double>("sell", a);
+    const auto chosen = [&] {
+        const test::ScopedStreamLoads automatic(StreamLoads::automatic);
+        return bench(sell, o);
+    }();
+    const test::ScopedStreamLoads always(StreamLoads::always);
+    const auto forced = bench(sell, o);
+    const auto csr = bench(prepare<double>("csr", a), o);  // the read-only path, not chosen
+
+    REQUIRE(chosen.matrix_loads.has_value());
+    CHECK_FALSE(chosen.matrix_loads->streaming);
+    CHECK(chosen.matrix_loads->mode == StreamLoads::automatic);
+    CHECK(chosen.matrix_loads->matrix_bytes == sell.device_bytes());
+    CHECK(chosen.matrix_loads->vector_bytes == 2 * std::size_t{64000} * sizeof(double));
+    CHECK(chosen.matrix_loads->l2_bytes == device_info().l2_cache_bytes);
+    REQUIRE(forced.matrix_loads.has_value());
+    CHECK(forced.matrix_loads->streaming);
+    CHECK(forced.matrix_loads->mode == StreamLoads::always);
+    CHECK_FALSE(csr.matrix_loads.has_value());
 }
 
 TEST_CASE("bench times the un-permute step of permuted formats by itself", "[gpu][bench]")

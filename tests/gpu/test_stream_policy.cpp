@@ -1,7 +1,8 @@
-// The per-launch choice of the matrix arrays' load kind (spmv/gpu/stream_loads.hpp): parsing of
-// SPMV_STREAM_LOADS and the L2 rule (host only, no device touched), then every GPU variant with
-// each kind forced, so that both instantiations of the slice/column-major kernels are checked
-// (with the default rule the small test matrices would only ever take the read-only one).
+// The per-launch choice of the matrix arrays' load kind (spmv/gpu/stream_loads.hpp) on the
+// device: every GPU variant with each kind forced, so that both instantiations of the
+// slice/column-major kernels are checked (with the default rule the small test matrices would
+// only ever take the read-only one). The parsing, the rule and the decision log, which need no
+// device, are tested in tests/kernels/test_stream_loads.cpp (run in every build).
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -17,101 +18,11 @@
 #include <spmv/registry.hpp>
 
 #include "gpu_test_matrices.hpp"
+#include "stream_loads_scope.hpp"
 
 using namespace spmv;
 using namespace spmv::gpu;
-
-namespace {
-
-constexpr std::size_t mib = std::size_t{1} << 20;
-constexpr std::size_t h100_l2 = 50 * mib;
-
-/// Sets the process-wide setting for one scope and puts the previous one back.
-class ScopedStreamLoads {
-public:
-    explicit ScopedStreamLoads(StreamLoads mode) : before_(stream_loads())
-    {
-        set_stream_loads(mode);
-    }
-    ~ScopedStreamLoads() { set_stream_loads(before_); }
-    ScopedStreamLoads(const ScopedStreamLoads&) = delete;
-    ScopedStreamLoads& operator=(const ScopedStreamLoads&) = delete;
-
-private:
-    StreamLoads before_;
-};
-
-std::string what_of(const char* value)
-{
-    try {
-        parse_stream_loads(value);
-    } catch (const InvalidArgument& e) {
-        return e.what();
-    }
-    return "no exception";
-}
-
-}  // namespace
-
-TEST_CASE("SPMV_STREAM_LOADS accepts auto, always and never, and unset means auto",
-          "[stream-loads]")
-{
-    CHECK(parse_stream_loads(nullptr) == StreamLoads::automatic);
-    CHECK(parse_stream_loads("auto") == StreamLoads::automatic);
-    CHECK(parse_stream_loads("always") == StreamLoads::always);
-    CHECK(parse_stream_loads("never") == StreamLoads::never);
-}
-
-TEST_CASE("any other SPMV_STREAM_LOADS value is an InvalidArgument naming variable and value",
-          "[stream-loads]")
-{
-    for (const char* bad : {"", "ALWAYS", "Never", "yes", "1", "auto ", " always", "streaming"}) {
-        INFO("value '" << bad << "'");
-        CHECK_THROWS_AS(parse_stream_loads(bad), InvalidArgument);
-        const std::string what = what_of(bad);
-        CHECK(what.find("SPMV_STREAM_LOADS") != std::string::npos);
-        CHECK(what.find("'" + std::string(bad) + "'") != std::string::npos);
-        CHECK(what.find("auto, always or never") != std::string::npos);
-    }
-}
-
-TEST_CASE("auto streams exactly when matrix plus vectors exceed the L2", "[stream-loads]")
-{
-    // pde100 in double as SELL-32-1 (sell.cu): 83.8 MB of arrays, x + y 16 MB: far over 50 MiB.
-    CHECK(choose_stream_loads(StreamLoads::automatic, 83'800'000, 16'000'000, h100_l2));
-    // A tiny matrix (494 rows, ELL width 10, double): 59,280 B of arrays, x + y 7,904 B.
-    CHECK_FALSE(choose_stream_loads(StreamLoads::automatic, 59'280, 7'904, h100_l2));
-    // The boundary: equal to the L2 still fits, one byte more does not.
-    CHECK_FALSE(choose_stream_loads(StreamLoads::automatic, 40 * mib, 10 * mib, h100_l2));
-    CHECK(choose_stream_loads(StreamLoads::automatic, 40 * mib, 10 * mib + 1, h100_l2));
-    CHECK(choose_stream_loads(StreamLoads::automatic, 50 * mib + 1, 0, h100_l2));
-    CHECK(choose_stream_loads(StreamLoads::automatic, 0, 50 * mib + 1, h100_l2));
-    // No wrap-around for absurd sizes.
-    constexpr auto huge = std::numeric_limits<std::size_t>::max();
-    CHECK(choose_stream_loads(StreamLoads::automatic, huge, huge, h100_l2));
-    CHECK(choose_stream_loads(StreamLoads::automatic, huge, 1, h100_l2));
-}
-
-TEST_CASE("always and never ignore the sizes", "[stream-loads]")
-{
-    CHECK(choose_stream_loads(StreamLoads::always, 0, 0, h100_l2));
-    CHECK(choose_stream_loads(StreamLoads::always, 1024, 64, h100_l2));
-    CHECK_FALSE(choose_stream_loads(StreamLoads::never, 500 * mib, 100 * mib, h100_l2));
-    CHECK_FALSE(choose_stream_loads(StreamLoads::never, std::numeric_limits<std::size_t>::max(), 0,
-                                    h100_l2));
-}
-
-TEST_CASE("set_stream_loads overrides the setting until it is set again", "[stream-loads]")
-{
-    const StreamLoads before = stream_loads();
-    {
-        const ScopedStreamLoads forced(StreamLoads::never);
-        CHECK(stream_loads() == StreamLoads::never);
-        set_stream_loads(StreamLoads::always);
-        CHECK(stream_loads() == StreamLoads::always);
-    }
-    CHECK(stream_loads() == before);
-}
+using spmv::test::ScopedStreamLoads;
 
 namespace {
 

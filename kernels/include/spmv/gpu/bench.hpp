@@ -36,10 +36,12 @@
 /// BenchResult::cache_policy states which one was used, in words, for the output.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/stream_loads.hpp>
 #include <spmv/types.hpp>
 
 namespace spmv::gpu {
@@ -103,6 +105,10 @@ struct BenchResult {
     double xgpu_gflops = 0.0;
     TimingStats unpermute;     ///< reps == 0 for formats that keep the row order
     std::string cache_policy;  ///< in words
+    /// The load kind the variant's launch chose for the matrix arrays from the device's L2
+    /// (spmv/gpu/stream_loads.hpp); std::nullopt where the kernel does not choose (read-only
+    /// whatever the size, or cuSPARSE).
+    std::optional<StreamDecision> matrix_loads;
 };
 
 /// Device-to-device cudaMemcpy of `bytes` (0: min(1 GiB, a quarter of the free memory)),

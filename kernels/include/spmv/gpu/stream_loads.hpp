@@ -8,6 +8,9 @@
 /// forces one kind for benchmarking and tuning. Plain C++, in both builds: the parsing and the
 /// rule are testable without a device.
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace spmv::gpu {
 
@@ -37,5 +40,30 @@ StreamLoads stream_loads();
 /// Overrides SPMV_STREAM_LOADS for the rest of the process (tests of both kernel instantiations,
 /// tuning tools); takes effect at the next launch.
 void set_stream_loads(StreamLoads mode) noexcept;
+
+/// "auto", "always" or "never": the setting as SPMV_STREAM_LOADS spells it.
+std::string_view stream_loads_name(StreamLoads mode) noexcept;
+
+/// One decision of the rule, as a launch took it (detail::stream_matrix_loads, device.cu): the
+/// choice a kernel makes from the device's properties (its L2), which `spmvlab bench` prints.
+struct StreamDecision {
+    bool streaming = false;
+    StreamLoads mode = StreamLoads::automatic;
+    std::size_t matrix_bytes = 0;  ///< the format's device arrays
+    std::size_t vector_bytes = 0;  ///< x and y
+    std::size_t l2_bytes = 0;      ///< the device's L2; 0 where the setting left nothing to ask
+};
+
+/// The decision log of the calling thread. The launchers note each decision (the last one
+/// stays); take_stream_decision returns it and empties the log. std::nullopt: no launch asked the
+/// rule since the last take, as for the kernels that keep the read-only path whatever the size
+/// (the CSR family, COO, JDS, the `_xs` kernels) and for cuSPARSE. `spmvlab bench` takes it
+/// before and after each variant's timing.
+void note_stream_decision(const StreamDecision& d) noexcept;
+std::optional<StreamDecision> take_stream_decision() noexcept;
+
+/// The decision in words, e.g. "streaming: arrays + x + y 246.9 MB > L2 60.0 MiB", "read-only:
+/// arrays + x + y 1.2 MB <= L2 50.0 MiB", "streaming: SPMV_STREAM_LOADS=always".
+std::string describe_stream_decision(const StreamDecision& d);
 
 }  // namespace spmv::gpu
