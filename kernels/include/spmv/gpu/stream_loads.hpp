@@ -57,8 +57,8 @@ struct StreamDecision {
 /// The decision log of the calling thread. The launchers note each decision (the last one
 /// stays); take_stream_decision returns it and empties the log. std::nullopt: no launch asked the
 /// rule since the last take, as for the kernels that keep the read-only path whatever the size
-/// (the CSR family, COO, JDS, the `_xs` kernels) and for cuSPARSE. `spmvlab bench` takes it
-/// before and after each variant's timing.
+/// (CSR scalar, vector, adaptive and merge, COO, JDS, the `_xs` kernels where x fits) and for
+/// cuSPARSE. `spmvlab bench` takes it before and after each variant's timing.
 void note_stream_decision(const StreamDecision& d) noexcept;
 std::optional<StreamDecision> take_stream_decision() noexcept;
 
