@@ -25,7 +25,11 @@
 # the comparison with cuSPARSE and the device time is short. Measured on one H200 (2026-11-29,
 # docs/benchmarks/h200_collection_2026-11-29): with 20 variants, a 279 s, b 269 s, large 195 s
 # (19 variants); the build 68 s. Every variant (28) takes about 1.4 times as long.
-# Writes $OUT/<part>/ (gpu.csv, bench.json, bench.csv, bench.txt, bench.err).
+# Writes $OUT/<part>/ (gpu.csv, bench.json, bench.csv, bench.txt, bench.err). PACK=1 packs $OUT
+# into one file, $OUT.tar.xz, and removes the folder: the device returns a limited number of
+# files from a call, and three parts' files were more than that (session 34 lost part b's).
+# Since 2026-11-30 bench.txt has a `loads` column and bench.json `launch_rules` and per result
+# `matrix_loads`: the matrix-load kind each launch chose from the device's L2.
 #
 # Afterwards, on this machine, with D the committed folder:
 #   spmvlab calibrate --fit $D/a/bench.json $D/fitlarge/bench.json \
@@ -99,3 +103,7 @@ for ((g = 0; g < gpus && g < ${#parts[@]}; g++)); do
 done
 wait
 echo "card_records.sh: done in $((SECONDS - t0)) s"
+if [ "${PACK:-0}" = 1 ]; then
+    tar cJf "$out.tar.xz" -C "$(dirname "$out")" "$(basename "$out")" && rm -rf "$out" &&
+        echo "card_records.sh: packed into $out.tar.xz"
+fi
