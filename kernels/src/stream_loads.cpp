@@ -17,10 +17,10 @@ constexpr int no_override = -1;
 std::atomic<int> override_mode{no_override};  // a StreamLoads set by set_stream_loads
 thread_local std::optional<StreamDecision> decision_log;
 
-std::string megabytes(std::size_t bytes)
+std::string megabytes(double bytes)
 {
     char b[32];
-    std::snprintf(b, sizeof b, "%.1f MB", static_cast<double>(bytes) / 1e6);
+    std::snprintf(b, sizeof b, "%.1f MB", bytes / 1e6);
     return b;
 }
 
@@ -115,7 +115,9 @@ std::string describe_stream_decision(const StreamDecision& d)
     if (d.mode != StreamLoads::automatic) {
         return s + stream_loads_variable + "=" + std::string(stream_loads_name(d.mode));
     }
-    return s + "arrays + x + y " + megabytes(d.matrix_bytes + d.vector_bytes) +
+    // in double: the sum of two byte counts may not fit a size_t (the rule is written for that too)
+    return s + "arrays + x + y " +
+           megabytes(static_cast<double>(d.matrix_bytes) + static_cast<double>(d.vector_bytes)) +
            (d.streaming ? " > L2 " : " <= L2 ") + mebibytes(d.l2_bytes);
 }
 
