@@ -121,6 +121,10 @@ TEST_CASE("a decision in words names the sizes and the L2, or the setting that f
           "streaming: SPMV_STREAM_LOADS=always");
     CHECK(describe_stream_decision({false, StreamLoads::never, 83'800'000, 16'000'000, 0}) ==
           "read-only: SPMV_STREAM_LOADS=never");
+    // absurd sizes are summed without wrapping: 2 x (2^64 - 1) bytes
+    constexpr auto huge = std::numeric_limits<std::size_t>::max();
+    CHECK(describe_stream_decision({true, StreamLoads::automatic, huge, huge, h100_l2}) ==
+          "streaming: arrays + x + y 36893488147419.1 MB > L2 50.0 MiB");
     CHECK(stream_loads_name(StreamLoads::automatic) == "auto");
     CHECK(stream_loads_name(StreamLoads::always) == "always");
     CHECK(stream_loads_name(StreamLoads::never) == "never");
