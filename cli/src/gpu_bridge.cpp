@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <random>
-#include <cstdio>
 #include <sstream>
 
 #include <spmv/analysis/estimate.hpp>
@@ -18,6 +17,7 @@
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/verify.hpp>
 #include <spmv/gpu/warp_trace.hpp>
+#include <spmv/memory.hpp>
 
 namespace spmvlab {
 namespace {
@@ -153,8 +153,7 @@ nlohmann::json launch_rules_json(const GpuContext& ctx)
 
 std::string launch_rules_text(const GpuContext& ctx)
 {
-    char l2[32];
-    std::snprintf(l2, sizeof l2, "%.1f MiB", static_cast<double>(ctx.l2_bytes) / (1024.0 * 1024.0));
+    const std::string l2 = spmv::format_bytes(static_cast<double>(ctx.l2_bytes));
     std::string s = "# launch choices from this device: ";
     if (ctx.stream_loads == "auto") {
         s += std::string("matrix arrays streamed (loads: stream) where a format's arrays + x + y "

@@ -2,12 +2,12 @@
 // (spmv/gpu/stream_loads.hpp). Plain C++, built with and without CUDA; the kernels' launchers use
 // it through detail::stream_matrix_loads (device.cu), which adds the device's L2 size.
 #include <atomic>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include <spmv/error.hpp>
+#include <spmv/memory.hpp>
 #include <spmv/gpu/stream_loads.hpp>
 
 namespace spmv::gpu {
@@ -16,20 +16,6 @@ namespace {
 constexpr int no_override = -1;
 std::atomic<int> override_mode{no_override};  // a StreamLoads set by set_stream_loads
 thread_local std::optional<StreamDecision> decision_log;
-
-std::string megabytes(double bytes)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f MB", bytes / 1e6);
-    return b;
-}
-
-std::string mebibytes(std::size_t bytes)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-    return b;
-}
 
 }  // namespace
 
@@ -116,9 +102,11 @@ std::string describe_stream_decision(const StreamDecision& d)
         return s + stream_loads_variable + "=" + std::string(stream_loads_name(d.mode));
     }
     // in double: the sum of two byte counts may not fit a size_t (the rule is written for that too)
-    return s + "arrays + x + y " +
-           megabytes(static_cast<double>(d.matrix_bytes) + static_cast<double>(d.vector_bytes)) +
-           (d.streaming ? " > L2 " : " <= L2 ") + mebibytes(d.l2_bytes);
+    const double compared =
+        static_cast<double>(d.matrix_bytes) + static_cast<double>(d.vector_bytes);
+    return s + "arrays + x + y " + spmv::format_bytes(compared) +
+           (d.streaming ? " > L2 " : " <= L2 ") +
+           spmv::format_bytes(static_cast<double>(d.l2_bytes));
 }
 
 }  // namespace spmv::gpu

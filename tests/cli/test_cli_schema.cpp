@@ -448,7 +448,7 @@ TEST_CASE("bench's launch choices (launch_rules, matrix_loads) follow the closed
                                          {"matrix_bytes", 83800000},
                                          {"vector_bytes", 16000000},
                                          {"l2_bytes", 62914560},
-                                         {"reason", "streaming: arrays + x + y 99.8 MB > L2 60.0 MiB"}};
+                                         {"reason", "streaming: arrays + x + y 95.2 MiB > L2 60.0 MiB"}};
     doc["results"][1]["matrix_loads"] = {{"streaming", false},
                                          {"setting", "never"},
                                          {"matrix_bytes", 59280},

@@ -114,9 +114,10 @@ TEST_CASE("a decision in words names the sizes and the L2, or the setting that f
 {
     // pde100 in double as SELL-32-1: 83.8 MB of arrays, x + y 16 MB, an H100's 50 MiB L2.
     CHECK(describe_stream_decision({true, StreamLoads::automatic, 83'800'000, 16'000'000,
-                                    h100_l2}) == "streaming: arrays + x + y 99.8 MB > L2 50.0 MiB");
+                                    h100_l2}) ==
+          "streaming: arrays + x + y 95.2 MiB > L2 50.0 MiB");
     CHECK(describe_stream_decision({false, StreamLoads::automatic, 59'280, 7'904, h100_l2}) ==
-          "read-only: arrays + x + y 0.1 MB <= L2 50.0 MiB");
+          "read-only: arrays + x + y 65.6 KiB <= L2 50.0 MiB");
     CHECK(describe_stream_decision({true, StreamLoads::always, 59'280, 7'904, 0}) ==
           "streaming: SPMV_STREAM_LOADS=always");
     CHECK(describe_stream_decision({false, StreamLoads::never, 83'800'000, 16'000'000, 0}) ==
@@ -124,7 +125,7 @@ TEST_CASE("a decision in words names the sizes and the L2, or the setting that f
     // absurd sizes are summed without wrapping: 2 x (2^64 - 1) bytes
     constexpr auto huge = std::numeric_limits<std::size_t>::max();
     CHECK(describe_stream_decision({true, StreamLoads::automatic, huge, huge, h100_l2}) ==
-          "streaming: arrays + x + y 36893488147419.1 MB > L2 50.0 MiB");
+          "streaming: arrays + x + y 32.0 EiB > L2 50.0 MiB");
     CHECK(stream_loads_name(StreamLoads::automatic) == "auto");
     CHECK(stream_loads_name(StreamLoads::always) == "always");
     CHECK(stream_loads_name(StreamLoads::never) == "never");

@@ -62,8 +62,9 @@ struct StreamDecision {
 void note_stream_decision(const StreamDecision& d) noexcept;
 std::optional<StreamDecision> take_stream_decision() noexcept;
 
-/// The decision in words, e.g. "streaming: arrays + x + y 246.9 MB > L2 60.0 MiB", "read-only:
-/// arrays + x + y 1.2 MB <= L2 50.0 MiB", "streaming: SPMV_STREAM_LOADS=always".
+/// The decision in words, both sizes in spmv::format_bytes's binary units, e.g. "streaming:
+/// arrays + x + y 235 MiB > L2 60.0 MiB", "read-only: arrays + x + y 1.14 MiB <= L2 50.0 MiB",
+/// "streaming: SPMV_STREAM_LOADS=always".
 std::string describe_stream_decision(const StreamDecision& d);
 
 }  // namespace spmv::gpu
