@@ -29,12 +29,21 @@
 // is slice_ptrs[s] + j*C + r, so the C threads of a slice read C consecutive slots per column.
 // Each thread loops to slice_widths[s] in steps of 8 slots (index loads first, predicated, see
 // permuted.cuh), and loads its output row (row_perm[k]) before the loop.
+//
+// Launch order (ours, not the paper's): the plain launch runs its blocks of 128 rows widest
+// width class first where the sort windows leave wide and narrow blocks mixed
+// (spmv/gpu/block_order.hpp): block b computes block_order[b]. Measured on an H200 in one call,
+// off / on alternating over two rounds (docs/benchmarks/h200_order_2026-11-30): blocks5 in double
+// sell_i16 38.9 -> 35.0 us (88 % -> 98 % of the copy roof), sell 41.1 -> 38.8; a full sort by
+// width cost pde100 / pde150 1.5-4 %, which the width classes leave in blockIdx order. CG's
+// fused dot launch (one resident wave striding over tiles) keeps the blockIdx order.
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include <spmv/gpu/block_order.hpp>
 #include <spmv/gpu/sell.hpp>
 #include <spmv/gpu/sell_i16.hpp>
 
@@ -71,6 +80,7 @@ struct SellView {
     const std::int32_t* slice_bases;
     const I* col_idxs;
     const V* values;
+    const std::int32_t* block_order;  ///< nullptr: block b computes block b (block_order.hpp)
 };
 
 template <typename V>
@@ -83,7 +93,8 @@ SellView<V> view(const DeviceSell<V>& a, RowOrder order)
             detail::output_map(a.row_perm.data(), a.identity_perm, order),
             nullptr,
             a.col_idxs.data(),
-            a.values.data()};
+            a.values.data(),
+            nullptr};
 }
 
 template <typename V>
@@ -96,7 +107,8 @@ SellView<V, std::uint16_t> view(const DeviceSellI16<V>& a, RowOrder order)
             detail::output_map(a.row_perm.data(), a.identity_perm, order),
             a.slice_bases.data(),
             a.col_offsets.data(),
-            a.values.data()};
+            a.values.data(),
+            nullptr};
 }
 
 // One thread per stored row (fixed_height > 0: C known at compile time, else a.slice_height).
@@ -126,7 +138,12 @@ __global__ void __launch_bounds__(block_size)
     const std::uint32_t tiles =
         dot ? (static_cast<std::uint32_t>(a.num_rows) + block_size - 1) / block_size : 1;
     for (std::uint32_t tile = blockIdx.x; !dot || tile < tiles; tile += gridDim.x) {
-        const std::uint32_t k = (dot ? tile : blockIdx.x) * blockDim.x + threadIdx.x;
+        // the plain launch may run its blocks widest first (a.block_order, see spmv_sums)
+        std::uint32_t blk = dot ? tile : blockIdx.x;
+        if (!dot && a.block_order != nullptr) {
+            blk = static_cast<std::uint32_t>(detail::ldg(a.block_order + blockIdx.x));
+        }
+        const std::uint32_t k = blk * blockDim.x + threadIdx.x;
         // k >= num_rows: padding rows of the last slice, nothing to compute or write
         if (k < static_cast<std::uint32_t>(a.num_rows)) {
             trace.row(k);
@@ -280,7 +297,8 @@ namespace {
 template <typename V>
 std::size_t shared_bytes(const SellCSigma<V, std::int32_t>& a)
 {
-    return (a.slice_ptrs.size() + a.slice_widths.size() + a.row_perm.size()) *
+    // 2 x slice_widths: the widths and, at most one entry per slice, the block order
+    return (a.slice_ptrs.size() + 2 * a.slice_widths.size() + a.row_perm.size()) *
                sizeof(std::int32_t) +
            a.values.size() * sizeof(V);
 }
@@ -300,6 +318,15 @@ void upload_shared(D& d, const SellCSigma<V, std::int32_t>& a, const std::string
                       : *std::max_element(a.slice_widths.begin(), a.slice_widths.end());
     d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, name + " row_perm");
     d.values = DeviceBuffer<V>::from_host(a.values, name + " values");
+    // the plain launch's blocks widest first (spmv_sums), for the block this device launches
+    const int rows = detail::block_size_for(a.num_rows, spmv_block_size);
+    if (rows % a.slice_height == 0) {
+        const auto order = widest_first_block_order(a.slice_widths, rows / a.slice_height);
+        if (!order.empty()) {
+            d.order_block_rows = rows;
+            d.block_order = DeviceBuffer<std::int32_t>::from_host(order, name + " block_order");
+        }
+    }
 }
 
 }  // namespace
@@ -332,8 +359,11 @@ void spmv_sums(const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, 
         }
         return;
     }
-    const auto v = view(a, order);
+    auto v = view(a, order);
     const int b = detail::block_size_for(a.num_rows, spmv_block_size);
+    if (sink == nullptr && b == a.order_block_rows) {  // widest blocks first (upload_shared)
+        v.block_order = a.block_order.data();
+    }
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
         constexpr bool streaming = decltype(s)::value;
         if (a.slice_height == 32) {

@@ -31,9 +31,12 @@
 #include <spmv/formats/sell.hpp>
 #include <spmv/generators.hpp>
 #include <spmv/model/format_model.hpp>
+#include <spmv/gpu/block_order.hpp>
+#include <spmv/gpu/device.hpp>
 #include <spmv/gpu/jds_csr.hpp>
 #include <spmv/gpu/pjds.hpp>
 #include <spmv/gpu/sell.hpp>
+#include <spmv/gpu/sell_i16.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/verify.hpp>
 #include <spmv/registry.hpp>
@@ -465,4 +468,44 @@ TEMPLATE_TEST_CASE(
             }
         }
     }
+}
+
+TEMPLATE_TEST_CASE("SELL's plain launch runs its blocks widest first where widths are mixed",
+                   "[gpu][permuted][sell][block-order]", float, double)
+{
+    // blocks5 (rows of 5..40 in groups of five) with sigma 2048: the windows leave wide and
+    // narrow 128-row blocks mixed, so sell and sell_i16 upload an order (spmv/gpu/block_order.hpp)
+    const auto a = gen::blocks5(20000, 8, 7);  // 100,000 rows
+    const auto host = to_sell_c_sigma(convert_values<TestType>(a), SellCSigmaOptions{32, 2048});
+    // the launch width: 128 rows while the grid keeps 2 blocks per multiprocessor
+    const std::int64_t sms = gpu::device_info().multiprocessors;
+    REQUIRE(100000 / 128 >= 2 * sms);
+    const auto expected = gpu::widest_first_block_order(host.slice_widths, 128 / 32);
+    REQUIRE(expected.size() == (host.slice_widths.size() + 3) / 4);
+
+    const auto sell = upload(host);
+    CHECK(sell.order_block_rows == 128);
+    std::vector<std::int32_t> order(sell.block_order.size());
+    sell.block_order.download(order);
+    CHECK(order == expected);
+    const auto i16 = upload_sell_i16(host);
+    CHECK(i16.order_block_rows == 128);
+    CHECK(i16.block_order.size() == expected.size());
+
+    FormatParams p;
+    p.sort_window = 2048;
+    for (const char* name : {"sell", "sell_i16", "sell_split"}) {
+        INFO(name);
+        const auto r = gpu::verify(gpu::find_variant(name), convert_values<TestType>(a), p);
+        INFO(r.message);
+        CHECK(r.passed);
+    }
+
+    // one width class (a 7-point stencil: rows of 4..7): no order, blockIdx order
+    const auto pde = to_sell_c_sigma(convert_values<TestType>(test::pde7(50)),
+                                     SellCSigmaOptions{32, 2048});
+    const auto plain = upload(pde);
+    CHECK(plain.order_block_rows == 0);
+    CHECK(plain.block_order.empty());
+    synchronize();
 }

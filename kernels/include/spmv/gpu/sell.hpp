@@ -31,11 +31,15 @@ struct DeviceSell {
     DeviceBuffer<std::int32_t> row_perm;      ///< num_rows
     DeviceBuffer<std::int32_t> col_idxs;      ///< slice_ptrs[num_slices]
     DeviceBuffer<ValueType> values;
+    /// The plain SpMV launch's blocks, widest first (spmv/gpu/block_order.hpp), for blocks of
+    /// order_block_rows rows; empty (and 0) when the blockIdx order is already that order.
+    std::int32_t order_block_rows = 0;
+    DeviceBuffer<std::int32_t> block_order;
 
     std::size_t device_bytes() const noexcept
     {
         return slice_ptrs.bytes() + slice_widths.bytes() + row_perm.bytes() + col_idxs.bytes() +
-               values.bytes();
+               values.bytes() + block_order.bytes();
     }
 };
 

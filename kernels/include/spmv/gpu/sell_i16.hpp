@@ -62,11 +62,13 @@ struct DeviceSellI16 {
     DeviceBuffer<std::int32_t> row_perm;      ///< num_rows
     DeviceBuffer<std::uint16_t> col_offsets;  ///< slice_ptrs[num_slices]
     DeviceBuffer<ValueType> values;
+    std::int32_t order_block_rows = 0;       ///< as DeviceSell's (block_order.hpp)
+    DeviceBuffer<std::int32_t> block_order;  ///< as DeviceSell's: blocks widest first, or empty
 
     std::size_t device_bytes() const noexcept
     {
         return slice_ptrs.bytes() + slice_widths.bytes() + slice_bases.bytes() + row_perm.bytes() +
-               col_offsets.bytes() + values.bytes();
+               col_offsets.bytes() + values.bytes() + block_order.bytes();
     }
 };
 

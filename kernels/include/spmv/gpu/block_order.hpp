@@ -1,0 +1,31 @@
+#pragma once
+/// The launch order of a one-thread-per-row slice kernel's blocks: widest first (sell and
+/// sell_i16's plain SpMV launch, kernels/src/sell.cu). Not part of any paper's format: Kreutzer
+/// et al.'s SELL-C-σ fixes the slices and their order; which block a GPU runs first is ours.
+///
+/// Why (issue 37, measured on an H200, docs/benchmarks/h200_order_2026-11-30): on blocks5
+/// (500,000 rows of 5-40 nonzeros) SELL-32 with σ auto is 3,906 blocks of 128 threads, 1.85
+/// resident waves. The sort windows mix wide and narrow blocks along the matrix, so the last wave
+/// ends on wide blocks while most multiprocessors sit idle: Nsight Compute saw 75 % of sell_i16's
+/// warps active, against 90 % for pJDS, whose global sort runs the longest rows first. Launching
+/// the blocks widest first took sell_i16 in double from 38.9 to 35.0 µs (88 % -> 98 % of the copy
+/// roof). Where the blocks are of one width (pde100: 7-point rows) a full sort by width only
+/// scatters the blocks that share x: 1.5-4 % slower there. So blocks are ordered by width
+/// *class*, floor(log2(width)), stable inside a class: pde's blocks (widths 4-7) stay in their
+/// order and get no order at all.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace spmv::gpu {
+
+/// Block b of the launch computes slices b * slices_per_block ... + slices_per_block - 1 (the
+/// last block may hold fewer); its width is its widest slice's. Returns the blocks in launch
+/// order, widest class first (class floor(log2(width)); an empty block, width 0, is the last
+/// class), stable inside a class: order[i] is the block the i-th launched block computes. Empty
+/// when that order is the identity (the launch needs none). Plain host code, built with and
+/// without CUDA. Throws InvalidArgument when slices_per_block < 1 or a width is negative.
+std::vector<std::int32_t> widest_first_block_order(std::span<const std::int32_t> slice_widths,
+                                                   std::int32_t slices_per_block);
+
+}  // namespace spmv::gpu
