@@ -41,4 +41,17 @@ std::vector<std::int32_t> widest_first_block_order(std::span<const std::int32_t>
     return order;
 }
 
+bool block_order_pays(std::int64_t blocks, int block_threads, int multiprocessors,
+                      int threads_per_multiprocessor)
+{
+    SPMV_EXPECTS(blocks >= 0 && block_threads >= 1 && multiprocessors >= 1 &&
+                      threads_per_multiprocessor >= 1,
+                  "block_order_pays: blocks " + std::to_string(blocks) + ", block threads " +
+                      std::to_string(block_threads) + ", multiprocessors " +
+                      std::to_string(multiprocessors) + ", threads per multiprocessor " +
+                      std::to_string(threads_per_multiprocessor) + " (counts must be positive)");
+    const std::int64_t per_sm = std::max(1, threads_per_multiprocessor / block_threads);
+    return blocks > per_sm * multiprocessors;
+}
+
 }  // namespace spmv::gpu

@@ -55,6 +55,7 @@ DeviceInfo device_info()
     d.global_memory_bytes = p.totalGlobalMem;
     d.l2_cache_bytes = static_cast<std::size_t>(p.l2CacheSize);
     d.multiprocessors = p.multiProcessorCount;
+    d.threads_per_multiprocessor = p.maxThreadsPerMultiProcessor;
     d.ecc_enabled = p.ECCEnabled != 0;
     int mem_clock_khz = 0;
     int bus_width = 0;

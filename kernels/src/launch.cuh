@@ -25,6 +25,9 @@ constexpr T ceil_div(T n, T d)
 
 /// Multiprocessors of the current device (read once; 132 on an H100 SXM).
 int multiprocessor_count();
+/// Threads one multiprocessor of the current device holds at once
+/// (cudaDevAttrMaxThreadsPerMultiProcessor: 2048 on sm_80 and sm_90), read once.
+int threads_per_multiprocessor();
 
 /// Programmatic dependent launch (compute capability 9.0+): a kernel launched with
 /// launch_chained may be scheduled while the kernel before it in the stream is still finishing,

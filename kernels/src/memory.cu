@@ -68,6 +68,18 @@ int multiprocessor_count()
     return count;
 }
 
+int threads_per_multiprocessor()
+{
+    static const int count = [] {
+        int dev = 0;
+        int n = 0;
+        SPMV_CUDA_CHECK(cudaGetDevice(&dev));
+        SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+        return n;
+    }();
+    return count;
+}
+
 void* device_malloc(std::size_t bytes, std::string_view what)
 {
     void* p = nullptr;

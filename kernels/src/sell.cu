@@ -35,8 +35,9 @@
 // (spmv/gpu/block_order.hpp): block b computes block_order[b]. Measured on an H200 in one call,
 // off / on alternating over two rounds (docs/benchmarks/h200_order_2026-11-30): blocks5 in double
 // sell_i16 38.9 -> 35.0 us (88 % -> 98 % of the copy roof), sell 41.1 -> 38.8; a full sort by
-// width cost pde100 / pde150 1.5-4 %, which the width classes leave in blockIdx order. CG's
-// fused dot launch (one resident wave striding over tiles) keeps the blockIdx order.
+// width cost pde100 / pde150 1.5-4 %, which the width classes leave in blockIdx order. A grid of
+// one resident wave or less keeps the blockIdx order too (block_order_pays), as does CG's fused
+// dot launch (one resident wave striding over tiles).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -318,9 +319,12 @@ void upload_shared(D& d, const SellCSigma<V, std::int32_t>& a, const std::string
                       : *std::max_element(a.slice_widths.begin(), a.slice_widths.end());
     d.row_perm = DeviceBuffer<std::int32_t>::from_host(a.row_perm, name + " row_perm");
     d.values = DeviceBuffer<V>::from_host(a.values, name + " values");
-    // the plain launch's blocks widest first (spmv_sums), for the block this device launches
+    // the plain launch's blocks widest first (spmv_sums), for the block this device launches,
+    // where the grid is more than one resident wave
     const int rows = detail::block_size_for(a.num_rows, spmv_block_size);
-    if (rows % a.slice_height == 0) {
+    if (rows % a.slice_height == 0 &&
+        block_order_pays(detail::ceil_div<std::int64_t>(a.num_rows, rows), rows,
+                         detail::multiprocessor_count(), detail::threads_per_multiprocessor())) {
         const auto order = widest_first_block_order(a.slice_widths, rows / a.slice_height);
         if (!order.empty()) {
             d.order_block_rows = rows;

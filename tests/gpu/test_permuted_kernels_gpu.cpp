@@ -475,13 +475,17 @@ TEMPLATE_TEST_CASE("SELL's plain launch runs its blocks widest first where width
 {
     // blocks5 (rows of 5..40 in groups of five) with sigma 2048: the windows leave wide and
     // narrow 128-row blocks mixed, so sell and sell_i16 upload an order (spmv/gpu/block_order.hpp)
-    const auto a = gen::blocks5(20000, 8, 7);  // 100,000 rows
-    const auto host = to_sell_c_sigma(convert_values<TestType>(a), SellCSigmaOptions{32, 2048});
-    // the launch width: 128 rows while the grid keeps 2 blocks per multiprocessor
-    const std::int64_t sms = gpu::device_info().multiprocessors;
-    REQUIRE(100000 / 128 >= 2 * sms);
+    // where the grid is more than one resident wave: here two waves of this device
+    const auto info = gpu::device_info();
+    const int threads = info.threads_per_multiprocessor;
+    const auto block_rows = static_cast<std::int32_t>(
+        (2 * std::int64_t{info.multiprocessors} * threads + 4) / 5);  // 5 rows per block row
+    const auto a = convert_values<TestType>(gen::blocks5(block_rows, 8, 7));
+    const auto host = to_sell_c_sigma(a, SellCSigmaOptions{32, 2048});
+    const std::int64_t blocks = (a.num_rows + 127) / 128;
+    REQUIRE(gpu::block_order_pays(blocks, 128, info.multiprocessors, threads));
     const auto expected = gpu::widest_first_block_order(host.slice_widths, 128 / 32);
-    REQUIRE(expected.size() == (host.slice_widths.size() + 3) / 4);
+    REQUIRE(static_cast<std::int64_t>(expected.size()) == blocks);
 
     const auto sell = upload(host);
     CHECK(sell.order_block_rows == 128);
@@ -496,13 +500,20 @@ TEMPLATE_TEST_CASE("SELL's plain launch runs its blocks widest first where width
     p.sort_window = 2048;
     for (const char* name : {"sell", "sell_i16", "sell_split"}) {
         INFO(name);
-        const auto r = gpu::verify(gpu::find_variant(name), convert_values<TestType>(a), p);
+        const auto r = gpu::verify(gpu::find_variant(name), a, p);
         INFO(r.message);
         CHECK(r.passed);
     }
 
+    // half a resident wave of 128-row blocks: every block starts at once, no order
+    const auto half = static_cast<std::int32_t>(std::int64_t{info.multiprocessors} * threads / 10);
+    const auto small = to_sell_c_sigma(convert_values<TestType>(gen::blocks5(half, 8, 7)),
+                                       SellCSigmaOptions{32, 2048});
+    REQUIRE_FALSE(gpu::block_order_pays((small.num_rows + 127) / 128, 128, info.multiprocessors,
+                                        threads));
+    CHECK(upload(small).block_order.empty());
     // one width class (a 7-point stencil: rows of 4..7): no order, blockIdx order
-    const auto pde = to_sell_c_sigma(convert_values<TestType>(test::pde7(50)),
+    const auto pde = to_sell_c_sigma(convert_values<TestType>(test::pde7(80)),
                                      SellCSigmaOptions{32, 2048});
     const auto plain = upload(pde);
     CHECK(plain.order_block_rows == 0);

@@ -13,6 +13,7 @@
 #include <spmv/error.hpp>
 #include <spmv/gpu/block_order.hpp>
 
+using spmv::gpu::block_order_pays;
 using spmv::gpu::widest_first_block_order;
 
 namespace {
@@ -91,4 +92,21 @@ TEST_CASE("block order: bad arguments are refused", "[block-order]")
     CHECK_THROWS_AS(widest_first_block_order(Widths{1, 2}, 0), spmv::InvalidArgument);
     CHECK_THROWS_WITH(widest_first_block_order(Widths{1, -3}, 1),
                       Catch::Contains("slice 1 has the negative width -3"));
+}
+
+TEST_CASE("block order: only a grid of more than one resident wave needs one", "[block-order]")
+{
+    // an H100 or H200: 132 multiprocessors of 2048 threads, 16 blocks of 128 each: 2,112 blocks
+    CHECK_FALSE(block_order_pays(2112, 128, 132, 2048));
+    CHECK(block_order_pays(2113, 128, 132, 2048));
+    CHECK_FALSE(block_order_pays(4224, 64, 132, 2048));
+    CHECK(block_order_pays(4225, 64, 132, 2048));
+    CHECK_FALSE(block_order_pays(0, 128, 132, 2048));
+    // a block wider than a multiprocessor's threads still runs one per multiprocessor
+    CHECK(block_order_pays(133, 4096, 132, 2048));
+    CHECK_THROWS_AS(block_order_pays(10, 0, 132, 2048), spmv::InvalidArgument);
+    CHECK_THROWS_WITH(block_order_pays(-1, 128, 132, 2048),
+                      Catch::Contains("blocks -1, block threads 128"));
+    CHECK_THROWS_AS(block_order_pays(10, 128, 0, 2048), spmv::InvalidArgument);
+    CHECK_THROWS_AS(block_order_pays(10, 128, 132, 0), spmv::InvalidArgument);
 }

@@ -12,7 +12,9 @@
 /// roof). Where the blocks are of one width (pde100: 7-point rows) a full sort by width only
 /// scatters the blocks that share x: 1.5-4 % slower there. So blocks are ordered by width
 /// *class*, floor(log2(width)), stable inside a class: pde's blocks (widths 4-7) stay in their
-/// order and get no order at all.
+/// order and get no order at all. A grid that fits in one resident wave gets none either: all
+/// its blocks start at once, so the order could only add its load to each block's first
+/// requests (block_order_pays).
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -27,5 +29,14 @@ namespace spmv::gpu {
 /// without CUDA. Throws InvalidArgument when slices_per_block < 1 or a width is negative.
 std::vector<std::int32_t> widest_first_block_order(std::span<const std::int32_t> slice_widths,
                                                    std::int32_t slices_per_block);
+
+/// Whether a launch of `blocks` blocks of `block_threads` threads needs more than one resident
+/// wave on a device of `multiprocessors` multiprocessors holding `threads_per_multiprocessor`
+/// threads each (the kernels it is for use 32 registers per thread, so threads, not registers,
+/// bound their residency): only then does the order of the blocks decide which run last. On an
+/// H100 or H200 (132 x 2048 threads) a launch of 128-thread blocks needs more than 2,112 blocks,
+/// i.e. more than 270,336 rows. Throws InvalidArgument when a count is not positive.
+bool block_order_pays(std::int64_t blocks, int block_threads, int multiprocessors,
+                      int threads_per_multiprocessor);
 
 }  // namespace spmv::gpu

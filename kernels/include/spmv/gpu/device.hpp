@@ -24,6 +24,7 @@ struct DeviceInfo {
     std::size_t global_memory_bytes = 0;
     std::size_t l2_cache_bytes = 0;
     int multiprocessors = 0;
+    int threads_per_multiprocessor = 0;  ///< resident threads per multiprocessor (2048 on sm_90)
     bool ecc_enabled = false;
     double peak_bandwidth_gbs = 0.0;  ///< from memory clock and bus width (theoretical)
     /// Versions for the output records' meta block, CUDA's encoding (12040 = 12.4; cuSPARSE
