@@ -2,8 +2,8 @@
 // code, built with and without CUDA, so that its tests run in the build without CUDA too.
 #include <algorithm>
 #include <bit>
-#include <functional>
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include <spmv/error.hpp>
@@ -14,9 +14,9 @@ namespace spmv::gpu {
 std::vector<std::int32_t> widest_first_block_order(std::span<const std::int32_t> slice_widths,
                                                    std::int32_t slices_per_block)
 {
-    SPMV_EXPECTS(slices_per_block >= 1, "widest_first_block_order: slices_per_block must be at "
-                                        "least 1, got " +
-                                            std::to_string(slices_per_block));
+    SPMV_EXPECTS(slices_per_block >= 1,
+                 "widest_first_block_order: slices_per_block must be at least 1, got " +
+                     std::to_string(slices_per_block));
     const auto per = static_cast<std::size_t>(slices_per_block);
     const std::size_t blocks = (slice_widths.size() + per - 1) / per;
     // class floor(log2(width)) + 1 of each block's widest slice; 0 for an empty block
@@ -45,11 +45,11 @@ bool block_order_pays(std::int64_t blocks, int block_threads, int multiprocessor
                       int threads_per_multiprocessor)
 {
     SPMV_EXPECTS(blocks >= 0 && block_threads >= 1 && multiprocessors >= 1 &&
-                      threads_per_multiprocessor >= 1,
-                  "block_order_pays: blocks " + std::to_string(blocks) + ", block threads " +
-                      std::to_string(block_threads) + ", multiprocessors " +
-                      std::to_string(multiprocessors) + ", threads per multiprocessor " +
-                      std::to_string(threads_per_multiprocessor) + " (counts must be positive)");
+                     threads_per_multiprocessor >= 1,
+                 "block_order_pays: blocks " + std::to_string(blocks) + ", block threads " +
+                     std::to_string(block_threads) + ", multiprocessors " +
+                     std::to_string(multiprocessors) + ", threads per multiprocessor " +
+                     std::to_string(threads_per_multiprocessor) + " (counts must be positive)");
     const std::int64_t per_sm = std::max(1, threads_per_multiprocessor / block_threads);
     return blocks > per_sm * multiprocessors;
 }

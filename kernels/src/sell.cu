@@ -122,11 +122,15 @@ SellView<V, std::uint16_t> view(const DeviceSellI16<V>& a, RowOrder order)
 // blocks, each taking 256-row tiles blockIdx.x, + gridDim.x, ...: the grid sum's fence and
 // ticket then come once per resident block, not once per 256 rows (with a block per tile they
 // kept every block resident ~2 us longer; pde150 float: +18 us per SpMV, measured on an H100).
-template <bool streaming, int fixed_height, typename Acc, bool dot, typename V, typename I>
+// `ordered` (plain launch only): block b computes block a.block_order[b] (widest first, see
+// spmv_sums); unordered launches are compiled without the order's test and load.
+template <bool streaming, int fixed_height, typename Acc, bool dot, bool ordered, typename V,
+          typename I>
 __global__ void __launch_bounds__(block_size)
-    sell_spmv_kernel(SellView<V, I> a, V alpha, const V* __restrict__ x, V beta,
-                     V* __restrict__ y, DotSink sink)
+    sell_spmv_kernel(SellView<V, I> a, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y,
+                     DotSink sink)
 {
+    static_assert(!(dot && ordered), "the dot launch keeps the blockIdx order");
     SPMV_WARP_TRACE(trace);
     if constexpr (dot) {  // launched chained after the CG step that wrote x (launch.cuh)
         detail::chain_wait();
@@ -139,9 +143,8 @@ __global__ void __launch_bounds__(block_size)
     const std::uint32_t tiles =
         dot ? (static_cast<std::uint32_t>(a.num_rows) + block_size - 1) / block_size : 1;
     for (std::uint32_t tile = blockIdx.x; !dot || tile < tiles; tile += gridDim.x) {
-        // the plain launch may run its blocks widest first (a.block_order, see spmv_sums)
         std::uint32_t blk = dot ? tile : blockIdx.x;
-        if (!dot && a.block_order != nullptr) {
+        if constexpr (ordered) {  // widest blocks first (a.block_order, see spmv_sums)
             blk = static_cast<std::uint32_t>(detail::ldg(a.block_order + blockIdx.x));
         }
         const std::uint32_t k = blk * blockDim.x + threadIdx.x;
@@ -193,23 +196,30 @@ void launch_sell(const SellView<V, I>& v, int block_rows, V alpha, const V* x, V
 {
     if (sink == nullptr) {
         const auto blocks = static_cast<unsigned>(detail::ceil_div(v.num_rows, block_rows));
-        sell_spmv_kernel<streaming, fixed_height, Acc, false>
-            <<<blocks, block_rows, 0, detail::native(stream)>>>(v, alpha, x, beta, y, DotSink{});
+        if (v.block_order != nullptr) {
+            sell_spmv_kernel<streaming, fixed_height, Acc, false, true>
+                <<<blocks, block_rows, 0, detail::native(stream)>>>(v, alpha, x, beta, y,
+                                                                    DotSink{});
+        } else {
+            sell_spmv_kernel<streaming, fixed_height, Acc, false, false>
+                <<<blocks, block_rows, 0, detail::native(stream)>>>(v, alpha, x, beta, y,
+                                                                    DotSink{});
+        }
         return;
     }
     static const std::int64_t resident = [] {
         int per_sm = 0;
         SPMV_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, sell_spmv_kernel<streaming, fixed_height, Acc, true, V, I>, block_size, 0));
+            &per_sm, sell_spmv_kernel<streaming, fixed_height, Acc, true, false, V, I>, block_size,
+            0));
         return std::int64_t{std::max(per_sm, 1)} * detail::multiprocessor_count();
     }();
     const auto grid = static_cast<unsigned>(
         std::min(detail::ceil_div<std::int64_t>(v.num_rows, block_size), resident));
-    SPMV_EXPECTS(grid <= sink->capacity, "sell: the dot sink holds " +
-                                             std::to_string(sink->capacity) +
-                                             " partial sums, the launch needs " +
-                                             std::to_string(grid));
-    detail::launch_chained(&sell_spmv_kernel<streaming, fixed_height, Acc, true, V, I>, grid,
+    SPMV_EXPECTS(grid <= sink->capacity,
+                 "sell: the dot sink holds " + std::to_string(sink->capacity) +
+                     " partial sums, the launch needs " + std::to_string(grid));
+    detail::launch_chained(&sell_spmv_kernel<streaming, fixed_height, Acc, true, false, V, I>, grid,
                            block_size, stream, v, alpha, x, beta, y, *sink);
 }
 

@@ -30,7 +30,6 @@
 #include <spmv/formats/pjds.hpp>
 #include <spmv/formats/sell.hpp>
 #include <spmv/generators.hpp>
-#include <spmv/model/format_model.hpp>
 #include <spmv/gpu/block_order.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/jds_csr.hpp>
@@ -39,6 +38,7 @@
 #include <spmv/gpu/sell_i16.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/verify.hpp>
+#include <spmv/model/format_model.hpp>
 #include <spmv/registry.hpp>
 
 #include "gpu_test_matrices.hpp"
@@ -373,9 +373,10 @@ TEMPLATE_TEST_CASE("pJDS works for b_r = 8 and 32, rows padded to the block or n
     }
 }
 
-TEMPLATE_TEST_CASE("pJDS with the registry's pjds_pad = 1 (Kreutzer footnote 2): pjds and "
-                   "pjds_split on rows rounded up to b_r",
-                   "[gpu][permuted][pjds]", float, double)
+TEMPLATE_TEST_CASE(
+    "pJDS with the registry's pjds_pad = 1 (Kreutzer footnote 2): pjds and "
+    "pjds_split on rows rounded up to b_r",
+    "[gpu][permuted][pjds]", float, double)
 {
     // The layout gets round_up(N, b_r) rows, the extra ones empty (length 0, padding slots in
     // every column their block reaches); the kernels still run N rows and write N results.
@@ -509,12 +510,12 @@ TEMPLATE_TEST_CASE("SELL's plain launch runs its blocks widest first where width
     const auto half = static_cast<std::int32_t>(std::int64_t{info.multiprocessors} * threads / 10);
     const auto small = to_sell_c_sigma(convert_values<TestType>(gen::blocks5(half, 8, 7)),
                                        SellCSigmaOptions{32, 2048});
-    REQUIRE_FALSE(gpu::block_order_pays((small.num_rows + 127) / 128, 128, info.multiprocessors,
-                                        threads));
+    REQUIRE_FALSE(
+        gpu::block_order_pays((small.num_rows + 127) / 128, 128, info.multiprocessors, threads));
     CHECK(upload(small).block_order.empty());
     // one width class (a 7-point stencil: rows of 4..7): no order, blockIdx order
-    const auto pde = to_sell_c_sigma(convert_values<TestType>(test::pde7(80)),
-                                     SellCSigmaOptions{32, 2048});
+    const auto pde =
+        to_sell_c_sigma(convert_values<TestType>(test::pde7(80)), SellCSigmaOptions{32, 2048});
     const auto plain = upload(pde);
     CHECK(plain.order_block_rows == 0);
     CHECK(plain.block_order.empty());

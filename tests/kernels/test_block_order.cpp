@@ -20,7 +20,10 @@ namespace {
 
 using Widths = std::vector<std::int32_t>;
 
-int width_class(std::int32_t w) { return std::bit_width(static_cast<std::uint32_t>(w)); }
+int width_class(std::int32_t w)
+{
+    return std::bit_width(static_cast<std::uint32_t>(w));
+}
 
 }  // namespace
 
@@ -38,8 +41,7 @@ TEST_CASE("block order: hand-checked orders", "[block-order]")
 {
     // blocks of 2 slices: block widths max(5,3)=5, max(40,2)=40, max(10,15)=15, max(35,20)=35
     // classes (floor(log2) + 1): 3, 6, 4, 6  ->  blocks 1, 3 (class 6, in order), 2, 0
-    CHECK(widest_first_block_order(Widths{5, 3, 40, 2, 10, 15, 35, 20}, 2) ==
-          Widths{1, 3, 2, 0});
+    CHECK(widest_first_block_order(Widths{5, 3, 40, 2, 10, 15, 35, 20}, 2) == Widths{1, 3, 2, 0});
     // a last partial block (slices 6 of 2 per block, 7 slices: block 3 holds slice 6 alone)
     CHECK(widest_first_block_order(Widths{1, 1, 2, 2, 4, 4, 64}, 2) == Widths{3, 2, 1, 0});
     // empty blocks (width 0, e.g. the rows past the last real row) go last; 1 slice per block
@@ -59,8 +61,8 @@ TEST_CASE("block order: a permutation, classes non-increasing, stable inside a c
             x = static_cast<std::int32_t>(rng() % 3 == 0 ? rng() % 2000 : 5 * (1 + rng() % 8));
         }
         const auto order = widest_first_block_order(w, per);
-        const std::size_t blocks = (w.size() + static_cast<std::size_t>(per) - 1) /
-                                   static_cast<std::size_t>(per);
+        const std::size_t blocks =
+            (w.size() + static_cast<std::size_t>(per) - 1) / static_cast<std::size_t>(per);
         std::vector<int> cls(blocks, 0);
         for (std::size_t s = 0; s < w.size(); ++s) {
             cls[s / static_cast<std::size_t>(per)] =
