@@ -54,29 +54,27 @@ void launch_fill(void* dst, const void* value, std::size_t count, StreamRef stre
     SPMV_CUDA_CHECK(cudaGetLastError());
 }
 
+/// One attribute of the current device (cudaDeviceGetAttribute).
+int current_device_attribute(cudaDeviceAttr attribute)
+{
+    int dev = 0;
+    int n = 0;
+    SPMV_CUDA_CHECK(cudaGetDevice(&dev));
+    SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&n, attribute, dev));
+    return n;
+}
+
 }  // namespace
 
 int multiprocessor_count()
 {
-    static const int count = [] {
-        int dev = 0;
-        int n = 0;
-        SPMV_CUDA_CHECK(cudaGetDevice(&dev));
-        SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
-        return n;
-    }();
+    static const int count = current_device_attribute(cudaDevAttrMultiProcessorCount);
     return count;
 }
 
 int threads_per_multiprocessor()
 {
-    static const int count = [] {
-        int dev = 0;
-        int n = 0;
-        SPMV_CUDA_CHECK(cudaGetDevice(&dev));
-        SPMV_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-        return n;
-    }();
+    static const int count = current_device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
     return count;
 }
 
