@@ -58,6 +58,9 @@ nlohmann::json BenchRecord::to_json() const
     if (!matrix_loads.is_null()) {
         j["matrix_loads"] = matrix_loads;
     }
+    if (!block_order.is_null()) {
+        j["block_order"] = block_order;
+    }
     return j;
 }
 
@@ -505,7 +508,7 @@ void run(BenchOptions& o)
         } else {
             Table t(o.gpu ? std::vector<std::string>{"format", "prec", "median ms", "min..max ms",
                                                      "GFLOP/s", "GB/s", "% copy BW", "format bytes",
-                                                     "xGPU ms", "perm ms", "loads"}
+                                                     "xGPU ms", "perm ms", "loads", "order"}
                           : std::vector<std::string>{"format", "prec", "median ms", "min..max ms",
                                                      "GFLOP/s", "format bytes"});
             for (const auto& r : recs) {
@@ -526,6 +529,7 @@ void run(BenchOptions& o)
                     row.push_back(fmt(r.xgpu_ms, 4));
                     row.push_back(fmt(r.permutation_ms, 4));
                     row.push_back(matrix_loads_cell(r.matrix_loads));
+                    row.push_back(block_order_cell(r.block_order));
                 }
                 t.add(row);
             }

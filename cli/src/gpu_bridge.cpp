@@ -139,6 +139,7 @@ GpuContext gpu_context()
     c.copy_bandwidth_gbs = spmv::gpu::measure_copy_bandwidth().gbs;
     c.l2_bytes = info.l2_cache_bytes;
     c.multiprocessors = info.multiprocessors;
+    c.threads_per_multiprocessor = info.threads_per_multiprocessor;
     // a bad SPMV_STREAM_LOADS is refused here, before minutes of timing
     c.stream_loads = std::string(spmv::gpu::stream_loads_name(spmv::gpu::stream_loads()));
     return c;
@@ -148,6 +149,7 @@ nlohmann::json launch_rules_json(const GpuContext& ctx)
 {
     return {{"l2_bytes", ctx.l2_bytes},
             {"multiprocessors", ctx.multiprocessors},
+            {"threads_per_multiprocessor", ctx.threads_per_multiprocessor},
             {"stream_loads", ctx.stream_loads}};
 }
 
@@ -166,6 +168,13 @@ std::string launch_rules_text(const GpuContext& ctx)
     s += "; -: the kernel does not choose\n# blocks halved (to 64 threads at least) until a "
          "launch has 2 per SM of its " +
          std::to_string(ctx.multiprocessors) + "\n";
+    if (ctx.multiprocessors > 0 && ctx.threads_per_multiprocessor > 0) {
+        s += "# sell, sell_i16: blocks run widest first (order: widest) where mixed widths meet "
+             "a launch of more than one resident wave (" +
+             std::to_string(spmv::gpu::resident_blocks(128, ctx.multiprocessors,
+                                                       ctx.threads_per_multiprocessor)) +
+             " blocks of 128 here), else in index order (order: index)\n";
+    }
     return s;
 }
 
@@ -180,6 +189,26 @@ nlohmann::json matrix_loads_json(const std::optional<spmv::gpu::StreamDecision>&
             {"vector_bytes", d->vector_bytes},
             {"l2_bytes", d->l2_bytes > 0 ? nlohmann::json(d->l2_bytes) : nlohmann::json()},
             {"reason", spmv::gpu::describe_stream_decision(*d)}};
+}
+
+nlohmann::json block_order_json(const std::optional<spmv::gpu::BlockOrderDecision>& d)
+{
+    if (!d) {
+        return nullptr;
+    }
+    return {{"widest_first", d->widest_first},
+            {"blocks", d->blocks},
+            {"block_threads", d->block_threads},
+            {"resident_blocks", d->resident_blocks},
+            {"reason", spmv::gpu::describe_block_order(*d)}};
+}
+
+std::string block_order_cell(const nlohmann::json& block_order)
+{
+    if (!block_order.is_object()) {
+        return "-";
+    }
+    return block_order.value("widest_first", false) ? "widest" : "index";
 }
 
 std::string matrix_loads_cell(const nlohmann::json& matrix_loads)
@@ -253,6 +282,7 @@ std::vector<BenchRecord> bench_on_gpu(const GpuContext& ctx, const std::string& 
                 r.cache_policy = res.cache_policy;
                 r.timing = res.kernel.method;
                 r.matrix_loads = matrix_loads_json(res.matrix_loads);
+                r.block_order = block_order_json(res.block_order);
             } catch (const std::exception& e) {
                 r.error = user_message(e.what());
                 r.median_ms = r.min_ms = r.max_ms = r.gflops = NAN;

@@ -12,6 +12,7 @@
 
 #include <spmv/analysis/warp_timeline.hpp>
 #include <spmv/formats/csr.hpp>
+#include <spmv/gpu/block_order.hpp>
 #include <spmv/gpu/stream_loads.hpp>
 #include <spmv/registry.hpp>
 
@@ -74,6 +75,9 @@ struct BenchRecord {
     /// GPU: the load kind of the matrix arrays the variant's launch chose from the device's L2
     /// (matrix_loads_json); null where the kernel does not choose, and on the CPU
     nlohmann::json matrix_loads;
+    /// GPU: the order sell / sell_i16's plain launch ran its blocks in, chosen from the device's
+    /// multiprocessors (block_order_json); null for every other kernel, and on the CPU
+    nlohmann::json block_order;
     nlohmann::json to_json() const;
 };
 
@@ -86,6 +90,14 @@ nlohmann::json matrix_loads_json(const std::optional<spmv::gpu::StreamDecision>&
 /// The bench table's "loads" cell of a record's matrix_loads: "stream", "ldg" (the read-only
 /// path, chosen), "-" (not chosen per launch).
 std::string matrix_loads_cell(const nlohmann::json& matrix_loads);
+
+/// A launch's block order as the bench record's "block_order" object: {"widest_first",
+/// "blocks", "block_threads", "resident_blocks", "reason" (in words)}; null for std::nullopt.
+nlohmann::json block_order_json(const std::optional<spmv::gpu::BlockOrderDecision>& d);
+
+/// The bench table's "order" cell of a record's block_order: "widest" (widest blocks first),
+/// "index" (blockIdx order, chosen), "-" (the kernel does not choose).
+std::string block_order_cell(const nlohmann::json& block_order);
 
 struct GpuBenchOptions {
     std::string formats;  ///< comma list of variant names; empty = all
@@ -108,15 +120,16 @@ struct GpuContext {
     double copy_bandwidth_gbs = 0;
     std::size_t l2_bytes = 0;  ///< the device's L2: the streaming-load rule's threshold
     int multiprocessors = 0;   ///< launches keep at least 2 blocks per SM where the rows allow
+    int threads_per_multiprocessor = 0;  ///< with multiprocessors: the resident blocks of a launch
     std::string stream_loads;  ///< SPMV_STREAM_LOADS as set: auto, always or never
 };
 
 /// The bench run's "launch_rules": the device properties the kernels' launch choices are made
-/// from, {"l2_bytes", "multiprocessors", "stream_loads"}.
+/// from, {"l2_bytes", "multiprocessors", "threads_per_multiprocessor", "stream_loads"}.
 nlohmann::json launch_rules_json(const GpuContext& ctx);
 
 /// The same for the bench table's header: "# " lines saying which choices follow from the L2
-/// and the SM count, and what the table's "loads" column means.
+/// and the SM count, and what the table's "loads" and "order" columns mean.
 std::string launch_rules_text(const GpuContext& ctx);
 
 /// Measures the device's copy bandwidth once and names the device.

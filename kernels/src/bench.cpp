@@ -301,9 +301,11 @@ BenchResult bench(const DeviceMatrix<V>& m, const BenchOptions& o)
     };
 
     (void)take_stream_decision();  // a decision of an earlier launch is not this variant's
+    (void)take_block_order();
     r.kernel = time_reps(
         o, s, [&] { m.spmv(alpha, x.data(), beta, y.data(), o.order, s); }, between);
     r.matrix_loads = take_stream_decision();
+    r.block_order = take_block_order();
     const double t = r.kernel.median_ms * 1e-3;
     r.gflops = t > 0.0 ? 2.0 * static_cast<double>(r.nnz) / t / 1e9 : 0.0;
     r.min_bytes = spmv_min_bytes(r.num_rows, r.num_cols, r.nnz, sizeof(V), o.beta != 0.0);

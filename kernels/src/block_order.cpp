@@ -41,17 +41,54 @@ std::vector<std::int32_t> widest_first_block_order(std::span<const std::int32_t>
     return order;
 }
 
+std::int64_t resident_blocks(int block_threads, int multiprocessors,
+                             int threads_per_multiprocessor)
+{
+    SPMV_EXPECTS(block_threads >= 1 && multiprocessors >= 1 && threads_per_multiprocessor >= 1,
+                 "resident_blocks: block threads " + std::to_string(block_threads) +
+                     ", multiprocessors " + std::to_string(multiprocessors) +
+                     ", threads per multiprocessor " +
+                     std::to_string(threads_per_multiprocessor) + " (counts must be positive)");
+    return std::int64_t{std::max(1, threads_per_multiprocessor / block_threads)} *
+           multiprocessors;
+}
+
 bool block_order_pays(std::int64_t blocks, int block_threads, int multiprocessors,
                       int threads_per_multiprocessor)
 {
-    SPMV_EXPECTS(blocks >= 0 && block_threads >= 1 && multiprocessors >= 1 &&
-                     threads_per_multiprocessor >= 1,
-                 "block_order_pays: blocks " + std::to_string(blocks) + ", block threads " +
-                     std::to_string(block_threads) + ", multiprocessors " +
-                     std::to_string(multiprocessors) + ", threads per multiprocessor " +
-                     std::to_string(threads_per_multiprocessor) + " (counts must be positive)");
-    const std::int64_t per_sm = std::max(1, threads_per_multiprocessor / block_threads);
-    return blocks > per_sm * multiprocessors;
+    SPMV_EXPECTS(blocks >= 0, "block_order_pays: blocks " + std::to_string(blocks) +
+                                  " (must not be negative)");
+    return blocks > resident_blocks(block_threads, multiprocessors, threads_per_multiprocessor);
+}
+
+namespace {
+
+thread_local std::optional<BlockOrderDecision> last_order;
+
+}  // namespace
+
+void note_block_order(const BlockOrderDecision& d) noexcept
+{
+    last_order = d;
+}
+
+std::optional<BlockOrderDecision> take_block_order() noexcept
+{
+    auto d = last_order;
+    last_order.reset();
+    return d;
+}
+
+std::string describe_block_order(const BlockOrderDecision& d)
+{
+    const bool waves = d.blocks > d.resident_blocks;
+    std::string s = d.widest_first ? "widest first: " : "index order: ";
+    s += std::to_string(d.blocks) + " blocks of " + std::to_string(d.block_threads) +
+         (waves ? " > " : " <= ") + std::to_string(d.resident_blocks) + " resident";
+    if (!d.widest_first && waves) {
+        s += ", width classes already in order";
+    }
+    return s;
 }
 
 }  // namespace spmv::gpu

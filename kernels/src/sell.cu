@@ -375,8 +375,14 @@ void spmv_sums(const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, 
     }
     auto v = view(a, order);
     const int b = detail::block_size_for(a.num_rows, spmv_block_size);
-    if (sink == nullptr && b == a.order_block_rows) {  // widest blocks first (upload_shared)
-        v.block_order = a.block_order.data();
+    if (sink == nullptr) {
+        if (b == a.order_block_rows) {  // widest blocks first (upload_shared)
+            v.block_order = a.block_order.data();
+        }
+        note_block_order({v.block_order != nullptr, detail::ceil_div<std::int64_t>(a.num_rows, b),
+                          b,
+                          resident_blocks(b, detail::multiprocessor_count(),
+                                          detail::threads_per_multiprocessor())});
     }
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
         constexpr bool streaming = decltype(s)::value;

@@ -431,7 +431,8 @@ TEST_CASE("GPU outputs recorded on an H200 follow the closed schemas", "[cli][sc
     CHECK(read(dir + "bench.json")["device"].get<std::string>().find("H200") != std::string::npos);
 }
 
-TEST_CASE("bench's launch choices (launch_rules, matrix_loads) follow the closed schema",
+TEST_CASE("bench's launch choices (launch_rules, matrix_loads, block_order) follow the closed "
+          "schema",
           "[cli][schema]")
 {
     // The keys `bench --gpu` adds since 2026-11-30 (cli/src/gpu_bridge.cpp: launch_rules_json,
@@ -442,7 +443,10 @@ TEST_CASE("bench's launch choices (launch_rules, matrix_loads) follow the closed
     REQUIRE(std::filesystem::exists(dir + "bench.json"));  // missing data fails, never skips
     auto doc = read(dir + "bench.json");
     REQUIRE(doc["results"].size() >= 2);
-    doc["launch_rules"] = {{"l2_bytes", 62914560}, {"multiprocessors", 132}, {"stream_loads", "auto"}};
+    doc["launch_rules"] = {{"l2_bytes", 62914560},
+                           {"multiprocessors", 132},
+                           {"threads_per_multiprocessor", 2048},
+                           {"stream_loads", "auto"}};
     doc["results"][0]["matrix_loads"] = {{"streaming", true},
                                          {"setting", "auto"},
                                          {"matrix_bytes", 83800000},
@@ -455,6 +459,11 @@ TEST_CASE("bench's launch choices (launch_rules, matrix_loads) follow the closed
                                          {"vector_bytes", 7904},
                                          {"l2_bytes", nullptr},
                                          {"reason", "read-only: SPMV_STREAM_LOADS=never"}};
+    doc["results"][0]["block_order"] = {{"widest_first", true},
+                                        {"blocks", 3907},
+                                        {"block_threads", 128},
+                                        {"resident_blocks", 2112},
+                                        {"reason", "widest first: 3907 blocks of 128 > 2112 resident"}};
     const auto good = tmp("launch_choices.json");
     std::ofstream(good) << doc.dump();
     validate("bench.schema.json", {good}, false);
@@ -463,7 +472,10 @@ TEST_CASE("bench's launch choices (launch_rules, matrix_loads) follow the closed
          std::vector<std::tuple<std::string, std::string, nlohmann::json>>{
              {"/launch_rules", "stream_loads", "sometimes"},
              {"/results/0/matrix_loads", "setting", "ALWAYS"},
-             {"/results/0/matrix_loads", "undeclared", 1}}) {
+             {"/results/0/matrix_loads", "undeclared", 1},
+             {"/results/0/block_order", "widest_first", "yes"},
+             {"/results/0/block_order", "undeclared", 1},
+             {"/launch_rules", "threads_per_multiprocessor", "2048"}}) {
         auto bad = doc;
         bad[nlohmann::json::json_pointer(where)][key] = value;
         const auto file = tmp("launch_choices_bad.json");

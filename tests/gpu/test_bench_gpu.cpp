@@ -10,6 +10,7 @@
 
 #include <spmv/error.hpp>
 #include <spmv/gpu/bench.hpp>
+#include <spmv/gpu/block_order.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/device_matrix.hpp>
 #include <spmv/gpu/memory.hpp>
@@ -84,7 +85,7 @@ TEST_CASE("bench times a variant and derives GFLOP/s and bandwidth from the medi
                                  << " GF/s, xGPU " << cold.xgpu_gflops << " GF/s");
 }
 
-TEST_CASE("bench records the matrix loads a variant's launch chose from the device's L2",
+TEST_CASE("bench records the matrix loads and the block order a variant's launch chose",
           "[gpu][bench]")
 {
     const auto a = test::pde7(40);  // 64000 rows: SELL-32 of about 5 MB, below any L2 here
@@ -111,6 +112,21 @@ TEST_CASE("bench records the matrix loads a variant's launch chose from the devi
     CHECK(forced.matrix_loads->streaming);
     CHECK(forced.matrix_loads->mode == StreamLoads::always);
     CHECK_FALSE(csr.matrix_loads.has_value());
+
+    // and the order of SELL's blocks (spmv/gpu/block_order.hpp): a 7-point stencil's blocks are
+    // of one width class, and 64,000 rows are less than one resident wave: index order
+    const auto info = device_info();
+    int b = 128;  // the launch width: halved (to 64) until the grid has 2 blocks per SM
+    while (b > 64 && (64000 + b - 1) / b < 2 * info.multiprocessors) {
+        b /= 2;
+    }
+    REQUIRE(chosen.block_order.has_value());
+    CHECK_FALSE(chosen.block_order->widest_first);
+    CHECK(chosen.block_order->block_threads == b);
+    CHECK(chosen.block_order->blocks == (64000 + b - 1) / b);
+    CHECK(chosen.block_order->resident_blocks ==
+          resident_blocks(b, info.multiprocessors, info.threads_per_multiprocessor));
+    CHECK_FALSE(csr.block_order.has_value());
 }
 
 TEST_CASE("bench times the un-permute step of permuted formats by itself", "[gpu][bench]")

@@ -14,6 +14,11 @@
 #include <spmv/gpu/block_order.hpp>
 
 using spmv::gpu::block_order_pays;
+using spmv::gpu::BlockOrderDecision;
+using spmv::gpu::describe_block_order;
+using spmv::gpu::note_block_order;
+using spmv::gpu::resident_blocks;
+using spmv::gpu::take_block_order;
 using spmv::gpu::widest_first_block_order;
 
 namespace {
@@ -108,7 +113,36 @@ TEST_CASE("block order: only a grid of more than one resident wave needs one", "
     CHECK(block_order_pays(133, 4096, 132, 2048));
     CHECK_THROWS_AS(block_order_pays(10, 0, 132, 2048), spmv::InvalidArgument);
     CHECK_THROWS_WITH(block_order_pays(-1, 128, 132, 2048),
-                      Catch::Contains("blocks -1, block threads 128"));
+                      Catch::Contains("blocks -1 (must not be negative)"));
+    CHECK_THROWS_WITH(block_order_pays(10, 0, 132, 2048),
+                      Catch::Contains("block threads 0, multiprocessors 132"));
     CHECK_THROWS_AS(block_order_pays(10, 128, 0, 2048), spmv::InvalidArgument);
     CHECK_THROWS_AS(block_order_pays(10, 128, 132, 0), spmv::InvalidArgument);
+}
+
+TEST_CASE("block order: resident blocks per device", "[block-order]")
+{
+    CHECK(resident_blocks(128, 132, 2048) == 2112);  // H100 SXM, H200
+    CHECK(resident_blocks(64, 132, 2048) == 4224);
+    CHECK(resident_blocks(256, 108, 2048) == 864);  // A100
+    CHECK(resident_blocks(1024, 132, 1536) == 132);  // one block per SM whatever is left
+    CHECK_THROWS_AS(resident_blocks(128, 0, 2048), spmv::InvalidArgument);
+}
+
+TEST_CASE("block order: the launch's log and its words", "[block-order]")
+{
+    (void)take_block_order();
+    CHECK_FALSE(take_block_order().has_value());
+    note_block_order({false, 10, 64, 4224});
+    note_block_order({true, 3907, 128, 2112});  // the last launch's order stays
+    const auto d = take_block_order();
+    REQUIRE(d.has_value());
+    CHECK(d->widest_first);
+    CHECK(d->blocks == 3907);
+    CHECK_FALSE(take_block_order().has_value());  // taken: the log is empty
+    CHECK(describe_block_order(*d) == "widest first: 3907 blocks of 128 > 2112 resident");
+    CHECK(describe_block_order({false, 782, 128, 2112}) ==
+          "index order: 782 blocks of 128 <= 2112 resident");
+    CHECK(describe_block_order({false, 7813, 128, 2112}) ==
+          "index order: 7813 blocks of 128 > 2112 resident, width classes already in order");
 }

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include <spmv/gpu/device_matrix.hpp>
+#include <spmv/gpu/block_order.hpp>
 #include <spmv/gpu/stream_loads.hpp>
 #include <spmv/types.hpp>
 
@@ -109,6 +110,9 @@ struct BenchResult {
     /// (spmv/gpu/stream_loads.hpp); std::nullopt where the kernel does not choose (read-only
     /// whatever the size, or cuSPARSE).
     std::optional<StreamDecision> matrix_loads;
+    /// The order sell / sell_i16's plain launch ran its blocks in, chosen from the device's
+    /// multiprocessors (spmv/gpu/block_order.hpp); std::nullopt for every other kernel.
+    std::optional<BlockOrderDecision> block_order;
 };
 
 /// Device-to-device cudaMemcpy of `bytes` (0: min(1 GiB, a quarter of the free memory)),

@@ -16,7 +16,9 @@
 /// its blocks start at once, so the order could only add its load to each block's first
 /// requests (block_order_pays).
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace spmv::gpu {
@@ -38,5 +40,32 @@ std::vector<std::int32_t> widest_first_block_order(std::span<const std::int32_t>
 /// i.e. more than 270,336 rows. Throws InvalidArgument when a count is not positive.
 bool block_order_pays(std::int64_t blocks, int block_threads, int multiprocessors,
                       int threads_per_multiprocessor);
+
+/// Blocks of `block_threads` threads a device holds at once: multiprocessors x
+/// max(1, threads_per_multiprocessor / block_threads) (2,112 of 128 on an H100 or H200).
+/// Throws InvalidArgument when a count is not positive.
+std::int64_t resident_blocks(int block_threads, int multiprocessors,
+                             int threads_per_multiprocessor);
+
+/// One launch's order, as sell / sell_i16's plain launch took it (kernels/src/sell.cu): the
+/// choice made from the device's multiprocessors, which `spmvlab bench` prints.
+struct BlockOrderDecision {
+    bool widest_first = false;          ///< the launch ran block_order[blockIdx.x]
+    std::int64_t blocks = 0;            ///< the launch's blocks
+    int block_threads = 0;              ///< threads (= rows) per block
+    std::int64_t resident_blocks = 0;   ///< resident_blocks(block_threads, ...) of the device
+};
+
+/// The order log of the calling thread, like the stream-loads log (stream_loads.hpp): the plain
+/// SELL launches note their order (the last one stays); take_block_order returns it and empties
+/// the log (std::nullopt: no such launch since the last take). `spmvlab bench` takes it before
+/// and after each variant's timing.
+void note_block_order(const BlockOrderDecision& d) noexcept;
+std::optional<BlockOrderDecision> take_block_order() noexcept;
+
+/// The order in words: "widest first: 3907 blocks of 128 > 2112 resident", "index order: 782
+/// blocks of 128 <= 2112 resident" (one wave: every block starts at once), "index order: 7813
+/// blocks of 128 > 2112 resident, width classes already in order" (e.g. one width class).
+std::string describe_block_order(const BlockOrderDecision& d);
 
 }  // namespace spmv::gpu
