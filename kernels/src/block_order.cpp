@@ -8,6 +8,7 @@
 
 #include <spmv/error.hpp>
 #include <spmv/gpu/block_order.hpp>
+#include <spmv/gpu/launch_log.hpp>
 
 namespace spmv::gpu {
 
@@ -61,22 +62,14 @@ bool block_order_pays(std::int64_t blocks, int block_threads, int multiprocessor
     return blocks > resident_blocks(block_threads, multiprocessors, threads_per_multiprocessor);
 }
 
-namespace {
-
-thread_local std::optional<BlockOrderDecision> last_order;
-
-}  // namespace
-
 void note_block_order(const BlockOrderDecision& d) noexcept
 {
-    last_order = d;
+    detail::LaunchLog<BlockOrderDecision>::note(d);
 }
 
 std::optional<BlockOrderDecision> take_block_order() noexcept
 {
-    auto d = last_order;
-    last_order.reset();
-    return d;
+    return detail::LaunchLog<BlockOrderDecision>::take();
 }
 
 std::string describe_block_order(const BlockOrderDecision& d)

@@ -8,6 +8,7 @@
 
 #include <spmv/error.hpp>
 #include <spmv/memory.hpp>
+#include <spmv/gpu/launch_log.hpp>
 #include <spmv/gpu/stream_loads.hpp>
 
 namespace spmv::gpu {
@@ -15,7 +16,6 @@ namespace {
 
 constexpr int no_override = -1;
 std::atomic<int> override_mode{no_override};  // a StreamLoads set by set_stream_loads
-thread_local std::optional<StreamDecision> decision_log;
 
 }  // namespace
 
@@ -85,14 +85,12 @@ std::string_view stream_loads_name(StreamLoads mode) noexcept
 
 void note_stream_decision(const StreamDecision& d) noexcept
 {
-    decision_log = d;
+    detail::LaunchLog<StreamDecision>::note(d);
 }
 
 std::optional<StreamDecision> take_stream_decision() noexcept
 {
-    auto d = decision_log;
-    decision_log.reset();
-    return d;
+    return detail::LaunchLog<StreamDecision>::take();
 }
 
 std::string describe_stream_decision(const StreamDecision& d)
