@@ -42,23 +42,21 @@ std::vector<std::int32_t> widest_first_block_order(std::span<const std::int32_t>
     return order;
 }
 
-std::int64_t resident_blocks(int block_threads, int multiprocessors,
-                             int threads_per_multiprocessor)
+std::int64_t resident_blocks(int block_threads, int multiprocessors, int threads_per_multiprocessor)
 {
     SPMV_EXPECTS(block_threads >= 1 && multiprocessors >= 1 && threads_per_multiprocessor >= 1,
                  "resident_blocks: block threads " + std::to_string(block_threads) +
                      ", multiprocessors " + std::to_string(multiprocessors) +
-                     ", threads per multiprocessor " +
-                     std::to_string(threads_per_multiprocessor) + " (counts must be positive)");
-    return std::int64_t{std::max(1, threads_per_multiprocessor / block_threads)} *
-           multiprocessors;
+                     ", threads per multiprocessor " + std::to_string(threads_per_multiprocessor) +
+                     " (counts must be positive)");
+    return std::int64_t{std::max(1, threads_per_multiprocessor / block_threads)} * multiprocessors;
 }
 
 bool block_order_pays(std::int64_t blocks, int block_threads, int multiprocessors,
                       int threads_per_multiprocessor)
 {
-    SPMV_EXPECTS(blocks >= 0, "block_order_pays: blocks " + std::to_string(blocks) +
-                                  " (must not be negative)");
+    SPMV_EXPECTS(blocks >= 0,
+                 "block_order_pays: blocks " + std::to_string(blocks) + " (must not be negative)");
     return blocks > resident_blocks(block_threads, multiprocessors, threads_per_multiprocessor);
 }
 

@@ -124,7 +124,7 @@ TEST_CASE("block order: resident blocks per device", "[block-order]")
 {
     CHECK(resident_blocks(128, 132, 2048) == 2112);  // H100 SXM, H200
     CHECK(resident_blocks(64, 132, 2048) == 4224);
-    CHECK(resident_blocks(256, 108, 2048) == 864);  // A100
+    CHECK(resident_blocks(256, 108, 2048) == 864);   // A100
     CHECK(resident_blocks(1024, 132, 1536) == 132);  // one block per SM whatever is left
     CHECK_THROWS_AS(resident_blocks(128, 0, 2048), spmv::InvalidArgument);
 }

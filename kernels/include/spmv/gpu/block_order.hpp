@@ -50,10 +50,10 @@ std::int64_t resident_blocks(int block_threads, int multiprocessors,
 /// One launch's order, as sell / sell_i16's plain launch took it (kernels/src/sell.cu): the
 /// choice made from the device's multiprocessors, which `spmvlab bench` prints.
 struct BlockOrderDecision {
-    bool widest_first = false;          ///< the launch ran block_order[blockIdx.x]
-    std::int64_t blocks = 0;            ///< the launch's blocks
-    int block_threads = 0;              ///< threads (= rows) per block
-    std::int64_t resident_blocks = 0;   ///< resident_blocks(block_threads, ...) of the device
+    bool widest_first = false;         ///< the launch ran block_order[blockIdx.x]
+    std::int64_t blocks = 0;           ///< the launch's blocks
+    int block_threads = 0;             ///< threads (= rows) per block
+    std::int64_t resident_blocks = 0;  ///< resident_blocks(block_threads, ...) of the device
 };
 
 /// The order log of the calling thread, like the stream-loads log (stream_loads.hpp): the plain
