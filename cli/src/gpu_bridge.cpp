@@ -14,6 +14,7 @@
 #include <spmv/gpu/bench.hpp>
 #include <spmv/gpu/device.hpp>
 #include <spmv/gpu/error.hpp>
+#include <spmv/gpu/sell.hpp>
 #include <spmv/gpu/variants.hpp>
 #include <spmv/gpu/verify.hpp>
 #include <spmv/gpu/warp_trace.hpp>
@@ -169,11 +170,12 @@ std::string launch_rules_text(const GpuContext& ctx)
          "launch has 2 per SM of its " +
          std::to_string(ctx.multiprocessors) + "\n";
     if (ctx.multiprocessors > 0 && ctx.threads_per_multiprocessor > 0) {
+        constexpr int block = spmv::gpu::sell_spmv_block_threads;
         s += "# sell, sell_i16: blocks run widest first (order: widest) where mixed widths meet "
              "a launch of more than one resident wave (" +
-             std::to_string(spmv::gpu::resident_blocks(128, ctx.multiprocessors,
+             std::to_string(spmv::gpu::resident_blocks(block, ctx.multiprocessors,
                                                        ctx.threads_per_multiprocessor)) +
-             " blocks of 128 here), else in index order (order: index)\n";
+             " blocks of " + std::to_string(block) + " here), else in index order (order: index)\n";
     }
     return s;
 }

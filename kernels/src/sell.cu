@@ -32,10 +32,11 @@
 //
 // Launch order (ours, not the paper's): the plain launch runs its blocks of 128 rows widest
 // width class first where the sort windows leave wide and narrow blocks mixed
-// (spmv/gpu/block_order.hpp): block b computes block_order[b]. Measured on an H200 in one call,
-// off / on alternating over two rounds (docs/benchmarks/h200_order_2026-11-30): blocks5 in double
-// sell_i16 38.9 -> 35.0 us (88 % -> 98 % of the copy roof), sell 41.1 -> 38.8; a full sort by
-// width cost pde100 / pde150 1.5-4 %, which the width classes leave in blockIdx order. A grid of
+// (spmv/gpu/block_order.hpp): block b computes block_order[b]. Measured on an H200, off / on
+// alternating over two rounds (docs/benchmarks/h200_order_2026-11-30): a full sort by width took
+// blocks5's sell_i16 in double 38.9 -> 35.0 us (88 % -> 98 % of the copy roof) but cost pde100 /
+// pde150 1.5-4 %; the width classes (committed) 39.05 -> 36.61 us (87 % -> 93 %), sell 41.4 ->
+// 40.2, and leave pde's blocks (one class) in blockIdx order. A grid of
 // one resident wave or less keeps the blockIdx order too (block_order_pays), as does CG's fused
 // dot launch (one resident wave striding over tiles).
 #include <algorithm>
@@ -67,7 +68,7 @@ constexpr int block_size = 256;  // the dot path's resident wave (grid_sum) and 
 // where a block of 256 waits for the longest of its eight slices. pJDS and cuSPARSE SELL,
 // unchanged, moved by at most 0.3 %. Matrices of fewer rows than 2 x SMs x 256 (67,584 on an
 // H200) launched 128 or fewer threads per block already.
-constexpr int spmv_block_size = 128;
+constexpr int spmv_block_size = sell_spmv_block_threads;
 
 // I: the column index type, std::int32_t (sell) or std::uint16_t (sell_i16: offsets from the
 // slice's base column, slice_bases; nullptr for sell).

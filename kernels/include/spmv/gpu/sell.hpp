@@ -18,6 +18,11 @@
 
 namespace spmv::gpu {
 
+/// Threads (= stored rows) per block of sell and sell_i16's plain SpMV launch, at most: halved
+/// on small matrices until the grid has 2 blocks per multiprocessor (kernels/src/sell.cu says
+/// why 128). The block order (block_order.hpp) is built for blocks of this width.
+inline constexpr int sell_spmv_block_threads = 128;
+
 template <typename ValueType>
 struct DeviceSell {
     std::int32_t num_rows = 0;
