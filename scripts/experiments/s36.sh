@@ -3,11 +3,16 @@
 # 460 s): the SELL block order limited to launches past one resident wave, the kernel's
 # `ordered` template parameter (the unordered launch's PTX is 5a3cb1c's), and bench's `order`
 # column / block_order JSON. Builds the working tree and, beside it, 5a3cb1c's sell.cu,
-# sell.hpp, sell_i16.hpp and kernels/CMakeLists.txt (device_ab_build; prepare .bench/old_files
+# sell.hpp, sell_i16.hpp (device_ab_build; prepare .bench/old_files
 # here first:
 #   rm -rf .bench/old_files; for f in kernels/src/sell.cu kernels/include/spmv/gpu/sell.hpp \
-#       kernels/include/spmv/gpu/sell_i16.hpp kernels/CMakeLists.txt; do
+#       kernels/include/spmv/gpu/sell_i16.hpp; do
 #       mkdir -p .bench/old_files/$(dirname $f); git show 5a3cb1c:$f > .bench/old_files/$f; done
+#   sed -i '19a inline constexpr int sell_spmv_block_threads = 128;' \
+#       .bench/old_files/kernels/include/spmv/gpu/sell.hpp
+# (the current CLI names the block width that 5a3cb1c's sell.cu hard-codes; the kernels'
+# CMakeLists.txt is the current one, which lists block_order.cpp: the old build links the
+# current bench, which asks for the launch's order and gets none from the old sell.cu)
 # and carry .deps and .bench). Then the whole [gpu] suite of the new build, then old / new
 # alternating in two rounds on the large matrices the order was measured on (sigma auto, both
 # precisions). Everything goes into $OUT/s36.tar, packed again after each step (the device
