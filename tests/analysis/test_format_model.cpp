@@ -510,7 +510,7 @@ TEST_CASE("format model: the built-in H100 and H200 constants cover every varian
         CHECK(k->floor_us < 50);
     }
     CHECK(h100.source.find("h100_2026-11-26") != std::string::npos);
-    // the H200 has its own fit (docs/benchmarks/h200_tiled_2026-11-29), not the H100's scaled
+    // the H200 has its own fit (docs/benchmarks/h200_refit_2026-11-30), not the H100's scaled
     const auto h200 = builtin_constants(find_profile("H200"));
     for (const auto& v : modelled_variants()) {
         const auto* k = h200.find(v.name);
@@ -518,7 +518,7 @@ TEST_CASE("format model: the built-in H100 and H200 constants cover every varian
         CHECK(k->floor_us > 0.5);
         CHECK(k->floor_us < 50);
     }
-    CHECK(h200.source.find("h200_tiled_2026-11-29") != std::string::npos);
+    CHECK(h200.source.find("h200_refit_2026-11-30") != std::string::npos);
     CHECK(h200.source.find("assumed") == std::string::npos);
     CHECK(h200.find("csr")->floor_us != h100.find("csr")->floor_us);
     // e_v in (0, 1] per variant (fitted: below 1 for the gather of CSR scalar, l2_efficiency/)
