@@ -30,6 +30,11 @@
 # files from a call, and three parts' files were more than that (session 34 lost part b's).
 # Since 2026-11-30 bench.txt has a `loads` column and bench.json `launch_rules` and per result
 # `matrix_loads`: the matrix-load kind each launch chose from the device's L2.
+# GUARD_S=N (default: none) stops every bench of this batch N seconds after the batch started
+# (SIGTERM; bench keeps the matrices it finished in bench.json.partial / bench.csv.partial), so
+# that a part that runs longer than planned still returns what it measured before the device
+# call's limit: give N about 60 s less than the call's timeout. Session 35 lost a call's files
+# to a part that ran past the limit; session 36 ran parts b and fitlarge behind such a guard.
 #
 # Afterwards, on this machine, with D the committed folder:
 #   spmvlab calibrate --fit $D/a/bench.json $D/fitlarge/bench.json \
@@ -95,13 +100,23 @@ part() {  # part NAME GPU
     echo "part $name (GPU $gpu) rc=$? $((SECONDS - t0)) s"; tail -n 2 "$dir/bench.err"
 }
 
+guard_pid=
+if [ -n "${GUARD_S:-}" ]; then
+    [[ $GUARD_S =~ ^[0-9]+$ ]] || { echo "card_records.sh: GUARD_S must be whole seconds, not '$GUARD_S'" >&2; exit 2; }
+    (sleep "$((GUARD_S > SECONDS ? GUARD_S - SECONDS : 0))"
+     pkill -TERM -f "^$S bench" && echo "card_records.sh: GUARD_S=$GUARD_S reached, bench stopped (see bench.json.partial)") &
+    guard_pid=$!
+fi
 gpus=$(nvidia-smi -L | grep -c '^GPU ')
 [ "$gpus" -ge 1 ] || { echo "card_records.sh: no GPU" >&2; exit 1; }
 parts=("$@")
+part_pids=()
 for ((g = 0; g < gpus && g < ${#parts[@]}; g++)); do
     (for ((i = g; i < ${#parts[@]}; i += gpus)); do part "${parts[i]}" "$g"; done) &
+    part_pids+=($!)
 done
-wait
+wait "${part_pids[@]}"
+[ -n "$guard_pid" ] && kill "$guard_pid" 2>/dev/null
 echo "card_records.sh: done in $((SECONDS - t0)) s"
 if [ "${PACK:-0}" = 1 ]; then
     tar cJf "$out.tar.xz" -C "$(dirname "$out")" "$(basename "$out")" && rm -rf "$out" &&
