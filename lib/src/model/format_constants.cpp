@@ -68,9 +68,10 @@ constexpr Fitted h100_fitted = {"H100", 3000.0, 4955.394164, 43.306783, 8.153504
 // [end of fitted constants for H100]
 
 // (docs/benchmarks/h200_refit_2026-11-30/README.md: refitted on one H200 at the code that
-// stages x through cp.async and orders SELL's blocks (the held-out half b of the collection and
-// the nine fitting matrices, every own variant in one run each); validated on the large matrices
-// at 42279b6 and the half a at e706318. The tables before: h200_tiled_2026-11-29)
+// stages x through cp.async and orders SELL's blocks: half b of the collection (the H100's
+// held-out half; the halves are swapped on the H200 since h200_tiled_2026-11-29) and the nine
+// fitting matrices, every own variant, one run each; validated on the large matrices at 42279b6
+// and the half a at e706318)
 // [fitted constants for H200]
 constexpr Row h200_kernels[] = {
     {"biell", 4.5536, 104.0281, 1.0000},
