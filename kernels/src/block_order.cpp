@@ -77,7 +77,8 @@ std::string describe_block_order(const BlockOrderDecision& d)
     s += std::to_string(d.blocks) + " blocks of " + std::to_string(d.block_threads) +
          (waves ? " > " : " <= ") + std::to_string(d.resident_blocks) + " resident";
     if (!d.widest_first && waves) {
-        s += ", width classes already in order";
+        s += d.whole_slices ? ", width classes already in order"
+                            : ", blocks do not hold whole slices";
     }
     return s;
 }

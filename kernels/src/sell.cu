@@ -383,7 +383,8 @@ void spmv_sums(const Fmt& a, V alpha, const V* x, V beta, V* y, RowOrder order, 
         note_block_order({v.block_order != nullptr, detail::ceil_div<std::int64_t>(a.num_rows, b),
                           b,
                           resident_blocks(b, detail::multiprocessor_count(),
-                                          detail::threads_per_multiprocessor())});
+                                          detail::threads_per_multiprocessor()),
+                          b % a.slice_height == 0});
     }
     detail::with_stream_policy(detail::stream_matrix_loads_for<V>(a), [&](auto s) {
         constexpr bool streaming = decltype(s)::value;

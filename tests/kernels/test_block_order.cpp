@@ -145,4 +145,8 @@ TEST_CASE("block order: the launch's log and its words", "[block-order]")
           "index order: 782 blocks of 128 <= 2112 resident");
     CHECK(describe_block_order({false, 7813, 128, 2112}) ==
           "index order: 7813 blocks of 128 > 2112 resident, width classes already in order");
+    // a slice height that does not divide the block's rows (C = 24, blocks of 128): no order is
+    // built, and the reason says so rather than that the classes are in order
+    CHECK(describe_block_order({false, 3907, 128, 2112, false}) ==
+          "index order: 3907 blocks of 128 > 2112 resident, blocks do not hold whole slices");
 }

@@ -55,6 +55,9 @@ struct BlockOrderDecision {
     std::int64_t blocks = 0;           ///< the launch's blocks
     int block_threads = 0;             ///< threads (= rows) per block
     std::int64_t resident_blocks = 0;  ///< resident_blocks(block_threads, ...) of the device
+    /// block_threads a multiple of the slice height C: otherwise a block cuts slices and no
+    /// order is built for it (upload_shared in kernels/src/sell.cu)
+    bool whole_slices = true;
 };
 
 /// The order log of the calling thread, like the stream-loads log (stream_loads.hpp): the plain
@@ -66,7 +69,9 @@ std::optional<BlockOrderDecision> take_block_order() noexcept;
 
 /// The order in words: "widest first: 3907 blocks of 128 > 2112 resident", "index order: 782
 /// blocks of 128 <= 2112 resident" (one wave: every block starts at once), "index order: 7813
-/// blocks of 128 > 2112 resident, width classes already in order" (e.g. one width class).
+/// blocks of 128 > 2112 resident, width classes already in order" (e.g. one width class),
+/// "index order: 3907 blocks of 128 > 2112 resident, blocks do not hold whole slices" (a slice
+/// height C that does not divide the block's rows: no order is built).
 std::string describe_block_order(const BlockOrderDecision& d);
 
 }  // namespace spmv::gpu
