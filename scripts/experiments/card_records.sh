@@ -103,7 +103,13 @@ part() {  # part NAME GPU
 guard_pid=
 if [ -n "${GUARD_S:-}" ]; then
     [[ $GUARD_S =~ ^[0-9]+$ ]] || { echo "card_records.sh: GUARD_S must be whole seconds, not '$GUARD_S'" >&2; exit 2; }
-    (sleep "$((GUARD_S > SECONDS ? GUARD_S - SECONDS : 0))"
+    # the sleep runs apart and the guard's TERM ends it: a sleep left behind would hold the
+    # batch's stdout open, and a caller's pipe (`card_records.sh ... | tail`) would wait for it
+    # until GUARD_S (session 37's first call did)
+    (sleep "$((GUARD_S > SECONDS ? GUARD_S - SECONDS : 0))" >/dev/null 2>&1 &
+     sleep_pid=$!
+     trap 'kill "$sleep_pid" 2>/dev/null; exit 0' TERM
+     wait "$sleep_pid"
      pkill -TERM -f "^$S bench" && echo "card_records.sh: GUARD_S=$GUARD_S reached, bench stopped (see bench.json.partial)") &
     guard_pid=$!
 fi
