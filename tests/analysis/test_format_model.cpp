@@ -115,6 +115,36 @@ TEST_CASE("format model: CSR scalar on the canonical 4x4, counted by hand", "[mo
     CHECK(dram_bytes(csr, sp) == Approx(9 * 8 + 20 + 16 + 16));
 }
 
+TEST_CASE("format model: x is read where columns hold nonzeros, not over every column",
+          "[model][format_model]")
+{
+    // 4 rows over 1000 columns, nonzeros in columns 0, 1, 500 and 999 only:
+    // r0 {0, 1}, r1 {500}, r2 {0, 999}, r3 {1}; 6 nonzeros, 4 touched columns
+    Csr<double, std::int32_t> a;
+    a.num_rows = 4;
+    a.num_cols = 1000;
+    a.row_ptrs = {0, 2, 3, 5, 6};
+    a.col_idxs = {0, 1, 500, 0, 999, 1};
+    a.values.assign(6, 1.0);
+    const auto shapes = kernel_shapes(a, FormatParams{});
+    const auto& csr = shape_of(shapes, "csr");
+    CHECK(csr.cols == 1000);
+    CHECK(csr.x_cols == 4);
+    // DRAM: 6 x (8 + 4) + 5 row pointers x 4 + x 4 x 8 + y 4 x 8 = 156 bytes (8,124 when all
+    // 1000 columns of x were charged); single: 6 x 8 + 20 + 16 + 16 = 100
+    CHECK(dram_bytes(csr, dp) == Approx(156.0));
+    CHECK(dram_bytes(csr, sp) == Approx(100.0));
+    // every variant reads the same x
+    for (const auto& s : shapes) {
+        INFO(s.variant);
+        CHECK(s.x_cols == 4);
+    }
+    // a shape made by hand (x_cols unset, -1) charges all its columns, as before
+    KernelShape by_hand = csr;
+    by_hand.x_cols = -1;
+    CHECK(dram_bytes(by_hand, dp) == Approx(156.0 - 32.0 + 8000.0));
+}
+
 TEST_CASE("format model: CSR vector's warp trips are its loads, its shuffle sum is latency only",
           "[model][format_model]")
 {

@@ -94,7 +94,7 @@ TEST_CASE("dist plan prices the fixed costs of the exchange path on GPU ranks", 
     const double exchange_us = on["per_rank"][0]["phases_us"]["fixed_exchange"].get<double>();
     const double sync_us = on["per_rank"][0]["phases_us"]["sync"].get<double>();
     CHECK(exchange_us == Approx(26.5));
-    CHECK(sync_us == Approx(7.6));
+    CHECK(sync_us == Approx(10.7));
     CHECK(off["fixed_costs"] == "none");
     CHECK(on["fixed_costs"].get<std::string>().find("cuda-ipc (exchange ") == 0);
     // one neighbour each: vector mode pays exchange_us, naive exchange_us + sync_us

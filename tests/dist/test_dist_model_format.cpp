@@ -188,6 +188,10 @@ TEST_CASE("the per-format model prices each rank's blocks, hand-checked on a tri
     CHECK(k0.second.rows == 1);
     CHECK(k0.second.nnz == 3);
     CHECK(k0.second.cols == 33);
+    // x read: the columns that hold a nonzero, x_30, x_31 and the halo's x_32, not all 33
+    // (KernelShape::x_cols); the first block's rows 0..30 touch all 32 own columns
+    CHECK(k0.second.x_cols == 3);
+    CHECK(k0.first.x_cols == 32);
     CHECK(k0.merged.rows == 32);
     CHECK(k0.merged.nnz == 95);
     CHECK(model::predict(k0.first, test_constants(), dp).bound == "latency");
@@ -517,11 +521,14 @@ TEST_CASE("the model against the pde400 records on 2 and 4 H200 and 2 H100", "[.
     // (docs/benchmarks/model_refit_2026-11-28) and the fixed costs, 1.19x / 1.24x: inside, the
     // 4-GPU point near the edge (the fixed costs add 15 us of the first pass's delay to it);
     // with latency and memory added (docs/benchmarks/model_overlap_2026-11-29) 1.11x / 1.11x.
+    // With the second pass charged the x it reads (KernelShape::x_cols) 1.02x / 1.03x.
     check_case({400, "H200", "sell",
                 {{issue37_sell, 2, "cuda-ipc", task, 770.0},
                  {issue37_sell, 4, "cuda-ipc", task, 398.0}}});
     // The same on 1 and 2 H200 at c690ef1, after the refit, with committed records
-    // (docs/benchmarks/h200_final_2026-11-30/x2): SELL 1.01-1.11, CSR 0.83-0.89 in every mode.
+    // (docs/benchmarks/h200_final_2026-11-30/x2): SELL 1.01-1.04, CSR 0.82-0.84 in every mode
+    // (SELL 1.08-1.11 in naive / overlap / task while the second pass was charged every one of
+    // the rank's columns of x, before KernelShape::x_cols).
     const char* c1 = "docs/benchmarks/h200_final_2026-11-30/x2/bench1_pde400_csr_cuda-ipc.json";
     const char* c2 = "docs/benchmarks/h200_final_2026-11-30/x2/bench2_pde400_csr_cuda-ipc.json";
     const char* s1 = "docs/benchmarks/h200_final_2026-11-30/x2/bench1_pde400_sell_cuda-ipc.json";

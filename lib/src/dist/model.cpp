@@ -90,29 +90,34 @@ const std::vector<FixedCosts>& fixed_table()
     // refitted kernel constants move the model's second pass). Re-derived 2026-11-30 (session
     // 36) with the H200's kernel constants refitted on the current kernels
     // (docs/benchmarks/h200_refit_2026-11-30): sync_us 8.0 -> 7.6, first_pass_us 15.8 -> 15.5,
-    // the others unchanged.
+    // the others unchanged. Re-derived 2026-11-30 (session 37) after the per-format model
+    // stopped charging a block x's every column (KernelShape::x_cols): the second pass's
+    // kernel, priced at all of the rank's columns before, shrinks (pde150: ~6 us, pde400:
+    // 70 -> 10 us), and the host's share moves into sync_us 7.6 -> 10.7 and first_pass_us
+    // 15.5 -> 18.6; the others unchanged (docs/benchmarks/h200_final_2026-11-30).
     static const std::vector<FixedCosts> t = {
-        {"host-staged", 28.8, 6.7, 7.6, 3.0, 15.5,
+        {"host-staged", 28.8, 6.7, 10.7, 3.0, 18.6,
          "MEASURED on the H200 host (Open MPI 4.1 through shared memory, pinned copies; "
          "docs/benchmarks/nccl_2026-11-28, pde150, 2 GPUs): exchange_us 30.5 (CSR) and 27.1 "
          "(SELL) beside the host-shm link as measured by dist link (4.8 GB/s, 0.9 us; 50.4 and "
          "47.0 beside the 10 GB/s assumed before it); neighbour_us, sync_us, handoff_us and "
          "first_pass_us are cuda-ipc's (no 4-GPU pde150 record of this path; its first pass "
          "has two launches ahead, the gather and the copy: ASSUMED the same)"},
-        {"cuda-ipc", 26.5, 6.7, 7.6, 3.0, 15.5,
+        {"cuda-ipc", 26.5, 6.7, 10.7, 3.0, 18.6,
          "MEASURED on the H200 host (pde150; docs/benchmarks/dist_model_2026-11-28 and x4/, "
          "nccl_2026-11-28): exchange_us 27.1, 20.1, 32.7, 26.0 on 2 GPUs (mean); neighbour_us "
-         "from 4 GPUs (37.9, 28.5) less exchange_us; sync_us the median of 10 (6.9-11.2, one "
-         "22.3) over every path, matching the timelines' GPU gap after a host wait (7.8-9.1 us "
-         "with their event records, modes_2026-11-28/h200x*/tl_*); first_pass_us the median "
-         "of 6 (7.2-19.3) over cuda-ipc and nccl; handoff_us 3.0 (4 GPUs, SELL, "
+         "from 4 GPUs (37.9, 28.5) less exchange_us; sync_us the median of 10 (9.0-14.3, one "
+         "25.4) over every path, a little above the timelines' GPU gap after a host wait "
+         "(7.8-9.1 us with their event records, modes_2026-11-28/h200x*/tl_*); first_pass_us "
+         "the median "
+         "of 6 (10.3-22.4) over cuda-ipc and nccl; handoff_us 3.0 (4 GPUs, SELL, "
          "nccl_2026-11-28/x4_spin_1c4f1dd: the spinning hand-offs; 7.4 and 7.0 before them)"},
-        {"nccl", 23.9, 6.7, 7.6, 0.9, 15.5,
+        {"nccl", 23.9, 6.7, 10.7, 0.9, 18.6,
          "MEASURED on the H200 host (NCCL 2.28; docs/benchmarks/nccl_2026-11-28, its README's "
          "table, pde150, 2 GPUs): exchange_us 18.8 (SELL) and 29.0 (CSR); handoff_us 0.9 (4 GPUs, "
          "SELL, nccl_2026-11-28/x4_spin_1c4f1dd); neighbour_us is cuda-ipc's; sync_us and "
          "first_pass_us shared"},
-        {"cuda-aware", 28.8, 6.7, 7.6, 3.0, 15.5,
+        {"cuda-aware", 28.8, 6.7, 10.7, 3.0, 18.6,
          "ASSUMED: host-staged's (a CUDA-aware MPI's path has not been measured here)"},
     };
     return t;

@@ -124,6 +124,7 @@ model::KernelShape block_shape(const Pattern& b, const model::ModelledVariant& v
     if (b.num_rows > 0) {
         s.rows = b.num_rows;
         s.cols = b.num_cols;
+        s.x_cols = 0;  // no nonzero reads x
         s.row_info_bytes = 4.0 * static_cast<double>(b.num_rows + 1);
     }
     return s;

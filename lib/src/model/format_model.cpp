@@ -98,6 +98,7 @@ std::vector<KernelShape> shapes_in(ShapeContext& context, std::span<const std::s
         s.permuted = v.permuted;
         s.rows = context.n;
         s.cols = context.a.num_cols;
+        s.x_cols = context.touched_cols;
         s.nnz = context.nnz;
         s.loaded_slots = static_cast<double>(context.nnz);
         s.stored_slots = static_cast<double>(context.nnz);
@@ -142,8 +143,9 @@ bool x_in_shared(const KernelShape& s, Precision p)
 double dram_bytes(const KernelShape& s, Precision p)
 {
     const double v = value_bytes(p);
+    const auto x_read = s.x_cols >= 0 ? s.x_cols : s.cols;
     return s.loaded_slots * (v + s.index_bytes) + s.extra_index_slots * 4.0 + s.row_info_bytes +
-           v * static_cast<double>(s.cols) + v * static_cast<double>(s.rows) * s.vector_passes +
+           v * static_cast<double>(x_read) + v * static_cast<double>(s.rows) * s.vector_passes +
            v * s.temp_value_traffic;
 }
 

@@ -294,6 +294,14 @@ ShapeContext::ShapeContext(const Csr<double, std::int32_t>& matrix, const Format
     lens = row_lengths(a);
     max_len = lens.empty() ? 0 : *std::max_element(lens.begin(), lens.end());
     mean = n > 0 ? static_cast<double>(nnz) / static_cast<double>(n) : 0.0;
+    std::vector<bool> seen(static_cast<std::size_t>(std::max(a.num_cols, 0)), false);
+    for (const auto c : a.col_idxs) {
+        const auto u = static_cast<std::size_t>(c);
+        if (u < seen.size() && !seen[u]) {
+            seen[u] = true;
+            ++touched_cols;
+        }
+    }
 }
 
 const RowPass& ShapeContext::identity_pass()

@@ -82,6 +82,7 @@ public:
     std::vector<std::int32_t> lens;  ///< row lengths
     std::int64_t max_len = 0;
     double mean = 0;  ///< nnz / n
+    std::int64_t touched_cols = 0;  ///< columns that hold a nonzero (KernelShape::x_cols)
 
     /// Rows in their own order (one thread per row).
     const RowPass& identity_pass();

@@ -34,6 +34,12 @@ struct KernelShape {
     bool permuted = false;
     std::int64_t rows = 0;
     std::int64_t cols = 0;
+    /// x's entries read from DRAM: the columns that hold a nonzero (-1: all `cols`). A whole
+    /// matrix touches nearly every column; a distributed rank's boundary block (its few rows
+    /// over the rank's columns and the halo, lib/src/dist/partition_stats.cpp) touches a
+    /// sliver of them, and charging all `cols` priced pde400's 160,000 boundary rows on 2 H200
+    /// at 70 us instead of about 10 (docs/benchmarks/h200_final_2026-11-30).
+    std::int64_t x_cols = -1;
     std::int64_t nnz = 0;
     int launches = 1;
     double loaded_slots = 0;   ///< value/index pairs read (padding the kernel loads included)
