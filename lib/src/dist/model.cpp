@@ -109,8 +109,7 @@ const std::vector<FixedCosts>& fixed_table()
          "from 4 GPUs (37.9, 28.5) less exchange_us; sync_us the median of 10 (9.0-14.3, one "
          "25.4) over every path, a little above the timelines' GPU gap after a host wait "
          "(7.8-9.1 us with their event records, modes_2026-11-28/h200x*/tl_*); first_pass_us "
-         "the median "
-         "of 6 (10.3-22.4) over cuda-ipc and nccl; handoff_us 3.0 (4 GPUs, SELL, "
+         "the median of 6 (10.3-22.4) over cuda-ipc and nccl; handoff_us 3.0 (4 GPUs, SELL, "
          "nccl_2026-11-28/x4_spin_1c4f1dd: the spinning hand-offs; 7.4 and 7.0 before them)"},
         {"nccl", 23.9, 6.7, 10.7, 0.9, 18.6,
          "MEASURED on the H200 host (NCCL 2.28; docs/benchmarks/nccl_2026-11-28, its README's "
